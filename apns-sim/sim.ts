@@ -1,0 +1,168 @@
+// startApnsSim: the APNs provider-API simulator as a library (tests, benchmarks, `herald dev`).
+import { createSecureServer, type Http2SecureServer } from 'node:http2';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino, type Logger } from 'pino';
+import { ensureServerCertificate } from './certs.js';
+import { createControlServer } from './control.js';
+import { handleStream, numberSession, type GatewayState, type SimAuthMode } from './gateway.js';
+import { ProviderTokenVerifier, type AcceptedKey } from './provider-token.js';
+import { Recorder, type DeliveryRecord, type SimStats } from './recorder.js';
+import { loadRulesFile, validateRules, type SimRule } from './rules.js';
+
+export interface ApnsSimOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** HTTP/2 (TLS) port; 0 (default) picks a free one. */
+  port?: number;
+  /** Control (HTTP/1.1) port; 0 (default) picks a free one. */
+  controlPort?: number;
+  /** Where the CA and server certificate are written (reused if present). Default: a new temp dir. */
+  certDir?: string;
+  /**
+   * 'token' (default): bearer JWT required. 'certificate': TLS client certificate signed by
+   * `clientCaFile` required. 'token-or-certificate': a JWT when an authorization header is sent,
+   * otherwise the certificate. 'none': no check (for h2load ceilings).
+   */
+  auth?: SimAuthMode;
+  /** Keys whose signatures are accepted. None: any well-formed, fresh ES256 JWT passes. */
+  keys?: AcceptedKey[];
+  /** CA (PEM file) for client certificates. Default: the simulator's own CA in certDir. */
+  clientCaFile?: string;
+  /** When given, other apns-topic values are 400 TopicDisallowed. */
+  topics?: string[];
+  rules?: SimRule[];
+  /** JSON file: an array of rules or {"rules": [...]}; appended after `rules`. */
+  rulesFile?: string;
+  /** Received requests kept for GET /deliveries (newest win). Default 10,000; 0 keeps none. */
+  maxDeliveries?: number;
+  /** Count attempts per token for every token (default true). Off: only tokens under a `times` rule. */
+  trackTokens?: boolean;
+  /** SETTINGS_MAX_CONCURRENT_STREAMS advertised per connection. Default 1000, like APNs. */
+  maxConcurrentStreams?: number;
+  logger?: Logger;
+}
+
+export interface ApnsSim {
+  /** https://127.0.0.1:<port> */
+  url: string;
+  host: string;
+  port: number;
+  /** http://127.0.0.1:<controlPort> */
+  controlUrl: string;
+  /** PEM file of the throw-away CA that signed the server certificate: trust it in clients. */
+  caFile: string;
+  certDir: string;
+  stats(): SimStats;
+  deliveries(token?: string): DeliveryRecord[];
+  attempts(token: string): number;
+  rules(): SimRule[];
+  setRules(rules: SimRule[]): void;
+  /** Clears counters, attempts and deliveries; keeps the rules. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+function listen(server: Http2SecureServer | Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+export async function startApnsSim(opts: ApnsSimOptions = {}): Promise<ApnsSim> {
+  const host = opts.host ?? '127.0.0.1';
+  const logger = opts.logger ?? pino({ level: 'silent' });
+  const auth = opts.auth ?? 'token';
+  const certDir = opts.certDir ?? (await mkdtemp(join(tmpdir(), 'herald-apns-sim-')));
+  const pki = await ensureServerCertificate(certDir);
+  let rules = validateRules([...(opts.rules ?? []), ...(opts.rulesFile ? await loadRulesFile(opts.rulesFile) : [])]);
+  const recorder = new Recorder(opts.maxDeliveries ?? 10_000, opts.trackTokens ?? true);
+  const state: GatewayState = {
+    auth,
+    verifier: new ProviderTokenVerifier(opts.keys),
+    recorder,
+    rules,
+    topics: opts.topics ? new Set(opts.topics) : undefined,
+    logger,
+  };
+
+  const wantsCert = auth === 'certificate' || auth === 'token-or-certificate';
+  const server = createSecureServer({
+    key: await readFile(pki.keyFile),
+    cert: await readFile(pki.certFile),
+    allowHTTP1: false,
+    // A bad certificate must still reach the handler so it can answer 403 BadCertificate.
+    requestCert: wantsCert,
+    rejectUnauthorized: false,
+    ca: wantsCert ? await readFile(opts.clientCaFile ?? pki.caFile) : undefined,
+    settings: { maxConcurrentStreams: opts.maxConcurrentStreams ?? 1000 },
+    // Node's default (10 MB) answers ENHANCE_YOUR_CALM under a few thousand concurrent streams.
+    maxSessionMemory: 256,
+  });
+  const sessions = new Set<import('node:http2').ServerHttp2Session>();
+  server.on('session', (session) => {
+    numberSession(session, recorder);
+    sessions.add(session);
+    session.on('close', () => sessions.delete(session));
+    session.on('error', () => session.destroy());
+  });
+  server.on('stream', (stream, headers) => handleStream(state, stream, headers));
+  server.on('sessionError', () => {});
+
+  const control = createControlServer({
+    recorder,
+    getRules: () => rules,
+    setRules: (r) => {
+      rules = validateRules(r);
+      state.rules = rules;
+    },
+    reset: () => recorder.reset(),
+  });
+
+  const port = await listen(server, opts.port ?? 0, host);
+  const controlPort = await listen(control, opts.controlPort ?? 0, host);
+  const url = `https://${urlHost(host)}:${port}`;
+  const controlUrl = `http://${urlHost(host)}:${controlPort}`;
+  logger.info({ url, controlUrl, caFile: pki.caFile, auth, signatureCheck: state.verifier.checksSignatures }, 'apns-sim listening');
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    host,
+    port,
+    controlUrl,
+    caFile: pki.caFile,
+    certDir,
+    stats: () => recorder.stats(),
+    deliveries: (token) => recorder.deliveries(token),
+    attempts: (token) => recorder.attemptsFor(token),
+    rules: () => rules,
+    setRules: (r) => {
+      rules = validateRules(r);
+      state.rules = rules;
+    },
+    reset: () => recorder.reset(),
+    close: () => {
+      closing ??= (async () => {
+        for (const s of sessions) s.destroy();
+        control.closeAllConnections();
+        await Promise.all([
+          new Promise<void>((resolve) => server.close(() => resolve())),
+          new Promise<void>((resolve) => control.close(() => resolve())),
+        ]);
+      })();
+      return closing;
+    },
+  };
+}
