@@ -1,0 +1,124 @@
+// Apps in PostgreSQL: the one place the api, senders and controller read an app's state from.
+import { randomUUID } from 'node:crypto';
+import type { Queryable } from '../store/db.js';
+import type { TagCondition } from '../send/request.js';
+import type { StoredCredentials } from './credentials.js';
+
+export interface SegmentDefinition {
+  name: string;
+  conditions: TagCondition[]; // all must match
+}
+
+export interface AppRecord {
+  id: string;
+  name: string;
+  bundleId: string;
+  environment: 'production' | 'sandbox';
+  invoiceOverdue: boolean;
+  segments: SegmentDefinition[];
+  disabled: boolean;
+  hasCredentials: boolean;
+}
+
+export interface AppDesiredState {
+  name: string;
+  appId?: string; // kept when given (migrations from another service), else generated once
+  bundleId: string;
+  environment?: 'production' | 'sandbox';
+  invoiceOverdue?: boolean;
+  segments?: SegmentDefinition[];
+}
+
+const SELECT_APP = `SELECT a.id, a.name, a.bundle_id, a.environment, a.invoice_overdue, a.segments, a.disabled,
+  EXISTS (SELECT 1 FROM app_credentials c WHERE c.app_id = a.id) AS has_credentials FROM apps a`;
+
+export function toApp(r: Record<string, unknown>): AppRecord {
+  return {
+    id: r.id as string,
+    name: r.name as string,
+    bundleId: r.bundle_id as string,
+    environment: r.environment as AppRecord['environment'],
+    invoiceOverdue: r.invoice_overdue as boolean,
+    segments: r.segments as SegmentDefinition[],
+    disabled: r.disabled as boolean,
+    hasCredentials: r.has_credentials as boolean,
+  };
+}
+
+export class AppIdConflictError extends Error {
+  override name = 'AppIdConflictError';
+}
+
+/** Creates or updates an app by name. The app id never changes once set. */
+export async function upsertApp(db: Queryable, desired: AppDesiredState): Promise<AppRecord> {
+  const existing = await getAppByName(db, desired.name);
+  if (existing && desired.appId && desired.appId !== existing.id) {
+    throw new AppIdConflictError(`app ${desired.name} already has app id ${existing.id}; an app id cannot change`);
+  }
+  await db.query(
+    `INSERT INTO apps (id, name, bundle_id, environment, invoice_overdue, segments, disabled)
+     VALUES ($1, $2, $3, $4, $5, $6, false)
+     ON CONFLICT (name) DO UPDATE SET bundle_id = EXCLUDED.bundle_id, environment = EXCLUDED.environment,
+       invoice_overdue = EXCLUDED.invoice_overdue, segments = EXCLUDED.segments, disabled = false, updated_at = now()`,
+    [
+      existing?.id ?? desired.appId ?? randomUUID(),
+      desired.name,
+      desired.bundleId,
+      desired.environment ?? 'production',
+      desired.invoiceOverdue ?? false,
+      JSON.stringify(desired.segments ?? []),
+    ],
+  );
+  return (await getAppByName(db, desired.name))!;
+}
+
+export async function getApp(db: Queryable, id: string): Promise<AppRecord | undefined> {
+  const res = await db.query(`${SELECT_APP} WHERE a.id = $1`, [id]);
+  return res.rows[0] ? toApp(res.rows[0]) : undefined;
+}
+
+export async function getAppByName(db: Queryable, name: string): Promise<AppRecord | undefined> {
+  const res = await db.query(`${SELECT_APP} WHERE a.name = $1`, [name]);
+  return res.rows[0] ? toApp(res.rows[0]) : undefined;
+}
+
+export async function setInvoiceOverdue(db: Queryable, appId: string, overdue: boolean): Promise<void> {
+  await db.query('UPDATE apps SET invoice_overdue = $2, updated_at = now() WHERE id = $1', [appId, overdue]);
+}
+
+/** Disables a deleted app: its keys stop working, its history stays. */
+export async function disableApp(db: Queryable, appId: string): Promise<void> {
+  await db.query('UPDATE apps SET disabled = true, updated_at = now() WHERE id = $1', [appId]);
+  await db.query('UPDATE api_keys SET revoked_at = now() WHERE app_id = $1 AND revoked_at IS NULL', [appId]);
+}
+
+export async function setCredentials(db: Queryable, appId: string, creds: StoredCredentials | null): Promise<void> {
+  if (!creds) {
+    await db.query('DELETE FROM app_credentials WHERE app_id = $1', [appId]);
+    return;
+  }
+  await db.query(
+    `INSERT INTO app_credentials (app_id, kind, key_id, team_id, material, passphrase, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ON CONFLICT (app_id) DO UPDATE SET kind = EXCLUDED.kind, key_id = EXCLUDED.key_id, team_id = EXCLUDED.team_id,
+       material = EXCLUDED.material, passphrase = EXCLUDED.passphrase, expires_at = EXCLUDED.expires_at, updated_at = now()`,
+    [appId, creds.kind, creds.keyId ?? null, creds.teamId ?? null, creds.material, creds.passphrase ?? null, creds.expiresAt ?? null],
+  );
+}
+
+export async function getCredentials(db: Queryable, appId: string): Promise<StoredCredentials | undefined> {
+  const res = await db.query(
+    'SELECT kind, key_id, team_id, material, passphrase, expires_at FROM app_credentials WHERE app_id = $1',
+    [appId],
+  );
+  const r = res.rows[0];
+  if (!r) return undefined;
+  return {
+    kind: r.kind,
+    keyId: r.key_id ?? undefined,
+    teamId: r.team_id ?? undefined,
+    material: r.material,
+    passphrase: r.passphrase ?? undefined,
+    expiresAt: r.expires_at ?? undefined,
+  };
+}

@@ -1,0 +1,78 @@
+// The file adapter of the app source port: applies App manifests (and their Secrets) from a YAML
+// file to the store, once (`herald apps apply -f`) or on every change of the file (HERALD_APPS_FILE).
+// The Kubernetes adapter (controller/) applies the same manifests through applyApp.
+import { readFile } from 'node:fs/promises';
+import { watch } from 'node:fs';
+import type { Pool } from '../store/db.js';
+import type { Logger } from '../log.js';
+import { parseManifests, type AppManifest } from './manifest.js';
+import { setCredentials, upsertApp, type AppRecord } from './app-store.js';
+import { credentialsFromSecret, CredentialsError } from './credentials.js';
+import { inTransaction } from '../store/db.js';
+
+export interface AppliedApp {
+  app: AppRecord;
+  /** Why the push credentials are not usable (the app's sends become drafts), if they are not. */
+  credentialsProblem?: string;
+}
+
+/** Applies one manifest: app row, billing, segments, credentials. */
+export async function applyApp(pool: Pool, manifest: AppManifest, secrets: Map<string, Record<string, Buffer>>): Promise<AppliedApp> {
+  return inTransaction(pool, async (db) => {
+    const app = await upsertApp(db, {
+      name: manifest.namespace ? `${manifest.namespace}/${manifest.name}` : manifest.name,
+      appId: manifest.spec.appId,
+      bundleId: manifest.spec.bundleId,
+      environment: manifest.spec.environment,
+      invoiceOverdue: manifest.spec.billing?.invoiceOverdue ?? false,
+      segments: manifest.spec.segments,
+    });
+    let credentialsProblem: string | undefined;
+    const creds = manifest.spec.credentials;
+    if (!creds) {
+      credentialsProblem = 'no credentials are configured';
+      await setCredentials(db, app.id, null);
+    } else {
+      const data = secrets.get(creds.secretRef.name);
+      try {
+        if (!data) throw new CredentialsError('SecretMissing', `Secret ${creds.secretRef.name} was not found`);
+        await setCredentials(db, app.id, credentialsFromSecret(creds, data));
+      } catch (error) {
+        if (!(error instanceof CredentialsError)) throw error;
+        credentialsProblem = error.message;
+        await setCredentials(db, app.id, null);
+      }
+    }
+    return { app: { ...app, hasCredentials: !credentialsProblem }, credentialsProblem };
+  });
+}
+
+export async function applyAppsFile(pool: Pool, path: string): Promise<AppliedApp[]> {
+  const set = parseManifests(await readFile(path, 'utf8'), path);
+  const applied: AppliedApp[] = [];
+  for (const manifest of set.apps) applied.push(await applyApp(pool, manifest, set.secrets));
+  return applied;
+}
+
+/** Applies the file now and again whenever it changes. Returns a stop function. */
+export async function watchAppsFile(pool: Pool, path: string, logger: Logger): Promise<() => void> {
+  const apply = async () => {
+    try {
+      for (const { app, credentialsProblem } of await applyAppsFile(pool, path)) {
+        logger.info({ app: app.name, appId: app.id, credentialsProblem }, 'app applied');
+      }
+    } catch (error) {
+      logger.error({ err: error, path }, 'apps file not applied');
+    }
+  };
+  await apply();
+  let timer: NodeJS.Timeout | undefined;
+  const watcher = watch(path, () => {
+    clearTimeout(timer);
+    timer = setTimeout(apply, 200); // editors write a file in several steps
+  });
+  return () => {
+    clearTimeout(timer);
+    watcher.close();
+  };
+}

@@ -1,0 +1,52 @@
+// `App` manifests (the same YAML as the herald.dev/v1alpha1 custom resource) and the Secrets they
+// reference, read from a file when no cluster is used (`herald apps apply -f`, HERALD_APPS_FILE).
+import { parseAllDocuments } from 'yaml';
+import type { SegmentDefinition } from './app-store.js';
+import type { CredentialsSpec } from './credentials.js';
+
+export interface AppManifest {
+  name: string;
+  namespace?: string;
+  spec: {
+    appId?: string;
+    bundleId: string;
+    environment?: 'production' | 'sandbox';
+    credentials?: CredentialsSpec;
+    billing?: { invoiceOverdue?: boolean };
+    segments?: SegmentDefinition[];
+    apiKeys?: { name: string; allowIPs?: string[]; revoked?: boolean }[];
+  };
+}
+
+export interface ManifestSet {
+  apps: AppManifest[];
+  /** Secret name → decoded data. */
+  secrets: Map<string, Record<string, Buffer>>;
+}
+
+export class ManifestError extends Error {
+  override name = 'ManifestError';
+}
+
+export function parseManifests(yamlText: string, source = 'manifest'): ManifestSet {
+  const set: ManifestSet = { apps: [], secrets: new Map() };
+  for (const doc of parseAllDocuments(yamlText)) {
+    if (doc.errors.length) throw new ManifestError(`${source}: ${doc.errors[0].message}`);
+    const obj = doc.toJS() as Record<string, any> | null;
+    if (!obj) continue;
+    const name = obj.metadata?.name;
+    if (typeof name !== 'string' || !name) throw new ManifestError(`${source}: a ${obj.kind ?? 'document'} has no metadata.name`);
+    if (obj.kind === 'App') {
+      if (typeof obj.spec?.bundleId !== 'string') throw new ManifestError(`${source}: App ${name} needs spec.bundleId`);
+      set.apps.push({ name, namespace: obj.metadata.namespace, spec: obj.spec });
+    } else if (obj.kind === 'Secret') {
+      const data: Record<string, Buffer> = {};
+      for (const [k, v] of Object.entries(obj.data ?? {})) data[k] = Buffer.from(String(v), 'base64');
+      for (const [k, v] of Object.entries(obj.stringData ?? {})) data[k] = Buffer.from(String(v), 'utf8');
+      set.secrets.set(name, data);
+    } else {
+      throw new ManifestError(`${source}: kind ${obj.kind} is not App or Secret`);
+    }
+  }
+  return set;
+}

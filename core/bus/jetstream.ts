@@ -1,0 +1,92 @@
+// The production bus: NATS JetStream through the v3 clients. Streams are created idempotently at
+// start; every publish carries a message id, so JetStream drops a replayed one (outbox relay,
+// planner replans) inside the duplicate window.
+import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
+import {
+  jetstream,
+  jetstreamManager,
+  RetentionPolicy,
+  StorageType,
+  DiscardPolicy,
+  type JetStreamClient,
+  type JetStreamManager,
+} from '@nats-io/jetstream';
+import { busNames, type BusNames } from './subjects.js';
+
+export interface Bus {
+  readonly names: BusNames;
+  readonly nc: NatsConnection;
+  readonly js: JetStreamClient;
+  readonly jsm: JetStreamManager;
+  /** Publishes JSON to a relative subject; resolves once JetStream has stored it. */
+  publish(relativeSubject: string, payload: unknown, msgId: string): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+// Longer than the outbox relay's retry horizon, so a republish after a crash is still deduplicated.
+const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
+const EVENT_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+export async function ensureStreams(jsm: JetStreamManager, names: BusNames): Promise<void> {
+  const work = {
+    name: names.workStream,
+    subjects: [names.subject('work.>')],
+    retention: RetentionPolicy.Workqueue,
+    storage: StorageType.File,
+    duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+  };
+  const events = {
+    name: names.eventStream,
+    subjects: [names.subject('events.>')],
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    max_age: nanos(EVENT_MAX_AGE_MS),
+    discard: DiscardPolicy.Old,
+    duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+  };
+  for (const config of [work, events]) {
+    try {
+      await jsm.streams.info(config.name);
+      await jsm.streams.update(config.name, config);
+    } catch (error) {
+      if (!/stream not found/i.test(String((error as Error).message))) throw error;
+      await jsm.streams.add(config);
+    }
+  }
+}
+
+export async function connectBus(url: string, prefix: string, opts: { name?: string } = {}): Promise<Bus> {
+  const nc = await connect({
+    servers: url,
+    name: opts.name ?? 'herald',
+    maxReconnectAttempts: -1, // a NATS restart is an outage to ride out, not a reason to exit
+    reconnectTimeWait: 250,
+  });
+  const names = busNames(prefix);
+  const jsm = await jetstreamManager(nc);
+  await ensureStreams(jsm, names);
+  const js = jetstream(nc);
+  return {
+    names,
+    nc,
+    js,
+    jsm,
+    async publish(relativeSubject, payload, msgId) {
+      await js.publish(names.subject(relativeSubject), JSON.stringify(payload), { msgID: msgId });
+    },
+    async ping() {
+      await nc.flush();
+    },
+    async close() {
+      await nc.drain().catch(() => nc.close());
+    },
+  };
+}
+
+/** Deletes the streams of a prefix (tests, uninstall). */
+export async function deleteStreams(jsm: JetStreamManager, names: BusNames): Promise<void> {
+  for (const name of [names.workStream, names.eventStream]) {
+    await jsm.streams.delete(name).catch(() => undefined);
+  }
+}

@@ -1,0 +1,94 @@
+// One typed, frozen configuration built from HERALD_* variables (STYLE.md "Config").
+// Only cli/ calls loadConfig with process.env; everything else receives the object.
+
+export type MirrorMode = 'all' | 'broadcasts' | 'none';
+
+export interface Config {
+  databaseUrl: string;
+  redisUrl: string;
+  natsUrl: string;
+  httpHost: string;
+  httpPort: number;
+  /** Prometheus /metrics port of a sender or controller (the api serves it on httpPort). */
+  metricsPort: number;
+  /** Prefix of JetStream stream and subject names, so several installs or tests share one server. */
+  streamPrefix: string;
+  /** Prefix of every Redis key. */
+  redisPrefix: string;
+  /** Number of proxy hops whose X-Forwarded-For is trusted (0: use the socket address). */
+  trustProxyHops: number;
+  apnsUrl?: string;
+  apnsCaFile?: string;
+  /** YAML file of App manifests, when no cluster is used. */
+  appsFile?: string;
+  logLevel: string;
+  /** Which REST sends the controller mirrors as Send objects. */
+  mirrorSends: MirrorMode;
+  /** Seconds a process waits for in-flight work on SIGTERM before it exits anyway. */
+  shutdownGraceSeconds: number;
+  /** How many chunk jobs one sender works at once. */
+  senderConcurrency: number;
+  /** Kubernetes namespace the controller watches ('' = all). */
+  namespace: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function text(env: Env, name: string, fallback: string): string {
+  const value = env[name];
+  return value === undefined || value === '' ? fallback : value;
+}
+
+function optional(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function oneOf<T extends string>(env: Env, name: string, fallback: T, allowed: readonly T[]): T {
+  const raw = text(env, name, fallback);
+  if (!allowed.includes(raw as T)) {
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+export function loadConfig(env: Env): Readonly<Config> {
+  return Object.freeze({
+    databaseUrl: text(env, 'HERALD_DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/herald'),
+    redisUrl: text(env, 'HERALD_REDIS_URL', 'redis://127.0.0.1:6379'),
+    natsUrl: text(env, 'HERALD_NATS_URL', 'nats://127.0.0.1:4222'),
+    httpHost: text(env, 'HERALD_HTTP_HOST', '0.0.0.0'),
+    httpPort: integer(env, 'HERALD_HTTP_PORT', 8080, 0, 65535),
+    metricsPort: integer(env, 'HERALD_METRICS_PORT', 9090, 0, 65535),
+    streamPrefix: text(env, 'HERALD_STREAM_PREFIX', 'HERALD'),
+    redisPrefix: text(env, 'HERALD_REDIS_PREFIX', 'herald:'),
+    trustProxyHops: integer(env, 'HERALD_TRUST_PROXY_HOPS', 0, 0, 10),
+    apnsUrl: optional(env, 'HERALD_APNS_URL'),
+    apnsCaFile: optional(env, 'HERALD_APNS_CA_FILE'),
+    appsFile: optional(env, 'HERALD_APPS_FILE'),
+    logLevel: oneOf(env, 'HERALD_LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    mirrorSends: oneOf<MirrorMode>(env, 'HERALD_MIRROR_SENDS', 'broadcasts', ['all', 'broadcasts', 'none']),
+    shutdownGraceSeconds: integer(env, 'HERALD_SHUTDOWN_GRACE_SECONDS', 25, 0, 3600),
+    senderConcurrency: integer(env, 'HERALD_SENDER_CONCURRENCY', 4, 1, 256),
+    namespace: text(env, 'HERALD_NAMESPACE', ''),
+  });
+}
+
+/** The configuration as it may be logged: credentials in URLs are masked. */
+export function redactedConfig(config: Config): Record<string, unknown> {
+  const mask = (url: string) => url.replace(/\/\/([^:@/]+):([^@/]+)@/, '//$1:***@');
+  return { ...config, databaseUrl: mask(config.databaseUrl), redisUrl: mask(config.redisUrl), natsUrl: mask(config.natsUrl) };
+}

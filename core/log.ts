@@ -1,0 +1,35 @@
+// pino, JSON, one root logger per process; child loggers carry request id / send id / chunk.
+// Secrets never reach a log line: the redact paths cover every place one could hide.
+import { pino, type Logger } from 'pino';
+
+export type { Logger };
+
+export const REDACT_PATHS = [
+  'req.headers.authorization',
+  'headers.authorization',
+  'authorization',
+  'key',
+  'apiKey',
+  'keyP8',
+  'pfx',
+  'passphrase',
+  'password',
+  '*.authorization',
+  '*.apiKey',
+  '*.keyP8',
+  '*.passphrase',
+];
+
+export function createLogger(opts: { level?: string; name?: string } = {}): Logger {
+  return pino({
+    name: opts.name ?? 'herald',
+    level: opts.level ?? 'info',
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    base: { pid: process.pid },
+  });
+}
+
+/** A logger that drops everything (unit tests, tools). */
+export function silentLogger(): Logger {
+  return pino({ level: 'silent' });
+}

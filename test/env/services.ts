@@ -1,0 +1,70 @@
+// Makes sure the real servers the integration tests need are up: PostgreSQL (5432), Redis (6379)
+// and NATS with JetStream (4222). Starts a stopped one with the same command the machines use,
+// and installs its Debian package first when it is missing (a fresh CI machine).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { connect } from 'node:net';
+
+export function portOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host });
+    socket.once('connect', () => { socket.destroy(); resolve(true); });
+    socket.once('error', () => resolve(false));
+    socket.setTimeout(1000, () => { socket.destroy(); resolve(false); });
+  });
+}
+
+async function waitForPort(port: number, what: string, seconds = 30): Promise<void> {
+  for (let i = 0; i < seconds * 10; i++) {
+    if (await portOpen(port)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what} did not open port ${port} within ${seconds}s`);
+}
+
+function sh(cmd: string): void {
+  const res = spawnSync('bash', ['-c', cmd], { stdio: 'inherit' });
+  if (res.status !== 0) throw new Error(`command failed (${res.status}): ${cmd}`);
+}
+
+let aptUpdated = false;
+function aptInstall(...packages: string[]): void {
+  if (!aptUpdated) { sh('apt-get update -qq'); aptUpdated = true; }
+  sh(`DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${packages.join(' ')}`);
+}
+
+const has = (bin: string) => spawnSync('bash', ['-c', `command -v ${bin}`]).status === 0;
+
+export async function ensurePostgres(): Promise<void> {
+  if (await portOpen(5432)) return;
+  if (!existsSync('/etc/postgresql')) aptInstall('postgresql');
+  const version = readdirSync('/etc/postgresql')[0];
+  sh(`pg_ctlcluster --skip-systemctl-redirect ${version} main start || true`);
+  await waitForPort(5432, 'PostgreSQL');
+  // Trust on loopback, as the project's machines are set up; a fresh Debian cluster uses peer/md5.
+  const hba = `/etc/postgresql/${version}/main/pg_hba.conf`;
+  const trusted = execFileSync('bash', ['-c', `grep -c '^host all all 127.0.0.1/32 trust' ${hba} || true`]).toString().trim();
+  if (trusted === '0') {
+    sh(`sed -i '1i host all all 127.0.0.1/32 trust\\nhost all all ::1/128 trust' ${hba} && pg_ctlcluster --skip-systemctl-redirect ${version} main reload`);
+  }
+}
+
+export async function ensureRedis(): Promise<void> {
+  if (await portOpen(6379)) return;
+  if (!has('redis-server')) aptInstall('redis-server');
+  sh('mkdir -p /var/lib/redis /var/log/redis && redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log');
+  await waitForPort(6379, 'Redis');
+}
+
+export async function ensureNats(): Promise<void> {
+  if (await portOpen(4222)) return;
+  if (!existsSync('/usr/sbin/nats-server')) aptInstall('nats-server');
+  sh('mkdir -p /var/lib/nats-server && start-stop-daemon --start --oknodo --background --exec /usr/sbin/nats-server -- -a 127.0.0.1 -p 4222 -js -sd /var/lib/nats-server -l /var/log/nats-server.log');
+  await waitForPort(4222, 'NATS');
+}
+
+export async function ensureServices(): Promise<void> {
+  await ensurePostgres();
+  await ensureRedis();
+  await ensureNats();
+}
