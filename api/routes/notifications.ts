@@ -1,0 +1,97 @@
+// POST /api/v1/notifications and GET /api/v1/notifications/{id}: the contract's two operations.
+// The order of checks is DECISIONS "Limits": key → body → app_id → buckets → 402 → 422 →
+// idempotency → the send.
+import type { Context } from 'koa';
+import { AuthError, NotFoundError, PaymentRequiredError } from '../../core/errors.js';
+import { getApp } from '../../core/apps/app-store.js';
+import { createSend, type CreatedSend, type CreateSendOptions } from '../../core/send/create-send.js';
+import { toStats, type SendRow } from '../../core/send/stats.js';
+import { validateSendRequest } from '../validation/validate-send.js';
+import type { ApiDeps, RateDraw } from '../deps.js';
+
+const ID = /^\d{1,15}$/;
+
+/** The class bucket and audience identity of a send body, read before any body rule runs. */
+export function classifySend(body: Record<string, unknown>): Pick<RateDraw, 'bucket' | 'audience'> {
+  const segments = body.included_segments;
+  const filters = body.filters;
+  const named: string[] = [];
+  if (segments !== undefined) named.push('segment');
+  if (body.tag !== undefined) named.push('tag');
+  if (filters !== undefined) named.push('filters');
+  if (!named.length) return { bucket: 'send' };
+  if (named.length > 1) return { bucket: 'broadcast' };
+  if (named[0] === 'segment' && Array.isArray(segments) && segments.length === 1 && typeof segments[0] === 'string') {
+    return { bucket: 'broadcast', audience: `segment:${segments[0]}` };
+  }
+  const tag = named[0] === 'tag' ? body.tag : Array.isArray(filters) && filters.length === 1 ? filters[0] : undefined;
+  if (tag && typeof tag === 'object') {
+    const t = tag as Record<string, unknown>;
+    return { bucket: 'broadcast', audience: `tag:${JSON.stringify([t.key, t.relation, t.value ?? null])}` };
+  }
+  return { bucket: 'broadcast' };
+}
+
+async function drawBuckets(deps: ApiDeps, ctx: Context, draw: Omit<RateDraw, 'keyId' | 'appId' | 'ip'>): Promise<void> {
+  if (!deps.rateLimiter) return;
+  const headers = await deps.rateLimiter.drawAuthenticated({ ...draw, keyId: ctx.state.auth.keyId, appId: ctx.state.auth.appId, ip: ctx.state.ip });
+  for (const [name, value] of Object.entries(headers)) ctx.set(name, value);
+}
+
+export function createNotification(deps: ApiDeps) {
+  const now = deps.now ?? (() => new Date());
+  return async function createNotificationHandler(ctx: Context): Promise<void> {
+    const body = ctx.request.body as Record<string, unknown>;
+    const appId: string = ctx.state.auth.appId;
+    if (typeof body.app_id === 'string' && body.app_id.toLowerCase() !== appId) throw new AuthError('wrong_app');
+    await drawBuckets(deps, ctx, classifySend(body));
+
+    const app = await getApp(deps.pool, appId);
+    if (!app || app.disabled) throw new AuthError('revoked');
+    if (app.invoiceOverdue) throw new PaymentRequiredError();
+
+    const request = validateSendRequest({
+      body,
+      idempotencyHeader: ctx.get('Idempotency-Key') || undefined,
+      app: { id: app.id, bundleId: app.bundleId, segmentNames: app.segments.map((s) => s.name) },
+      now: now(),
+    });
+
+    const send = (withinTransaction?: CreateSendOptions['withinTransaction']) =>
+      createSend(deps, app, request, { source: 'api', withinTransaction });
+    let created: CreatedSend;
+    let replayed = false;
+    if (request.idempotencyKey && deps.idempotency) {
+      ({ created, replayed } = await deps.idempotency.run(app.id, request.idempotencyKey, body, send));
+    } else {
+      created = await send();
+    }
+    if (replayed) {
+      ctx.set('Idempotent-Replay', 'true');
+      ctx.set('Idempotent-Replayed', 'true');
+    } else {
+      deps.metrics.sends.inc({ status: created.body.status });
+      ctx.state.log.info({ sendId: created.body.id, status: created.body.status, estimate: created.body.estimate }, 'send accepted');
+    }
+    ctx.status = created.httpStatus;
+    ctx.body = created.body;
+  };
+}
+
+export function readNotification(deps: ApiDeps) {
+  return async function readNotificationHandler(ctx: Context): Promise<void> {
+    await drawBuckets(deps, ctx, { bucket: 'read' });
+    const appId: string = ctx.state.auth.appId;
+    const id = String(ctx.params.id);
+    const queryApp = ctx.query.app_id;
+    if (!ID.test(id)) throw new NotFoundError();
+    if (queryApp !== undefined && String(queryApp).toLowerCase() !== appId) throw new NotFoundError();
+    const res = await deps.pool.query<SendRow>(
+      `SELECT id, app_id, status, total_recipients, sent, failed, skipped, left_out, clicked
+         FROM sends WHERE id = $1 AND app_id = $2 AND kind = 'push'`,
+      [Number(id), appId],
+    );
+    if (!res.rows[0]) throw new NotFoundError();
+    ctx.body = toStats(res.rows[0]);
+  };
+}

@@ -1,0 +1,124 @@
+// The app-facing calls of the iOS SDK (DECISIONS "app-facing interfaces"): register or update an
+// install, and report an open. Authenticated by the app id alone, which is public like the App ID
+// inside the iOS app; limited per IP.
+import type { Context } from 'koa';
+import { Ajv } from 'ajv';
+import { NotFoundError, ValidationError } from '../../core/errors.js';
+import { getApp } from '../../core/apps/app-store.js';
+import { patchSubscription, upsertSubscription, type SubscriptionFields } from '../../core/subscriptions/subscription-store.js';
+import { recordOpen } from '../../core/send/opens.js';
+import type { ApiDeps } from '../deps.js';
+
+const UUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+const UUID_RE = new RegExp(UUID);
+
+const fields = {
+  token: { type: 'string', pattern: '^[0-9a-fA-F]{8,200}$' },
+  external_id: { type: ['string', 'null'], minLength: 1, maxLength: 128 },
+  language: { type: ['string', 'null'], pattern: '^[a-z]{2}(-[A-Za-z]{2,4})?$' },
+  timezone: { type: ['string', 'null'], maxLength: 64 },
+  tags: {
+    type: 'object',
+    maxProperties: 200,
+    propertyNames: { maxLength: 128 },
+    additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
+  },
+  subscribed: { type: 'boolean' },
+};
+
+const ajv = new Ajv({ allErrors: true });
+const checkCreate = ajv.compile({ type: 'object', properties: fields, required: ['token'] });
+const checkPatch = ajv.compile({ type: 'object', properties: fields });
+const checkOpen = ajv.compile({
+  type: 'object',
+  properties: { app_id: { type: 'string', pattern: UUID }, subscription_id: { type: 'string', pattern: UUID } },
+  required: ['app_id', 'subscription_id'],
+});
+
+function messages(errors: typeof checkCreate.errors): string[] {
+  return (errors ?? []).map((e) => {
+    const field = e.instancePath.replace(/^\//, '').replace(/\//g, '.') || (e.params as { missingProperty?: string }).missingProperty || 'body';
+    if (e.keyword === 'required') return `${(e.params as { missingProperty: string }).missingProperty} is required.`;
+    if (field === 'token') return 'token must be the APNs device token in hex.';
+    if (field === 'language') return 'language must be a language code such as en or pt-BR.';
+    return `${field} ${e.message}.`;
+  });
+}
+
+function toFields(body: Record<string, unknown>): SubscriptionFields {
+  const out: SubscriptionFields = {};
+  if (typeof body.token === 'string') out.token = body.token.toLowerCase();
+  if ('external_id' in body) out.external_id = body.external_id as string | null;
+  if ('language' in body) out.language = body.language as string | null;
+  if ('timezone' in body) {
+    const tz = body.timezone as string | null;
+    if (tz !== null && !validTimeZone(tz)) throw new ValidationError('timezone must be an IANA time zone such as Europe/Paris.');
+    out.timezone = tz;
+  }
+  if (body.tags) {
+    out.tags = Object.fromEntries(Object.entries(body.tags as Record<string, unknown>).map(([k, v]) => [k, v === null ? null : String(v)]));
+  }
+  if (typeof body.subscribed === 'boolean') out.subscribed = body.subscribed;
+  return out;
+}
+
+function validTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function appOf(deps: ApiDeps, ctx: Context) {
+  const appId = String(ctx.params.app_id);
+  const app = UUID_RE.test(appId) ? await getApp(deps.pool, appId.toLowerCase()) : undefined;
+  if (!app || app.disabled) throw new NotFoundError('No such app.');
+  return app;
+}
+
+async function drawSdk(deps: ApiDeps, ctx: Context) {
+  const headers = await deps.rateLimiter?.drawSdk?.(ctx.state.ip);
+  for (const [name, value] of Object.entries(headers ?? {})) ctx.set(name, value);
+}
+
+export function createSubscription(deps: ApiDeps) {
+  return async function createSubscriptionHandler(ctx: Context): Promise<void> {
+    await drawSdk(deps, ctx);
+    const app = await appOf(deps, ctx);
+    const body = ctx.request.body as Record<string, unknown>;
+    if (!checkCreate(body)) throw new ValidationError(messages(checkCreate.errors));
+    const result = await upsertSubscription(deps.pool, app.id, toFields(body) as SubscriptionFields & { token: string });
+    ctx.status = result.created ? 201 : 200;
+    ctx.body = { id: result.id };
+  };
+}
+
+export function updateSubscription(deps: ApiDeps) {
+  return async function updateSubscriptionHandler(ctx: Context): Promise<void> {
+    await drawSdk(deps, ctx);
+    const app = await appOf(deps, ctx);
+    const id = String(ctx.params.id);
+    const body = ctx.request.body as Record<string, unknown>;
+    if (!checkPatch(body)) throw new ValidationError(messages(checkPatch.errors));
+    if (!UUID_RE.test(id) || !(await patchSubscription(deps.pool, app.id, id.toLowerCase(), toFields(body)))) {
+      throw new NotFoundError('No such subscription.');
+    }
+    ctx.body = { id: id.toLowerCase() };
+  };
+}
+
+export function reportOpen(deps: ApiDeps) {
+  return async function reportOpenHandler(ctx: Context): Promise<void> {
+    await drawSdk(deps, ctx);
+    const body = ctx.request.body as Record<string, unknown>;
+    if (!checkOpen(body)) throw new ValidationError(messages(checkOpen.errors));
+    const sendId = String(ctx.params.id);
+    if (!/^\d{1,15}$/.test(sendId)) throw new NotFoundError();
+    const outcome = await recordOpen(deps.pool, String(body.app_id).toLowerCase(), Number(sendId), String(body.subscription_id).toLowerCase());
+    if (outcome === 'unknown_send') throw new NotFoundError();
+    if (outcome === 'unknown_subscription') throw new NotFoundError('No such subscription.');
+    ctx.body = { success: true };
+  };
+}

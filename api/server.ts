@@ -1,0 +1,46 @@
+// The Koa application of the HTTP front. Middleware chains per route follow DECISIONS "Limits":
+// key (401/403, drawing only `anonymous`) → body (400/413/415) → route checks and buckets.
+import Koa from 'koa';
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import type { ApiDeps } from './deps.js';
+import { KeyCache } from './key-cache.js';
+import { clientIp } from './client-ip.js';
+import { requestContext } from './middleware/request-context.js';
+import { errorBody } from './middleware/errors.js';
+import { authenticate } from './middleware/authenticate.js';
+import { limitAnonymous } from './middleware/limit-anonymous.js';
+import { jsonBody } from './middleware/json-body.js';
+import { createNotification, readNotification } from './routes/notifications.js';
+import { createSubscription, reportOpen, updateSubscription } from './routes/subscriptions.js';
+import { healthz, metricsEndpoint, readyz } from './routes/health.js';
+
+export function createApi(deps: ApiDeps): Koa {
+  const app = new Koa({ proxy: false });
+  const keys = new KeyCache(deps.pool);
+  const authenticated: Middleware[] = [limitAnonymous(deps.rateLimiter), authenticate(keys)];
+
+  const router = new Router();
+  router.get('/healthz', healthz());
+  router.get('/readyz', readyz(deps));
+  router.get('/metrics', metricsEndpoint(deps));
+
+  router.post('/api/v1/notifications', ...authenticated, jsonBody(), createNotification(deps));
+  router.get('/api/v1/notifications/:id', ...authenticated, readNotification(deps));
+
+  router.post('/api/v1/apps/:app_id/subscriptions', jsonBody(), createSubscription(deps));
+  router.patch('/api/v1/apps/:app_id/subscriptions/:id', jsonBody(), updateSubscription(deps));
+  router.post('/api/v1/notifications/:id/opened', jsonBody(), reportOpen(deps));
+
+  app.use(requestContext(deps.logger, deps.metrics));
+  app.use(errorBody());
+  app.use(async function clientAddress(ctx, next) {
+    ctx.state.ip = clientIp(ctx, deps.trustProxyHops);
+    await next();
+  });
+  app.use(router.routes());
+  app.use(router.allowedMethods({ throw: false }));
+  // Koa would print errors thrown outside the chain to stderr; ours are all handled by errorBody.
+  app.silent = true;
+  return app;
+}
