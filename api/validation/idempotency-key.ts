@@ -1,0 +1,24 @@
+// The idempotency key's own rules (contract "Idempotency" 1–2). Whether the key was used before
+// is the idempotency store's business, after validation (DECISIONS "Limits": order of checks).
+
+export const KEYS_DIFFER = 'The Idempotency-Key header and idempotency_key differ. Send one key.';
+export const KEY_FORMAT = 'Use a short idempotency key: letters, numbers, dot, or dash.';
+export const KEY_NOT_STRING = 'idempotency_key is a string.';
+const KEY = /^[A-Za-z0-9_.-]{1,80}$/;
+
+/** The key of the call, from the header or the body field, or undefined when none is given. */
+export function readIdempotencyKey(
+  field: unknown,
+  header: string | undefined,
+  messages: string[],
+): string | undefined {
+  const before = messages.length;
+  if (field !== undefined && typeof field !== 'string') messages.push(KEY_NOT_STRING);
+  const bodyKey = typeof field === 'string' ? field : undefined;
+  if (header !== undefined && bodyKey !== undefined && header !== bodyKey) {
+    messages.push(KEYS_DIFFER);
+  }
+  const keys = [header, bodyKey].filter((k): k is string => k !== undefined);
+  if (keys.some((k) => !KEY.test(k))) messages.push(KEY_FORMAT);
+  return messages.length > before ? undefined : keys[0];
+}

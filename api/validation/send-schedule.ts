@@ -1,0 +1,77 @@
+// When and how fast a send goes out: send_after, delayed_option, delivery_time_of_day and
+// throttle_rate_per_minute (DECISIONS "Time"; contract "Throttling rules").
+import type { SendRequest } from '../../core/send/request.js';
+import { parseSendAfter, sendAfterWindow } from '../../core/time/send-after.js';
+import { parseTimeOfDay } from '../../core/time/time-of-day.js';
+import type { SendBody } from './send-schema.js';
+
+export const THROTTLE_MESSAGE = 'throttle_rate_per_minute is a whole number from 1 to 100000.';
+export const SEND_AFTER_UNREADABLE =
+  'send_after is not a date and time Herald can read. Use RFC 3339, such as 2026-11-24T14:00:00-07:00.';
+export const SEND_AFTER_PAST = 'send_after is more than 60 seconds in the past.';
+export const SEND_AFTER_TOO_FAR = 'send_after is more than 30 days ahead.';
+
+/**
+ * A JSON integer, or a string of decimal digits: the official client types the field as a
+ * string (DECISIONS "Bodies"). Anything else — decimals, signs, spaces, exponents — is refused.
+ */
+export function readThrottle(value: unknown, messages: string[]): number | undefined {
+  if (value === undefined) return undefined;
+  let rate: number | undefined;
+  if (typeof value === 'number' && Number.isInteger(value)) rate = value;
+  else if (typeof value === 'string' && /^[0-9]{1,15}$/.test(value)) rate = Number(value);
+  if (rate === undefined || rate < 1 || rate > 100_000) {
+    messages.push(THROTTLE_MESSAGE);
+    return undefined;
+  }
+  return rate;
+}
+
+export type Schedule = Pick<SendRequest, 'sendAfter' | 'timezoneDelivery'>;
+
+export function readSchedule(body: SendBody, now: Date, messages: string[]): Schedule {
+  const before = messages.length;
+  const schedule: Schedule = {};
+
+  const parsed = body.send_after === undefined ? undefined : parseSendAfter(body.send_after);
+  if (body.send_after !== undefined) {
+    if (!parsed) {
+      messages.push(SEND_AFTER_UNREADABLE);
+    } else {
+      const window = sendAfterWindow(parsed.date, now);
+      if (window.kind === 'past') messages.push(SEND_AFTER_PAST);
+      else if (window.kind === 'too_far') messages.push(SEND_AFTER_TOO_FAR);
+      // Up to 60 s late is an immediate send, answered as such: no sendAfter.
+      else if (window.kind === 'at') schedule.sendAfter = window.date;
+    }
+  }
+
+  const timezone = body.delayed_option === 'timezone';
+  if (body.delayed_option !== undefined && !timezone) {
+    messages.push('delayed_option allows only timezone.');
+  }
+  let timeOfDay: string | undefined;
+  if (body.delivery_time_of_day !== undefined) {
+    timeOfDay = parseTimeOfDay(body.delivery_time_of_day);
+    if (timeOfDay === undefined) {
+      messages.push('delivery_time_of_day must be a clock time such as 9:00AM or 21:45.');
+    } else if (!timezone && body.delayed_option === undefined) {
+      // Ignoring it would send now what the caller meant for later.
+      messages.push('delivery_time_of_day needs delayed_option: timezone.');
+    }
+  }
+  if (timezone && body.send_after === undefined && body.delivery_time_of_day === undefined) {
+    messages.push('delayed_option timezone needs send_after or delivery_time_of_day.');
+  }
+
+  if (messages.length > before) return {};
+  if (timezone) {
+    // DECISIONS "Time": the clock time of delivery_time_of_day, else of send_after as written;
+    // devices with no known zone use send_after's offset (UTC when there is none).
+    schedule.timezoneDelivery = {
+      timeOfDay: timeOfDay ?? parsed!.clock,
+      fallbackOffsetMinutes: parsed?.offsetMinutes ?? 0,
+    };
+  }
+  return schedule;
+}

@@ -1,0 +1,154 @@
+// Stage (a) of send validation: shapes and types, by a JSON schema compiled once at load.
+// Unknown fields are allowed and ignored (DECISIONS "Bodies"). Lengths, formats and relations
+// between fields are stage (b) (send-rules modules), where each gets its own sentence.
+import { Ajv, type ErrorObject } from 'ajv';
+
+const text = { type: 'string' } as const;
+const textMap = { type: 'object', additionalProperties: text } as const;
+const textList = { type: 'array', items: text } as const;
+
+const schema = {
+  type: 'object',
+  required: ['contents'],
+  properties: {
+    contents: textMap,
+    headings: textMap,
+    included_segments: textList,
+    // tag and filter conditions: their members are checked in stage (b), so `tag` and `filters`
+    // get the same sentences.
+    tag: { type: 'object' },
+    filters: { type: 'array', items: { type: 'object' } },
+    include_subscription_ids: textList,
+    include_external_ids: textList,
+    include_aliases: { type: 'object', additionalProperties: textList },
+    send_after: text,
+    delayed_option: text,
+    delivery_time_of_day: text,
+    url: text,
+    app_url: text,
+    big_picture: text,
+    ios_attachments: { type: 'object', additionalProperties: text },
+    data: { type: 'object' },
+    buttons: {
+      type: 'array',
+      items: { type: 'object', required: ['id', 'text'], properties: { id: text, text } },
+    },
+    bundle_id: text,
+    // throttle_rate_per_minute and idempotency_key: any type here; stage (b) gives the
+    // contract's own sentences for every wrong value, type included.
+    ttl: { type: 'integer', minimum: 0, maximum: 2_419_200 },
+    priority: { type: 'integer', minimum: 1, maximum: 10 },
+    collapse_id: text,
+    ios_badge_type: { enum: ['None', 'SetTo', 'Increase'] },
+    ios_badge_count: { type: 'integer', minimum: -2_147_483_648, maximum: 2_147_483_647 },
+  },
+} as const;
+
+/** The body after stage (a): fields with a wrong shape are removed, the others typed. */
+export interface SendBody {
+  contents?: Record<string, string>;
+  headings?: Record<string, string>;
+  included_segments?: string[];
+  tag?: Record<string, unknown>;
+  filters?: Record<string, unknown>[];
+  include_subscription_ids?: string[];
+  include_external_ids?: string[];
+  include_aliases?: Record<string, string[]>;
+  send_after?: string;
+  delayed_option?: string;
+  delivery_time_of_day?: string;
+  url?: string;
+  app_url?: string;
+  big_picture?: string;
+  ios_attachments?: Record<string, string>;
+  data?: Record<string, unknown>;
+  buttons?: Array<{ id: string; text: string }>;
+  bundle_id?: string;
+  throttle_rate_per_minute?: unknown;
+  idempotency_key?: unknown;
+  ttl?: number;
+  priority?: number;
+  collapse_id?: string;
+  ios_badge_type?: 'None' | 'SetTo' | 'Increase';
+  ios_badge_count?: number;
+}
+
+export const BODY_NOT_OBJECT = 'The request body must be a JSON object.';
+export const CONTENTS_REQUIRED =
+  'contents is required: the message text keyed by language code, such as {"en": "Hello"}.';
+
+/** One sentence per field, whatever went wrong inside it. */
+const SHAPE_MESSAGES: Record<string, string> = {
+  contents: 'contents must be an object of language code to text.',
+  headings: 'headings must be an object of language code to text.',
+  included_segments: 'included_segments must be an array holding one segment name.',
+  tag: 'tag must be an object such as {"key": "level", "relation": ">", "value": "10"}.',
+  filters: 'filters must be an array holding one tag condition.',
+  include_subscription_ids: 'include_subscription_ids must be an array of Subscription IDs.',
+  include_external_ids: 'include_external_ids must be an array of External IDs.',
+  include_aliases: 'include_aliases must be {"external_id": [...]} with an array of External IDs.',
+  send_after: 'send_after must be a date and time as text, such as 2026-11-24T14:00:00-07:00.',
+  delayed_option: 'delayed_option must be the text timezone.',
+  delivery_time_of_day: 'delivery_time_of_day must be a clock time as text, such as 9:00AM or 21:45.',
+  url: 'url must be text: an https address or an address handled by the app.',
+  app_url: 'app_url must be text: an https address or an address handled by the app.',
+  big_picture: 'big_picture must be text: an https image address.',
+  ios_attachments: 'ios_attachments must be an object with one https image address, such as {"id": "https://…"}.',
+  data: 'data must be an object of key to value.',
+  buttons: 'buttons must be an array with one object that has id and text, both text.',
+  bundle_id: "bundle_id must be text: the app's bundle id.",
+  ttl: 'ttl is a whole number of seconds from 0 to 2419200.',
+  priority: 'priority is a whole number from 1 to 10.',
+  collapse_id: 'collapse_id must be text.',
+  ios_badge_type: 'ios_badge_type is one of None, SetTo or Increase.',
+  ios_badge_count: 'ios_badge_count is a whole number.',
+};
+
+const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
+const validateShape = ajv.compile(schema);
+
+export interface ShapeResult {
+  /** The fields of the body whose shape is right; null fields are dropped as absent. */
+  body: SendBody;
+  /** Names of the fields present in the body (not null), whatever their shape. */
+  present: Set<string>;
+  messages: string[];
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The top-level field an ajv error is about. */
+function fieldOf(error: ErrorObject): string | undefined {
+  if (error.instancePath === '') {
+    return error.keyword === 'required'
+      ? (error.params as { missingProperty: string }).missingProperty
+      : undefined;
+  }
+  return error.instancePath.split('/')[1]?.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/**
+ * Checks shapes and types. A null field counts as absent: clients generated from OpenAPI
+ * models (other languages than the Node client) send null for fields they do not set.
+ */
+export function checkShape(input: unknown): ShapeResult {
+  if (!isObject(input)) return { body: {}, present: new Set(), messages: [BODY_NOT_OBJECT] };
+  const body: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(input)) if (value !== null) body[key] = value;
+  const present = new Set(Object.keys(body));
+  if (validateShape(body)) return { body: body as SendBody, present, messages: [] };
+
+  const bad = new Set<string>();
+  const messages: string[] = [];
+  for (const error of validateShape.errors ?? []) {
+    const field = fieldOf(error);
+    if (field === undefined || bad.has(field)) continue;
+    bad.add(field);
+    if (error.instancePath === '' && field === 'contents') messages.push(CONTENTS_REQUIRED);
+    else messages.push(SHAPE_MESSAGES[field] ?? `${field} has the wrong type.`);
+  }
+  for (const field of bad) delete body[field];
+  return { body: body as SendBody, present, messages };
+}

@@ -1,0 +1,219 @@
+// The audience of a send (contract "Target rule"; DECISIONS "Audiences" and "Compatibility with
+// the official OneSignal client").
+import type { SendTarget, TagCondition, TagRelation } from '../../core/send/request.js';
+import type { SendBody } from './send-schema.js';
+import { codePointLength } from './text.js';
+
+export const BUILT_IN_SEGMENTS = ['Subscribed Users', 'Active Users', 'Inactive Users'] as const;
+const SEGMENT_ALIASES: Record<string, string> = {
+  All: 'Subscribed Users',
+  'All Subscribers': 'Subscribed Users',
+};
+export const MAX_IDS_PER_LIST = 500;
+
+/**
+ * Fields that name an audience. `filters` (one tag condition) is the client's spelling of `tag`
+ * and `include_aliases.external_id` of `include_external_ids`, but each field named counts as
+ * one target, so naming both spellings is two targets.
+ */
+const TARGET_FIELDS = [
+  'included_segments',
+  'tag',
+  'filters',
+  'include_subscription_ids',
+  'include_external_ids',
+  'include_aliases',
+] as const;
+
+/**
+ * OneSignal audience fields Herald does not serve. Ignoring them like other unknown fields
+ * would widen the audience (a dropped `excluded_segments` sends to the excluded) or send
+ * somewhere the caller did not mean, so each is refused when it holds anything.
+ */
+const UNSUPPORTED_AUDIENCE_FIELDS = [
+  'excluded_segments',
+  'include_player_ids',
+  'include_external_user_ids',
+  'include_ios_tokens',
+  'include_email_tokens',
+  'include_phone_numbers',
+];
+
+export const NO_TARGET =
+  'Name one audience: included_segments, tag, include_subscription_ids or include_external_ids.';
+
+const RELATIONS: readonly TagRelation[] = ['=', '!=', '>', '<', 'exists', 'not_exists'];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MAX_EXTERNAL_ID_CHARS = 128;
+
+function isEmpty(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length === 0;
+  if (typeof value === 'object' && value !== null) return Object.keys(value).length === 0;
+  return false;
+}
+
+function readSegment(list: string[], segmentNames: string[], messages: string[]) {
+  if (list.length !== 1) {
+    messages.push('included_segments holds exactly one segment name.');
+    return undefined;
+  }
+  const name = SEGMENT_ALIASES[list[0]] ?? list[0];
+  if ((BUILT_IN_SEGMENTS as readonly string[]).includes(name) || segmentNames.includes(name)) {
+    return name;
+  }
+  messages.push(
+    `Unknown segment "${list[0]}". Use Subscribed Users, Active Users, Inactive Users or a segment defined for this app.`,
+  );
+  return undefined;
+}
+
+/** A tag condition, from `tag` or from one entry of `filters` (`where` names it in messages). */
+function readTag(
+  raw: Record<string, unknown>,
+  where: string,
+  messages: string[],
+): TagCondition | undefined {
+  const before = messages.length;
+  if (raw.field !== undefined && raw.field !== 'tag') {
+    messages.push(`${where}.field must be "tag"; other filters are not supported.`);
+  }
+  const key = raw.key;
+  if (typeof key !== 'string' || key.trim() === '') {
+    messages.push(`${where}.key must be the name of a tag.`);
+  }
+  const relation = raw.relation;
+  if (typeof relation !== 'string' || !RELATIONS.includes(relation as TagRelation)) {
+    messages.push(`${where}.relation must be one of =, !=, >, <, exists, not_exists.`);
+  }
+  const needsValue = relation !== 'exists' && relation !== 'not_exists';
+  let value: string | undefined;
+  if (needsValue) {
+    if (raw.value === undefined || raw.value === null) {
+      messages.push(`${where}.value is required with relation "${String(relation)}".`);
+    } else if (typeof raw.value === 'string') {
+      value = raw.value;
+    } else if (typeof raw.value === 'number') {
+      value = String(raw.value); // tag values are text on devices; 10 and "10" match alike
+    } else {
+      messages.push(`${where}.value must be text or a number.`);
+    }
+  }
+  // exists / not_exists: a value, if sent, has no meaning and is dropped.
+  if (messages.length > before) return undefined;
+  const tag: TagCondition = { key: key as string, relation: relation as TagRelation };
+  if (needsValue) tag.value = value;
+  return tag;
+}
+
+/**
+ * The ids of a list target, distinct in first-seen order. The limit counts the ids as given,
+ * duplicates included: the contract limits the list the caller sends, and the answer must not
+ * depend on how Herald normalises ids (a 501-entry list is refused even if it has duplicates).
+ */
+function readIds(
+  list: string[],
+  field: string,
+  kind: 'subscription' | 'external',
+  messages: string[],
+): string[] | undefined {
+  if (list.length > MAX_IDS_PER_LIST) {
+    messages.push(`${field} holds at most 500 ids; this request has ${list.length}.`);
+    return undefined;
+  }
+  const bad: number[] = [];
+  const ids: string[] = [];
+  const seen = new Set<string>();
+  list.forEach((raw, index) => {
+    let id = raw;
+    if (kind === 'subscription') {
+      if (!UUID.test(raw)) return void bad.push(index);
+      id = raw.toLowerCase(); // ids are stored lowercase (DECISIONS "Identity and auth")
+    } else {
+      const n = codePointLength(raw);
+      if (n < 1 || n > MAX_EXTERNAL_ID_CHARS) return void bad.push(index);
+    }
+    if (!seen.has(id)) {
+      seen.add(id);
+      ids.push(id);
+    }
+  });
+  if (bad.length > 0) {
+    const more = bad.length > 1 ? ` (and ${bad.length - 1} more)` : '';
+    messages.push(
+      kind === 'subscription'
+        ? `${field}[${bad[0]}] is not a Subscription ID (a UUID)${more}.`
+        : `${field}[${bad[0]}] is not an External ID of 1 to 128 characters${more}.`,
+    );
+    return undefined;
+  }
+  return ids;
+}
+
+/**
+ * Reads the one target of a send. `present` holds every field the body named (even with a
+ * wrong shape, already reported), so that a badly shaped target still counts as named.
+ */
+export function readTarget(
+  body: SendBody,
+  present: Set<string>,
+  segmentNames: string[],
+  messages: string[],
+): SendTarget | undefined {
+  for (const field of UNSUPPORTED_AUDIENCE_FIELDS) {
+    if (present.has(field) && !isEmpty((body as Record<string, unknown>)[field])) {
+      messages.push(
+        `${field} is not supported. Name the audience with included_segments, tag, include_subscription_ids or include_external_ids.`,
+      );
+    }
+  }
+
+  const named = TARGET_FIELDS.filter((field) => present.has(field));
+  if (named.length === 0) {
+    messages.push(NO_TARGET);
+    return undefined;
+  }
+  if (named.length > 1) {
+    messages.push(`Name one audience only; this request names ${named.join(' and ')}.`);
+    return undefined;
+  }
+
+  const field = named[0];
+  if (body.included_segments) {
+    const segment = readSegment(body.included_segments, segmentNames, messages);
+    return segment === undefined ? undefined : { kind: 'segment', segment };
+  }
+  if (body.tag) {
+    const tag = readTag(body.tag, 'tag', messages);
+    return tag && { kind: 'tag', tag };
+  }
+  if (body.filters) {
+    if (body.filters.length !== 1) {
+      messages.push('filters must hold exactly one tag condition; other filters are not supported.');
+      return undefined;
+    }
+    const tag = readTag(body.filters[0], 'filters[0]', messages);
+    return tag && { kind: 'tag', tag };
+  }
+  if (body.include_subscription_ids) {
+    const ids = readIds(body.include_subscription_ids, field, 'subscription', messages);
+    return ids && { kind: 'subscription_ids', ids };
+  }
+  if (body.include_external_ids) {
+    const ids = readIds(body.include_external_ids, field, 'external', messages);
+    return ids && { kind: 'external_ids', ids };
+  }
+  if (body.include_aliases) {
+    const labels = Object.keys(body.include_aliases);
+    const others = labels.filter((label) => label !== 'external_id');
+    if (others.length > 0 || labels.length === 0) {
+      messages.push(
+        'include_aliases supports only external_id, as {"external_id": [...]}' +
+          (others.length > 0 ? `; ${others.join(', ')} is not supported.` : '.'),
+      );
+      return undefined;
+    }
+    const ids = readIds(body.include_aliases.external_id, 'include_aliases.external_id', 'external', messages);
+    return ids && { kind: 'external_ids', ids };
+  }
+  return undefined; // the named field had a wrong shape, already reported
+}

@@ -1,0 +1,85 @@
+// validateSendRequest: the request body of POST /api/v1/notifications → SendRequest, or a
+// ValidationError (422) listing every problem found. Two stages: shapes and types by JSON schema
+// (send-schema.ts), then the contract's rules, one module per group. `app_id` is not checked
+// here: the route has already matched it against the key (403, DECISIONS "Limits").
+import { ValidationError } from '../../core/errors.js';
+import { APNS_PAYLOAD_LIMIT_BYTES, largestPayloadBytes } from '../../core/payload/apns-payload.js';
+import type { SendRequest } from '../../core/send/request.js';
+import { readApnsOptions } from './apns-options.js';
+import { readIdempotencyKey } from './idempotency-key.js';
+import {
+  checkBundleId,
+  readButton,
+  readData,
+  readImage,
+  readTexts,
+  readUrl,
+} from './send-content.js';
+import { readSchedule, readThrottle } from './send-schedule.js';
+import { BODY_NOT_OBJECT, checkShape } from './send-schema.js';
+import { readTarget } from './send-target.js';
+
+export const PAYLOAD_TOO_LARGE = 'This notification is larger than 4KB. It is not cut short.';
+
+export interface SendValidationInput {
+  /** The parsed JSON body. */
+  body: unknown;
+  /** The Idempotency-Key header, if any. */
+  idempotencyHeader?: string;
+  app: {
+    id: string;
+    bundleId: string;
+    /** Names of the custom segments of App.spec.segments. */
+    segmentNames: string[];
+  };
+  /** Injected clock, for send_after's window. */
+  now: Date;
+}
+
+export function validateSendRequest(input: SendValidationInput): SendRequest {
+  const raw = input.body;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new ValidationError(BODY_NOT_OBJECT); // no field rules apply to a non-object
+  }
+  const shape = checkShape(raw);
+  const body = shape.body;
+  const messages = [...shape.messages];
+
+  const idempotencyKey = readIdempotencyKey(body.idempotency_key, input.idempotencyHeader, messages);
+  const target = readTarget(body, shape.present, input.app.segmentNames, messages);
+  const texts = readTexts(body, messages);
+  const url = readUrl(body, messages);
+  const imageUrl = readImage(body, messages);
+  const data = readData(body);
+  const button = readButton(body, messages);
+  checkBundleId(body, input.app.bundleId, messages);
+  const throttleRatePerMinute = readThrottle(body.throttle_rate_per_minute, messages);
+  const schedule = readSchedule(body, input.now, messages);
+  const apns = readApnsOptions(body, messages);
+
+  if (messages.length > 0 || !target || !texts) throw new ValidationError(messages);
+
+  const request: SendRequest = {
+    appId: input.app.id,
+    target,
+    contents: texts.contents,
+    defaultLanguage: texts.defaultLanguage,
+    apns,
+  };
+  if (texts.headings) request.headings = texts.headings;
+  if (url !== undefined) request.url = url;
+  if (imageUrl !== undefined) request.imageUrl = imageUrl;
+  if (data !== undefined) request.data = data;
+  if (button !== undefined) request.button = button;
+  if (schedule.sendAfter !== undefined) request.sendAfter = schedule.sendAfter;
+  if (schedule.timezoneDelivery !== undefined) request.timezoneDelivery = schedule.timezoneDelivery;
+  if (throttleRatePerMinute !== undefined) request.throttleRatePerMinute = throttleRatePerMinute;
+  if (idempotencyKey !== undefined) request.idempotencyKey = idempotencyKey;
+
+  // Last, on a complete request: the exact payload of every language, with the widest send id,
+  // against Apple's limit. Too large is refused, never cut (contract "Limits").
+  if (largestPayloadBytes(request) > APNS_PAYLOAD_LIMIT_BYTES) {
+    throw new ValidationError(PAYLOAD_TOO_LARGE);
+  }
+  return request;
+}
