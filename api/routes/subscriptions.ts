@@ -26,7 +26,7 @@ const fields = {
   subscribed: { type: 'boolean' },
 };
 
-const ajv = new Ajv({ allErrors: true });
+const ajv = new Ajv({ allErrors: true, allowUnionTypes: true });
 const checkCreate = ajv.compile({ type: 'object', properties: fields, required: ['token'] });
 const checkPatch = ajv.compile({ type: 'object', properties: fields });
 const checkOpen = ajv.compile({

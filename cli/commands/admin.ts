@@ -1,0 +1,90 @@
+// Admin commands without a cluster (DECISIONS "admin interfaces"): apps apply, keys, import.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createPool, type Pool } from '../../core/store/db.js';
+import { loadConfig } from '../../core/config.js';
+import { applyAppsFile } from '../../core/apps/file-source.js';
+import { getAppByName } from '../../core/apps/app-store.js';
+import { createKey, listKeys, revokeKey } from '../../core/apps/keys.js';
+import { importSubscriptions } from '../../core/subscriptions/import.js';
+import { fail } from '../runtime.js';
+
+async function withPool<T>(work: (pool: Pool) => Promise<T>): Promise<T> {
+  const pool = createPool(loadConfig(process.env).databaseUrl, { max: 2, applicationName: 'herald-cli' });
+  try {
+    return await work(pool);
+  } finally {
+    await pool.end();
+  }
+}
+
+async function appByName(pool: Pool, name: string | undefined) {
+  if (!name) fail('name the app with --app NAME');
+  const app = await getAppByName(pool, name);
+  if (!app) fail(`no app named ${name}; apply its manifest first (herald apps apply -f FILE)`);
+  return app;
+}
+
+export async function appsApply(file: string | undefined): Promise<void> {
+  if (!file) fail('usage: herald apps apply -f FILE');
+  await withPool(async (pool) => {
+    for (const { app, credentialsProblem } of await applyAppsFile(pool, file)) {
+      const note = credentialsProblem ? `  (sends are drafts: ${credentialsProblem})` : '';
+      process.stdout.write(`${app.name}\t${app.id}${note}\n`);
+    }
+  });
+}
+
+export async function keysCreate(appName: string | undefined, allowIps: string[], name: string | undefined): Promise<void> {
+  await withPool(async (pool) => {
+    const app = await appByName(pool, appName);
+    try {
+      const { key, record } = await createKey(pool, app.id, { name, allowIps });
+      process.stderr.write(`key ${record.id} created for ${app.name}; it is shown once:\n`);
+      process.stdout.write(`${key}\n`);
+    } catch (error) {
+      if (/invalid input syntax for type cidr/.test(String((error as Error).message))) fail('--allow-ip takes an address or CIDR such as 10.0.0.0/8');
+      throw error;
+    }
+  });
+}
+
+export async function keysRevoke(appName: string | undefined, keyId: string | undefined): Promise<void> {
+  if (!keyId) fail('usage: herald keys revoke --app NAME KEY_ID');
+  await withPool(async (pool) => {
+    const app = await appByName(pool, appName);
+    if (!/^[0-9a-f-]{36}$/i.test(keyId) || !(await revokeKey(pool, app.id, keyId))) fail(`no active key ${keyId} on ${app.name}`);
+    process.stdout.write(`revoked ${keyId}\n`);
+  });
+}
+
+export async function keysList(appName: string | undefined): Promise<void> {
+  await withPool(async (pool) => {
+    const app = await appByName(pool, appName);
+    process.stdout.write('ID\tNAME\tALLOW_IPS\tCREATED\tREVOKED\n');
+    for (const k of await listKeys(pool, app.id)) {
+      const row = [k.id, k.name, k.allowIps.join(',') || '*', k.createdAt.toISOString(), k.revokedAt?.toISOString() ?? '-'];
+      process.stdout.write(`${row.join('\t')}\n`);
+    }
+  });
+}
+
+export async function importFile(appName: string | undefined, file: string | undefined): Promise<void> {
+  if (!file) fail('usage: herald import --app NAME FILE');
+  await withPool(async (pool) => {
+    const app = await appByName(pool, appName);
+    const size = (await stat(file)).size;
+    const started = Date.now();
+    const input = file === '-' ? process.stdin : createReadStream(file);
+    const result = await importSubscriptions(pool, app.id, input, (p) => {
+      const seconds = (Date.now() - started) / 1000;
+      process.stderr.write(`\rimported ${p.accepted.toLocaleString('en-US')} rows, ${p.rejected} rejected, ${seconds.toFixed(1)} s`);
+    });
+    const seconds = (Date.now() - started) / 1000;
+    process.stderr.write('\n');
+    for (const problem of result.problems) process.stderr.write(`  ${problem}\n`);
+    process.stdout.write(
+      `imported ${result.accepted} subscriptions into ${app.name} (${result.rejected} lines rejected) in ${seconds.toFixed(1)} s, ${(size / 1e6).toFixed(0)} MB\n`,
+    );
+  });
+}

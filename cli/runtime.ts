@@ -1,0 +1,56 @@
+// Shared start-up and shutdown of the long-running roles: config, logger, clients, and a
+// graceful-then-forceful stop on SIGTERM/SIGINT (stop accepting, finish in-flight work, exit).
+import { loadConfig, redactedConfig, ConfigError, type Config } from '../core/config.js';
+import { createLogger, type Logger } from '../core/log.js';
+
+export interface Runtime {
+  config: Readonly<Config>;
+  logger: Logger;
+  /** Registers a step of the shutdown; steps run in reverse order of registration. */
+  onShutdown(name: string, step: () => Promise<unknown>): void;
+}
+
+export function startRuntime(role: string): Runtime {
+  let config: Readonly<Config>;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`herald ${role}: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const logger = createLogger({ level: config.logLevel, name: `herald-${role}` });
+  logger.info({ config: redactedConfig(config) }, `herald ${role} starting`);
+  const steps: { name: string; step: () => Promise<unknown> }[] = [];
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      logger.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, config.shutdownGraceSeconds * 1000);
+    force.unref();
+    for (const { name, step } of [...steps].reverse()) {
+      try {
+        await step();
+      } catch (error) {
+        logger.warn({ err: error, step: name }, 'shutdown step failed');
+      }
+    }
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+  return { config, logger, onShutdown: (name, step) => steps.push({ name, step }) };
+}
+
+/** A one-line fatal message for a command-line user, no stack trace. */
+export function fail(message: string, code = 1): never {
+  process.stderr.write(`herald: ${message}\n`);
+  process.exit(code);
+}

@@ -1,0 +1,109 @@
+// Bulk load of installs from NDJSON (`herald import`): one object a line with the fields of the
+// SDK call plus an optional `id`. Rows stream through COPY into a temporary table, then one
+// INSERT … ON CONFLICT merges them, so a re-import updates instead of failing on duplicates.
+import { randomUUID } from 'node:crypto';
+import { createInterface } from 'node:readline';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { from as copyFrom } from 'pg-copy-streams';
+import type { Pool } from '../store/db.js';
+
+export interface ImportProgress {
+  lines: number;
+  accepted: number;
+  rejected: number;
+}
+
+export interface ImportResult extends ImportProgress {
+  /** First few rejected lines with the reason, for the operator to fix. */
+  problems: string[];
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const TOKEN = /^[0-9a-f]{8,200}$/i;
+const LANGUAGE = /^[a-z]{2}(-[A-Za-z]{2,4})?$/;
+
+/** COPY text format: backslash, tab, newline and carriage return escaped; \N is NULL. */
+function copyField(value: string | null | undefined): string {
+  if (value === null || value === undefined) return '\\N';
+  return value.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
+}
+
+/** One NDJSON line → one COPY row, or the reason it is refused. */
+export function toCopyRow(line: string): { row: string } | { problem: string } {
+  let obj: Record<string, unknown>;
+  try {
+    obj = JSON.parse(line);
+  } catch {
+    return { problem: 'not JSON' };
+  }
+  if (!obj || typeof obj !== 'object' || Array.isArray(obj)) return { problem: 'not a JSON object' };
+  if (typeof obj.token !== 'string' || !TOKEN.test(obj.token)) return { problem: 'token must be the APNs device token in hex' };
+  if (obj.id !== undefined && (typeof obj.id !== 'string' || !UUID.test(obj.id))) return { problem: 'id must be a UUID' };
+  if (obj.language != null && (typeof obj.language !== 'string' || !LANGUAGE.test(obj.language))) return { problem: 'language must be a language code' };
+  if (obj.external_id != null && (typeof obj.external_id !== 'string' || obj.external_id.length > 128)) return { problem: 'external_id must be text up to 128 characters' };
+  if (obj.timezone != null && typeof obj.timezone !== 'string') return { problem: 'timezone must be text' };
+  if (obj.tags != null && (typeof obj.tags !== 'object' || Array.isArray(obj.tags))) return { problem: 'tags must be an object' };
+  if (obj.subscribed != null && typeof obj.subscribed !== 'boolean') return { problem: 'subscribed must be true or false' };
+  const tags = Object.fromEntries(Object.entries((obj.tags as Record<string, unknown>) ?? {}).map(([k, v]) => [k, String(v)]));
+  const fields = [
+    (obj.id as string | undefined)?.toLowerCase() ?? randomUUID(),
+    obj.token.toLowerCase(),
+    obj.external_id as string | null,
+    obj.language as string | null,
+    obj.timezone as string | null,
+    JSON.stringify(tags),
+    obj.subscribed === false ? 'f' : 't',
+  ];
+  return { row: fields.map(copyField).join('\t') + '\n' };
+}
+
+export async function importSubscriptions(
+  pool: Pool,
+  appId: string,
+  input: Readable,
+  onProgress?: (p: ImportProgress) => void,
+): Promise<ImportResult> {
+  const result: ImportResult = { lines: 0, accepted: 0, rejected: 0, problems: [] };
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(`CREATE TEMP TABLE import_rows (id uuid, token text, external_id text, language text,
+      timezone text, tags jsonb, subscribed boolean) ON COMMIT DROP`);
+    const rows = new Transform({
+      writableObjectMode: true,
+      transform(line: string, _enc, done) {
+        if (!line.trim()) return done();
+        result.lines++;
+        const out = toCopyRow(line);
+        if ('row' in out) {
+          result.accepted++;
+          if (result.accepted % 100_000 === 0) onProgress?.({ ...result });
+          return done(null, out.row);
+        }
+        result.rejected++;
+        if (result.problems.length < 20) result.problems.push(`line ${result.lines}: ${out.problem}`);
+        done();
+      },
+    });
+    const lines = Readable.from(createInterface({ input, crlfDelay: Infinity }));
+    await pipeline(lines, rows, client.query(copyFrom('COPY import_rows FROM STDIN')));
+    // The last line for a token wins, as if the SDK had called in file order.
+    await client.query(
+      `INSERT INTO subscriptions (id, app_id, token, external_id, language, timezone, tags, subscribed, last_active)
+       SELECT DISTINCT ON (token) id, $1, token, external_id, language, timezone, tags, subscribed, now()
+         FROM import_rows ORDER BY token, ctid DESC
+       ON CONFLICT (app_id, token) DO UPDATE SET external_id = EXCLUDED.external_id, language = EXCLUDED.language,
+         timezone = EXCLUDED.timezone, tags = EXCLUDED.tags, subscribed = EXCLUDED.subscribed, updated_at = now()`,
+      [appId],
+    );
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+  onProgress?.({ ...result });
+  return result;
+}
