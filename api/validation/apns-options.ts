@@ -6,7 +6,13 @@ import type { SendBody } from './send-schema.js';
 /** apns-collapse-id may be at most 64 bytes (Apple, "Sending notification requests to APNs"). */
 const MAX_COLLAPSE_ID_BYTES = 64;
 
-export function readApnsOptions(body: SendBody, messages: string[]): ApnsOptions {
+/** `present`: fields the body named, so a badge count with a wrong type (already reported) is
+ * not also reported as missing. */
+export function readApnsOptions(
+  body: SendBody,
+  present: Set<string>,
+  messages: string[],
+): ApnsOptions {
   const apns: ApnsOptions = {};
   if (body.ttl !== undefined) apns.ttlSeconds = body.ttl;
   // OneSignal's 1–10 scale onto APNs' two values: 10 (immediately) or 5 (power-considerate).
@@ -23,7 +29,9 @@ export function readApnsOptions(body: SendBody, messages: string[]): ApnsOptions
     apns.badgeType = type;
     const count = body.ios_badge_count;
     if (type !== 'None' && count === undefined) {
-      messages.push(`ios_badge_count is required with ios_badge_type ${type}.`);
+      if (!present.has('ios_badge_count')) {
+        messages.push(`ios_badge_count is required with ios_badge_type ${type}.`);
+      }
     } else if (type === 'SetTo' && count! < 0) {
       messages.push('ios_badge_count must be 0 or more with ios_badge_type SetTo.');
     } else if (type !== 'None') {

@@ -75,7 +75,9 @@ function readTag(
 ): TagCondition | undefined {
   const before = messages.length;
   if (raw.field !== undefined && raw.field !== 'tag') {
+    // Another kind of filter: its members mean something else, so say only this.
     messages.push(`${where}.field must be "tag"; other filters are not supported.`);
+    return undefined;
   }
   const key = raw.key;
   if (typeof key !== 'string' || key.trim() === '') {

@@ -55,7 +55,7 @@ export function validateSendRequest(input: SendValidationInput): SendRequest {
   checkBundleId(body, input.app.bundleId, messages);
   const throttleRatePerMinute = readThrottle(body.throttle_rate_per_minute, messages);
   const schedule = readSchedule(body, input.now, messages);
-  const apns = readApnsOptions(body, messages);
+  const apns = readApnsOptions(body, shape.present, messages);
 
   if (messages.length > 0 || !target || !texts) throw new ValidationError(messages);
 
