@@ -1,0 +1,85 @@
+import { expect } from 'chai';
+import { NO_TARGET } from './send-target.js';
+import { problems, validate } from './helpers.test-support.js';
+
+const UUID_A = '6f1d2a3b-4c5d-4e6f-8a9b-0c1d2e3f4a5b';
+const UUID_B = '7a2e3b4c-5d6e-4f70-9a8b-1c2d3e4f5a6b';
+/** A body naming exactly the given target fields (the default segment removed). */
+const only = (target: Record<string, unknown>) => ({ included_segments: undefined, ...target });
+
+describe('target rule', () => {
+  const accepted: Array<[string, Record<string, unknown>, unknown]> = [
+    ['a built-in segment', { included_segments: ['Active Users'] }, { kind: 'segment', segment: 'Active Users' }],
+    ['Inactive Users', { included_segments: ['Inactive Users'] }, { kind: 'segment', segment: 'Inactive Users' }],
+    ['alias All', { included_segments: ['All'] }, { kind: 'segment', segment: 'Subscribed Users' }],
+    ['alias All Subscribers', { included_segments: ['All Subscribers'] }, { kind: 'segment', segment: 'Subscribed Users' }],
+    ["an app's own segment", { included_segments: ['Beta Testers'] }, { kind: 'segment', segment: 'Beta Testers' }],
+    ['tag with a value', only({ tag: { key: 'level', relation: '>', value: '10' } }), { kind: 'tag', tag: { key: 'level', relation: '>', value: '10' } }],
+    ['tag with field "tag" and a numeric value', only({ tag: { field: 'tag', key: 'level', relation: '=', value: 10 } }), { kind: 'tag', tag: { key: 'level', relation: '=', value: '10' } }],
+    ['tag exists without value', only({ tag: { key: 'vip', relation: 'exists' } }), { kind: 'tag', tag: { key: 'vip', relation: 'exists' } }],
+    ['tag not_exists drops a value', only({ tag: { key: 'vip', relation: 'not_exists', value: 'x' } }), { kind: 'tag', tag: { key: 'vip', relation: 'not_exists' } }],
+    ['filters with one tag condition (client alias of tag)', only({ filters: [{ field: 'tag', key: 'level', relation: '<', value: '3' }] }), { kind: 'tag', tag: { key: 'level', relation: '<', value: '3' } }],
+    ['subscription ids, deduplicated in order, lowercased', only({ include_subscription_ids: [UUID_B, UUID_A.toUpperCase(), UUID_B, UUID_A] }), { kind: 'subscription_ids', ids: [UUID_B, UUID_A] }],
+    ['external ids, deduplicated in order', only({ include_external_ids: ['u-2', 'u-1', 'u-2'] }), { kind: 'external_ids', ids: ['u-2', 'u-1'] }],
+    ['include_aliases.external_id (client alias)', only({ include_aliases: { external_id: ['u-1', 'u-1'] } }), { kind: 'external_ids', ids: ['u-1'] }],
+    ['an empty list (empty audience)', only({ include_subscription_ids: [] }), { kind: 'subscription_ids', ids: [] }],
+    ['500 ids', only({ include_external_ids: Array.from({ length: 500 }, (_, i) => `u${i}`) }), undefined],
+    ['an external id of 128 characters (code points)', only({ include_external_ids: ['😀'.repeat(128)] }), undefined],
+    ['an excluded_segments left empty', { excluded_segments: [] }, undefined],
+  ];
+  for (const [name, changes, target] of accepted) {
+    it(`accepts ${name}`, () => {
+      const req = validate(changes);
+      if (target !== undefined) expect(req.target).to.deep.equal(target);
+    });
+  }
+
+  const ids501 = Array.from({ length: 501 }, (_, i) => `u${i}`);
+  const refused: Array<[string, Record<string, unknown>, string]> = [
+    ['no target', only({}), NO_TARGET],
+    ['two targets', { tag: { key: 'a', relation: 'exists' } }, 'Name one audience only; this request names included_segments and tag.'],
+    ['tag and filters (two spellings, two targets)', only({ tag: { key: 'a', relation: 'exists' }, filters: [{ field: 'tag', key: 'a', relation: 'exists' }] }), 'Name one audience only; this request names tag and filters.'],
+    ['external ids and include_aliases', only({ include_external_ids: ['a'], include_aliases: { external_id: ['b'] } }), 'Name one audience only; this request names include_external_ids and include_aliases.'],
+    ['an empty list beside a segment', { include_subscription_ids: [] }, 'Name one audience only; this request names included_segments and include_subscription_ids.'],
+    ['no segment name', { included_segments: [] }, 'included_segments holds exactly one segment name.'],
+    ['two segment names', { included_segments: ['All', 'VIP'] }, 'included_segments holds exactly one segment name.'],
+    ['an unknown segment', { included_segments: ['Everyone'] }, 'Unknown segment "Everyone". Use Subscribed Users, Active Users, Inactive Users or a segment defined for this app.'],
+    ['a segment name in the wrong case', { included_segments: ['subscribed users'] }, 'Unknown segment "subscribed users". Use Subscribed Users, Active Users, Inactive Users or a segment defined for this app.'],
+    ['tag without value', only({ tag: { key: 'level', relation: '=' } }), 'tag.value is required with relation "=".'],
+    ['tag with an unknown relation', only({ tag: { key: 'level', relation: '>=', value: '1' } }), 'tag.relation must be one of =, !=, >, <, exists, not_exists.'],
+    ['tag without key', only({ tag: { relation: 'exists' } }), 'tag.key must be the name of a tag.'],
+    ['tag with an object value', only({ tag: { key: 'k', relation: '=', value: { a: 1 } } }), 'tag.value must be text or a number.'],
+    ['tag with another field', only({ tag: { field: 'country', key: 'k', relation: 'exists' } }), 'tag.field must be "tag"; other filters are not supported.'],
+    ['filters with two conditions', only({ filters: [{ field: 'tag', key: 'a', relation: 'exists' }, { operator: 'OR' }] }), 'filters must hold exactly one tag condition; other filters are not supported.'],
+    ['filters with no condition', only({ filters: [] }), 'filters must hold exactly one tag condition; other filters are not supported.'],
+    ['a filter that is not a tag', only({ filters: [{ field: 'last_session', relation: '>', hours_ago: '1' }] }), 'filters[0].field must be "tag"; other filters are not supported.'],
+    ['501 external ids', only({ include_external_ids: ids501 }), 'include_external_ids holds at most 500 ids; this request has 501.'],
+    ['501 entries even when duplicated', only({ include_external_ids: Array(501).fill('same') }), 'include_external_ids holds at most 500 ids; this request has 501.'],
+    ['501 subscription ids', only({ include_subscription_ids: Array(501).fill(UUID_A) }), 'include_subscription_ids holds at most 500 ids; this request has 501.'],
+    ['501 aliased external ids', only({ include_aliases: { external_id: ids501 } }), 'include_aliases.external_id holds at most 500 ids; this request has 501.'],
+    ['a subscription id that is no UUID', only({ include_subscription_ids: [UUID_A, 'abc', 'def'] }), 'include_subscription_ids[1] is not a Subscription ID (a UUID) (and 1 more).'],
+    ['an empty external id', only({ include_external_ids: [''] }), 'include_external_ids[0] is not an External ID of 1 to 128 characters.'],
+    ['an external id of 129 characters', only({ include_external_ids: ['x'.repeat(129)] }), 'include_external_ids[0] is not an External ID of 1 to 128 characters.'],
+    ['another alias label', only({ include_aliases: { onesignal_id: ['x'] } }), 'include_aliases supports only external_id, as {"external_id": [...]}; onesignal_id is not supported.'],
+    ['an empty include_aliases', only({ include_aliases: {} }), 'include_aliases supports only external_id, as {"external_id": [...]}.'],
+    ['excluded_segments (would widen the audience)', { excluded_segments: ['VIP'] }, 'excluded_segments is not supported. Name the audience with included_segments, tag, include_subscription_ids or include_external_ids.'],
+  ];
+  for (const [name, changes, message] of refused) {
+    it(`refuses ${name}`, () => {
+      expect(problems(() => validate(changes))).to.deep.equal([message]);
+    });
+  }
+
+  it('counts a badly shaped target as named (one shape message, no "no target")', () => {
+    expect(problems(() => validate(only({ tag: 'level' })))).to.deep.equal([
+      'tag must be an object such as {"key": "level", "relation": ">", "value": "10"}.',
+    ]);
+  });
+
+  it('explains an unsupported target field instead of only "no target"', () => {
+    expect(problems(() => validate(only({ include_player_ids: [UUID_A] })))).to.deep.equal([
+      'include_player_ids is not supported. Name the audience with included_segments, tag, include_subscription_ids or include_external_ids.',
+      NO_TARGET,
+    ]);
+  });
+});
