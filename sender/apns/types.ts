@@ -1,0 +1,65 @@
+// The APNs gateway port as the sender sees it. One client per app (credentials + topic +
+// environment); the caller owns retries and back-off — the client only refreshes an expired
+// provider token and retries that one message once.
+import type { Logger } from 'pino';
+
+export type ApnsCredentials =
+  | { kind: 'token'; keyP8: string; keyId: string; teamId: string }
+  | { kind: 'certificate'; pfx?: Buffer; passphrase?: string; cert?: string; key?: string };
+
+export interface ApnsTarget {
+  credentials: ApnsCredentials;
+  /** The app's bundle id, sent as apns-topic. */
+  topic: string;
+  environment: 'production' | 'sandbox';
+  /** Overrides the Apple host (HERALD_APNS_URL), e.g. the simulator's https://127.0.0.1:2197. */
+  url?: string;
+  /** An extra CA PEM to trust besides the public roots (HERALD_APNS_CA_FILE's content). */
+  ca?: string;
+}
+
+export interface ApnsMessage {
+  /** Device token, hex. */
+  token: string;
+  /** The APNs JSON payload, already built and size-checked. */
+  payload: string;
+  pushType?: 'alert' | 'background';
+  priority?: 5 | 10;
+  /** apns-expiration: UNIX seconds; 0 = deliver once or drop. */
+  expiration?: number;
+  collapseId?: string;
+  /** apns-id (UUID); APNs makes one when absent. */
+  apnsId?: string;
+}
+
+export interface ApnsResult {
+  token: string;
+  /** The HTTP status APNs answered, or 0 when no answer arrived (connection, reset, timeout). */
+  status: number;
+  /**
+   * APNs' reason string (e.g. BadDeviceToken, Unregistered, TooManyRequests) or, for status 0:
+   * ConnectionError (could not connect / connection lost / GOAWAY), StreamReset, Timeout, ClientClosed.
+   */
+  reason?: string;
+  apnsId?: string;
+  /** 410 only: when APNs learnt the token was no longer valid (ms since epoch). */
+  timestamp?: number;
+  /** From a Retry-After header, when APNs sends one. */
+  retryAfterMs?: number;
+}
+
+export interface ApnsClient {
+  /** Sends all messages concurrently; results are in the same order. Never rejects for a per-message failure. */
+  send(messages: ApnsMessage[]): Promise<ApnsResult[]>;
+  close(): Promise<void>;
+}
+
+export interface ApnsClientOptions {
+  /** HTTP/2 connections, used round-robin (default 2). */
+  connections?: number;
+  /** Streams in flight per connection (default 500; lowered to what the server advertises). */
+  maxConcurrentStreams?: number;
+  /** Per-request timeout in ms (default 10,000). */
+  requestTimeoutMs?: number;
+  logger?: Logger;
+}
