@@ -9,8 +9,11 @@ const textList = { type: 'array', items: text } as const;
 
 const schema = {
   type: 'object',
-  required: ['contents'],
+  required: ['app_id', 'contents'],
   properties: {
+    // Presence and type only: whether it is the key's app is the route's check (403), made
+    // before the body rules (DECISIONS "Limits": order of checks).
+    app_id: text,
     contents: textMap,
     headings: textMap,
     included_segments: textList,
@@ -46,6 +49,7 @@ const schema = {
 
 /** The body after stage (a): fields with a wrong shape are removed, the others typed. */
 export interface SendBody {
+  app_id?: string;
   contents?: Record<string, string>;
   headings?: Record<string, string>;
   included_segments?: string[];
@@ -74,11 +78,13 @@ export interface SendBody {
 }
 
 export const BODY_NOT_OBJECT = 'The request body must be a JSON object.';
+export const APP_ID_REQUIRED = "app_id is required: the App ID of the key's app.";
 export const CONTENTS_REQUIRED =
   'contents is required: the message text keyed by language code, such as {"en": "Hello"}.';
 
 /** One sentence per field, whatever went wrong inside it. */
 const SHAPE_MESSAGES: Record<string, string> = {
+  app_id: APP_ID_REQUIRED,
   contents: 'contents must be an object of language code to text.',
   headings: 'headings must be an object of language code to text.',
   included_segments: 'included_segments must be an array holding one segment name.',
@@ -147,6 +153,7 @@ export function checkShape(input: unknown): ShapeResult {
     if (field === undefined || bad.has(field)) continue;
     bad.add(field);
     if (error.instancePath === '' && field === 'contents') messages.push(CONTENTS_REQUIRED);
+    else if (error.instancePath === '' && field === 'app_id') messages.push(APP_ID_REQUIRED);
     else messages.push(SHAPE_MESSAGES[field] ?? `${field} has the wrong type.`);
   }
   for (const field of bad) delete body[field];

@@ -51,13 +51,15 @@ describe('validateSendRequest: an accepted body', () => {
     expect(req.sendAfter?.toISOString()).to.equal('2026-03-02T12:00:00.000Z');
   });
 
-  it('does not check app_id (the route matched it to the key) and uses the app id', () => {
-    expect(validate({ app_id: undefined }).appId).to.equal(APP.id);
+  it("does not match app_id to the key (the route's 403) and uses the app's id", () => {
+    expect(validate({ app_id: 'ANOTHER' }).appId).to.equal(APP.id);
   });
 });
 
 describe('validateSendRequest: shapes and types', () => {
   const cases: Array<[string, Record<string, unknown>, string]> = [
+    ['app_id missing', { app_id: undefined }, "app_id is required: the App ID of the key's app."],
+    ['app_id a number', { app_id: 7 }, "app_id is required: the App ID of the key's app."],
     ['contents missing', { contents: undefined }, 'contents is required: the message text keyed by language code, such as {"en": "Hello"}.'],
     ['contents a string', { contents: 'Hello' }, 'contents must be an object of language code to text.'],
     ['contents with a number', { contents: { en: 5 } }, 'contents must be an object of language code to text.'],

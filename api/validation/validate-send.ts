@@ -1,7 +1,8 @@
 // validateSendRequest: the request body of POST /api/v1/notifications → SendRequest, or a
 // ValidationError (422) listing every problem found. Two stages: shapes and types by JSON schema
 // (send-schema.ts), then the contract's rules, one module per group. `app_id` is not checked
-// here: the route has already matched it against the key (403, DECISIONS "Limits").
+// here beyond being present: the route has already matched it against the key (403,
+// DECISIONS "Limits").
 import { ValidationError } from '../../core/errors.js';
 import { APNS_PAYLOAD_LIMIT_BYTES, largestPayloadBytes } from '../../core/payload/apns-payload.js';
 import type { SendRequest } from '../../core/send/request.js';
