@@ -1,0 +1,58 @@
+# Herald — the two commands a newcomer needs: `make dev` runs it, `make test` passes the tests.
+# Everything else is a step of those two.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+MOCHA := npx mocha
+export NODE_OPTIONS ?= --max-old-space-size=4096
+
+.PHONY: dev test deps services typecheck build test-unit test-integration test-kube test-e2e bench-api bench-delivery e2e-kind clean
+
+## deps: npm packages (from the lock file) — every other target depends on it
+deps: node_modules/.installed
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+## services: PostgreSQL, Redis and NATS JetStream up on their usual ports (installs Debian packages if missing)
+services: deps
+	npx tsx scripts/ensure-services.ts
+
+typecheck: deps
+	npx tsc -p tsconfig.json --noEmit
+
+build: deps
+	rm -rf dist && npx tsc -p tsconfig.json && cp -r core/store/migrations dist/core/store/
+
+## dev: run Herald on this machine (api + sender + scheduler + APNs simulator), with a demo app and key
+dev: services
+	bash scripts/dev.sh
+
+## test: everything `make test` promises — unit, integration, Kubernetes tier, end-to-end
+test: typecheck test-unit test-integration test-kube test-e2e
+
+test-unit: deps
+	$(MOCHA) 'api/**/*.test.ts' 'core/**/*.test.ts' 'sender/**/*.test.ts' 'controller/**/*.test.ts' 'cli/**/*.test.ts' 'apns-sim/**/*.test.ts'
+
+test-integration: services
+	$(MOCHA) --spec 'test/api/**/*.test.ts' --spec 'test/limits/**/*.test.ts' --spec 'test/apns/**/*.test.ts' --spec 'test/delivery/**/*.test.ts'
+
+test-kube: services
+	bash test/kube/build.sh >/dev/null
+	$(MOCHA) --timeout 120000 --spec 'test/kube/**/*.test.ts' --spec 'test/controller/**/*.test.ts'
+
+test-e2e: services
+	$(MOCHA) --timeout 300000 --spec 'test/e2e/**/*.test.ts'
+
+bench-api: services
+	npx tsx bench/api/run.ts
+
+bench-delivery: services
+	npx tsx bench/delivery/run.ts
+
+## e2e-kind: the Helm chart on a kind cluster (machines with Docker only)
+e2e-kind: deps
+	bash test/kind/run.sh
+
+clean:
+	rm -rf dist node_modules .herald

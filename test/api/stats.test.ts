@@ -1,0 +1,63 @@
+// GET /api/v1/notifications/{id}: every field of the stats body, and 404 for unknown ids, other
+// apps' ids, in-app cards and a mismatched app_id query parameter.
+import { expect } from 'chai';
+import { useTestEnv } from '../env/index.js';
+import { startTestApi, type TestApi } from '../support/api-server.js';
+import { addDevices, makeApp, type TestApp } from '../support/apps.js';
+
+describe('api: send stats', () => {
+  const env = useTestEnv();
+  let api: TestApi;
+  let app: TestApp;
+  let other: TestApp;
+  let sendId: number;
+
+  before(async () => {
+    api = await startTestApi(env);
+    app = await makeApp(env.pool);
+    other = await makeApp(env.pool);
+    await addDevices(env.pool, app.app.id, Array.from({ length: 10 }, () => ({})));
+    const res = await api.request('POST', '/api/v1/notifications', { key: app.key, body: { app_id: app.app.id, contents: { en: 'x' }, included_segments: ['All'] } });
+    sendId = res.body.id;
+  });
+  after(() => api.close());
+
+  const stats = (id: number | string, key = app.key, query = '') => api.request('GET', `/api/v1/notifications/${id}${query}`, { key });
+
+  it('starts a segment send with processed 0 and remaining equal to total_recipients', async () => {
+    const res = await stats(sendId);
+    expect(res.status).to.equal(200);
+    expect(res.body).to.deep.equal({
+      id: sendId, status: 'queued', total_recipients: 10, processed: 0, remaining: 10,
+      sent: 0, successful: 0, failed: 0, skipped: 0, clicked: 0, converted: 0, errored: 0,
+    });
+  });
+
+  it('derives processed, remaining, successful and converted from the counters', async () => {
+    await env.pool.query("UPDATE sends SET status = 'sending', sent = 4, failed = 2, skipped = 1, clicked = 3 WHERE id = $1", [sendId]);
+    const res = await stats(sendId);
+    expect(res.body).to.include({ status: 'sending', processed: 7, remaining: 3, sent: 4, successful: 4, failed: 2, skipped: 1, clicked: 3, converted: 3, errored: 0 });
+  });
+
+  it('shows remaining 0 once a send is finished, and leaves paused-out devices in neither count', async () => {
+    await env.pool.query("UPDATE sends SET status = 'approved', sent = 4, failed = 0, skipped = 0, left_out = 6 WHERE id = $1", [sendId]);
+    const res = await stats(sendId);
+    expect(res.body).to.include({ status: 'approved', total_recipients: 10, processed: 4, remaining: 0 });
+  });
+
+  it('accepts the official client app_id query parameter', async () => {
+    expect((await stats(sendId, app.key, `?app_id=${app.app.id}`)).status).to.equal(200);
+    expect((await stats(sendId, app.key, `?app_id=${other.app.id}`)).status).to.equal(404);
+  });
+
+  it("answers 404 for an unknown id, another app's id, a malformed id and an in-app card", async () => {
+    expect((await stats(999999)).status).to.equal(404);
+    expect((await stats(sendId, other.key)).status).to.equal(404);
+    expect((await stats('abc')).status).to.equal(404);
+    expect((await stats('1e3')).status).to.equal(404);
+    await env.pool.query("UPDATE sends SET kind = 'in_app' WHERE id = $1", [sendId]);
+    const res = await stats(sendId);
+    expect(res.status).to.equal(404);
+    expect(res.body.errors).to.have.length(1);
+  });
+});

@@ -1,0 +1,61 @@
+// An in-process api on a loopback port, built from a test env, with a small fetch helper.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApi } from '../../api/server.js';
+import { createApiMetrics } from '../../api/metrics.js';
+import type { ApiDeps } from '../../api/deps.js';
+import { silentLogger } from '../../core/log.js';
+import type { TestEnv } from '../env/index.js';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface TestApi {
+  url: string;
+  deps: ApiDeps;
+  request<T = any>(method: string, path: string, opts?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
+  close(): Promise<void>;
+}
+
+export async function startTestApi(env: TestEnv, overrides: Partial<ApiDeps> = {}): Promise<TestApi> {
+  const deps: ApiDeps = {
+    pool: env.pool,
+    bus: env.bus,
+    logger: silentLogger(),
+    metrics: createApiMetrics(),
+    trustProxyHops: 1, // tests pick their client address with X-Forwarded-For
+    ...overrides,
+  };
+  const server: Server = createServer(createApi(deps).callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    deps,
+    async request(method, path, opts = {}) {
+      const headers: Record<string, string> = { ...opts.headers };
+      if (opts.key) headers.authorization ??= `Key ${opts.key}`;
+      let body: string | undefined = opts.rawBody;
+      if (opts.body !== undefined) {
+        body = JSON.stringify(opts.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const res = await fetch(url + path, { method, headers, body });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        /* not JSON (metrics) */
+      }
+      return { status: res.status, headers: res.headers, body: parsed as any };
+    },
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+  };
+}
