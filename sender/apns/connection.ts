@@ -133,8 +133,9 @@ export class ApnsConnection {
       stream.on('data', (chunk: Buffer) => {
         (data ??= []).push(chunk);
       });
+      let streamError: (Error & { code?: string }) | undefined;
       stream.on('error', (err: Error) => {
-        done({ ok: false, reason: 'ConnectionError', detail: err.message });
+        streamError = err; // 'close' follows and decides
       });
       // 'close' always comes last, after 'end' or an error, so it alone settles the answer.
       stream.on('close', () => {
@@ -146,11 +147,11 @@ export class ApnsConnection {
         }
         // Reset by the peer while the connection lives on: the stream alone was refused.
         const sessionAlive = !session.destroyed && !session.closed;
-        const reset = stream.rstCode !== undefined && stream.rstCode !== constants.NGHTTP2_NO_ERROR;
+        const reset = streamError?.code === 'ERR_HTTP2_STREAM_ERROR' || (stream.rstCode !== undefined && stream.rstCode !== constants.NGHTTP2_NO_ERROR);
         done({
           ok: false,
           reason: reset && sessionAlive ? 'StreamReset' : 'ConnectionError',
-          detail: `stream closed without an answer (rst ${stream.rstCode})`,
+          detail: streamError?.message ?? `stream closed without an answer (rst ${stream.rstCode})`,
         });
       });
       stream.end(body);
