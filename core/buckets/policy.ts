@@ -1,0 +1,36 @@
+// The rate buckets of the contract ("Limits" → "Rate limits") and the SDK's per-IP bucket
+// (DECISIONS "app-facing interfaces": rate-limited per IP). One table, read by every adapter.
+
+export type BucketName = 'send' | 'broadcast' | 'read' | 'audience' | 'ip' | 'anonymous' | 'sdk';
+
+export interface BucketSpec {
+  readonly name: BucketName;
+  /** Tokens added per window (the contract's "Refill"). */
+  readonly rate: number;
+  readonly windowSeconds: number;
+  /** Capacity (the contract's "Holds"). */
+  readonly burst: number;
+}
+
+export const BUCKETS: Readonly<Record<BucketName, BucketSpec>> = Object.freeze({
+  send: { name: 'send', rate: 50, windowSeconds: 1, burst: 100 },
+  broadcast: { name: 'broadcast', rate: 30, windowSeconds: 60, burst: 10 },
+  read: { name: 'read', rate: 20, windowSeconds: 1, burst: 40 },
+  audience: { name: 'audience', rate: 10, windowSeconds: 60, burst: 10 },
+  ip: { name: 'ip', rate: 6000, windowSeconds: 60, burst: 6000 },
+  anonymous: { name: 'anonymous', rate: 120, windowSeconds: 60, burst: 120 },
+  // Not in the contract: installs behind one carrier NAT share an address, and an app launch
+  // makes one or two calls, so 20 a second with a minute's worth of burst is generous for
+  // real devices and still stops a script hammering the public, app-id-only endpoints.
+  sdk: { name: 'sdk', rate: 1200, windowSeconds: 60, burst: 1200 },
+});
+
+/** Milliseconds between two tokens (GCRA's emission interval). */
+export function intervalMs(spec: BucketSpec): number {
+  return (spec.windowSeconds * 1000) / spec.rate;
+}
+
+/** One RateLimit-Policy entry: `<rate>;w=<window seconds>;burst=<capacity>;name="<bucket>"` (DECISIONS "Limits"). */
+export function policyEntry(spec: BucketSpec): string {
+  return `${spec.rate};w=${spec.windowSeconds};burst=${spec.burst};name="${spec.name}"`;
+}
