@@ -53,7 +53,7 @@ describe('api: audiences', () => {
   const tagCases: [string, Record<string, string>, number][] = [
     ['= text', { key: 'plan', relation: '=', value: 'gold' }, 3],
     ['!= includes devices without the tag', { key: 'plan', relation: '!=', value: 'gold' }, 2],
-    ['> numeric', { key: 'level', relation: '>', value: '9' }, 1],
+    ['> numeric, and text order against a text tag value ("abc" > "9")', { key: 'level', relation: '>', value: '9' }, 2],
     ['< numeric', { key: 'level', relation: '<', value: '10' }, 2],
     ['> text order for a text value', { key: 'level', relation: '>', value: 'a' }, 1],
     ['exists', { key: 'level', relation: 'exists' }, 4],

@@ -22,8 +22,8 @@ export interface TestApi {
 
 export async function startTestApi(env: TestEnv, overrides: Partial<ApiDeps> = {}): Promise<TestApi> {
   const deps: ApiDeps = {
-    pool: env.pool,
-    bus: env.bus,
+    pool: overrides.pool ?? env.pool,
+    bus: overrides.bus ?? env.bus,
     logger: silentLogger(),
     metrics: createApiMetrics(),
     trustProxyHops: 1, // tests pick their client address with X-Forwarded-For

@@ -1,0 +1,169 @@
+// The kube tier itself and our CRDs, against a real kube-apiserver + etcd and the real kubectl.
+import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
+import { expect } from 'chai';
+import { stringify } from 'yaml';
+import { startControlPlane, type ControlPlane, type KubectlResult } from './control-plane.js';
+
+const app = (name: string, spec: Record<string, unknown>) =>
+  stringify({ apiVersion: 'herald.dev/v1alpha1', kind: 'App', metadata: { name }, spec });
+const send = (name: string, spec: Record<string, unknown>) =>
+  stringify({ apiVersion: 'herald.dev/v1alpha1', kind: 'Send', metadata: { name }, spec });
+
+const demoApp = {
+  appId: '8e9f1c2a-4b5d-4e6f-9a0b-1c2d3e4f5a6b',
+  bundleId: 'dev.herald.demo',
+  credentials: { type: 'token', secretRef: { name: 'demo-apns' }, keyId: 'ABC123DEFG', teamId: 'TEAM123456' },
+  billing: { invoiceOverdue: false },
+  apiKeys: [{ name: 'backend', allowIPs: ['10.0.0.0/8', '192.168.1.7'] }],
+  segments: [{ name: 'Power users', conditions: [{ key: 'level', relation: '>', value: '10' }] }],
+};
+const welcome = {
+  appRef: { name: 'demo' },
+  contents: { en: 'Welcome back', fr: 'Bon retour' },
+  headings: { en: 'Hello' },
+  included_segments: ['Power users'],
+  data: { screen: 'home' },
+  buttons: [{ id: 'open', text: 'Open' }],
+  throttle_rate_per_minute: 600,
+  idempotency_key: 'welcome-1',
+};
+
+function ok(result: KubectlResult): string {
+  expect(result.code, `kubectl failed: ${result.stderr}`).to.equal(0);
+  return result.stdout;
+}
+
+function headers(table: string): string[] {
+  return table.split('\n')[0].trim().split(/\s{2,}|\s+/);
+}
+
+describe('kube tier: control plane and CRDs', function () {
+  let cp: ControlPlane;
+
+  before(async function () {
+    this.timeout(60 * 60 * 1000); // the first run builds kube-apiserver and etcd
+    cp = await startControlPlane({ crds: true });
+  });
+
+  after(async () => {
+    await cp?.stop();
+  });
+
+  it('serves both CRDs in the herald category', async () => {
+    ok(await cp.kubectl(['apply', '-f', '-'], { input: app('demo', demoApp) }));
+    ok(await cp.kubectl(['apply', '-f', '-'], { input: send('welcome', welcome) }));
+    const all = ok(await cp.kubectl(['get', 'herald', '-o', 'name']));
+    expect(all.trim().split('\n').sort()).to.deep.equal(['app.herald.dev/demo', 'send.herald.dev/welcome']);
+    const short = ok(await cp.kubectl(['get', 'happ,hsend', '-o', 'name']));
+    expect(short).to.contain('app.herald.dev/demo').and.to.contain('send.herald.dev/welcome');
+  });
+
+  it('applies schema defaults', async () => {
+    const got = JSON.parse(ok(await cp.kubectl(['get', 'app', 'demo', '-o', 'json'])));
+    expect(got.spec.environment).to.equal('production');
+    expect(got.spec.apiKeys[0].revoked).to.equal(false);
+  });
+
+  it('shows the printer columns of kubectl get apps and sends', async () => {
+    expect(headers(ok(await cp.kubectl(['get', 'apps'])))).to.deep.equal(['NAME', 'BUNDLE', 'READY', 'PAUSED', 'AGE']);
+    const apps = ok(await cp.kubectl(['get', 'apps', '--no-headers']));
+    expect(apps).to.match(/^demo\s+dev\.herald\.demo\s+<none>\s+false\s+\S+/);
+    expect(headers(ok(await cp.kubectl(['get', 'sends']))))
+      .to.deep.equal(['NAME', 'STATUS', 'TOTAL', 'SENT', 'FAILED', 'REMAINING', 'AGE']);
+    expect(headers(ok(await cp.kubectl(['get', 'sends', '-o', 'wide']))))
+      .to.deep.equal(['NAME', 'STATUS', 'TOTAL', 'SENT', 'FAILED', 'REMAINING', 'AGE', 'APP', 'MESSAGE']);
+  });
+
+  it('refuses a Send naming two targets, with the CEL message', async () => {
+    const twoTargets = { ...welcome, include_external_ids: ['user-1'] };
+    const result = await cp.kubectl(['apply', '-f', '-'], { input: send('two-targets', twoTargets) });
+    expect(result.code).to.not.equal(0);
+    expect(result.stderr).to.contain('name exactly one target');
+    const none = { appRef: { name: 'demo' }, contents: { en: 'x' } };
+    const noTarget = await cp.kubectl(['apply', '-f', '-'], { input: send('no-target', none) });
+    expect(noTarget.stderr).to.contain('name exactly one target');
+  });
+
+  // Table of objects the schema must refuse, each with the words the refusal must contain.
+  const refused: Array<[string, string, string]> = [
+    ['token credentials without keyId', app('bad-1', { bundleId: 'a.b', credentials: { type: 'token', secretRef: { name: 's' } } }), 'token credentials need keyId and teamId'],
+    ['an apiKey allowIP that is not an address', app('bad-2', { bundleId: 'a.b', apiKeys: [{ name: 'k', allowIPs: ['10.0.0.0/33'] }] }), 'must be an IP address or a CIDR range'],
+    ['a segment named like a built-in one', app('bad-3', { bundleId: 'a.b', segments: [{ name: 'Active Users', conditions: [{ key: 'k', relation: 'exists' }] }] }), 'reserved for a built-in segment'],
+    ['an exists condition with a value', app('bad-4', { bundleId: 'a.b', segments: [{ name: 's', conditions: [{ key: 'k', relation: 'exists', value: '1' }] }] }), 'value is required, except'],
+    ['an appId that is not a UUID', app('bad-5', { bundleId: 'a.b', appId: 'nope' }), 'spec.appId'],
+    ['two buttons', send('bad-6', { ...welcome, buttons: [{ id: 'a', text: 'a' }, { id: 'b', text: 'b' }] }), 'spec.buttons'],
+    ['a throttle above 100000', send('bad-7', { ...welcome, throttle_rate_per_minute: 100001 }), 'spec.throttle_rate_per_minute'],
+    ['delayed_option without send_after', send('bad-8', { ...welcome, delayed_option: 'timezone' }), 'delayed_option timezone needs send_after'],
+  ];
+  for (const [what, manifest, words] of refused) {
+    it(`refuses ${what}`, async () => {
+      const result = await cp.kubectl(['create', '--dry-run=server', '-f', '-'], { input: manifest });
+      expect(result.code).to.not.equal(0);
+      expect(result.stderr).to.contain(words);
+    });
+  }
+
+  it('keeps appId once set: no change, no removal', async () => {
+    const changed = await cp.kubectl(['patch', 'app', 'demo', '--type=merge', '-p',
+      JSON.stringify({ spec: { appId: '00000000-0000-4000-8000-000000000000' } })]);
+    expect(changed.code).to.not.equal(0);
+    expect(changed.stderr).to.contain('appId is immutable once set');
+    const removed = await cp.kubectl(['patch', 'app', 'demo', '--type=json', '-p', '[{"op":"remove","path":"/spec/appId"}]']);
+    expect(removed.code).to.not.equal(0);
+    expect(removed.stderr).to.contain('appId cannot be removed once set');
+    // Other fields stay editable, and an App without appId may get one later.
+    ok(await cp.kubectl(['patch', 'app', 'demo', '--type=merge', '-p', '{"spec":{"billing":{"invoiceOverdue":true}}}']));
+    ok(await cp.kubectl(['apply', '-f', '-'], { input: app('later', { bundleId: 'dev.herald.later' }) }));
+    ok(await cp.kubectl(['patch', 'app', 'later', '--type=merge', '-p', JSON.stringify({ spec: { appId: demoApp.appId } })]));
+  });
+
+  it('keeps a Send spec unchanged once created', async () => {
+    const result = await cp.kubectl(['patch', 'send', 'welcome', '--type=merge', '-p', '{"spec":{"contents":{"en":"Changed"}}}']);
+    expect(result.code).to.not.equal(0);
+    expect(result.stderr).to.contain('spec is immutable');
+  });
+
+  it('writes status through the status subresource', async () => {
+    const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    const appStatus = {
+      status: {
+        appId: demoApp.appId,
+        observedGeneration: 1,
+        conditions: [{ type: 'Ready', status: 'True', reason: 'CredentialsValid', message: 'ready to send', lastTransitionTime: now, observedGeneration: 1 }],
+        keys: [{ name: 'backend', id: 'hk_1a2b', secretName: 'demo-key-backend', createdAt: now }],
+      },
+    };
+    ok(await cp.kubectl(['patch', 'app', 'demo', '--subresource=status', '--type=merge', '-p', JSON.stringify(appStatus)]));
+    expect(ok(await cp.kubectl(['get', 'app', 'demo', '--no-headers']))).to.match(/^demo\s+dev\.herald\.demo\s+True\s+true\s/);
+
+    const sendStatus = { status: { id: 9007199254740000, status: 'sending', total: 1200, processed: 500, remaining: 700, sent: 480, failed: 5, skipped: 15, clicked: 0, message: 'Queued for 1200 devices', source: 'kubernetes', observedGeneration: 1 } };
+    ok(await cp.kubectl(['patch', 'send', 'welcome', '--subresource=status', '--type=merge', '-p', JSON.stringify(sendStatus)]));
+    const row = ok(await cp.kubectl(['get', 'send', 'welcome', '-o', 'wide', '--no-headers']));
+    expect(row).to.match(/^welcome\s+sending\s+1200\s+480\s+5\s+700\s+\S+\s+demo\s+Queued for 1200 devices/);
+
+    // The main resource ignores status, so only the controller's status writes count.
+    ok(await cp.kubectl(['patch', 'app', 'demo', '--type=merge', '-p', '{"status":{"appId":"ignored"}}']));
+    const got = JSON.parse(ok(await cp.kubectl(['get', 'app', 'demo', '-o', 'json'])));
+    expect(got.status.appId).to.equal(demoApp.appId);
+  });
+
+  it('lets @kubernetes/client-node list Apps with the kubeconfig', async () => {
+    const kc = new KubeConfig();
+    kc.loadFromFile(cp.kubeconfig);
+    const api = kc.makeApiClient(CustomObjectsApi);
+    const list = (await api.listNamespacedCustomObject({
+      group: 'herald.dev', version: 'v1alpha1', namespace: 'default', plural: 'apps',
+    })) as { items: Array<{ metadata: { name: string }; spec: { bundleId: string } }> };
+    expect(list.items.map((i) => i.metadata.name).sort()).to.deep.equal(['demo', 'later']);
+    expect(list.items.find((i) => i.metadata.name === 'demo')?.spec.bundleId).to.equal('dev.herald.demo');
+  });
+
+  it('survives an apiserver restart: kubectl works and the objects are still there', async function () {
+    this.timeout(180_000);
+    await cp.restartApiserver();
+    expect(ok(await cp.kubectl(['get', 'apps', '-o', 'name'])).trim().split('\n').sort())
+      .to.deep.equal(['app.herald.dev/demo', 'app.herald.dev/later']);
+    expect(ok(await cp.kubectl(['get', 'send', 'welcome', '-o', 'jsonpath={.status.status}']))).to.equal('sending');
+    ok(await cp.kubectl(['apply', '-f', '-'], { input: send('after-restart', { ...welcome, idempotency_key: 'after-restart' }) }));
+  });
+});

@@ -1,0 +1,47 @@
+// Waiting for etcd and kube-apiserver to answer. Polls an HTTP(S) endpoint until it returns
+// 200, and gives up early when the process died (its log tail says why).
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { RunningProcess } from './processes.js';
+
+export interface ClientTls {
+  ca: Buffer;
+  cert: Buffer;
+  key: Buffer;
+}
+
+export async function getStatus(url: string, tls?: ClientTls): Promise<number> {
+  const request = url.startsWith('https:') ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = request(url, { ...tls, timeout: 2_000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.once('timeout', () => req.destroy(new Error(`timeout on ${url}`)));
+    req.once('error', reject);
+    req.end();
+  });
+}
+
+export async function waitForOk(
+  proc: RunningProcess,
+  url: string,
+  opts: { tls?: ClientTls; timeoutMs?: number } = {},
+): Promise<void> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
+  let last = 'no answer yet';
+  while (Date.now() < deadline) {
+    if (proc.hasExited()) {
+      throw new Error(`${proc.name} exited while starting (log ${proc.logFile}):\n${proc.logTail()}`);
+    }
+    try {
+      const status = await getStatus(url, opts.tls);
+      if (status === 200) return;
+      last = `HTTP ${status}`;
+    } catch (err) {
+      last = (err as Error).message;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${proc.name} not ready at ${url} (${last}); log ${proc.logFile}:\n${proc.logTail()}`);
+}
