@@ -13,7 +13,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import apn from '@parse/node-apn';
 import { generateApnsKeyPair } from '../../apns-sim/index.js';
-import { createApnsClient, type ApnsMessage } from '../../sender/apns/index.js';
+import { createHttp2ApnsClient as createApnsClient, type ApnsMessage } from '../../sender/apns/index.js';
 
 const { values } = parseArgs({
   options: {

@@ -1,5 +1,5 @@
-// createApnsClient: the production APNs gateway adapter, on node:http2 directly (the benchmark in
-// docs/apns.md decided against @parse/node-apn). Several connections used round-robin, each
+// createHttp2ApnsClient: the same gateway adapter on node:http2 directly, kept as the measured
+// alternative to @parse/node-apn (docs/apns.md) and for its finer transport outcomes. Several connections used round-robin, each
 // carrying up to maxConcurrentStreams streams; messages beyond the pool's capacity wait in a
 // FIFO queue. No retries here except one after an ExpiredProviderToken refresh: the sender's
 // outcome table owns retry and back-off (ARCHITECTURE.md, "The life of a send", step 3).
@@ -55,7 +55,7 @@ export function resultOf(token: string, outcome: RequestOutcome): ApnsResult {
   return result;
 }
 
-export function createApnsClient(target: ApnsTarget, opts: ApnsClientOptions = {}): ApnsClient {
+export function createHttp2ApnsClient(target: ApnsTarget, opts: ApnsClientOptions = {}): ApnsClient {
   const origin = apnsOrigin(target);
   const logger = (opts.logger ?? pino({ level: 'silent' })).child({ component: 'apns', origin, topic: target.topic });
   const connections = Math.max(1, opts.connections ?? DEFAULTS.connections);

@@ -1,10 +1,12 @@
 // Our APNs client (sender/apns) against the simulator: result mapping, token refresh,
 // transport failures and recovery, several connections.
 import { expect } from 'chai';
-import { createApnsClient, type ApnsClient, type ApnsClientOptions, type ApnsMessage } from '../../sender/apns/index.js';
+import { createHttp2ApnsClient, createNodeApnClient, type ApnsClient, type ApnsClientOptions, type ApnsMessage } from '../../sender/apns/index.js';
 import { PAYLOAD, TEAM_ID, TOPIC, hexToken, startSimWithKey, type SimFixture } from './helpers.js';
 
-describe('sender/apns client against apns-sim', function () {
+const FACTORIES = { '@parse/node-apn adapter (createApnsClient)': createNodeApnClient, 'node:http2 adapter': createHttp2ApnsClient };
+
+for (const [adapter, createApnsClient] of Object.entries(FACTORIES)) describe(`sender/apns ${adapter} against apns-sim`, function () {
   let f: SimFixture;
   const clients: ApnsClient[] = [];
 

@@ -1,0 +1,116 @@
+// The APNs gateway adapter on @parse/node-apn (the design card's choice; the benchmark in
+// docs/apns.md found no throughput reason to leave it). node-apn's own retries are switched off
+// (connectionRetryLimit 0): the sender's outcome table owns retry and back-off. What the wrapper
+// adds: a cap on streams in flight (node-apn has none), one retry after ExpiredProviderToken
+// (node-apn renews the token itself on that answer), and node-apn's failure shapes mapped to
+// ApnsResult in one function.
+import { rootCertificates } from 'node:tls';
+import apn from '@parse/node-apn';
+import { pino } from 'pino';
+import { apnsOrigin } from './endpoint.js';
+import type { ApnsClient, ApnsClientOptions, ApnsMessage, ApnsResult, ApnsTarget } from './types.js';
+
+const DEFAULTS = { connections: 2, maxConcurrentStreams: 500, requestTimeoutMs: 10_000 };
+
+interface NodeApnFailure {
+  device?: string;
+  status?: number | string;
+  response?: { reason?: string; timestamp?: number };
+  error?: Error;
+  'apns-id'?: string;
+}
+
+/** node-apn's `failed` entries → ApnsResult. The only place that knows their shapes. */
+export function resultOfNodeApn(token: string, failure: NodeApnFailure): ApnsResult {
+  const status = typeof failure.status === 'number' ? failure.status : 0;
+  const result: ApnsResult = { token, status };
+  if (failure['apns-id']) result.apnsId = failure['apns-id'];
+  if (failure.response?.reason) result.reason = failure.response.reason;
+  if (typeof failure.response?.timestamp === 'number') result.timestamp = failure.response.timestamp;
+  if (result.reason) return result;
+  const message = failure.error?.message ?? '';
+  if (status === 403 && message === 'ExpiredProviderToken') result.reason = 'ExpiredProviderToken';
+  else if (status === 500) result.reason = 'InternalServerError';
+  else if (status === 0) {
+    result.reason = /timeout/i.test(message) ? 'Timeout' : /NGHTTP2_INTERNAL_ERROR|NGHTTP2_REFUSED_STREAM|NGHTTP2_CANCEL/.test(String(failure.error?.stack ?? message)) && !/GOAWAY|session/i.test(message) ? 'StreamReset' : 'ConnectionError';
+  }
+  return result;
+}
+
+export function createNodeApnClient(target: ApnsTarget, opts: ApnsClientOptions = {}): ApnsClient {
+  const origin = new URL(apnsOrigin(target));
+  const logger = (opts.logger ?? pino({ level: 'silent' })).child({ component: 'apns', origin: origin.origin, topic: target.topic });
+  const connections = Math.max(1, opts.connections ?? DEFAULTS.connections);
+  const capacity = connections * Math.max(1, opts.maxConcurrentStreams ?? DEFAULTS.maxConcurrentStreams);
+  const c = target.credentials;
+  const options: apn.MultiProviderOptions = {
+    clientCount: connections,
+    address: origin.hostname,
+    port: Number(origin.port || 443),
+    production: target.environment === 'production',
+    connectionRetryLimit: 0,
+    requestTimeout: opts.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
+    ...(target.ca ? { ca: [...rootCertificates, target.ca] } : {}),
+  };
+  if (c.kind === 'token') options.token = { key: c.keyP8, keyId: c.keyId, teamId: c.teamId };
+  else if (c.pfx) Object.assign(options, { pfx: c.pfx, passphrase: c.passphrase });
+  else if (c.cert && c.key) Object.assign(options, { cert: c.cert, key: c.key, passphrase: c.passphrase });
+  else throw new TypeError('APNs certificate credentials need pfx, or cert and key');
+  const provider = new apn.MultiProvider(options);
+  let inflight = 0;
+  let closed = false;
+  const waiting: Array<() => void> = [];
+
+  function notificationFor(m: ApnsMessage): apn.Notification {
+    const n = new apn.Notification();
+    n.topic = target.topic;
+    n.pushType = m.pushType ?? 'alert';
+    if (m.priority !== undefined) n.priority = m.priority;
+    if (m.expiration !== undefined) n.expiry = m.expiration;
+    if (m.collapseId !== undefined) n.collapseId = m.collapseId;
+    if (m.apnsId !== undefined) n.id = m.apnsId;
+    // The payload is built and size-checked by the sender: send its exact bytes.
+    (n as unknown as { compiled: string }).compiled = m.payload;
+    return n;
+  }
+
+  async function attempt(m: ApnsMessage): Promise<ApnsResult> {
+    if (closed) return { token: m.token, status: 0, reason: 'ClientClosed' };
+    if (inflight >= capacity) await new Promise<void>((resolve) => waiting.push(resolve));
+    if (closed) return { token: m.token, status: 0, reason: 'ClientClosed' };
+    inflight++;
+    try {
+      const { sent, failed } = await provider.send(notificationFor(m), m.token);
+      if (sent.length > 0) {
+        const apnsId = (sent[0] as unknown as { 'apns-id'?: string })['apns-id'];
+        return apnsId ? { token: m.token, status: 200, apnsId } : { token: m.token, status: 200 };
+      }
+      return resultOfNodeApn(m.token, (failed[0] ?? {}) as NodeApnFailure);
+    } catch (err) {
+      return { token: m.token, status: 0, reason: 'ConnectionError' };
+    } finally {
+      inflight--;
+      waiting.shift()?.();
+    }
+  }
+
+  async function sendOne(m: ApnsMessage): Promise<ApnsResult> {
+    const first = await attempt(m);
+    if (first.status === 403 && first.reason === 'ExpiredProviderToken' && c.kind === 'token') {
+      logger.info('apns provider token renewed after ExpiredProviderToken');
+      return attempt(m);
+    }
+    return first;
+  }
+
+  return {
+    send(messages) {
+      return Promise.all(messages.map(sendOne));
+    },
+    async close() {
+      closed = true;
+      for (const w of waiting.splice(0)) w();
+      await provider.shutdown();
+    },
+  };
+}
