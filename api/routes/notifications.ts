@@ -10,6 +10,8 @@ import { validateSendRequest } from '../validation/validate-send.js';
 import type { ApiDeps, RateDraw } from '../deps.js';
 
 const ID = /^\d{1,15}$/;
+// Aliases name the same audience, so they share its bucket (the same map as validation/send-target.ts).
+const SEGMENT_ALIASES = new Map([['All', 'Subscribed Users'], ['All Subscribers', 'Subscribed Users']]);
 
 /** The class bucket and audience identity of a send body, read before any body rule runs. */
 export function classifySend(body: Record<string, unknown>): Pick<RateDraw, 'bucket' | 'audience'> {
@@ -22,7 +24,7 @@ export function classifySend(body: Record<string, unknown>): Pick<RateDraw, 'buc
   if (!named.length) return { bucket: 'send' };
   if (named.length > 1) return { bucket: 'broadcast' };
   if (named[0] === 'segment' && Array.isArray(segments) && segments.length === 1 && typeof segments[0] === 'string') {
-    return { bucket: 'broadcast', audience: `segment:${segments[0]}` };
+    return { bucket: 'broadcast', audience: `segment:${SEGMENT_ALIASES.get(segments[0]) ?? segments[0]}` };
   }
   const tag = named[0] === 'tag' ? body.tag : Array.isArray(filters) && filters.length === 1 ? filters[0] : undefined;
   if (tag && typeof tag === 'object') {

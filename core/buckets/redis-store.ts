@@ -37,6 +37,18 @@ end
 return out
 `;
 
+/**
+ * Client options for the buckets' Redis connection: during an outage a draw must neither queue nor
+ * wait (it goes to the per-process fallback at once), and the client reconnects forever, at most
+ * 1 s apart, so recovery needs nobody.
+ */
+export const LIMITER_REDIS_OPTIONS = Object.freeze({
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 0,
+  commandTimeout: 500,
+  retryStrategy: (times: number) => Math.min(times * 100, 1_000),
+});
+
 type DrawChainRedis = Redis & { heraldDrawChain(...args: (string | number)[]): Promise<number[]> };
 
 export interface RedisBucketStoreOptions {
