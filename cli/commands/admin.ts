@@ -78,7 +78,8 @@ export async function importFile(appName: string | undefined, file: string | und
     const input = file === '-' ? process.stdin : createReadStream(file);
     const result = await importSubscriptions(pool, app.id, input, (p) => {
       const seconds = (Date.now() - started) / 1000;
-      process.stderr.write(`\rimported ${p.accepted.toLocaleString('en-US')} rows, ${p.rejected} rejected, ${seconds.toFixed(1)} s`);
+      const what = p.phase === 'merging' ? ', merging into subscriptions…' : '';
+      process.stderr.write(`\rimported ${p.accepted.toLocaleString('en-US')} rows, ${p.rejected} rejected, ${seconds.toFixed(1)} s${what}`);
     });
     const seconds = (Date.now() - started) / 1000;
     process.stderr.write('\n');
