@@ -6,7 +6,7 @@ import { AuthError, NotFoundError, PaymentRequiredError } from '../../core/error
 import { getApp } from '../../core/apps/app-store.js';
 import { createSend, type CreatedSend, type CreateSendOptions } from '../../core/send/create-send.js';
 import { toStats, type SendRow } from '../../core/send/stats.js';
-import { validateSendRequest } from '../validation/validate-send.js';
+import { validateSendRequest } from '../../core/validation/validate-send.js';
 import type { ApiDeps, RateDraw } from '../deps.js';
 
 const ID = /^\d{1,15}$/;

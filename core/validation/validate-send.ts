@@ -3,9 +3,9 @@
 // (send-schema.ts), then the contract's rules, one module per group. `app_id` is not checked
 // here beyond being present: the route has already matched it against the key (403,
 // DECISIONS "Limits").
-import { ValidationError } from '../../core/errors.js';
-import { APNS_PAYLOAD_LIMIT_BYTES, largestPayloadBytes } from '../../core/payload/apns-payload.js';
-import type { SendRequest } from '../../core/send/request.js';
+import { ValidationError } from '../errors.js';
+import { APNS_PAYLOAD_LIMIT_BYTES, largestPayloadBytes } from '../payload/apns-payload.js';
+import type { SendRequest } from '../send/request.js';
 import { readApnsOptions } from './apns-options.js';
 import { readIdempotencyKey } from './idempotency-key.js';
 import {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ValidationError } from '../../core/errors.js';
+import { ValidationError } from '../errors.js';
 import { validateSendRequest } from './validate-send.js';
 import { APP, NOW, body, problems, validate } from './helpers.test-support.js';
 

@@ -1,6 +1,6 @@
 // The audience of a send (contract "Target rule"; DECISIONS "Audiences" and "Compatibility with
 // the official OneSignal client").
-import type { SendTarget, TagCondition, TagRelation } from '../../core/send/request.js';
+import type { SendTarget, TagCondition, TagRelation } from '../send/request.js';
 import type { SendBody } from './send-schema.js';
 import { codePointLength } from './text.js';
 

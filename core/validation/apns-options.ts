@@ -1,6 +1,6 @@
 // OneSignal-client fields with an APNs counterpart (DECISIONS "Compatibility": extra fields).
 // Their types and ranges are checked by the schema; this maps them onto ApnsOptions.
-import type { ApnsOptions } from '../../core/send/request.js';
+import type { ApnsOptions } from '../send/request.js';
 import type { SendBody } from './send-schema.js';
 
 /** apns-collapse-id may be at most 64 bytes (Apple, "Sending notification requests to APNs"). */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { buildApnsPayload, largestPayloadBytes } from '../../core/payload/apns-payload.js';
+import { buildApnsPayload, largestPayloadBytes } from '../payload/apns-payload.js';
 import { PAYLOAD_TOO_LARGE } from './validate-send.js';
 import { problems, validate } from './helpers.test-support.js';
 

@@ -1,6 +1,6 @@
 // What the push says and carries: contents, headings, link, image, data, button, bundle id
 // (contract "Send request body"; DECISIONS "Bodies").
-import type { SendButton } from '../../core/send/request.js';
+import type { SendButton } from '../send/request.js';
 import type { SendBody } from './send-schema.js';
 import { codePointLength, cutToCodePoints } from './text.js';
 

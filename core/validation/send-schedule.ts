@@ -1,8 +1,8 @@
 // When and how fast a send goes out: send_after, delayed_option, delivery_time_of_day and
 // throttle_rate_per_minute (DECISIONS "Time"; contract "Throttling rules").
-import type { SendRequest } from '../../core/send/request.js';
-import { parseSendAfter, sendAfterWindow } from '../../core/time/send-after.js';
-import { parseTimeOfDay } from '../../core/time/time-of-day.js';
+import type { SendRequest } from '../send/request.js';
+import { parseSendAfter, sendAfterWindow } from '../time/send-after.js';
+import { parseTimeOfDay } from '../time/time-of-day.js';
 import type { SendBody } from './send-schema.js';
 
 export const THROTTLE_MESSAGE = 'throttle_rate_per_minute is a whole number from 1 to 100000.';
