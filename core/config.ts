@@ -28,8 +28,21 @@ export interface Config {
   shutdownGraceSeconds: number;
   /** How many chunk jobs one sender works at once. */
   senderConcurrency: number;
+  /** AckWait of the shared consumer, and the lease a sender holds on a chunk (ms). */
+  senderAckWaitMs: number;
+  /** Deliveries of one job before its chunk is recorded failed (the consumer's max_deliver). */
+  senderMaxDeliver: number;
+  /** Attempts per device for 429 / 5xx / connection loss before it counts as failed. */
+  senderMaxAttempts: number;
+  /** First back-off between those attempts (ms); doubles each time, capped at 5 s. */
+  senderRetryBaseMs: number;
+  /** HTTP/2 connections per app to APNs, and streams in flight per connection. */
+  apnsConnections: number;
+  apnsMaxStreams: number;
   /** Kubernetes namespace the controller watches ('' = all). */
   namespace: string;
+  /** Rate buckets of the api: `on` (Redis, with the per-process fallback) or `off` (benchmarks' baseline only). */
+  rateLimits: 'on' | 'off';
 }
 
 type Env = Record<string, string | undefined>;
@@ -83,7 +96,14 @@ export function loadConfig(env: Env): Readonly<Config> {
     mirrorSends: oneOf<MirrorMode>(env, 'HERALD_MIRROR_SENDS', 'broadcasts', ['all', 'broadcasts', 'none']),
     shutdownGraceSeconds: integer(env, 'HERALD_SHUTDOWN_GRACE_SECONDS', 25, 0, 3600),
     senderConcurrency: integer(env, 'HERALD_SENDER_CONCURRENCY', 4, 1, 256),
+    senderAckWaitMs: integer(env, 'HERALD_SENDER_ACK_WAIT_MS', 30_000, 1000, 3_600_000),
+    senderMaxDeliver: integer(env, 'HERALD_SENDER_MAX_DELIVER', 6, 2, 100),
+    senderMaxAttempts: integer(env, 'HERALD_SENDER_MAX_ATTEMPTS', 4, 1, 20),
+    senderRetryBaseMs: integer(env, 'HERALD_SENDER_RETRY_BASE_MS', 250, 1, 60_000),
+    apnsConnections: integer(env, 'HERALD_APNS_CONNECTIONS', 2, 1, 64),
+    apnsMaxStreams: integer(env, 'HERALD_APNS_MAX_STREAMS', 500, 1, 10_000),
     namespace: text(env, 'HERALD_NAMESPACE', ''),
+    rateLimits: oneOf<'on' | 'off'>(env, 'HERALD_RATE_LIMITS', 'on', ['on', 'off']),
   });
 }
 

@@ -1,9 +1,46 @@
 // Builds the rate limiter and the idempotency guard of the api (issue "Rate buckets and
-// idempotent retries"). Until they exist the api runs without them.
+// idempotent retries"): Redis buckets shared by every replica with the per-process fallback, and
+// the PostgreSQL idempotency guard with its sweeper of expired keys.
+import { Redis } from 'ioredis';
 import type { Pool } from '../../core/store/db.js';
 import type { ApiDeps } from '../../api/deps.js';
+import { BucketRateLimiter } from '../../api/rate-limit/bucket-limiter.js';
+import { LIMITER_REDIS_OPTIONS, RedisBucketStore } from '../../core/buckets/redis-store.js';
+import { MemoryBucketStore } from '../../core/buckets/memory-store.js';
+import { FallbackBucketStore } from '../../core/buckets/fallback-store.js';
+import { PgIdempotencyGuard } from '../../core/idempotency/pg-guard.js';
 import type { Runtime } from '../runtime.js';
 
-export async function buildLimits(_rt: Runtime, _pool: Pool): Promise<{ deps: Partial<ApiDeps>; close(): Promise<void> }> {
-  return { deps: {}, close: async () => undefined };
+const SWEEP_EVERY_MS = 10 * 60_000;
+
+export async function buildLimits(rt: Runtime, pool: Pool): Promise<{ deps: Partial<ApiDeps>; close(): Promise<void> }> {
+  const { config, logger } = rt;
+  const idempotency = new PgIdempotencyGuard(pool);
+  const sweeper = setInterval(() => {
+    idempotency.sweepExpired().catch((error) => logger.warn({ err: error }, 'idempotency sweep failed'));
+  }, SWEEP_EVERY_MS);
+  sweeper.unref();
+
+  if (config.rateLimits === 'off') {
+    logger.warn('rate limits are off (HERALD_RATE_LIMITS=off): for benchmarks only');
+    return { deps: { idempotency }, close: async () => clearInterval(sweeper) };
+  }
+
+  const redis = new Redis(config.redisUrl, { ...LIMITER_REDIS_OPTIONS, lazyConnect: true });
+  redis.on('error', () => undefined); // the fallback store logs the outage once
+  await redis.connect().catch((error) => logger.warn({ err: error }, 'Redis not reachable at start; using per-process buckets until it is'));
+
+  const store = new FallbackBucketStore(new RedisBucketStore(redis), new MemoryBucketStore(), logger);
+  return {
+    deps: {
+      rateLimiter: new BucketRateLimiter(store, config.redisPrefix),
+      idempotency,
+      // Redis is deliberately not a readiness check: without it the api still answers, limited per process.
+    },
+    close: async () => {
+      clearInterval(sweeper);
+      await store.close();
+      redis.disconnect();
+    },
+  };
 }
