@@ -1,0 +1,66 @@
+// One APNs client per app (its credentials, topic and environment), built on first use and
+// rebuilt when the app's credentials change (their updated_at, read with every chunk).
+import type { Pool } from '../core/store/db.js';
+import type { Logger } from '../core/log.js';
+import type { AppRecord } from '../core/apps/app-store.js';
+import { getCredentials } from '../core/apps/app-store.js';
+import type { StoredCredentials } from '../core/apps/credentials.js';
+import { createApnsClient } from './apns/index.js';
+import type { ApnsClient, ApnsClientOptions, ApnsCredentials } from './apns/types.js';
+
+export interface ApnsSettings {
+  /** HERALD_APNS_URL: overrides Apple's host (the simulator). */
+  url?: string;
+  /** Content of HERALD_APNS_CA_FILE. */
+  ca?: string;
+  client?: Omit<ApnsClientOptions, 'logger'>;
+}
+
+/** The app's credentials could not be turned into a client: the send stops (draft). */
+export class CredentialsUnusableError extends Error {
+  override name = 'CredentialsUnusableError';
+}
+
+export function toApnsCredentials(c: StoredCredentials): ApnsCredentials {
+  if (c.kind === 'token') return { kind: 'token', keyP8: c.material.toString('utf8'), keyId: c.keyId ?? '', teamId: c.teamId ?? '' };
+  const text = c.material.toString('utf8');
+  // PEM certificate followed by its key, or a binary .p12.
+  if (text.includes('-----BEGIN')) return { kind: 'certificate', cert: text, key: text, passphrase: c.passphrase };
+  return { kind: 'certificate', pfx: c.material, passphrase: c.passphrase };
+}
+
+export class ApnsClients {
+  private readonly clients = new Map<string, { version: number; client: ApnsClient }>();
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly settings: ApnsSettings,
+    private readonly logger: Logger,
+    private readonly factory: typeof createApnsClient = createApnsClient,
+  ) {}
+
+  async get(app: AppRecord, credentialsVersion: number): Promise<ApnsClient> {
+    const known = this.clients.get(app.id);
+    if (known && known.version === credentialsVersion) return known.client;
+    const stored = await getCredentials(this.pool, app.id);
+    if (!stored) throw new CredentialsUnusableError('the app has no push key or certificate');
+    let client: ApnsClient;
+    try {
+      client = this.factory(
+        { credentials: toApnsCredentials(stored), topic: app.bundleId, environment: app.environment, url: this.settings.url, ca: this.settings.ca },
+        { ...this.settings.client, logger: this.logger },
+      );
+    } catch (error) {
+      throw new CredentialsUnusableError((error as Error).message);
+    }
+    this.clients.set(app.id, { version: credentialsVersion, client });
+    if (known) void known.client.close().catch(() => undefined);
+    return client;
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.clients.values()];
+    this.clients.clear();
+    await Promise.all(all.map((c) => c.client.close().catch(() => undefined)));
+  }
+}

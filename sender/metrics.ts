@@ -1,0 +1,89 @@
+// Sender metrics on /metrics (issue "Delivery" item 9): deliveries by outcome and reason, chunk
+// duration, APNs latency, streams in flight, consumer lag.
+import { createServer, type Server } from 'node:http';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export interface SenderMetrics {
+  registry: Registry;
+  deliveries: Counter<'outcome' | 'reason'>;
+  chunks: Counter<'result'>;
+  chunkSeconds: Histogram<string>;
+  apnsSeconds: Histogram<'status'>;
+  inflight: Gauge<string>;
+  consumerLag: Gauge<'kind'>;
+}
+
+export function createSenderMetrics(opts: { defaults?: boolean; lag?: () => Promise<{ pending: number; ackPending: number }> } = {}): SenderMetrics {
+  const registry = new Registry();
+  if (opts.defaults) collectDefaultMetrics({ register: registry });
+  const lag = opts.lag;
+  return {
+    registry,
+    deliveries: new Counter({
+      name: 'herald_sender_deliveries_total',
+      help: 'Device deliveries by final outcome (sent, failed, unsubscribed, left_out) and APNs reason',
+      labelNames: ['outcome', 'reason'],
+      registers: [registry],
+    }),
+    chunks: new Counter({
+      name: 'herald_sender_chunks_total',
+      help: 'Chunk jobs by result (recorded, duplicate, left_out, nak, exhausted)',
+      labelNames: ['result'],
+      registers: [registry],
+    }),
+    chunkSeconds: new Histogram({
+      name: 'herald_sender_chunk_duration_seconds',
+      help: 'Time from claiming a chunk to recording it',
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60],
+      registers: [registry],
+    }),
+    apnsSeconds: new Histogram({
+      name: 'herald_sender_apns_request_duration_seconds',
+      help: 'APNs request latency, per device attempt, by HTTP status (0: no answer)',
+      labelNames: ['status'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+      registers: [registry],
+    }),
+    inflight: new Gauge({
+      name: 'herald_sender_apns_streams_in_flight',
+      help: 'APNs requests (HTTP/2 streams) awaiting an answer',
+      registers: [registry],
+    }),
+    consumerLag: new Gauge({
+      name: 'herald_sender_consumer_lag',
+      help: 'Jobs of the shared consumer: pending (not yet delivered) and ack_pending (delivered, not acknowledged)',
+      labelNames: ['kind'],
+      registers: [registry],
+      async collect() {
+        if (!lag) return;
+        try {
+          const l = await lag();
+          this.set({ kind: 'pending' }, l.pending);
+          this.set({ kind: 'ack_pending' }, l.ackPending);
+        } catch {
+          // NATS unreachable during a scrape: keep the last values.
+        }
+      },
+    }),
+  };
+}
+
+/** Serves /metrics and /healthz on `port` (0: any). Resolves with the server and its port. */
+export async function serveMetrics(registry: Registry, host: string, port: number, healthy: () => boolean): Promise<{ server: Server; port: number }> {
+  const server = createServer(async function metricsHandler(req, res) {
+    if (req.url === '/metrics') {
+      const body = await registry.metrics();
+      res.writeHead(200, { 'content-type': registry.contentType });
+      res.end(body);
+    } else if (req.url === '/healthz' || req.url === '/readyz') {
+      const ok = healthy();
+      res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ok }));
+    } else {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  const address = server.address();
+  return { server, port: typeof address === 'object' && address ? address.port : port };
+}

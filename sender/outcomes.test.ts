@@ -1,0 +1,43 @@
+import { expect } from 'chai';
+import { actionFor, backoffMs } from './outcomes.js';
+
+describe('sender outcome table', () => {
+  const cases: [number, string | undefined, string][] = [
+    [200, undefined, 'sent'],
+    [400, 'BadDeviceToken', 'failed'],
+    [400, 'PayloadTooLarge', 'failed'],
+    [413, 'PayloadTooLarge', 'failed'],
+    [403, 'Forbidden', 'failed'],
+    [404, 'BadPath', 'failed'],
+    [410, 'Unregistered', 'unsubscribe'],
+    [410, 'ExpiredToken', 'unsubscribe'],
+    [429, 'TooManyRequests', 'retry'],
+    [500, 'InternalServerError', 'retry'],
+    [503, 'ServiceUnavailable', 'retry'],
+    [0, 'ConnectionError', 'retry'],
+    [0, 'Timeout', 'retry'],
+    [0, undefined, 'retry'],
+    [403, 'ExpiredProviderToken', 'retry'],
+    [403, 'InvalidProviderToken', 'stop'],
+    [403, 'MissingProviderToken', 'stop'],
+    [403, 'BadCertificate', 'stop'],
+    [403, 'BadCertificateEnvironment', 'stop'],
+    [400, 'TopicDisallowed', 'stop'],
+  ];
+  for (const [status, reason, kind] of cases) {
+    it(`${status} ${reason ?? ''} → ${kind}`, () => {
+      expect(actionFor({ status, reason }).kind).to.equal(kind);
+    });
+  }
+
+  it('keeps Retry-After on a 429', () => {
+    expect(actionFor({ status: 429, reason: 'TooManyRequests', retryAfterMs: 3000 })).to.deep.equal({ kind: 'retry', reason: 'TooManyRequests', retryAfterMs: 3000 });
+  });
+
+  it('backs off exponentially within bounds', () => {
+    expect(backoffMs(1, {}, () => 0)).to.equal(125);
+    expect(backoffMs(1, {}, () => 1)).to.equal(250);
+    expect(backoffMs(3, {}, () => 1)).to.equal(1000);
+    expect(backoffMs(20, {}, () => 1)).to.equal(5000);
+  });
+});

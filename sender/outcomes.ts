@@ -1,0 +1,49 @@
+// Each APNs answer maps to exactly one action, in this one table (STYLE "Sender outcomes";
+// issue "Delivery" item 3). The APNs client answers status 0 when no answer arrived.
+//
+// | answer                                                        | action                          |
+// | 200                                                           | sent                            |
+// | 410 Unregistered (any 410)                                    | failed + unsubscribe the device |
+// | 403 ExpiredProviderToken (client already renewed once)        | retry with back-off             |
+// | 403 InvalidProviderToken, MissingProviderToken, BadCertificate,| stop the send: the app's       |
+// |     BadCertificateEnvironment; 400 TopicDisallowed, BadTopic  |   credentials are refused      |
+// | 429, 500, 503, any other 5xx, 0 (connection lost, reset,      | retry with back-off, bounded;   |
+// |     timeout)                                                  |   then failed                   |
+// | 400, other 403, 404, 405, 413, any other 4xx                  | failed (reason kept)            |
+import type { ApnsResult } from './apns/types.js';
+
+export type Action =
+  | { kind: 'sent' }
+  | { kind: 'failed'; reason: string }
+  | { kind: 'unsubscribe'; reason: string }
+  | { kind: 'retry'; reason: string; retryAfterMs?: number }
+  | { kind: 'stop'; reason: string };
+
+/** Refusals that concern the app's key, certificate or topic, not one device. */
+export const CREDENTIAL_REASONS = new Set([
+  'InvalidProviderToken',
+  'MissingProviderToken',
+  'BadCertificate',
+  'BadCertificateEnvironment',
+  'TopicDisallowed',
+  'BadTopic',
+]);
+
+export function actionFor(r: Pick<ApnsResult, 'status' | 'reason' | 'retryAfterMs'>): Action {
+  const reason = r.reason ?? (r.status === 0 ? 'ConnectionError' : `HTTP${r.status}`);
+  if (r.status === 200) return { kind: 'sent' };
+  if (r.status === 0) return { kind: 'retry', reason };
+  if (r.status === 410) return { kind: 'unsubscribe', reason };
+  if (CREDENTIAL_REASONS.has(reason) && (r.status === 403 || r.status === 400)) return { kind: 'stop', reason };
+  if (r.status === 403 && reason === 'ExpiredProviderToken') return { kind: 'retry', reason };
+  if (r.status === 429 || r.status >= 500) return { kind: 'retry', reason, retryAfterMs: r.retryAfterMs };
+  return { kind: 'failed', reason };
+}
+
+/** Back-off before retry attempt `attempt` (1 = first retry): 250 ms doubling, jittered, capped. */
+export function backoffMs(attempt: number, opts: { baseMs?: number; maxMs?: number } = {}, random = Math.random): number {
+  const base = opts.baseMs ?? 250;
+  const max = opts.maxMs ?? 5000;
+  const exp = Math.min(max, base * 2 ** (attempt - 1));
+  return Math.round(exp / 2 + random() * (exp / 2));
+}
