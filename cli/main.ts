@@ -12,6 +12,7 @@ const USAGE = `usage: herald <command>
   apns-sim                  an APNs provider-API simulator
 
   apps apply -f FILE        apply App manifests (and their Secrets) without a cluster
+  apps overdue --app NAME true|false   mark an app's invoice overdue (pauses delivery) or paid
   keys create --app NAME [--allow-ip CIDR]... [--name NAME]
   keys revoke --app NAME KEY_ID
   keys list --app NAME
@@ -53,6 +54,7 @@ async function main(argv: string[]): Promise<void> {
       return (await import('./commands/migrate.js')).runMigrate();
     case 'apps':
       if (sub === 'apply') return (await admin()).appsApply(values.file);
+      if (sub === 'overdue') return (await import('./commands/billing.js')).appsOverdue(values.app, rest[0]);
       break;
     case 'keys':
       if (sub === 'create') return (await admin()).keysCreate(values.app, values['allow-ip'] ?? [], values.name);

@@ -1,7 +1,19 @@
-// `herald dev`: every role in one process for a laptop (filled in as the roles land).
+// `herald dev`: every role in one process for a laptop: the api, a sender (which also fires due
+// scheduled sends and runs the outbox relay) and, when HERALD_APNS_URL is not set, the APNs
+// simulator as the gateway, so a send made with curl is delivered end to end.
 import type { Runtime } from '../runtime.js';
 import { runApi } from './api.js';
+import { runSender } from './sender.js';
 
 export async function runDev(rt: Runtime): Promise<void> {
+  let senderRt = rt;
+  if (!rt.config.apnsUrl) {
+    const { startApnsSim } = await import('../../apns-sim/index.js');
+    const sim = await startApnsSim({ certDir: '.herald/apns-sim', logger: rt.logger.child({ component: 'apns-sim' }) });
+    rt.logger.info({ url: sim.url, controlUrl: sim.controlUrl }, 'dev: delivering to the APNs simulator');
+    senderRt = { ...rt, config: Object.freeze({ ...rt.config, apnsUrl: sim.url, apnsCaFile: sim.caFile }) };
+    rt.onShutdown('apns simulator', () => sim.close());
+  }
+  await runSender(senderRt);
   await runApi(rt);
 }

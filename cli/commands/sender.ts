@@ -1,7 +1,68 @@
-// `herald sender`: the delivery worker (issue "Delivery").
+// `herald sender`: the delivery worker (issue "Delivery"). Builds the clients, starts the sender
+// and its /metrics, and on SIGTERM stops claiming, lets taken chunks finish (or returns them with
+// nak), then closes its clients and exits.
+import { readFileSync } from 'node:fs';
+import { Redis } from 'ioredis';
+import { createPool } from '../../core/store/db.js';
+import { connectBus } from '../../core/bus/jetstream.js';
+import { startSender, createSenderMetrics, serveMetrics, type Sender } from '../../sender/index.js';
 import type { Runtime } from '../runtime.js';
-import { fail } from '../runtime.js';
 
-export async function runSender(_rt: Runtime): Promise<void> {
-  fail('herald sender is not built yet');
+export async function runSender(rt: Runtime, opts: { serveMetrics?: boolean } = {}): Promise<void> {
+  await startSenderRole(rt, opts);
+}
+
+export async function startSenderRole(rt: Runtime, opts: { serveMetrics?: boolean } = {}): Promise<Sender> {
+  const { config, logger } = rt;
+  const concurrency = config.senderConcurrency;
+  const pool = createPool(config.databaseUrl, { max: concurrency * 2 + 4, applicationName: 'herald-sender' });
+  const bus = await connectBus(config.natsUrl, config.streamPrefix, { name: 'herald-sender' });
+  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false });
+  redis.on('error', (error) => logger.debug({ err: error }, 'redis error'));
+  const metrics = createSenderMetrics({
+    defaults: true,
+    lag: async () => {
+      const info = await bus.jsm.consumers.info(bus.names.workStream, bus.names.senderConsumer);
+      return { pending: info.num_pending, ackPending: info.num_ack_pending };
+    },
+  });
+  const sender = await startSender({
+    pool,
+    bus,
+    logger,
+    redis,
+    redisPrefix: config.redisPrefix,
+    metrics,
+    concurrency,
+    apns: {
+      url: config.apnsUrl,
+      ca: config.apnsCaFile ? readFileSync(config.apnsCaFile, 'utf8') : undefined,
+      client: { connections: config.apnsConnections, maxConcurrentStreams: config.apnsMaxStreams },
+    },
+    worker: {
+      ackWaitMs: config.senderAckWaitMs,
+      maxDeliver: config.senderMaxDeliver,
+      maxAttempts: config.senderMaxAttempts,
+      backoff: { baseMs: config.senderRetryBaseMs, maxMs: 5000 },
+    },
+  });
+  let ready = true;
+  rt.onShutdown('clients', async () => {
+    redis.disconnect();
+    await bus.close();
+    await pool.end();
+  });
+  if (opts.serveMetrics !== false) {
+    const { server, port } = await serveMetrics(metrics.registry, config.httpHost, config.metricsPort, () => ready);
+    logger.info({ port }, 'sender metrics listening');
+    if (process.env.HERALD_PRINT_PORT) process.stdout.write(`metrics ${port}\n`);
+    rt.onShutdown('metrics server', () => new Promise<void>((resolve) => server.close(() => resolve())));
+  }
+  rt.onShutdown('sender', async () => {
+    ready = false;
+    await sender.stop();
+  });
+  logger.info({ concurrency }, 'sender started');
+  if (process.env.HERALD_PRINT_PORT) process.stdout.write('sender ready\n');
+  return sender;
 }
