@@ -52,8 +52,9 @@ CREATE TABLE subscriptions (
   updated_at   timestamptz NOT NULL DEFAULT now(),
   UNIQUE (app_id, token)
 );
--- Audience counts and keyset pages of the subscribed installs of one app, in seq order.
-CREATE INDEX subscriptions_audience ON subscriptions (app_id, seq) INCLUDE (last_active) WHERE subscribed;
+-- Audience counts, the snapshot mark (max seq of an app) and keyset pages of one app, in seq
+-- order; `subscribed` and `last_active` ride along so counts are index-only scans.
+CREATE INDEX subscriptions_audience ON subscriptions (app_id, seq) INCLUDE (subscribed, last_active);
 CREATE INDEX subscriptions_external ON subscriptions (app_id, external_id) WHERE external_id IS NOT NULL;
 CREATE INDEX subscriptions_tags ON subscriptions USING gin (tags jsonb_path_ops);
 
