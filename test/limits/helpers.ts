@@ -128,7 +128,7 @@ export async function spawnApi(env: TestEnv, extraEnv: Record<string, string> = 
       const m = /listening (\d+)/.exec(out);
       if (m) { clearTimeout(timer); resolve(Number(m[1])); }
     });
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`herald api exited ${code}: ${stderr}`)); });
+    child.once('exit', (code, signal) => { clearTimeout(timer); reject(new Error(`herald api exited ${code ?? signal}: ${stderr}`)); });
   });
   return {
     url: `http://127.0.0.1:${port}`,
