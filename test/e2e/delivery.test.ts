@@ -1,0 +1,159 @@
+// End to end: 2 api processes, 2 sender processes and the APNs simulator on loopback, against the
+// real PostgreSQL, Redis and NATS JetStream. Every state of the contract is observed through GET
+// stats; counts are exact; languages, failures, 410 unsubscribes, retries and opens behave.
+import { expect } from 'chai';
+import { useTestEnv } from '../env/index.js';
+import { createKey } from '../../core/apps/keys.js';
+import { startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
+import { addDevices, createTestApp, token, type TestApp } from '../delivery/fixtures.js';
+import { apiClient, sleep, startRole, type Proc } from './harness.js';
+
+describe('e2e: delivery with 2 api and 2 sender processes', function () {
+  this.timeout(240_000);
+  const env = useTestEnv();
+  let sim: ApnsSim;
+  let t: TestApp;
+  let apis: ReturnType<typeof apiClient>[] = [];
+  const procs: Proc[] = [];
+  let senderEnv: Record<string, string>;
+
+  before(async () => {
+    t = await createTestApp(env.pool, 'e2e');
+    sim = await startApnsSim({
+      keys: [{ keyId: t.key.keyId, teamId: t.teamId, publicKey: t.key.publicKeyPem }],
+      rules: [
+        { prefix: 'bad0', status: 400, reason: 'BadDeviceToken' },
+        { prefix: 'dead', status: 410 },
+        { prefix: 'b0b0', status: 429, times: 1 },
+        { prefix: '5e5e', status: 503 },
+        { prefix: 'f10', delayMs: 150 }, // slow devices keep the send in `sending` long enough to see it
+      ],
+    });
+    const { key } = await createKey(env.pool, t.app.id, { name: 'e2e' });
+    const [a1, a2] = await Promise.all([startRole('api', env.childEnv()), startRole('api', env.childEnv())]);
+    procs.push(a1, a2);
+    apis = [apiClient(a1.port, key), apiClient(a2.port, key)];
+    senderEnv = env.childEnv({
+      HERALD_APNS_URL: sim.url,
+      HERALD_APNS_CA_FILE: sim.caFile,
+      HERALD_SENDER_ACK_WAIT_MS: '5000',
+      HERALD_SENDER_RETRY_BASE_MS: '20',
+      HERALD_SENDER_CONCURRENCY: '2',
+    });
+  });
+
+  after(async () => {
+    await Promise.all(procs.map((p) => p.kill('SIGKILL')));
+    await sim?.close();
+  });
+
+  it('a segment send of a few thousand devices: queued → sending → approved, exact counts, languages, outcomes, opens', async () => {
+    await addDevices(env.pool, t.app.id, 2000, { prefix: 'e0', language: 'en' });
+    await addDevices(env.pool, t.app.id, 800, { prefix: 'f10', language: 'fr-FR' });
+    await addDevices(env.pool, t.app.id, 25, { prefix: 'bad0' });
+    const gone = await addDevices(env.pool, t.app.id, 15, { prefix: 'dead' });
+    const flaky = await addDevices(env.pool, t.app.id, 10, { prefix: 'b0b0' });
+    await addDevices(env.pool, t.app.id, 5, { prefix: '5e5e' });
+    const total = 2855;
+
+    // No sender runs yet: the send is queued, and stays so.
+    const created = await apis[0].post('/api/v1/notifications', {
+      app_id: t.app.id,
+      included_segments: ['Subscribed Users'],
+      contents: { en: 'Your order shipped', fr: 'Votre commande est partie' },
+      headings: { en: 'Herald', fr: 'Héraut' },
+    });
+    expect(created.status).to.equal(202);
+    expect(created.body).to.include({ status: 'queued', sent: 0, estimate: total });
+    const id = created.body.id;
+    const queued = await apis[1].get(`/api/v1/notifications/${id}`);
+    expect(queued.body).to.include({ status: 'queued', total_recipients: total, processed: 0, remaining: total, sent: 0 });
+
+    const senders = await Promise.all([startRole('sender', senderEnv), startRole('sender', senderEnv)]);
+    procs.push(...senders);
+    const seen: string[] = [];
+    let lastProcessed = 0;
+    let final: any;
+    for (let i = 0; ; i++) {
+      const { body } = await apis[i % 2].get(`/api/v1/notifications/${id}`);
+      if (seen[seen.length - 1] !== body.status) seen.push(body.status);
+      expect(body.processed + body.remaining).to.equal(body.total_recipients);
+      expect(body.processed).to.equal(body.sent + body.failed + body.skipped);
+      expect(body.processed).to.be.at.least(lastProcessed);
+      lastProcessed = body.processed;
+      if (body.status === 'approved' || body.status === 'draft') {
+        final = body;
+        break;
+      }
+      if (i > 2000) throw new Error(`send not finished: ${JSON.stringify(body)}`);
+      await sleep(20);
+    }
+    expect(seen).to.deep.equal(['queued', 'sending', 'approved']);
+    expect(final).to.deep.include({
+      status: 'approved',
+      total_recipients: total,
+      processed: total,
+      remaining: 0,
+      sent: 2810,
+      successful: 2810,
+      failed: 45, // 25 × 400, 15 × 410, 5 × 503 after its retries
+      skipped: 0,
+      errored: 0,
+    });
+    expect(sim.attempts(flaky[0])).to.equal(2);
+    expect(sim.attempts(token('5e5e', 0))).to.equal(4);
+    const fr = sim.deliveries(token('f10', 7))[0];
+    expect(JSON.parse(fr.payload).aps.alert).to.deep.equal({ title: 'Héraut', body: 'Votre commande est partie' });
+    expect(JSON.parse(sim.deliveries(token('e0', 7))[0].payload).aps.alert.body).to.equal('Your order shipped');
+    const unsub = await env.pool.query('SELECT count(*)::int AS n FROM subscriptions WHERE app_id = $1 AND token = ANY($2) AND NOT subscribed', [t.app.id, gone]);
+    expect(unsub.rows[0].n).to.equal(15);
+
+    // Opens reported by the app raise clicked (= converted), once per install.
+    const subs = (await env.pool.query('SELECT id FROM subscriptions WHERE app_id = $1 ORDER BY seq LIMIT 2', [t.app.id])).rows;
+    for (const s of [subs[0], subs[0], subs[1]]) {
+      const r = await apis[1].post(`/api/v1/notifications/${id}/opened`, { app_id: t.app.id, subscription_id: s.id });
+      expect(r.status).to.equal(200);
+    }
+    const opened = await apis[0].get(`/api/v1/notifications/${id}`);
+    expect(opened.body).to.include({ clicked: 2, converted: 2 });
+  });
+
+  it('a tag send the gateway accepts none of ends draft; a list send goes sending → approved with skipped ids', async () => {
+    await addDevices(env.pool, t.app.id, 40, { prefix: 'bad0ff', tags: { grp: 'broken' } });
+    const tagSend = await apis[1].post('/api/v1/notifications', { app_id: t.app.id, tag: { key: 'grp', relation: '=', value: 'broken' }, contents: { en: 'x' } });
+    expect(tagSend.status).to.equal(202);
+    let body: any;
+    for (let i = 0; i < 500; i++) {
+      body = (await apis[0].get(`/api/v1/notifications/${tagSend.body.id}`)).body;
+      if (body.status === 'draft' || body.status === 'approved') break;
+      await sleep(20);
+    }
+    expect(body).to.include({ status: 'draft', total_recipients: 40, processed: 40, remaining: 0, sent: 0, failed: 40 });
+
+    const ids = (await env.pool.query(`SELECT id FROM subscriptions WHERE app_id = $1 AND subscribed AND token LIKE 'e0%' ORDER BY seq LIMIT 3`, [t.app.id])).rows.map((r) => r.id);
+    const listSend = await apis[0].post('/api/v1/notifications', { app_id: t.app.id, include_subscription_ids: [...ids, '11111111-1111-4111-8111-111111111111'], contents: { en: 'y' } });
+    expect(listSend.status).to.equal(200);
+    expect(listSend.body.status).to.equal('sending');
+    const seen = new Set<string>();
+    for (let i = 0; i < 500; i++) {
+      body = (await apis[i % 2].get(`/api/v1/notifications/${listSend.body.id}`)).body;
+      seen.add(body.status);
+      if (body.status === 'draft' || body.status === 'approved') break;
+      await sleep(10);
+    }
+    expect(body).to.include({ status: 'approved', total_recipients: 4, processed: 4, remaining: 0, sent: 3, skipped: 1 });
+  });
+
+  it('senders expose metrics and stop cleanly on SIGTERM', async () => {
+    const senders = procs.slice(2);
+    const res = await fetch(`http://127.0.0.1:${senders[0].port}/metrics`);
+    const text = await res.text();
+    expect(text).to.match(/herald_sender_deliveries_total\{outcome="sent",reason=""\} \d+/);
+    expect(text).to.match(/herald_sender_chunk_duration_seconds_bucket/);
+    expect(text).to.match(/herald_sender_apns_request_duration_seconds_bucket/);
+    expect(text).to.match(/herald_sender_apns_streams_in_flight/);
+    expect(text).to.match(/herald_sender_consumer_lag\{kind="pending"\}/);
+    const code = await senders[1].kill('SIGTERM');
+    expect(code).to.equal(0);
+  });
+});

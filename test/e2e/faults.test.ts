@@ -1,0 +1,117 @@
+// Fault tests: kill -9 a sender in the middle of a send, and restart NATS in the middle of a
+// send. The send still finishes, every device is reached at least once, the counts are exact.
+// NATS here is a private nats-server (random port, temporary store) so restarting it disturbs no
+// one else's tests.
+import { expect } from 'chai';
+import { useTestEnv } from '../env/index.js';
+import { createKey } from '../../core/apps/keys.js';
+import { startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
+import { addDevices, createTestApp, type TestApp } from '../delivery/fixtures.js';
+import { apiClient, PrivateNats, sleep, startRole, type Proc } from './harness.js';
+import type { Pool } from '../../core/store/db.js';
+
+const DEVICES = 10_000;
+const CONCURRENCY = 2;
+
+async function waitChunksDone(pool: Pool, id: number, atLeast: number): Promise<void> {
+  for (let i = 0; i < 2000; i++) {
+    const r = await pool.query('SELECT chunks_done FROM sends WHERE id = $1', [id]);
+    if ((r.rows[0]?.chunks_done ?? 0) >= atLeast) return;
+    await sleep(20);
+  }
+  throw new Error('chunks did not progress');
+}
+
+async function waitFinal(api: ReturnType<typeof apiClient>, id: number, timeoutMs: number): Promise<any> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const r = await api.get(`/api/v1/notifications/${id}`).catch(() => undefined);
+    if (r && r.status === 200) {
+      expect(r.body.processed + r.body.remaining).to.equal(r.body.total_recipients);
+      if (r.body.status === 'approved' || r.body.status === 'draft') return r.body;
+    }
+    if (Date.now() > until) throw new Error(`send ${id} not finished: ${JSON.stringify(r?.body)}`);
+    await sleep(100);
+  }
+}
+
+describe('e2e faults: a sender killed, NATS restarted, mid-send', function () {
+  this.timeout(300_000);
+  const env = useTestEnv({ bus: false });
+  let sim: ApnsSim;
+  let t: TestApp;
+  let nats: PrivateNats;
+  let key: string;
+  const procs: Proc[] = [];
+  let tokens: string[];
+
+  before(async () => {
+    nats = await PrivateNats.start();
+    t = await createTestApp(env.pool, 'faults');
+    // Every answer takes 400 ms: a chunk takes about that long, the send several rounds.
+    sim = await startApnsSim({ keys: [{ keyId: t.key.keyId, teamId: t.teamId, publicKey: t.key.publicKeyPem }], rules: [{ prefix: '', delayMs: 400 }], maxDeliveries: 0 });
+    ({ key } = await createKey(env.pool, t.app.id, { name: 'faults' }));
+    tokens = await addDevices(env.pool, t.app.id, DEVICES);
+  });
+
+  after(async () => {
+    await Promise.all(procs.map((p) => p.kill('SIGKILL')));
+    await sim?.close();
+    await nats?.close();
+  });
+
+  beforeEach(() => sim.reset());
+
+  const childEnv = () =>
+    env.childEnv({
+      HERALD_NATS_URL: nats.url,
+      HERALD_APNS_URL: sim.url,
+      HERALD_APNS_CA_FILE: sim.caFile,
+      HERALD_SENDER_ACK_WAIT_MS: '3000',
+      HERALD_SENDER_CONCURRENCY: String(CONCURRENCY),
+      HERALD_SENDER_RETRY_BASE_MS: '50',
+    });
+
+  function assertEveryDeviceOnce(final: any, label: string): number {
+    expect(final, label).to.include({ status: 'approved', total_recipients: DEVICES, processed: DEVICES, remaining: 0, sent: DEVICES, failed: 0, skipped: 0 });
+    const reached = tokens.filter((tk) => sim.attempts(tk) > 0).length;
+    expect(reached, `${label}: devices reached`).to.equal(DEVICES);
+    return sim.stats().requests - DEVICES;
+  }
+
+  it('kill -9 of a sender mid-send: the other finishes it; duplicates at most one chunk per job the dead sender held', async () => {
+    const api = await startRole('api', childEnv());
+    const s1 = await startRole('sender', childEnv());
+    const s2 = await startRole('sender', childEnv());
+    procs.push(api, s1, s2);
+    const client = apiClient(api.port, key);
+    const created = await client.post('/api/v1/notifications', { app_id: t.app.id, included_segments: ['All'], contents: { en: 'kill' } });
+    expect(created.status).to.equal(202);
+    await waitChunksDone(env.pool, created.body.id, 2);
+    await s1.kill('SIGKILL');
+    const final = await waitFinal(client, created.body.id, 120_000);
+    const duplicates = assertEveryDeviceOnce(final, 'after kill -9');
+    expect(duplicates).to.be.at.most(CONCURRENCY * 500);
+    const reclaimed = await env.pool.query('SELECT count(*)::int AS n FROM send_chunks WHERE send_id = $1 AND claims > 1', [created.body.id]);
+    console.log(`      kill -9: ${duplicates} duplicate deliveries, ${reclaimed.rows[0].n} chunk(s) taken over`);
+    await Promise.all([api.kill(), s2.kill()]);
+  });
+
+  it('NATS restarted mid-send: the send finishes with exact counts', async () => {
+    const api = await startRole('api', childEnv());
+    const s1 = await startRole('sender', childEnv());
+    const s2 = await startRole('sender', childEnv());
+    procs.push(api, s1, s2);
+    const client = apiClient(api.port, key);
+    const created = await client.post('/api/v1/notifications', { app_id: t.app.id, included_segments: ['All'], contents: { en: 'nats' } });
+    expect(created.status).to.equal(202);
+    await waitChunksDone(env.pool, created.body.id, 2);
+    await nats.down();
+    await sleep(1500);
+    await nats.up();
+    const final = await waitFinal(client, created.body.id, 120_000);
+    const duplicates = assertEveryDeviceOnce(final, 'after NATS restart');
+    console.log(`      NATS restart: ${duplicates} duplicate deliveries`);
+    await Promise.all([api.kill(), s1.kill(), s2.kill()]);
+  });
+});
