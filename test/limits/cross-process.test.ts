@@ -3,9 +3,10 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
-import { call, makeApp, listSend, randomIp, segmentSend, spawnApi, type TestApp } from './helpers.js';
+import { call, makeApp, listSend, randomIp, segmentSend, spawnApi, type TestApp, ignoreIdleClientErrorsOnTeardown } from './helpers.js';
 
 const env = useTestEnv();
+ignoreIdleClientErrorsOnTeardown(env);
 
 describe('limits across two api processes', function () {
   this.timeout(120_000);

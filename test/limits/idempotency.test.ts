@@ -8,9 +8,10 @@ import { PgIdempotencyGuard, KEY_REUSED } from '../../core/idempotency/pg-guard.
 import { MemoryBucketStore } from '../../core/buckets/memory-store.js';
 import { BucketRateLimiter } from '../../api/rate-limit/bucket-limiter.js';
 import type { CreatedSend } from '../../core/send/create-send.js';
-import { call, listSend, makeApp, randomIp, segmentSend, startApi, type RunningApi, type TestApp } from './helpers.js';
+import { call, listSend, makeApp, randomIp, segmentSend, startApi, type RunningApi, type TestApp, ignoreIdleClientErrorsOnTeardown } from './helpers.js';
 
 const env = useTestEnv();
+ignoreIdleClientErrorsOnTeardown(env);
 const newKey = () => `k-${randomBytes(6).toString('hex')}`;
 const sendCount = async (appId: string) => Number((await env.pool.query('SELECT count(*) FROM sends WHERE app_id = $1', [appId])).rows[0].count);
 

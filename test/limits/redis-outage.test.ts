@@ -14,9 +14,10 @@ import { RedisBucketStore } from '../../core/buckets/redis-store.js';
 import { MemoryBucketStore } from '../../core/buckets/memory-store.js';
 import { FallbackBucketStore } from '../../core/buckets/fallback-store.js';
 import { BucketRateLimiter } from '../../api/rate-limit/bucket-limiter.js';
-import { RATE_HEADERS, call, limiterRedis, makeApp, randomIp, spawnApi, startApi, type RunningApi, type TestApp } from './helpers.js';
+import { RATE_HEADERS, call, limiterRedis, makeApp, randomIp, spawnApi, startApi, type RunningApi, type TestApp, ignoreIdleClientErrorsOnTeardown } from './helpers.js';
 
 const env = useTestEnv();
+ignoreIdleClientErrorsOnTeardown(env);
 
 async function freePort(): Promise<number> {
   const server = createServer();
