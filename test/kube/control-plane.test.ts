@@ -49,6 +49,12 @@ describe('kube tier: control plane and CRDs', function () {
     await cp?.stop();
   });
 
+  it('runs kube-apiserver v1.33.13, within the installed kubectl\'s skew', async () => {
+    const result = await cp.kubectl(['version', '-o', 'json']);
+    expect(JSON.parse(ok(result)).serverVersion.gitVersion).to.equal('v1.33.13');
+    expect(result.stderr).to.not.contain('WARNING');
+  });
+
   it('serves both CRDs in the herald category', async () => {
     ok(await cp.kubectl(['apply', '-f', '-'], { input: app('demo', demoApp) }));
     ok(await cp.kubectl(['apply', '-f', '-'], { input: send('welcome', welcome) }));
