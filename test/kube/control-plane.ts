@@ -10,7 +10,7 @@ import { waitForOk, type ClientTls } from './health.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { runKubectl, type KubectlResult } from './kubectl.js';
 import { createPki, type ControlPlanePki } from './pki.js';
-import { forgetTempDir, freePort, removeOnExit, startProcess, type RunningProcess } from './processes.js';
+import { forgetTempDir, freePorts, removeOnExit, startProcess, type RunningProcess } from './processes.js';
 
 export type { KubectlResult } from './kubectl.js';
 
@@ -36,6 +36,9 @@ export interface ControlPlaneOptions {
   kubectlCommand?: string;
 }
 
+// Set HERALD_KUBE_KEEP_DIR=1 to keep the temp dir (logs, etcd data, kubeconfig) after stop(),
+// to read kube-apiserver.log after a failure.
+const keepDir = process.env.HERALD_KUBE_KEEP_DIR === '1';
 const crdDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../crds');
 
 export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise<ControlPlane> {
@@ -48,13 +51,18 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
     const etcd = await startEtcd(binDir, dir);
     started.push(etcd.proc);
 
-    const apiserverPort = await freePort();
+    const [apiserverPort] = await freePorts(1);
     const server = `https://127.0.0.1:${apiserverPort}`;
     const tls = await clientTls(pki);
     const apiserverArgs = kubeApiserverArgs(dir, pki, etcd.url, apiserverPort);
     const startApiserver = async (): Promise<RunningProcess> => {
       const proc = startProcess('kube-apiserver', join(binDir, 'kube-apiserver'), apiserverArgs, join(dir, 'kube-apiserver.log'));
-      await waitForApiserver(proc, server, tls);
+      try {
+        await waitForApiserver(proc, server, tls);
+      } catch (err) {
+        await proc.stop(); // a half-started apiserver must not outlive the failed start
+        throw err;
+      }
       return proc;
     };
     let apiserver = await startApiserver();
@@ -82,6 +90,11 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
         stopped = true;
         await apiserver.stop();
         await etcd.proc.stop();
+        if (keepDir) {
+          forgetTempDir(dir);
+          process.stderr.write(`kube tier: kept ${dir} (HERALD_KUBE_KEEP_DIR)\n`);
+          return;
+        }
         await rm(dir, { recursive: true, force: true });
         forgetTempDir(dir);
       },
@@ -95,7 +108,7 @@ export async function startControlPlane(opts: ControlPlaneOptions = {}): Promise
 }
 
 async function startEtcd(binDir: string, dir: string): Promise<{ proc: RunningProcess; url: string }> {
-  const [clientPort, peerPort] = [await freePort(), await freePort()];
+  const [clientPort, peerPort] = await freePorts(2);
   const url = `http://127.0.0.1:${clientPort}`;
   const peer = `http://127.0.0.1:${peerPort}`;
   const dataDir = join(dir, 'etcd-data');

@@ -3,7 +3,7 @@
 // interrupted run never leaves an etcd or kube-apiserver behind.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, closeSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 
 export interface RunningProcess {
   readonly name: string;
@@ -50,21 +50,19 @@ export function forgetTempDir(dir: string): void {
   tempDirs.delete(dir);
 }
 
-/** A port free at the time of asking. Another process could take it before we bind it; the
- * window is small and a failed start says which port, as envtest does. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => {
-        if (address && typeof address === 'object') resolve(address.port);
-        else reject(new Error('no port assigned'));
-      });
-    });
-  });
+/** `count` distinct ports, free at the time of asking: all are held open until each is known,
+ * so two of them cannot be the same. Another process could still take one before we bind it;
+ * the window is small and a failed start says which port, as envtest does. */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = Array.from({ length: count }, () => createServer());
+  try {
+    return await Promise.all(servers.map((server) => new Promise<number>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+    })));
+  } finally {
+    await Promise.all(servers.map((server) => new Promise((r) => server.close(r))));
+  }
 }
 
 export function startProcess(name: string, command: string, args: string[], logFile: string): RunningProcess {
