@@ -69,6 +69,11 @@ app.kubernetes.io/component: {{ .component }}
 {{- printf "%s-connections" (include "herald.fullname" .) }}
 {{- end }}
 
+{{/* The controller's leader-election Lease, one per release (in the release namespace). */}}
+{{- define "herald.leaseName" -}}
+{{- default (printf "%s-controller" (include "herald.fullname" .)) .Values.controller.leaderElection.leaseName }}
+{{- end }}
+
 {{- define "herald.apnsSimName" -}}
 {{- printf "%s-apns-sim" (include "herald.fullname" .) }}
 {{- end }}
@@ -78,7 +83,7 @@ app.kubernetes.io/component: {{ .component }}
 {{- if kindIs "invalid" .Values.api.trustProxyHops }}
 {{- ternary 1 0 .Values.ingress.enabled }}
 {{- else }}
-{{- .Values.api.trustProxyHops }}
+{{- .Values.api.trustProxyHops | int64 }}
 {{- end }}
 {{- end }}
 
@@ -118,11 +123,12 @@ envFrom:
       name: {{ include "herald.configMapName" .ctx }}
 env:
 {{ include "herald.connectionsEnv" (dict "ctx" .ctx) | indent 2 }}
-  - name: POD_NAME
+  # The controller's identity in its leader-election Lease.
+  - name: HERALD_POD_NAME
     valueFrom:
       fieldRef:
         fieldPath: metadata.name
-  - name: POD_NAMESPACE
+  - name: HERALD_POD_NAMESPACE
     valueFrom:
       fieldRef:
         fieldPath: metadata.namespace
