@@ -42,7 +42,7 @@ export async function getHelm(): Promise<Helm> {
   const { stdout } = await promisify(execFile)('bash', [join(repoRoot, 'tools/helm/build.sh')], { maxBuffer: 16 << 20 });
   const bin = stdout.trim().split('\n').pop() ?? '';
   const home = mkdtempSync(join(tmpdir(), 'herald-helm-'));
-  const env = {
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
     HELM_CACHE_HOME: join(home, 'cache'),
     HELM_CONFIG_HOME: join(home, 'config'),
