@@ -95,17 +95,36 @@ describe('kube tier: control plane and CRDs', function () {
     ['token credentials without keyId', app('bad-1', { bundleId: 'a.b', credentials: { type: 'token', secretRef: { name: 's' } } }), 'token credentials need keyId and teamId'],
     ['an apiKey allowIP that is not an address', app('bad-2', { bundleId: 'a.b', apiKeys: [{ name: 'k', allowIPs: ['10.0.0.0/33'] }] }), 'must be an IP address or a CIDR range'],
     ['a segment named like a built-in one', app('bad-3', { bundleId: 'a.b', segments: [{ name: 'Active Users', conditions: [{ key: 'k', relation: 'exists' }] }] }), 'reserved for a built-in segment'],
-    ['an exists condition with a value', app('bad-4', { bundleId: 'a.b', segments: [{ name: 's', conditions: [{ key: 'k', relation: 'exists', value: '1' }] }] }), 'value is required, except'],
+    ['a > condition without a value', app('bad-4', { bundleId: 'a.b', segments: [{ name: 's', conditions: [{ key: 'k', relation: '>' }] }] }), 'value is required with relations'],
+    ['a tag = without a value', send('bad-4b', { ...welcome, included_segments: undefined, tag: { key: 'k', relation: '=' } }), 'value is required with relations'],
+    ['a Subscription ID that is not a UUID', send('bad-4c', { ...welcome, included_segments: undefined, include_subscription_ids: ['nope'] }), 'include_subscription_ids'],
+    ['ios_badge_type SetTo without a count', send('bad-4d', { ...welcome, ios_badge_type: 'SetTo' }), 'ios_badge_count is required'],
     ['an appId that is not a UUID', app('bad-5', { bundleId: 'a.b', appId: 'nope' }), 'spec.appId'],
     ['two buttons', send('bad-6', { ...welcome, buttons: [{ id: 'a', text: 'a' }, { id: 'b', text: 'b' }] }), 'spec.buttons'],
     ['a throttle above 100000', send('bad-7', { ...welcome, throttle_rate_per_minute: 100001 }), 'spec.throttle_rate_per_minute'],
     ['delayed_option without send_after', send('bad-8', { ...welcome, delayed_option: 'timezone' }), 'delayed_option timezone needs send_after'],
+    ['an idempotency key with a space', send('bad-9', { ...welcome, idempotency_key: 'a b' }), 'spec.idempotency_key'],
   ];
   for (const [what, manifest, words] of refused) {
     it(`refuses ${what}`, async () => {
       const result = await cp.kubectl(['create', '--dry-run=server', '-f', '-'], { input: manifest });
       expect(result.code).to.not.equal(0);
       expect(result.stderr).to.contain(words);
+    });
+  }
+
+  // The CRD must never refuse what the REST API accepts: the controller mirrors API sends as Sends.
+  const accepted: Array<[string, string]> = [
+    ['a tag exists with a value (ignored, as the API does)', send('ok-1', { ...welcome, included_segments: undefined, tag: { field: 'tag', key: 'vip', relation: 'exists', value: 'x' } })],
+    ['an idempotency key with an underscore', send('ok-2', { ...welcome, idempotency_key: 'order_42.v1-a' })],
+    ['a timezone send with delivery_time_of_day', send('ok-3', { ...welcome, delayed_option: 'timezone', delivery_time_of_day: '9:00AM' })],
+    ['an empty list target (an empty audience)', send('ok-4', { ...welcome, included_segments: undefined, include_external_ids: [] })],
+    ['APNs options', send('ok-5', { ...welcome, ttl: 3600, priority: 10, collapse_id: 'score', ios_badge_type: 'Increase', ios_badge_count: 1 })],
+    ['a scheduled list send', send('ok-6', { ...welcome, included_segments: undefined, include_subscription_ids: ['5b0c6d1e-2f3a-4b5c-8d9e-0f1a2b3c4d5e'], send_after: '2026-11-24T14:00:00-07:00' })],
+  ];
+  for (const [what, manifest] of accepted) {
+    it(`accepts ${what}`, async () => {
+      ok(await cp.kubectl(['create', '--dry-run=server', '-f', '-'], { input: manifest }));
     });
   }
 
