@@ -43,6 +43,20 @@ export interface Config {
   namespace: string;
   /** Rate buckets of the api: `on` (Redis, with the per-process fallback) or `off` (benchmarks' baseline only). */
   rateLimits: 'on' | 'off';
+  /** Controller: kubeconfig file; absent = the pod's service account (in-cluster). */
+  kubeconfig?: string;
+  /** Controller: Send objects older than this are deleted (0 = kept). */
+  sendRetentionSeconds: number;
+  /** Controller: leader-election Lease (namespace, name, duration); the namespace defaults to the pod's. */
+  leaseNamespace: string;
+  leaseName: string;
+  leaseDurationSeconds: number;
+  /** Controller: every cached App and Send is reconciled again at this period. */
+  controllerResyncSeconds: number;
+  /** Controller: Send status writes per second to the API server, across all Sends. */
+  kubeStatusWritesPerSecond: number;
+  /** Controller: this replica's identity in the Lease (the chart passes the pod name). */
+  podName?: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -104,6 +118,14 @@ export function loadConfig(env: Env): Readonly<Config> {
     apnsMaxStreams: integer(env, 'HERALD_APNS_MAX_STREAMS', 500, 1, 10_000),
     namespace: text(env, 'HERALD_NAMESPACE', ''),
     rateLimits: oneOf<'on' | 'off'>(env, 'HERALD_RATE_LIMITS', 'on', ['on', 'off']),
+    kubeconfig: optional(env, 'HERALD_KUBECONFIG'),
+    sendRetentionSeconds: integer(env, 'HERALD_SEND_RETENTION_SECONDS', 86_400, 0, 365 * 86_400),
+    leaseNamespace: text(env, 'HERALD_LEASE_NAMESPACE', text(env, 'HERALD_POD_NAMESPACE', 'default')),
+    leaseName: text(env, 'HERALD_LEASE_NAME', 'herald-controller'),
+    leaseDurationSeconds: integer(env, 'HERALD_LEASE_DURATION_SECONDS', 15, 2, 300),
+    controllerResyncSeconds: integer(env, 'HERALD_CONTROLLER_RESYNC_SECONDS', 300, 1, 86_400),
+    kubeStatusWritesPerSecond: integer(env, 'HERALD_KUBE_STATUS_WRITES_PER_SECOND', 20, 1, 1000),
+    podName: optional(env, 'HERALD_POD_NAME'),
   });
 }
 

@@ -1,6 +1,7 @@
 // APNs credentials taken from a Secret (cluster) or a Secret document in an apps file.
 // Checked here so a broken key is reported when the app is applied, not when a send fails.
 import { createPrivateKey, X509Certificate } from 'node:crypto';
+import { createSecureContext } from 'node:tls';
 
 export interface StoredCredentials {
   kind: 'token' | 'certificate';
@@ -61,9 +62,11 @@ export function credentialsFromSecret(spec: CredentialsSpec, data: Record<string
     } catch {
       throw new CredentialsError('CertificateUnreadable', `tls.crt or tls.key in Secret ${spec.secretRef.name} is not readable PEM`);
     }
-    if (expiresAt.getTime() < Date.now()) {
-      throw new CredentialsError('CertificateExpired', `the push certificate expired on ${expiresAt.toISOString()}`);
-    }
+  } else {
+    expiresAt = p12Expiry(p12!, data['passphrase']?.toString('utf8'), spec.secretRef.name);
+  }
+  if (expiresAt && expiresAt.getTime() < Date.now()) {
+    throw new CredentialsError('CertificateExpired', `the push certificate expired on ${expiresAt.toISOString()}`);
   }
   return {
     kind: 'certificate',
@@ -71,4 +74,30 @@ export function credentialsFromSecret(spec: CredentialsSpec, data: Record<string
     passphrase: data['passphrase']?.toString('utf8'),
     expiresAt,
   };
+}
+
+/**
+ * Opens a .p12 the way the sender's TLS connection will (OpenSSL through node:tls), so a wrong
+ * passphrase or a cipher this build cannot read is reported now, and reads the certificate's expiry.
+ */
+function p12Expiry(p12: Buffer, passphrase: string | undefined, secretName: string): Date | undefined {
+  let context;
+  try {
+    context = createSecureContext({ pfx: p12, passphrase });
+  } catch (error) {
+    const text = String((error as Error).message);
+    if (/mac verify|password|decrypt/i.test(text)) {
+      throw new CredentialsError('CertificatePassphraseWrong', `cert.p12 in Secret ${secretName} cannot be opened with the passphrase given (the Secret's passphrase entry)`);
+    }
+    if (/unsupported|RC2|legacy/i.test(text)) {
+      throw new CredentialsError('CertificateCipherUnsupported', `cert.p12 in Secret ${secretName} uses an old encryption (RC2) that OpenSSL 3 does not read; export it again with AES, or give tls.crt and tls.key`);
+    }
+    throw new CredentialsError('CertificateUnreadable', `cert.p12 in Secret ${secretName} is not a readable PKCS#12 file`);
+  }
+  // SecureContext.context.getCertificate() is Node's native accessor (not in the typings): the
+  // leaf certificate as DER. Without it the expiry stays unknown rather than failing the app.
+  const native = (context as unknown as { context?: { getCertificate?: () => Buffer | null } }).context;
+  const der = native?.getCertificate?.();
+  if (!der) return undefined;
+  return new Date(new X509Certificate(der).validTo);
 }

@@ -14,6 +14,8 @@ export interface AppliedApp {
   app: AppRecord;
   /** Why the push credentials are not usable (the app's sends become drafts), if they are not. */
   credentialsProblem?: string;
+  /** A CamelCase reason for the same problem (the controller's CredentialsReady condition). */
+  credentialsReason?: string;
 }
 
 /** Applies one manifest: app row, billing, segments, credentials. */
@@ -28,9 +30,11 @@ export async function applyApp(pool: Pool, manifest: AppManifest, secrets: Map<s
       segments: manifest.spec.segments,
     });
     let credentialsProblem: string | undefined;
+    let credentialsReason: string | undefined;
     const creds = manifest.spec.credentials;
     if (!creds) {
       credentialsProblem = 'no credentials are configured';
+      credentialsReason = 'NoCredentials';
       await setCredentials(db, app.id, null);
     } else {
       const data = secrets.get(creds.secretRef.name);
@@ -40,10 +44,11 @@ export async function applyApp(pool: Pool, manifest: AppManifest, secrets: Map<s
       } catch (error) {
         if (!(error instanceof CredentialsError)) throw error;
         credentialsProblem = error.message;
+        credentialsReason = error.reason;
         await setCredentials(db, app.id, null);
       }
     }
-    return { app: { ...app, hasCredentials: !credentialsProblem }, credentialsProblem };
+    return { app: { ...app, hasCredentials: !credentialsProblem }, credentialsProblem, credentialsReason };
   });
 }
 
