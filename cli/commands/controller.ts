@@ -1,7 +1,51 @@
-// `herald controller`: the Kubernetes operator (issue "The operator").
+// `herald controller`: the Kubernetes operator (issue "The operator"). Builds the clients, starts
+// the controllers under leader election, and exits when leadership is lost (as client-go's
+// controllers do: the work may already be the other replica's, and a restart is the clean way back).
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { createPool } from '../../core/store/db.js';
+import { connectBus } from '../../core/bus/jetstream.js';
+import { kubeClients, loadKubeConfig } from '../../controller/kube/client.js';
+import { startController } from '../../controller/index.js';
 import type { Runtime } from '../runtime.js';
 import { fail } from '../runtime.js';
 
-export async function runController(_rt: Runtime): Promise<void> {
-  fail('herald controller is not built yet');
+export async function runController(rt: Runtime): Promise<void> {
+  const { config, logger } = rt;
+  let kc;
+  try {
+    kc = loadKubeConfig(config.kubeconfig);
+  } catch (error) {
+    fail(`no Kubernetes configuration: set HERALD_KUBECONFIG or run in a pod (${(error as Error).message})`, 2);
+  }
+  const pool = createPool(config.databaseUrl, { max: 8, applicationName: 'herald-controller' });
+  const bus = await connectBus(config.natsUrl, config.streamPrefix, { name: 'herald-controller' });
+  const identity = config.podName ?? `${hostname()}-${randomBytes(3).toString('hex')}`;
+  const controller = await startController({
+    clients: kubeClients(kc),
+    pool,
+    bus,
+    logger,
+    settings: {
+      namespace: config.namespace,
+      mirror: config.mirrorSends,
+      retentionMs: config.sendRetentionSeconds * 1000,
+      resyncMs: config.controllerResyncSeconds * 1000,
+      statusWritesPerSecond: config.kubeStatusWritesPerSecond,
+      identity,
+      lease: { namespace: config.leaseNamespace, name: config.leaseName, durationSeconds: config.leaseDurationSeconds },
+    },
+  });
+  rt.onShutdown('clients', async () => {
+    await bus.close();
+    await pool.end();
+  });
+  rt.onShutdown('controller', () => controller.stop());
+  void controller.lost.then(() => {
+    logger.error('leadership lost; exiting so that only the new leader works');
+    process.exit(1);
+  });
+  logger.info({ identity, namespace: config.namespace || '(all)' }, 'controller started');
+  // Machine-readable line for tests and scripts.
+  if (process.env.HERALD_PRINT_PORT) process.stdout.write(`controller ready ${identity}\n`);
 }

@@ -1,0 +1,160 @@
+// Reconciles one App (the cert-manager skeleton): read from the cache → return when gone →
+// finalizer on delete → compute (the same applyApp as the file adapter, then keys) → write status
+// only when it changed. User-visible problems become condition reasons and Warning events.
+import type { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
+import type { Logger } from '../../core/log.js';
+import type { Pool } from '../../core/store/db.js';
+import { applyApp } from '../../core/apps/file-source.js';
+import { AppIdConflictError, disableApp, getAppByName, getCredentials } from '../../core/apps/app-store.js';
+import { GROUP, VERSION, isNotFound, splitKey, type ObjectMeta } from '../kube/client.js';
+import { getCondition, jsonEqual, setCondition, type Condition, type ConditionInput } from '../kube/conditions.js';
+import type { EventRecorder } from '../kube/events.js';
+import type { ReconcileResult } from '../kube/work-queue.js';
+import { syncKeys } from './keys.js';
+import { APP_FINALIZER, APP_PLURAL, storeName, type AppObject, type AppStatus } from './types.js';
+
+export interface AppSyncDeps {
+  pool: Pool;
+  custom: CustomObjectsApi;
+  core: CoreV1Api;
+  events: EventRecorder;
+  logger: Logger;
+  getApp(namespace: string, name: string): AppObject | undefined;
+  getSecretData(namespace: string, name: string): Record<string, Buffer> | undefined;
+  now?: () => Date;
+}
+
+const DAY = 86_400_000;
+/** Warn this long before a push certificate expires. */
+const EXPIRY_WARNING_MS = 30 * DAY;
+
+export async function syncApp(deps: AppSyncDeps, key: string): Promise<ReconcileResult | void> {
+  const { namespace, name } = splitKey(key);
+  const cached = deps.getApp(namespace, name);
+  if (!cached) return; // deleted; the finalizer has already done its work
+  const app: AppObject = structuredClone(cached);
+  const log = deps.logger.child({ app: key });
+  const now = deps.now?.() ?? new Date();
+
+  if (app.metadata.deletionTimestamp) return finalize(deps, app, log);
+  if (!app.metadata.finalizers?.includes(APP_FINALIZER)) {
+    await patchMeta(deps.custom, app.metadata, [
+      app.metadata.finalizers ? { op: 'add', path: '/metadata/finalizers/-', value: APP_FINALIZER } : { op: 'add', path: '/metadata/finalizers', value: [APP_FINALIZER] },
+    ]);
+    return; // the update comes back through the informer and is reconciled then
+  }
+
+  const generation = app.metadata.generation;
+  let conditions = app.status?.conditions ?? [];
+  const set = (c: ConditionInput) => (conditions = setCondition(conditions, c, generation, now));
+  const status: AppStatus = { ...app.status };
+  let result: ReconcileResult | undefined;
+
+  const secrets = new Map<string, Record<string, Buffer>>();
+  const ref = app.spec.credentials?.secretRef?.name;
+  const data = ref ? deps.getSecretData(namespace, ref) : undefined;
+  if (ref && data) secrets.set(ref, data);
+
+  try {
+    const applied = await applyApp(deps.pool, { name, namespace, spec: { ...app.spec, appId: app.spec.appId ?? app.status?.appId } }, secrets);
+    status.appId = applied.app.id;
+
+    if (applied.credentialsProblem) {
+      set({ type: 'CredentialsReady', status: 'False', reason: applied.credentialsReason ?? 'CredentialsInvalid', message: `${capitalise(applied.credentialsProblem)}. Sends of this app are saved as drafts and not delivered.` });
+    } else {
+      const creds = await getCredentials(deps.pool, applied.app.id);
+      const expires = creds?.expiresAt ? new Date(creds.expiresAt) : undefined;
+      const what = creds?.kind === 'token' ? `Token key ${creds.keyId} of team ${creds.teamId} is a valid ES256 key` : 'The push certificate is readable';
+      set({ type: 'CredentialsReady', status: 'True', reason: 'CredentialsValid', message: expires ? `${what}; it expires on ${expires.toISOString()}.` : `${what}.` });
+      if (expires) {
+        if (expires.getTime() - now.getTime() < EXPIRY_WARNING_MS) {
+          deps.events.record(app, 'Warning', 'CertificateExpiresSoon', `The push certificate expires on ${expires.toISOString()}; renew it before then.`);
+        }
+        // Come back when it expires, so the condition flips and sends become drafts on time.
+        result = { requeueAfterMs: Math.max(1000, Math.min(DAY, expires.getTime() - now.getTime() + 1000)) };
+      }
+    }
+
+    const overdue = app.spec.billing?.invoiceOverdue === true;
+    set(overdue
+      ? { type: 'DeliveryPaused', status: 'True', reason: 'InvoiceOverdue', message: 'The invoice for this app is overdue: new sends are refused (402) and running sends stop before their next chunk.' }
+      : { type: 'DeliveryPaused', status: 'False', reason: 'InvoicePaid', message: 'Delivery is not paused.' });
+
+    const keys = await syncKeys(deps, app, applied.app.id);
+    status.keys = keys.keys;
+
+    const creds = getCondition(conditions, 'CredentialsReady')!;
+    if (keys.problem) set({ type: 'Ready', status: 'False', ...keys.problem });
+    else if (creds.status !== 'True') set({ type: 'Ready', status: 'False', reason: 'CredentialsNotReady', message: 'Push credentials are not usable; see CredentialsReady.' });
+    else if (overdue) set({ type: 'Ready', status: 'False', reason: 'DeliveryPaused', message: 'Delivery is paused for an overdue invoice; see DeliveryPaused.' });
+    else set({ type: 'Ready', status: 'True', reason: 'Ready', message: `App ${applied.app.id} is ready to send.` });
+  } catch (error) {
+    if (!(error instanceof AppIdConflictError)) throw error;
+    set({ type: 'Ready', status: 'False', reason: 'AppIdConflict', message: error.message });
+  }
+
+  status.conditions = conditions;
+  if (generation !== undefined) status.observedGeneration = generation;
+  recordTransitions(deps.events, app, app.status?.conditions, conditions);
+  await writeStatus(deps.custom, app, status);
+  return result;
+}
+
+/** The App is being deleted: disable it (keys revoked, sends and counts kept), then let it go. */
+async function finalize(deps: AppSyncDeps, app: AppObject, log: Logger): Promise<void> {
+  if (!app.metadata.finalizers?.includes(APP_FINALIZER)) return;
+  const appId = app.status?.appId ?? (await getAppByName(deps.pool, storeName(app)))?.id;
+  if (appId) {
+    await disableApp(deps.pool, appId);
+    log.info({ appId }, 'app disabled');
+  }
+  const remaining = app.metadata.finalizers.filter((f) => f !== APP_FINALIZER);
+  await patchMeta(deps.custom, app.metadata, [{ op: 'replace', path: '/metadata/finalizers', value: remaining }]);
+}
+
+/** A JSON patch guarded by resourceVersion: if the App changed meanwhile it fails and is retried. */
+async function patchMeta(custom: CustomObjectsApi, meta: ObjectMeta, ops: object[]): Promise<void> {
+  try {
+    await custom.patchNamespacedCustomObject({
+      group: GROUP, version: VERSION, namespace: meta.namespace!, plural: APP_PLURAL, name: meta.name,
+      body: [{ op: 'test', path: '/metadata/resourceVersion', value: meta.resourceVersion }, ...ops],
+    });
+  } catch (error) {
+    if (isNotFound(error)) return;
+    throw error;
+  }
+}
+
+async function writeStatus(custom: CustomObjectsApi, app: AppObject, status: AppStatus): Promise<void> {
+  if (jsonEqual(app.status ?? {}, status)) return;
+  try {
+    await custom.patchNamespacedCustomObjectStatus({
+      group: GROUP, version: VERSION, namespace: app.metadata.namespace!, plural: APP_PLURAL, name: app.metadata.name,
+      body: [{ op: 'add', path: '/status', value: status }],
+    });
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+}
+
+/** Events for condition flips a person should see in `kubectl describe app`. */
+function recordTransitions(events: EventRecorder, app: AppObject, before: Condition[] | undefined, after: Condition[]): void {
+  for (const c of after) {
+    const old = getCondition(before, c.type);
+    if (old && old.status === c.status && old.reason === c.reason) continue;
+    if (!old && c.status === 'False' && c.type === 'DeliveryPaused') continue; // nothing happened
+    if (c.type === 'CredentialsReady') {
+      if (c.status === 'True') events.record(app, 'Normal', 'CredentialsReady', c.message);
+      else events.record(app, 'Warning', c.reason, c.message);
+    } else if (c.type === 'DeliveryPaused') {
+      if (c.status === 'True') events.record(app, 'Warning', 'DeliveryPaused', c.message);
+      else events.record(app, 'Normal', 'DeliveryResumed', 'The invoice is paid: new sends are accepted again. Sends stopped by the pause stay finished.');
+    } else if (c.type === 'Ready' && c.status === 'True') {
+      events.record(app, 'Normal', 'Ready', c.message);
+    } else if (c.type === 'Ready' && !['CredentialsNotReady', 'DeliveryPaused'].includes(c.reason)) {
+      events.record(app, 'Warning', c.reason, c.message);
+    }
+  }
+}
+
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

@@ -1,0 +1,100 @@
+// The operator (`herald controller`): App and Send controllers, the scheduler, the REST mirror and
+// retention, run by one leader among the replicas. Every replica keeps its caches warm, so a new
+// leader starts reconciling as soon as it holds the Lease.
+import type { Bus } from '../core/bus/jetstream.js';
+import type { MirrorMode } from '../core/config.js';
+import type { Logger } from '../core/log.js';
+import type { Pool } from '../core/store/db.js';
+import { appController, type AppController } from './apps/controller.js';
+import type { KubeClients } from './kube/client.js';
+import { eventRecorder } from './kube/events.js';
+import { defaultTimings, startLeaderElection, type LeaderElector, type LeaderElectorOptions } from './leader/lease.js';
+import { startScheduler } from './scheduler/scheduler.js';
+import { sendController, type SendController } from './sends/controller.js';
+
+export interface ControllerSettings {
+  /** '' = every namespace. */
+  namespace: string;
+  mirror: MirrorMode;
+  retentionMs: number;
+  resyncMs: number;
+  statusWritesPerSecond: number;
+  statusIntervalMs?: number;
+  identity: string;
+  lease: { namespace: string; name: string; durationSeconds: number; timings?: Partial<Pick<LeaderElectorOptions, 'leaseDurationMs' | 'renewDeadlineMs' | 'retryPeriodMs'>> };
+}
+
+export interface ControllerDeps {
+  clients: KubeClients;
+  pool: Pool;
+  bus: Bus;
+  logger: Logger;
+  settings: ControllerSettings;
+}
+
+export interface RunningController {
+  apps: AppController;
+  sends: SendController;
+  readonly isLeader: boolean;
+  /** Resolves if leadership is lost: the process must exit (its work may already be someone else's). */
+  lost: Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startController(deps: ControllerDeps): Promise<RunningController> {
+  const { clients, settings } = deps;
+  const logger = deps.logger.child({ identity: settings.identity });
+  const events = eventRecorder(clients.core, logger, settings.identity);
+  const apps = appController({ clients, pool: deps.pool, logger, events, namespace: settings.namespace, resyncMs: settings.resyncMs });
+  const sends = sendController({
+    clients,
+    pool: deps.pool,
+    bus: deps.bus,
+    logger,
+    events,
+    namespace: settings.namespace,
+    resyncMs: settings.resyncMs,
+    mirror: settings.mirror,
+    retentionMs: settings.retentionMs,
+    writesPerSecond: settings.statusWritesPerSecond,
+    statusIntervalMs: settings.statusIntervalMs,
+  });
+  await apps.startInformers();
+  await sends.startInformers();
+  logger.info('caches synced');
+
+  let stopScheduler: (() => Promise<void>) | undefined;
+  let markLost!: () => void;
+  const lost = new Promise<void>((resolve) => (markLost = resolve));
+  const elector: LeaderElector = startLeaderElection({
+    coordination: clients.coordination,
+    namespace: settings.lease.namespace,
+    name: settings.lease.name,
+    identity: settings.identity,
+    ...defaultTimings(settings.lease.durationSeconds),
+    ...settings.lease.timings,
+    logger,
+    async onStartedLeading() {
+      apps.startWorkers();
+      await sends.startWorkers();
+      stopScheduler = startScheduler({ pool: deps.pool, bus: deps.bus, logger });
+    },
+    onStoppedLeading: () => markLost(),
+  });
+
+  return {
+    apps,
+    sends,
+    get isLeader() {
+      return elector.isLeader;
+    },
+    lost,
+    async stop() {
+      // Stop the work first, then release the Lease so the other replica takes over at once.
+      await stopScheduler?.();
+      await apps.stop();
+      await sends.stop();
+      await elector.stop();
+    },
+  };
+}

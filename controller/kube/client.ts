@@ -1,0 +1,77 @@
+// Kubernetes access for the controller: one KubeConfig, the typed API clients built from it, and
+// the one place client failures are read (status codes of @kubernetes/client-node's ApiException).
+import { CoordinationV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, type V1ObjectMeta } from '@kubernetes/client-node';
+
+export const GROUP = 'herald.dev';
+export const VERSION = 'v1alpha1';
+export const API_VERSION = `${GROUP}/${VERSION}`;
+
+export interface KubeClients {
+  kc: KubeConfig;
+  custom: CustomObjectsApi;
+  core: CoreV1Api;
+  coordination: CoordinationV1Api;
+}
+
+/** From a kubeconfig file when given (tests, running outside a cluster), else the pod's service account. */
+export function loadKubeConfig(path?: string): KubeConfig {
+  const kc = new KubeConfig();
+  if (path) kc.loadFromFile(path);
+  else kc.loadFromCluster();
+  return kc;
+}
+
+export function kubeClients(kc: KubeConfig): KubeClients {
+  return {
+    kc,
+    custom: kc.makeApiClient(CustomObjectsApi),
+    core: kc.makeApiClient(CoreV1Api),
+    coordination: kc.makeApiClient(CoordinationV1Api),
+  };
+}
+
+/** The HTTP status of a failed API call, or undefined for a network failure. */
+export function statusOf(error: unknown): number | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'number' ? code : undefined;
+}
+
+export const isNotFound = (error: unknown) => statusOf(error) === 404;
+export const isConflict = (error: unknown) => statusOf(error) === 409;
+/** 422 from a JSON patch whose `test` op failed (the object changed under us): same meaning as 409. */
+export const isStale = (error: unknown) => statusOf(error) === 409 || statusOf(error) === 422;
+
+/** A short description of an API failure for logs and Events (never the request body). */
+export function describeKubeError(error: unknown): string {
+  const status = statusOf(error);
+  const body = (error as { body?: unknown } | null)?.body;
+  let message: string | undefined;
+  if (typeof body === 'string') {
+    try {
+      message = (JSON.parse(body) as { message?: string }).message;
+    } catch {
+      message = body.slice(0, 200);
+    }
+  } else if (body && typeof body === 'object') {
+    message = (body as { message?: string }).message;
+  }
+  return status ? `${status}: ${message ?? (error as Error).message}` : (error as Error)?.message ?? String(error);
+}
+
+/** Object metadata as the watch delivers it (times arrive as RFC 3339 text despite the typings). */
+export type ObjectMeta = V1ObjectMeta & { name: string };
+
+export interface KubeObject<Spec = unknown, Status = unknown> {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec: Spec;
+  status?: Status;
+}
+
+export const keyOf = (meta: { namespace?: string; name: string }) => `${meta.namespace ?? ''}/${meta.name}`;
+
+export function splitKey(key: string): { namespace: string; name: string } {
+  const i = key.indexOf('/');
+  return { namespace: key.slice(0, i), name: key.slice(i + 1) };
+}

@@ -1,0 +1,138 @@
+// Wiring of the Send controller: the Send informer and work queue (syncSend), the batched status
+// poller, the retention sweep and the REST mirror. Logic lives in sync.ts, status-sync.ts,
+// retention.ts and mirror.ts.
+import type { KubernetesListObject } from '@kubernetes/client-node';
+import type { Bus } from '../../core/bus/jetstream.js';
+import type { MirrorMode } from '../../core/config.js';
+import type { Logger } from '../../core/log.js';
+import type { Pool } from '../../core/store/db.js';
+import { PgIdempotencyGuard } from '../../core/idempotency/pg-guard.js';
+import { GROUP, VERSION, keyOf, type KubeClients } from '../kube/client.js';
+import type { EventRecorder } from '../kube/events.js';
+import { resilientInformer, type ResilientInformer } from '../kube/informer.js';
+import { TokenBucket } from '../kube/token-bucket.js';
+import { WorkQueue } from '../kube/work-queue.js';
+import { startMirror } from './mirror.js';
+import { sweepSends } from './retention.js';
+import { startStatusPoller, type SendRowWithMessage } from './status-sync.js';
+import { syncSend } from './sync.js';
+import { SEND_PLURAL, type SendObject, type SendStatus } from './types.js';
+
+export interface SendControllerOptions {
+  clients: KubeClients;
+  pool: Pool;
+  bus: Bus;
+  logger: Logger;
+  events: EventRecorder;
+  namespace: string;
+  resyncMs: number;
+  mirror: MirrorMode;
+  retentionMs: number;
+  writesPerSecond: number;
+  statusIntervalMs?: number;
+}
+
+export interface SendController {
+  informer: ResilientInformer<SendObject>;
+  queue: WorkQueue;
+  startInformers(): Promise<void>;
+  startWorkers(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function sendController(opts: SendControllerOptions): SendController {
+  const { clients, logger } = opts;
+  const ns = opts.namespace || undefined;
+  const log = logger.child({ controller: 'sends' });
+  const rows = new Map<string, SendRowWithMessage>();
+  const submitted = new Map<string, SendStatus>();
+  const limiter = new TokenBucket(opts.writesPerSecond, opts.writesPerSecond);
+  const idempotency = new PgIdempotencyGuard(opts.pool);
+  let workers = false;
+  const stops: (() => Promise<void>)[] = [];
+
+  const queue = new WorkQueue({
+    name: 'sends',
+    logger: log,
+    concurrency: 4,
+    reconcile: (key) =>
+      syncSend(
+        {
+          pool: opts.pool,
+          bus: opts.bus,
+          logger: log,
+          idempotency,
+          custom: clients.custom,
+          events: opts.events,
+          getSend: (n, name) => informer.get(name, n),
+          takeRow: (key) => {
+            const row = rows.get(key);
+            rows.delete(key);
+            return row;
+          },
+          beforeWrite: () => limiter.take(),
+          submitted,
+        },
+        key,
+      ),
+  });
+
+  const informer: ResilientInformer<SendObject> = resilientInformer<SendObject>({
+    kc: clients.kc,
+    path: ns ? `/apis/${GROUP}/${VERSION}/namespaces/${ns}/${SEND_PLURAL}` : `/apis/${GROUP}/${VERSION}/${SEND_PLURAL}`,
+    list: async () =>
+      (ns
+        ? await clients.custom.listNamespacedCustomObject({ group: GROUP, version: VERSION, namespace: ns, plural: SEND_PLURAL })
+        : await clients.custom.listClusterCustomObject({ group: GROUP, version: VERSION, plural: SEND_PLURAL })) as KubernetesListObject<SendObject>,
+    logger: log,
+    resyncMs: opts.resyncMs,
+    onEvent: (event, send) => {
+      if (event === 'delete') {
+        submitted.delete(send.metadata.uid!);
+        rows.delete(keyOf(send.metadata));
+        return;
+      }
+      // Updates of a Send that has its id are our own status writes: the poller follows those.
+      if (event === 'update' && send.status?.id !== undefined) return;
+      if (workers) queue.add(keyOf(send.metadata));
+    },
+  });
+
+  return {
+    informer,
+    queue,
+    async startInformers() {
+      await informer.start();
+      await informer.synced();
+    },
+    async startWorkers() {
+      workers = true;
+      queue.start();
+      for (const send of informer.list()) queue.add(keyOf(send.metadata));
+      stops.push(startStatusPoller({
+        pool: opts.pool,
+        logger: log,
+        list: () => informer.list(),
+        intervalMs: opts.statusIntervalMs,
+        onChange: (key, row) => {
+          rows.set(key, row);
+          queue.add(key);
+        },
+      }));
+      if (opts.retentionMs > 0) {
+        const sweep = () => sweepSends({ custom: clients.custom, logger: log, list: () => informer.list() }, opts.retentionMs).catch(() => undefined);
+        const timer = setInterval(sweep, Math.min(60_000, Math.max(1000, opts.retentionMs / 4)));
+        timer.unref();
+        void sweep();
+        stops.push(async () => clearInterval(timer));
+      }
+      stops.push(await startMirror({ bus: opts.bus, pool: opts.pool, custom: clients.custom, logger: log, mode: opts.mirror, namespace: opts.namespace }));
+    },
+    async stop() {
+      workers = false;
+      for (const stop of stops.splice(0).reverse()) await stop();
+      await informer.stop();
+      await queue.stop();
+    },
+  };
+}

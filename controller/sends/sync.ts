@@ -1,0 +1,97 @@
+// Reconciles one Send: a mirror (annotated with its REST send id) or an accepted Send only follows
+// its row in PostgreSQL; a new kubectl Send is submitted once (submit.ts). Status is written only
+// when it changed, through the caller's rate limiter.
+import type { CustomObjectsApi } from '@kubernetes/client-node';
+import type { Logger } from '../../core/log.js';
+import { isFinal } from '../../core/send/stats.js';
+import { GROUP, VERSION, isNotFound, splitKey } from '../kube/client.js';
+import { getCondition, jsonEqual, setCondition, type ConditionInput } from '../kube/conditions.js';
+import type { EventRecorder } from '../kube/events.js';
+import type { ReconcileResult } from '../kube/work-queue.js';
+import { countsFromRow, readSendRows, type SendRowWithMessage } from './status-sync.js';
+import { submitSend, type SubmitDeps } from './submit.js';
+import { SEND_ID_ANNOTATION, SEND_PLURAL, type SendObject, type SendStatus } from './types.js';
+
+export interface SendSyncDeps extends SubmitDeps {
+  custom: CustomObjectsApi;
+  events: EventRecorder;
+  logger: Logger;
+  getSend(namespace: string, name: string): SendObject | undefined;
+  /** The newest row the status poller read for this key, if any (saves a query). */
+  takeRow(key: string): SendRowWithMessage | undefined;
+  /** Waits for the write rate limiter. */
+  beforeWrite(): Promise<void>;
+  /** Send uid → status written after its submission, until the cache shows it (or after a failed write). */
+  submitted: Map<string, SendStatus>;
+}
+
+export async function syncSend(deps: SendSyncDeps, key: string): Promise<ReconcileResult | void> {
+  const { namespace, name } = splitKey(key);
+  const cached = deps.getSend(namespace, name);
+  if (!cached || cached.metadata.deletionTimestamp) return;
+  const send: SendObject = structuredClone(cached);
+  const now = deps.now?.() ?? new Date();
+  const generation = send.metadata.generation;
+  const before = send.status ?? {};
+  const status: SendStatus = { ...before };
+  const setAccepted = (c: ConditionInput) => (status.conditions = setCondition(status.conditions, c, generation, now));
+  let result: ReconcileResult | undefined;
+
+  const remembered = deps.submitted.get(send.metadata.uid!);
+  if (status.id === undefined && remembered) Object.assign(status, remembered);
+  else if (remembered) deps.submitted.delete(send.metadata.uid!);
+
+  if (status.id === undefined) {
+    const mirrorOf = send.metadata.annotations?.[SEND_ID_ANNOTATION];
+    if (mirrorOf !== undefined && /^\d+$/.test(mirrorOf)) {
+      status.id = Number(mirrorOf);
+      status.source = 'api';
+      setAccepted({ type: 'Accepted', status: 'True', reason: 'Mirrored', message: `Made through the REST API as send ${mirrorOf}; shown here, never sent again.` });
+    } else {
+      if (getCondition(status.conditions, 'Accepted')?.status === 'False') return; // refused for good; spec is immutable
+      const outcome = await submitSend(deps, send);
+      setAccepted(outcome.condition);
+      status.source = 'kubernetes';
+      if (outcome.kind === 'accepted') {
+        status.id = outcome.created.body.id;
+        deps.submitted.set(send.metadata.uid!, { ...status });
+        deps.events.record(send, 'Normal', outcome.condition.reason, outcome.condition.message);
+        deps.logger.info({ send: key, sendId: status.id, status: outcome.created.body.status, replayed: outcome.replayed }, 'send submitted');
+      } else {
+        if (outcome.kind === 'refused') deps.events.record(send, 'Warning', outcome.condition.reason, outcome.condition.message);
+        else result = { requeueAfterMs: outcome.retryMs };
+        status.observedGeneration = generation;
+        await writeStatus(deps, send, status);
+        return result;
+      }
+    }
+  }
+
+  const row = deps.takeRow(key) ?? (await readSendRows(deps.pool, [status.id!])).get(status.id!);
+  if (row) {
+    Object.assign(status, countsFromRow(row));
+    if (isFinal(row.status) && (!before.status || !isFinal(before.status))) {
+      deps.events.record(send, 'Normal', 'Finished',
+        `Send ${row.id} is ${row.status}: ${status.sent} sent, ${status.failed} failed, ${status.skipped} skipped of ${status.total}.`);
+    }
+  } else {
+    // Deleted from PostgreSQL (or another database): say so rather than show stale numbers.
+    setAccepted({ type: 'Accepted', status: 'False', reason: 'SendNotFound', message: `Send ${status.id} is not in Herald's database.` });
+  }
+  if (generation !== undefined) status.observedGeneration = generation;
+  await writeStatus(deps, send, status);
+  return result;
+}
+
+async function writeStatus(deps: SendSyncDeps, send: SendObject, status: SendStatus): Promise<void> {
+  if (jsonEqual(send.status ?? {}, status)) return;
+  await deps.beforeWrite();
+  try {
+    await deps.custom.patchNamespacedCustomObjectStatus({
+      group: GROUP, version: VERSION, namespace: send.metadata.namespace!, plural: SEND_PLURAL, name: send.metadata.name,
+      body: [{ op: 'add', path: '/status', value: status }],
+    });
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+}
