@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# The kind tier (`make e2e-kind`, machines with Docker): the Helm chart on a kind cluster.
+#
+#   1. a kind cluster with ingress-nginx (the api is reached through the ingress, so the
+#      chart's HERALD_TRUST_PROXY_HOPS=1 is exercised);
+#   2. the image built from ./Dockerfile and loaded into the cluster;
+#   3. PostgreSQL, Redis and NATS JetStream (test/kind/deps.yaml);
+#   4. `helm install` of charts/herald with test/kind/values.yaml: the APNs simulator as gateway;
+#   5. a smoke: an App with token credentials and an API key, three devices registered through
+#      the SDK call, a send to "Subscribed Users" through the ingress, which must end with
+#      sent = 3, reach the simulator three times, and show in `kubectl get sends`.
+#
+# Settings: HERALD_KIND_CLUSTER (herald-e2e), HERALD_KIND_HTTP_PORT (8480, the host port of the
+# ingress), HERALD_KIND_KEEP=1 (keep the cluster afterwards), HERALD_KIND_NODE_IMAGE (kind's
+# default), INGRESS_NGINX_VERSION (pinned below).
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+cluster="${HERALD_KIND_CLUSTER:-herald-e2e}"
+http_port="${HERALD_KIND_HTTP_PORT:-8480}"
+ingress_version="${INGRESS_NGINX_VERSION:-controller-v1.11.3}"
+ns=herald
+image=herald:kind
+base="http://127.0.0.1:${http_port}"
+
+log() { printf '\n==> %s\n' "$*" >&2; }
+die() { printf 'test/kind/run.sh: %s\n' "$*" >&2; exit 1; }
+
+# --- fail fast on a machine that cannot run this ---------------------------------------------
+missing=()
+for tool in docker kind kubectl curl openssl node; do
+  command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+done
+if ((${#missing[@]})); then
+  die "needs ${missing[*]} on PATH. The kind tier runs only on machines with Docker and kind
+(https://kind.sigs.k8s.io/docs/user/quick-start/#installation); everything else is covered by
+\`make test\` (the kube tier needs no Docker)."
+fi
+docker info >/dev/null 2>&1 || die "docker is installed but its daemon does not answer (is Docker running, may this user use it?)"
+
+helm="$(bash "$root/tools/helm/build.sh")"
+kc() { kubectl --context "kind-$cluster" "$@"; }
+json() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const v=new Function("o","return o"+process.argv[1])(JSON.parse(s));process.stdout.write(v===undefined?"":typeof v==="object"?JSON.stringify(v):String(v))})' "$1"; }
+
+pf_pid=""
+work=""
+cleanup() {
+  local code=$?
+  [[ -n "$pf_pid" ]] && kill "$pf_pid" 2>/dev/null || true
+  [[ -n "$work" ]] && rm -rf "$work"
+  if ((code != 0)) && kind get clusters 2>/dev/null | grep -qx "$cluster"; then
+    log "failed; what the cluster looks like"
+    kc get pods -A -o wide || true
+    kc get events -n "$ns" --sort-by=.lastTimestamp | tail -30 || true
+    for d in api sender controller apns-sim; do
+      echo "--- logs deploy/herald-$d" >&2
+      kc logs -n "$ns" "deploy/herald-$d" --tail=60 --all-containers 2>&1 | tail -60 >&2 || true
+    done
+    kc logs -n "$ns" job/herald-migrate --tail=40 2>/dev/null >&2 || true
+  fi
+  if [[ "${HERALD_KIND_KEEP:-}" == 1 ]]; then
+    log "kept cluster $cluster (kind delete cluster --name $cluster)"
+  else
+    kind delete cluster --name "$cluster" >/dev/null 2>&1 || true
+  fi
+  exit "$code"
+}
+trap cleanup EXIT
+
+# --- 1. cluster + ingress-nginx ----------------------------------------------------------------
+if kind get clusters 2>/dev/null | grep -qx "$cluster"; then
+  log "reusing kind cluster $cluster"
+else
+  log "creating kind cluster $cluster (ingress on 127.0.0.1:$http_port)"
+  kind create cluster --name "$cluster" ${HERALD_KIND_NODE_IMAGE:+--image "$HERALD_KIND_NODE_IMAGE"} --wait 120s --config - <<YAML
+kind: Cluster
+apiVersion: kind.x-k8s.io/v1alpha4
+nodes:
+  - role: control-plane
+    kubeadmConfigPatches:
+      - |
+        kind: InitConfiguration
+        nodeRegistration:
+          kubeletExtraArgs:
+            node-labels: "ingress-ready=true"
+    extraPortMappings:
+      - containerPort: 80
+        hostPort: ${http_port}
+        listenAddress: "127.0.0.1"
+        protocol: TCP
+YAML
+fi
+log "installing ingress-nginx $ingress_version"
+kc apply -f "https://raw.githubusercontent.com/kubernetes/ingress-nginx/${ingress_version}/deploy/static/provider/kind/deploy.yaml" >/dev/null
+
+# --- 2. image ------------------------------------------------------------------------------------
+log "building $image"
+docker build -t "$image" "$root"
+kind load docker-image "$image" --name "$cluster"
+
+# --- 3. servers ----------------------------------------------------------------------------------
+log "starting PostgreSQL, Redis, NATS"
+kc create namespace "$ns" --dry-run=client -o yaml | kc apply -f - >/dev/null
+kc apply -n "$ns" -f "$here/deps.yaml" >/dev/null
+for d in postgresql redis nats; do kc rollout status -n "$ns" "deploy/$d" --timeout=300s; done
+kc wait -n ingress-nginx --for=condition=Ready pod -l app.kubernetes.io/component=controller --timeout=300s
+
+# --- 4. the chart --------------------------------------------------------------------------------
+log "helm install (migrate hook first, then api, senders, controller, simulator)"
+"$helm" --kube-context "kind-$cluster" upgrade --install herald "$root/charts/herald" -n "$ns" \
+  -f "$here/values.yaml" --wait --timeout 10m
+kc get pods -n "$ns"
+
+# --- 5. smoke ------------------------------------------------------------------------------------
+work="$(mktemp -d)"
+log "smoke: App, key, devices, send"
+app_id="$(node -e 'process.stdout.write(crypto.randomUUID())')"
+openssl ecparam -name prime256v1 -genkey -noout | openssl pkcs8 -topk8 -nocrypt -out "$work/key.p8"
+kc create secret generic smoke-apns -n "$ns" --from-file=key.p8="$work/key.p8" --dry-run=client -o yaml | kc apply -f - >/dev/null
+kc apply -n "$ns" -f - <<YAML
+apiVersion: herald.dev/v1alpha1
+kind: App
+metadata:
+  name: smoke
+spec:
+  appId: ${app_id}
+  bundleId: dev.herald.smoke
+  environment: sandbox
+  credentials:
+    type: token
+    secretRef: { name: smoke-apns }
+    keyId: SMOKEKEY01
+    teamId: SMOKETEAM1
+  apiKeys:
+    - name: smoke
+YAML
+kc wait -n "$ns" --for=condition=Ready app.herald.dev/smoke --timeout=180s
+secret=""
+for _ in $(seq 60); do
+  secret="$(kc get app.herald.dev/smoke -n "$ns" -o jsonpath='{.status.keys[?(@.name=="smoke")].secretName}')"
+  [[ -n "$secret" ]] && break
+  sleep 2
+done
+[[ -n "$secret" ]] || die "the App reports no issued key in status.keys"
+key="$(kc get secret "$secret" -n "$ns" -o jsonpath='{.data.apiKey}' | base64 -d)"
+
+# The ingress answers 404 until its controller has loaded the Ingress.
+for _ in $(seq 60); do
+  [[ "$(curl -s -o /dev/null -w '%{http_code}' "$base/healthz")" == 200 ]] && break
+  sleep 2
+done
+curl -fsS "$base/readyz" >/dev/null || die "the api is not ready through the ingress at $base"
+
+for token in 0000000000000000000000000000000000000000000000000000000000000001 \
+             0000000000000000000000000000000000000000000000000000000000000002 \
+             0000000000000000000000000000000000000000000000000000000000000003; do
+  curl -fsS -X POST "$base/api/v1/apps/$app_id/subscriptions" -H 'Content-Type: application/json' \
+    -d "{\"token\": \"$token\", \"language\": \"en\"}" >/dev/null
+done
+
+answer="$(curl -fsS -X POST "$base/api/v1/notifications" -H "Authorization: Key $key" -H 'Content-Type: application/json' \
+  -d "{\"app_id\": \"$app_id\", \"contents\": {\"en\": \"Hello from kind\"}, \"included_segments\": [\"Subscribed Users\"]}")"
+echo "send answered: $answer" >&2
+send_id="$(json .id <<<"$answer")"
+[[ -n "$send_id" ]] || die "no send id in the answer"
+
+stats=""
+for _ in $(seq 90); do
+  stats="$(curl -fsS "$base/api/v1/notifications/$send_id" -H "Authorization: Key $key")"
+  case "$(json .status <<<"$stats")" in approved|draft) break ;; esac
+  sleep 2
+done
+echo "send stats: $stats" >&2
+[[ "$(json .sent <<<"$stats")" == 3 ]] || die "expected sent = 3: $stats"
+
+# The simulator saw the three pushes (its control port, through a port-forward).
+kc port-forward -n "$ns" svc/herald-apns-sim 12198:2198 >/dev/null 2>&1 &
+pf_pid=$!
+sim=""
+for _ in $(seq 30); do
+  sim="$(curl -fsS 'http://127.0.0.1:12198/deliveries?limit=10' 2>/dev/null)" && break
+  sleep 1
+done
+[[ "$(json .total <<<"$sim")" == 3 ]] || die "expected 3 deliveries at the simulator: $sim"
+
+# The controller mirrors broadcasts as Send objects in the App's namespace.
+for _ in $(seq 60); do
+  kc get sends.herald.dev -n "$ns" -l herald.dev/app=smoke -o name 2>/dev/null | grep -q . && break
+  sleep 2
+done
+kc get sends.herald.dev -n "$ns"
+kc get sends.herald.dev -n "$ns" -l herald.dev/app=smoke -o name | grep -q . || die "no Send object mirrors send $send_id"
+
+log "kind e2e passed: send $send_id delivered to 3 devices through the chart"
