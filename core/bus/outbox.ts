@@ -11,31 +11,36 @@ export interface OutboxMessage {
   payload: unknown;
 }
 
-export async function enqueue(db: Queryable, messages: OutboxMessage[]): Promise<number[]> {
-  const ids: number[] = [];
-  for (const m of messages) {
-    const res = await db.query('INSERT INTO outbox (subject, msg_id, payload) VALUES ($1, $2, $3) RETURNING id', [
-      m.subject,
-      m.msgId,
-      JSON.stringify(m.payload),
-    ]);
-    ids.push(res.rows[0].id as number);
-  }
-  return ids;
+export interface EnqueuedMessage extends OutboxMessage {
+  id: number;
 }
 
-/** Publishes the given outbox rows (or, without ids, those older than `olderThanMs`) and deletes them. */
-export async function flush(pool: Pool, bus: Bus, opts: { ids?: number[]; olderThanMs?: number; limit?: number } = {}): Promise<number> {
-  const rows = opts.ids
-    ? (await pool.query('SELECT id, subject, msg_id, payload FROM outbox WHERE id = ANY($1) ORDER BY id', [opts.ids])).rows
-    : (
-        await pool.query(
-          `SELECT id, subject, msg_id, payload FROM outbox
-            WHERE created_at < now() - make_interval(secs => $1::double precision / 1000)
-            ORDER BY id LIMIT $2`,
-          [opts.olderThanMs ?? 5000, opts.limit ?? 500],
-        )
-      ).rows;
+/** Records messages in the caller's transaction, in one statement. */
+export async function enqueue(db: Queryable, messages: OutboxMessage[]): Promise<EnqueuedMessage[]> {
+  if (!messages.length) return [];
+  const res = await db.query(
+    `INSERT INTO outbox (subject, msg_id, payload)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[]) RETURNING id`,
+    [messages.map((m) => m.subject), messages.map((m) => m.msgId), messages.map((m) => JSON.stringify(m.payload))],
+  );
+  return messages.map((m, i) => ({ ...m, id: res.rows[i].id as number }));
+}
+
+/** Publishes messages just committed by this process (no re-read) and deletes their rows. */
+export async function publishAndDelete(pool: Pool, bus: Bus, messages: EnqueuedMessage[]): Promise<void> {
+  if (!messages.length) return;
+  await Promise.all(messages.map((m) => bus.publish(m.subject, m.payload, m.msgId)));
+  await pool.query('DELETE FROM outbox WHERE id = ANY($1)', [messages.map((m) => m.id)]);
+}
+
+/** Publishes outbox rows older than `olderThanMs` (left behind by a process that died) and deletes them. */
+export async function flush(pool: Pool, bus: Bus, opts: { olderThanMs?: number; limit?: number } = {}): Promise<number> {
+  const { rows } = await pool.query(
+    `SELECT id, subject, msg_id, payload FROM outbox
+      WHERE created_at < now() - make_interval(secs => $1::double precision / 1000)
+      ORDER BY id LIMIT $2`,
+    [opts.olderThanMs ?? 5000, opts.limit ?? 500],
+  );
   for (const row of rows) {
     await bus.publish(row.subject, row.payload, row.msg_id);
     await pool.query('DELETE FROM outbox WHERE id = $1', [row.id]);

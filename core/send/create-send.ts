@@ -5,7 +5,7 @@ import type { Pool, PoolClient } from '../store/db.js';
 import { inTransaction } from '../store/db.js';
 import type { Bus } from '../bus/jetstream.js';
 import { SUBJECTS } from '../bus/subjects.js';
-import { enqueue, flush } from '../bus/outbox.js';
+import { enqueue, publishAndDelete } from '../bus/outbox.js';
 import type { Logger } from '../log.js';
 import type { AppRecord } from '../apps/app-store.js';
 import { measureAudience } from '../audience/measure.js';
@@ -57,7 +57,7 @@ export async function createSend(deps: CreateSendDeps, app: AppRecord, req: Send
   if (isBroadcast(req) && estimate > MAX_AUDIENCE) throw new ValidationError([audienceTooLargeMessage(estimate)]);
   const decision = decideStatus(req, app, estimate);
 
-  const { created, outboxIds } = await inTransaction(deps.pool, async (db) => {
+  const { created, outbox } = await inTransaction(deps.pool, async (db) => {
     const res = await db.query(
       `INSERT INTO sends (app_id, source, target_kind, request, status, message, total_recipients, audience_max_seq,
                           throttle_per_min, send_after, finished_at)
@@ -81,7 +81,6 @@ export async function createSend(deps: CreateSendDeps, app: AppRecord, req: Send
       httpStatus: decision.httpStatus,
       body: { id, status: decision.status, sent: 0, failed: 0, skipped: 0, estimate, message: decision.message },
     };
-    await db.query('UPDATE sends SET first_response = $2 WHERE id = $1', [id, JSON.stringify(created)]);
     const event: SendCreatedEvent = {
       sendId: id,
       appId: app.id,
@@ -93,13 +92,13 @@ export async function createSend(deps: CreateSendDeps, app: AppRecord, req: Send
     };
     const messages = [{ subject: SUBJECTS.sendEvent('created'), msgId: `send-created-${id}`, payload: event }];
     if (decision.plan) messages.push({ subject: SUBJECTS.planJob, msgId: `plan-${id}`, payload: { sendId: id } as never });
-    const outboxIds = await enqueue(db, messages);
+    const outbox = await enqueue(db, messages);
     await opts.withinTransaction?.(db, created);
-    return { created, outboxIds };
+    return { created, outbox };
   });
 
   // Publish now; if NATS is down the outbox relay publishes later. The answer does not wait for it.
-  await flush(deps.pool, deps.bus, { ids: outboxIds }).catch((error) =>
+  await publishAndDelete(deps.pool, deps.bus, outbox).catch((error) =>
     deps.logger.warn({ err: error, sendId: created.body.id }, 'publish deferred to the outbox relay'),
   );
   return created;

@@ -11,7 +11,7 @@
 import type { Pool } from '../store/db.js';
 import { inTransaction } from '../store/db.js';
 import type { Bus } from '../bus/jetstream.js';
-import { enqueue, flush } from '../bus/outbox.js';
+import { enqueue, publishAndDelete, type EnqueuedMessage } from '../bus/outbox.js';
 import { SUBJECTS } from '../bus/subjects.js';
 import { getApp } from '../apps/app-store.js';
 import { measureAudience } from '../audience/measure.js';
@@ -37,7 +37,7 @@ export async function fireDueSends(deps: { pool: Pool; bus?: Bus; now?: Date }, 
       [deps.now ?? null, opts.limit ?? 50],
     );
     const fired: FiredSend[] = [];
-    const outboxIds: number[] = [];
+    const outboxIds: EnqueuedMessage[] = [];
     for (const row of due.rows) {
       const req = row.request;
       const app = await getApp(db, row.app_id);
@@ -80,6 +80,6 @@ export async function fireDueSends(deps: { pool: Pool; bus?: Bus; now?: Date }, 
     }
     return { fired, outboxIds };
   });
-  if (deps.bus && outboxIds.length) await flush(deps.pool, deps.bus, { ids: outboxIds }).catch(() => undefined);
+  if (deps.bus && outboxIds.length) await publishAndDelete(deps.pool, deps.bus, outboxIds).catch(() => undefined);
   return fired;
 }

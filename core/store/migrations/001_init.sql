@@ -78,7 +78,6 @@ CREATE TABLE sends (
   chunks_done        integer NOT NULL DEFAULT 0,
   throttle_per_min   integer,
   send_after         timestamptz,
-  first_response     jsonb,                       -- the answer given at creation (status code and body)
   created_at         timestamptz NOT NULL DEFAULT now(),
   updated_at         timestamptz NOT NULL DEFAULT now(),
   finished_at        timestamptz
