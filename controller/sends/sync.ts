@@ -60,6 +60,7 @@ export async function syncSend(deps: SendSyncDeps, key: string): Promise<Reconci
       } else {
         if (outcome.kind === 'refused') deps.events.record(send, 'Warning', outcome.condition.reason, outcome.condition.message);
         else result = { requeueAfterMs: outcome.retryMs };
+        status.message = outcome.condition.message; // the MESSAGE column of kubectl get sends -o wide
         status.observedGeneration = generation;
         await writeStatus(deps, send, status);
         return result;
