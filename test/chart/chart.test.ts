@@ -70,7 +70,6 @@ describe('charts/herald', function () {
         'Secret/herald-connections',
         'Secret/herald-migrate',
         'Service/herald-api',
-        'Service/herald-controller-metrics',
         'Service/herald-sender-metrics',
         'ServiceAccount/herald-controller',
       ];
@@ -111,7 +110,7 @@ describe('charts/herald', function () {
       }
     });
 
-    it('probes the api on /healthz and /readyz, senders and controllers on HERALD_METRICS_PORT', () => {
+    it('probes the api on /healthz and /readyz, senders on HERALD_METRICS_PORT', () => {
       const api = containersOf(find(ms, 'Deployment', 'herald-api'))[0];
       expect(api.livenessProbe.httpGet).to.deep.equal({ path: '/healthz', port: 'http' });
       expect(api.readinessProbe.httpGet).to.deep.equal({ path: '/readyz', port: 'http' });
@@ -120,10 +119,10 @@ describe('charts/herald', function () {
       expect(sender.ports).to.deep.equal([{ name: 'metrics', containerPort: 9090, protocol: 'TCP' }]);
       expect(sender.livenessProbe.httpGet).to.deep.equal({ path: '/healthz', port: 'metrics' });
       expect(sender.readinessProbe.httpGet).to.deep.equal({ path: '/readyz', port: 'metrics' });
-      const controller = containersOf(find(ms, 'Deployment', 'herald-controller'))[0];
-      expect(controller.ports).to.deep.equal([{ name: 'metrics', containerPort: 9090, protocol: 'TCP' }]);
-      expect(controller.livenessProbe.tcpSocket).to.deep.equal({ port: 'metrics' });
       expect(configMap(ms).HERALD_METRICS_PORT).to.equal('9090');
+      // `herald controller` serves no port yet: probing one would restart it (controller.metrics).
+      const controller = containersOf(find(ms, 'Deployment', 'herald-controller'))[0];
+      expect(controller).not.to.have.any.keys('ports', 'livenessProbe', 'readinessProbe');
     });
 
     it('gives pods HERALD_SHUTDOWN_GRACE_SECONDS plus 10 s to stop', () => {
@@ -224,6 +223,7 @@ describe('charts/herald', function () {
         'ServiceMonitor/herald-api',
         'ServiceMonitor/herald-sender',
         'ServiceMonitor/herald-controller',
+        'Service/herald-controller-metrics',
         'Deployment/herald-apns-sim',
         'Service/herald-apns-sim',
         'Secret/herald-apns-sim-tls',
@@ -239,6 +239,13 @@ describe('charts/herald', function () {
       const ingress = find(ms, 'Ingress', 'herald-api');
       expect(ingress.spec.ingressClassName).to.equal('nginx');
       expect(ingress.spec.rules[0].http.paths[0].backend.service).to.deep.equal({ name: 'herald-api', port: { name: 'http' } });
+    });
+
+    it('probes the controller on HERALD_METRICS_PORT when controller.metrics is on', () => {
+      const controller = containersOf(find(ms, 'Deployment', 'herald-controller'))[0];
+      expect(controller.ports).to.deep.equal([{ name: 'metrics', containerPort: 9090, protocol: 'TCP' }]);
+      expect(controller.livenessProbe.tcpSocket).to.deep.equal({ port: 'metrics' });
+      expect(controller.readinessProbe.tcpSocket).to.deep.equal({ port: 'metrics' });
     });
 
     it('leaves the sender replica count to the HPA', () => {
