@@ -47,8 +47,8 @@ pf_pid=""
 work=""
 cleanup() {
   local code=$?
-  [[ -n "$pf_pid" ]] && kill "$pf_pid" 2>/dev/null || true
-  [[ -n "$work" ]] && rm -rf "$work"
+  if [[ -n "$pf_pid" ]]; then kill "$pf_pid" 2>/dev/null || true; fi
+  if [[ -n "$work" ]]; then rm -rf "$work"; fi
   if ((code != 0)) && kind get clusters 2>/dev/null | grep -qx "$cluster"; then
     log "failed; what the cluster looks like"
     kc get pods -A -o wide || true

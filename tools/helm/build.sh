@@ -32,7 +32,7 @@ fi
 export PATH="/usr/local/go/bin:$PATH"
 command -v go >/dev/null || { echo "tools/helm/build.sh: Go is needed to build helm (expected at /usr/local/go)" >&2; exit 1; }
 # Never let helm's `go`/`toolchain` line download another toolchain; no workspace, no -mod flags.
-export GOTOOLCHAIN="${GOTOOLCHAIN:-local}" GOWORK=off GOFLAGS= CGO_ENABLED=0
+export GOTOOLCHAIN="${GOTOOLCHAIN:-local}" GOWORK=off GOFLAGS='' CGO_ENABLED=0
 
 # The ldflags helm's own Makefile sets. Without them `helm version` has no commit and, worse,
 # `helm template`/`lint` assume Kubernetes v1.20 (pkg/chartutil's default) instead of the
