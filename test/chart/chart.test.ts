@@ -42,9 +42,9 @@ describe('charts/herald', function () {
   });
 
   describe('helm lint --strict', () => {
-    for (const file of ['minimal.yaml', 'full.yaml']) {
-      it(`passes with test/chart/values/${file}`, async () => {
-        const result = await helm.run(['lint', '--strict', chartDir, '-f', join(valuesDir, file)]);
+    for (const file of ['test/chart/values/minimal.yaml', 'test/chart/values/full.yaml', 'test/kind/values.yaml']) {
+      it(`passes with ${file}`, async () => {
+        const result = await helm.run(['lint', '--strict', chartDir, '-f', join(repoRoot, file)]);
         expect(result.code, result.stdout + result.stderr).to.equal(0);
         expect(result.stdout).to.contain('0 chart(s) failed');
       });
@@ -384,10 +384,10 @@ describe('charts/herald', function () {
       await cp?.stop();
     });
 
-    for (const file of ['minimal.yaml', 'full.yaml']) {
+    for (const file of ['test/chart/values/minimal.yaml', 'test/chart/values/full.yaml', 'test/kind/values.yaml']) {
       it(`accepts every object rendered from ${file} (kubectl apply --dry-run=server)`, async function () {
         this.timeout(120_000);
-        const rendered = await helm.run(['template', 'herald', chartDir, '-n', NS, '--include-crds', '-f', join(valuesDir, file)]);
+        const rendered = await helm.run(['template', 'herald', chartDir, '-n', NS, '--include-crds', '-f', join(repoRoot, file)]);
         expect(rendered.code, rendered.stderr).to.equal(0);
         const applied = await cp.kubectl(['apply', '--dry-run=server', '-n', NS, '-f', '-'], { input: rendered.stdout });
         expect(applied.code, applied.stderr).to.equal(0);
