@@ -1,5 +1,5 @@
 // The kube tier itself and our CRDs, against a real kube-apiserver + etcd and the real kubectl.
-import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
+import { CustomObjectsApi, KubeConfig, makeInformer, type KubernetesObject } from '@kubernetes/client-node';
 import { expect } from 'chai';
 import { stringify } from 'yaml';
 import { startControlPlane, type ControlPlane, type KubectlResult } from './control-plane.js';
@@ -183,11 +183,32 @@ describe('kube tier: control plane and CRDs', function () {
     expect(list.items.find((i) => i.metadata.name === 'demo')?.spec.bundleId).to.equal('dev.herald.demo');
   });
 
-  it('survives an apiserver restart: kubectl works and the objects are still there', async function () {
+  it('survives an apiserver restart: kubectl works, objects stay, a restarted informer sees new ones', async function () {
     this.timeout(180_000);
-    await cp.restartApiserver();
+    const kc = new KubeConfig();
+    kc.loadFromFile(cp.kubeconfig);
+    const api = kc.makeApiClient(CustomObjectsApi);
+    const path = '/apis/herald.dev/v1alpha1/namespaces/default/apps';
+    const list = () => api.listNamespacedCustomObject({ group: 'herald.dev', version: 'v1alpha1', namespace: 'default', plural: 'apps' }) as Promise<{ metadata: object; items: KubernetesObject[] }>;
+    const informer = makeInformer(kc, path, list);
+    // client-node's informer stops on a watch error; restarting it is the caller's job (the
+    // controller does it with back-off). The restart below makes exactly that happen.
+    let stopped = false;
+    informer.on('error', () => { if (!stopped) setTimeout(() => { if (!stopped) void informer.start().catch(() => {}); }, 500); });
+    const seen = new Promise<string>((resolve) => informer.on('add', (obj) => {
+      if (obj.metadata?.name === 'after-restart') resolve(obj.metadata.name);
+    }));
+    await informer.start();
+    try {
+      await cp.restartApiserver();
+      ok(await cp.kubectl(['apply', '-f', '-'], { input: app('after-restart', { bundleId: 'dev.herald.after' }) }));
+      expect(await seen).to.equal('after-restart');
+    } finally {
+      stopped = true;
+      await informer.stop();
+    }
     expect(ok(await cp.kubectl(['get', 'apps', '-o', 'name'])).trim().split('\n').sort())
-      .to.deep.equal(['app.herald.dev/demo', 'app.herald.dev/later']);
+      .to.deep.equal(['app.herald.dev/after-restart', 'app.herald.dev/demo', 'app.herald.dev/later']);
     expect(ok(await cp.kubectl(['get', 'send', 'welcome', '-o', 'jsonpath={.status.status}']))).to.equal('sending');
     ok(await cp.kubectl(['apply', '-f', '-'], { input: send('after-restart', { ...welcome, idempotency_key: 'after-restart' }) }));
   });

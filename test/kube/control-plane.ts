@@ -145,6 +145,9 @@ function kubeApiserverArgs(dir: string, pki: ControlPlanePki, etcdUrl: string, p
     // this plugin insists on for every pod.
     '--disable-admission-plugins=ServiceAccount',
     '--authorization-mode=RBAC',
+    // Without it, open watches (informers) hold a SIGTERMed apiserver up until our 10 s SIGKILL;
+    // with it, the apiserver closes them and exits in about a second, as in a rolling restart.
+    '--shutdown-watch-termination-grace-period=2s',
     `--service-account-issuer=https://127.0.0.1:${port}/`,
     `--service-account-key-file=${pki.serviceAccountPubFile}`,
     `--service-account-signing-key-file=${pki.serviceAccountKeyFile}`,
