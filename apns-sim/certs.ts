@@ -7,7 +7,7 @@
 // runs this (Debian base image) and is what an operator would use to inspect the files.
 import { execFile } from 'node:child_process';
 import { mkdir, readFile, writeFile, access } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -43,7 +43,9 @@ export interface ServerCertificate extends CertificateAuthority {
 const DAYS = '825';
 
 /** Writes (or reuses, when both files exist) a CA named `<name>-ca.pem` / `<name>-ca.key` in dir. */
-export async function ensureCa(dir: string, name = 'apns-sim'): Promise<CertificateAuthority> {
+export async function ensureCa(relativeDir: string, name = 'apns-sim'): Promise<CertificateAuthority> {
+  // openssl runs with the folder as its working directory, so every path handed to it is absolute.
+  const dir = resolve(relativeDir);
   await mkdir(dir, { recursive: true });
   const caFile = join(dir, `${name}-ca.pem`);
   const caKeyFile = join(dir, `${name}-ca.key`);
@@ -83,7 +85,8 @@ async function issue(
 }
 
 /** CA + server certificate (SANs localhost, 127.0.0.1, ::1) in dir; reused when already there. */
-export async function ensureServerCertificate(dir: string): Promise<ServerCertificate> {
+export async function ensureServerCertificate(relativeDir: string): Promise<ServerCertificate> {
+  const dir = resolve(relativeDir);
   const ca = await ensureCa(dir);
   const certFile = join(dir, 'apns-sim-server.pem');
   const keyFile = join(dir, 'apns-sim-server.key');
@@ -115,7 +118,7 @@ export async function createClientCertificate(
   topic = 'com.example.app',
 ): Promise<ClientCertificate> {
   const { certFile, keyFile } = await issue(
-    dir, ca, name, `/UID=${topic}/CN=Apple Push Services: ${topic}`,
+    resolve(dir), ca, name, `/UID=${topic}/CN=Apple Push Services: ${topic}`,
     'extendedKeyUsage=clientAuth\n1.2.840.113635.100.6.3.1=ASN1:NULL\n1.2.840.113635.100.6.3.2=ASN1:NULL\n',
     (out) => ['genrsa', '-out', out, '2048'],
   );
