@@ -6,7 +6,7 @@ SHELL := /bin/bash
 MOCHA := npx mocha
 export NODE_OPTIONS ?= --max-old-space-size=4096
 
-.PHONY: dev test deps services typecheck build test-unit test-integration test-kube test-e2e bench-api bench-delivery e2e-kind clean
+.PHONY: dev test deps services typecheck build test-unit test-integration test-kube test-e2e bench-api bench-delivery e2e-kind clean clean-kube
 
 ## deps: npm packages (from the lock file) — every other target depends on it
 deps: node_modules/.installed
@@ -56,3 +56,7 @@ e2e-kind: deps
 
 clean:
 	rm -rf dist node_modules .herald
+
+## clean-kube: forget the cached kube-apiserver and etcd binaries (the next `make test` rebuilds them, ~8 min)
+clean-kube:
+	rm -rf "$${HERALD_KUBE_CACHE:-$$HOME/.cache/herald/kube}"
