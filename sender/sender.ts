@@ -51,6 +51,7 @@ export async function startSender(opts: SenderOptions): Promise<Sender> {
       },
     });
   const clients = new ApnsClients(pool, opts.apns, logger);
+  if (!opts.redis) logger.warn('no Redis: throttle_rate_per_minute is not applied by this sender');
   let stopping = false;
   const worker = new ChunkWorker({
     pool,

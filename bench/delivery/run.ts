@@ -1,0 +1,191 @@
+// Delivery benchmark (issue "Delivery", done-when): N subscribed devices, one segment send,
+// measured from the api's answer to the last device recorded, with 1 and with 2 sender
+// processes; the APNs simulator on the same machine, in its own process. Beside it, the
+// simulator's ceiling measured with h2load against the same simulator.
+//
+//   npx tsx bench/delivery/run.ts [--devices 1000000] [--senders 1,2] [--concurrency 8]
+//        [--connections 2] [--streams 1000] [--h2load-n 300000] [--keep-db]
+//
+// Needs PostgreSQL, Redis and NATS on their usual ports (as the tests do). Prints one line per
+// run and a summary; never part of `make test`.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { createPool } from '../../core/store/db.js';
+import { migrate } from '../../core/store/migrate.js';
+import { upsertApp, setCredentials } from '../../core/apps/app-store.js';
+import { createKey } from '../../core/apps/keys.js';
+import { connectBus, deleteStreams } from '../../core/bus/jetstream.js';
+import { generateApnsKeyPair, randomAppleId } from '../../apns-sim/index.js';
+import { ProviderTokenSigner } from '../../sender/apns/index.js';
+
+const { values } = parseArgs({
+  options: {
+    devices: { type: 'string', default: '1000000' },
+    senders: { type: 'string', default: '1,2' },
+    concurrency: { type: 'string', default: '8' },
+    connections: { type: 'string', default: '2' },
+    streams: { type: 'string', default: '1000' },
+    'h2load-n': { type: 'string', default: '300000' },
+    'h2load-c': { type: 'string', default: '2' },
+    'keep-db': { type: 'boolean', default: false },
+  },
+});
+const DEVICES = Number(values.devices);
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const ADMIN = process.env.HERALD_BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const DB = `herald_bench_delivery_${DEVICES}`;
+const dbUrl = ADMIN.replace(/\/[^/]*$/, `/${DB}`);
+const PREFIX = `BENCH${Date.now().toString(36)}`;
+const children: ChildProcess[] = [];
+process.on('exit', () => children.forEach((c) => c.kill('SIGKILL')));
+
+function spawnLine(args: string[], env: Record<string, string>, match: RegExp, nodeArgs: string[] = []): Promise<{ child: ChildProcess; line: string }> {
+  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'bin', 'herald.js'), ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', HERALD_PRINT_PORT: '1', HERALD_LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (match.test(line)) resolve({ child, line });
+    });
+    child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)));
+  });
+}
+
+async function prepareDatabase(): Promise<{ appId: string; apiKey: string }> {
+  const admin = new pg.Client({ connectionString: ADMIN });
+  await admin.connect();
+  const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [DB]);
+  if (!exists.rowCount) await admin.query(`CREATE DATABASE ${DB}`);
+  await admin.end();
+  const pool = createPool(dbUrl, { max: 2 });
+  await migrate(pool);
+  const key = generateApnsKeyPair();
+  const app = await upsertApp(pool, { name: 'bench', bundleId: 'com.example.bench' });
+  await setCredentials(pool, app.id, { kind: 'token', keyId: key.keyId, teamId: randomAppleId(), material: Buffer.from(key.privateKeyP8) });
+  const have = Number((await pool.query('SELECT count(*) FROM subscriptions WHERE app_id = $1', [app.id])).rows[0].count);
+  if (have !== DEVICES) {
+    await pool.query('DELETE FROM subscriptions WHERE app_id = $1', [app.id]);
+    const t0 = Date.now();
+    process.stderr.write(`inserting ${DEVICES} devices… `);
+    await pool.query(
+      `INSERT INTO subscriptions (id, app_id, token, language, last_active)
+       SELECT gen_random_uuid(), $1, lpad(to_hex(i), 64, '0'), (ARRAY['en','fr','de','pt-BR'])[1 + i % 4], now()
+         FROM generate_series(1, $2::int) AS i`,
+      [app.id, DEVICES],
+    );
+    await pool.query('VACUUM ANALYZE subscriptions');
+    process.stderr.write(`${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+  }
+  await pool.query('UPDATE subscriptions SET subscribed = true WHERE app_id = $1 AND NOT subscribed', [app.id]);
+  const { key: apiKey } = await createKey(pool, app.id, { name: `bench-${Date.now()}` });
+  await pool.end();
+  return { appId: app.id, apiKey };
+}
+
+async function runOnce(senders: number, sim: { url: string; caFile: string; pid: number }, appId: string, apiKey: string): Promise<Record<string, number>> {
+  const env = {
+    HERALD_DATABASE_URL: dbUrl,
+    HERALD_STREAM_PREFIX: PREFIX,
+    HERALD_REDIS_PREFIX: `${PREFIX.toLowerCase()}:`,
+    HERALD_RATE_LIMITS: 'off',
+    HERALD_HTTP_HOST: '127.0.0.1',
+    HERALD_HTTP_PORT: '0',
+    HERALD_METRICS_PORT: '0',
+    HERALD_APNS_URL: sim.url,
+    HERALD_APNS_CA_FILE: sim.caFile,
+    HERALD_SENDER_CONCURRENCY: values.concurrency!,
+    HERALD_APNS_CONNECTIONS: values.connections!,
+    HERALD_APNS_MAX_STREAMS: values.streams!,
+  };
+  const api = await spawnLine(['api'], env, /^listening \d+/);
+  const port = Number(api.line.split(' ')[1]);
+  // HERALD_BENCH_PROFILE=DIR writes a V8 CPU profile of each sender there (where the time goes).
+  const prof = process.env.HERALD_BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.HERALD_BENCH_PROFILE}`] : [];
+  const procs = await Promise.all(Array.from({ length: senders }, () => spawnLine(['sender'], env, /^metrics \d+/, prof)));
+  const simCpuBefore = cpuSeconds(sim.pid);
+  await new Promise((r) => setTimeout(r, 1000));
+  const pool = createPool(dbUrl, { max: 2 });
+  const cpuBefore = procs.map((p) => cpuSeconds(p.child.pid!));
+  const res = await fetch(`http://127.0.0.1:${port}/api/v1/notifications`, {
+    method: 'POST',
+    headers: { authorization: `Key ${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ app_id: appId, included_segments: ['Subscribed Users'], contents: { en: 'Your order has shipped', fr: 'Votre commande est partie', de: 'Ihre Bestellung ist unterwegs', 'pt-BR': 'Seu pedido foi enviado' } }),
+  });
+  const answeredAt = Date.now();
+  const body = (await res.json()) as { id: number; status: string; estimate: number };
+  if (res.status !== 202) throw new Error(`send answered ${res.status} ${JSON.stringify(body)}`);
+  let row: Record<string, any>;
+  for (;;) {
+    row = (await pool.query('SELECT status, sent, failed, skipped, chunks_done, chunks_total FROM sends WHERE id = $1', [body.id])).rows[0];
+    if (row.status === 'approved' || row.status === 'draft') break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const last = (await pool.query(`SELECT extract(epoch FROM max(finished_at)) * 1000 AS ms FROM send_chunks WHERE send_id = $1`, [body.id])).rows[0].ms;
+  const seconds = (Number(last) - answeredAt) / 1000;
+  const cpu = procs.map((p, i) => cpuSeconds(p.child.pid!) - cpuBefore[i]);
+  const simCpu = cpuSeconds(sim.pid) - simCpuBefore;
+  await pool.end();
+  for (const p of [api, ...procs]) p.child.kill('SIGTERM');
+  await Promise.all([api, ...procs].map((p) => new Promise((r) => (p.child.exitCode !== null ? r(null) : p.child.once('exit', r)))));
+  return { senders, devices: body.estimate, sent: row.sent, failed: row.failed, seconds, perSecond: row.sent / seconds, senderCpuSeconds: cpu.reduce((a, b) => a + b, 0), simCpuSeconds: simCpu };
+}
+
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+async function ceiling(sim: { port: number }): Promise<{ perSecond: number; raw: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'herald-h2load-'));
+  const payload = join(dir, 'payload.json');
+  await writeFile(payload, JSON.stringify({ aps: { alert: { body: 'Your order has shipped' }, sound: 'default' }, custom: { i: '1' } }));
+  const k = generateApnsKeyPair();
+  const jwt = new ProviderTokenSigner(k.privateKeyP8, k.keyId, randomAppleId()).current().authorization;
+  const n = values['h2load-n']!;
+  const args = ['-n', n, '-c', values['h2load-c']!, '-m', values.streams!, '-d', payload, '-H', 'apns-topic: com.example.bench', '-H', 'apns-push-type: alert', '-H', `authorization: ${jwt}`,
+    `https://127.0.0.1:${sim.port}/3/device/${'ab'.repeat(32)}`];
+  const out = spawnSync('h2load', args, { encoding: 'utf8' });
+  const m = /finished in [\d.]+m?s, ([\d.]+) req\/s/.exec(out.stdout);
+  return { perSecond: m ? Number(m[1]) : Number.NaN, raw: out.stdout.split('\n').filter((l) => /finished in|status codes|requests:/.test(l)).join(' | ') };
+}
+
+const { appId, apiKey } = await prepareDatabase();
+const certDir = await mkdtemp(join(tmpdir(), 'herald-bench-sim-'));
+const simProc = await spawnLine(['apns-sim', '--port', '0', '--control-port', '0', '--cert-dir', certDir, '--max-deliveries', '0', '--track-tokens', 'false'], {}, /^\{"url"/);
+const sim = { ...(JSON.parse(simProc.line) as { url: string; port: number; caFile: string }), pid: simProc.child.pid! };
+const results = [];
+for (const n of values.senders!.split(',').map(Number)) {
+  const r = await runOnce(n, sim, appId, apiKey);
+  console.log(JSON.stringify(r));
+  results.push(r);
+}
+const c = await ceiling(sim);
+console.log(`h2load ceiling: ${c.perSecond.toFixed(0)} req/s (${c.raw})`);
+for (const r of results) {
+  console.log(`${r.senders} sender(s): ${r.devices} devices in ${r.seconds.toFixed(1)} s = ${r.perSecond.toFixed(0)} devices/s, ${(100 * r.perSecond / c.perSecond).toFixed(0)}% of the simulator's ceiling; sender CPU ${r.senderCpuSeconds.toFixed(1)} s, simulator CPU ${r.simCpuSeconds.toFixed(1)} s`);
+}
+const bus = await connectBus(process.env.HERALD_NATS_URL ?? 'nats://127.0.0.1:4222', PREFIX);
+await deleteStreams(bus.jsm, bus.names);
+await bus.close();
+simProc.child.kill('SIGTERM');
+if (!values['keep-db']) {
+  // The devices are kept between runs (inserting a million takes a while); sends are dropped.
+  const pool = createPool(dbUrl, { max: 1 });
+  await pool.query('DELETE FROM sends');
+  await pool.end();
+}
+process.exit(0);
