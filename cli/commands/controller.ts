@@ -7,6 +7,7 @@ import { createPool } from '../../core/store/db.js';
 import { connectBus } from '../../core/bus/jetstream.js';
 import { kubeClients, loadKubeConfig } from '../../controller/kube/client.js';
 import { startController } from '../../controller/index.js';
+import { controllerMetrics, serveControllerMetrics } from '../../controller/metrics.js';
 import type { Runtime } from '../runtime.js';
 import { fail } from '../runtime.js';
 
@@ -41,11 +42,13 @@ export async function runController(rt: Runtime): Promise<void> {
     await pool.end();
   });
   rt.onShutdown('controller', () => controller.stop());
+  const metrics = await serveControllerMetrics(controllerMetrics(controller, { defaults: true }), config.httpHost, config.metricsPort);
+  rt.onShutdown('metrics server', () => new Promise<void>((resolve) => metrics.server.close(() => resolve())));
   void controller.lost.then(() => {
     logger.error('leadership lost; exiting so that only the new leader works');
     process.exit(1);
   });
-  logger.info({ identity, namespace: config.namespace || '(all)' }, 'controller started');
+  logger.info({ identity, namespace: config.namespace || '(all)', metricsPort: metrics.port }, 'controller started');
   // Machine-readable line for tests and scripts.
   if (process.env.HERALD_PRINT_PORT) process.stdout.write(`controller ready ${identity}\n`);
 }

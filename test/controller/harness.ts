@@ -64,6 +64,7 @@ export function useControlPlane(): { readonly cp: ControlPlane; kubectl(args: st
 export interface ControllerOptions extends Partial<Omit<ControllerSettings, 'lease'>> {
   kubeconfig?: string;
   leaseName?: string;
+  leaseNamespace?: string;
 }
 
 /** The controller in this process, with test-sized timings. */
@@ -83,7 +84,7 @@ export async function startTestController(env: TestEnv, kubeconfig: string, opts
       statusIntervalMs: opts.statusIntervalMs ?? 500,
       identity: opts.identity ?? `test-${randomBytes(3).toString('hex')}`,
       lease: {
-        namespace: 'default',
+        namespace: opts.leaseNamespace ?? 'default',
         name: opts.leaseName ?? `herald-controller-${randomBytes(3).toString('hex')}`,
         durationSeconds: 4,
         timings: { retryPeriodMs: 300 },
