@@ -1,0 +1,53 @@
+import { expect } from 'chai';
+import { pino } from 'pino';
+import { WorkQueue } from './work-queue.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('WorkQueue', () => {
+  it('coalesces a key added while queued, and runs a key added while in progress once more afterwards', async () => {
+    const runs: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const q = new WorkQueue({
+      name: 't', logger: pino({ level: 'silent' }), concurrency: 1,
+      reconcile: async (key) => {
+        runs.push(key);
+        if (runs.length === 1) await gate;
+      },
+    });
+    q.start();
+    q.add('a'); // running, held at the gate
+    q.add('a'); // dirty: once more afterwards
+    q.add('a');
+    q.add('b');
+    q.add('b'); // queued once
+    release();
+    await sleep(20);
+    expect(runs).to.deep.equal(['a', 'b', 'a']);
+    await q.stop();
+  });
+
+  it('never works one key in two workers at once, and retries a failure with back-off', async () => {
+    let active = 0;
+    let maxActive = 0;
+    let calls = 0;
+    const q = new WorkQueue({
+      name: 't', logger: pino({ level: 'silent' }), concurrency: 4, backoff: { initialMs: 10, maxMs: 20 },
+      reconcile: async () => {
+        active += 1;
+        maxActive = Math.max(maxActive, active);
+        calls += 1;
+        await sleep(5);
+        active -= 1;
+        if (calls < 3) throw new Error('not yet');
+      },
+    });
+    q.start();
+    for (let i = 0; i < 10; i += 1) q.add('k');
+    await sleep(150);
+    expect(maxActive).to.equal(1);
+    expect(calls).to.equal(3);
+    await q.stop();
+  });
+});
