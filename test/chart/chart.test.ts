@@ -70,6 +70,7 @@ describe('charts/herald', function () {
         'Secret/herald-connections',
         'Secret/herald-migrate',
         'Service/herald-api',
+        'Service/herald-controller-metrics',
         'Service/herald-sender-metrics',
         'ServiceAccount/herald-controller',
       ];
@@ -110,7 +111,7 @@ describe('charts/herald', function () {
       }
     });
 
-    it('probes the api on /healthz and /readyz, senders on HERALD_METRICS_PORT', () => {
+    it('probes the api on /healthz and /readyz, senders and controllers on HERALD_METRICS_PORT', () => {
       const api = containersOf(find(ms, 'Deployment', 'herald-api'))[0];
       expect(api.livenessProbe.httpGet).to.deep.equal({ path: '/healthz', port: 'http' });
       expect(api.readinessProbe.httpGet).to.deep.equal({ path: '/readyz', port: 'http' });
@@ -120,9 +121,11 @@ describe('charts/herald', function () {
       expect(sender.livenessProbe.httpGet).to.deep.equal({ path: '/healthz', port: 'metrics' });
       expect(sender.readinessProbe.httpGet).to.deep.equal({ path: '/readyz', port: 'metrics' });
       expect(configMap(ms).HERALD_METRICS_PORT).to.equal('9090');
-      // `herald controller` serves no port yet: probing one would restart it (controller.metrics).
       const controller = containersOf(find(ms, 'Deployment', 'herald-controller'))[0];
-      expect(controller).not.to.have.any.keys('ports', 'livenessProbe', 'readinessProbe');
+      expect(controller.ports).to.deep.equal([{ name: 'metrics', containerPort: 9090, protocol: 'TCP' }]);
+      expect(controller.startupProbe.httpGet).to.deep.equal({ path: '/healthz', port: 'metrics' });
+      expect(controller.livenessProbe.httpGet).to.deep.equal({ path: '/healthz', port: 'metrics' });
+      expect(controller.readinessProbe.httpGet).to.deep.equal({ path: '/readyz', port: 'metrics' });
     });
 
     it('gives pods HERALD_SHUTDOWN_GRACE_SECONDS plus 10 s to stop', () => {
@@ -189,14 +192,18 @@ describe('charts/herald', function () {
       }
     });
 
-    it('binds the controller RBAC (templates/controller-rbac.yaml) to that ServiceAccount', () => {
+    it('binds the controller RBAC (templates/controller-rbac.yaml) to that ServiceAccount, its Lease by name', () => {
       const bindings = ms.filter((m) => m.kind === 'RoleBinding' || m.kind === 'ClusterRoleBinding');
       expect(bindings, 'no RoleBinding or ClusterRoleBinding rendered').not.to.be.empty;
       for (const b of bindings) {
         expect(b.subjects, `${b.kind}/${b.metadata.name}`).to.deep.include({ kind: 'ServiceAccount', name: 'herald-controller', namespace: NS });
-        const role = find(ms, b.roleRef.kind, b.roleRef.name);
-        expect(role.kind).to.equal(b.roleRef.kind);
+        find(ms, b.roleRef.kind, b.roleRef.name);
       }
+      const leases = ms
+        .filter((m) => m.kind === 'Role' || m.kind === 'ClusterRole')
+        .flatMap((r) => r.rules)
+        .filter((rule: any) => rule.resources.includes('leases') && rule.resourceNames);
+      expect(leases.flatMap((rule: any) => rule.resourceNames)).to.include(configMap(ms).HERALD_LEASE_NAME);
     });
 
     it('guards each role with a PodDisruptionBudget selecting its pods', () => {
@@ -223,7 +230,6 @@ describe('charts/herald', function () {
         'ServiceMonitor/herald-api',
         'ServiceMonitor/herald-sender',
         'ServiceMonitor/herald-controller',
-        'Service/herald-controller-metrics',
         'Deployment/herald-apns-sim',
         'Service/herald-apns-sim',
         'Secret/herald-apns-sim-tls',
@@ -239,13 +245,6 @@ describe('charts/herald', function () {
       const ingress = find(ms, 'Ingress', 'herald-api');
       expect(ingress.spec.ingressClassName).to.equal('nginx');
       expect(ingress.spec.rules[0].http.paths[0].backend.service).to.deep.equal({ name: 'herald-api', port: { name: 'http' } });
-    });
-
-    it('probes the controller on HERALD_METRICS_PORT when controller.metrics is on', () => {
-      const controller = containersOf(find(ms, 'Deployment', 'herald-controller'))[0];
-      expect(controller.ports).to.deep.equal([{ name: 'metrics', containerPort: 9090, protocol: 'TCP' }]);
-      expect(controller.livenessProbe.tcpSocket).to.deep.equal({ port: 'metrics' });
-      expect(controller.readinessProbe.tcpSocket).to.deep.equal({ port: 'metrics' });
     });
 
     it('leaves the sender replica count to the HPA', () => {
@@ -375,8 +374,11 @@ describe('charts/herald', function () {
       const serviceMonitorCrd = await readFile(join(repoRoot, 'test/chart/servicemonitor-crd.yaml'), 'utf8');
       const crd = await cp.kubectl(['apply', '-f', '-'], { input: serviceMonitorCrd });
       expect(crd.code, crd.stderr).to.equal(0);
-      const ns = await cp.kubectl(['create', 'namespace', NS]);
-      expect(ns.code, ns.stderr).to.equal(0);
+      // NS for the release; apps is full.yaml's controller.watchNamespace (a Role there).
+      for (const name of [NS, 'apps']) {
+        const ns = await cp.kubectl(['create', 'namespace', name]);
+        expect(ns.code, ns.stderr).to.equal(0);
+      }
       const established = await cp.kubectl(['wait', '--for=condition=Established', '--timeout=60s', 'crd/servicemonitors.monitoring.coreos.com']);
       expect(established.code, established.stderr).to.equal(0);
     });
@@ -389,7 +391,8 @@ describe('charts/herald', function () {
         this.timeout(120_000);
         const rendered = await helm.run(['template', 'herald', chartDir, '-n', NS, '--include-crds', '-f', join(repoRoot, file)]);
         expect(rendered.code, rendered.stderr).to.equal(0);
-        const applied = await cp.kubectl(['apply', '--dry-run=server', '-n', NS, '-f', '-'], { input: rendered.stdout });
+        // No -n: every namespaced object the chart renders names its namespace.
+        const applied = await cp.kubectl(['apply', '--dry-run=server', '-f', '-'], { input: rendered.stdout });
         expect(applied.code, applied.stderr).to.equal(0);
         const count = rendered.stdout.split(/^---$/m).filter((doc) => /^kind:/m.test(doc)).length;
         expect(applied.stdout.trim().split('\n'), applied.stdout).to.have.length(count);
