@@ -6,7 +6,7 @@ SHELL := /bin/bash
 MOCHA := npx mocha
 export NODE_OPTIONS ?= --max-old-space-size=4096
 
-.PHONY: dev test deps services typecheck build test-unit test-integration test-kube test-e2e bench-api bench-delivery e2e-kind clean clean-kube
+.PHONY: dev test deps services typecheck build test-unit test-integration test-kube test-chart test-e2e bench-api bench-delivery e2e-kind clean clean-kube
 
 ## deps: npm packages (from the lock file) — every other target depends on it
 deps: node_modules/.installed
@@ -29,7 +29,7 @@ dev: services
 	bash scripts/dev.sh
 
 ## test: everything `make test` promises — unit, integration, Kubernetes tier, end-to-end
-test: typecheck test-unit test-integration test-kube test-e2e
+test: typecheck test-unit test-integration test-kube test-chart test-e2e
 
 test-unit: deps
 	$(MOCHA) 'api/**/*.test.ts' 'core/**/*.test.ts' 'sender/**/*.test.ts' 'controller/**/*.test.ts' 'cli/**/*.test.ts' 'apns-sim/**/*.test.ts'
@@ -40,6 +40,12 @@ test-integration: services
 test-kube: services
 	bash test/kube/build.sh >/dev/null
 	$(MOCHA) --timeout 120000 --spec 'test/kube/**/*.test.ts' --spec 'test/controller/**/*.test.ts'
+
+## test-chart: helm lint/template, schema refusals, and the rendered chart on the real kube-apiserver
+test-chart: deps
+	bash tools/helm/build.sh >/dev/null
+	bash test/kube/build.sh >/dev/null
+	$(MOCHA) --timeout 600000 --spec 'test/chart/**/*.test.ts'
 
 test-e2e: services
 	$(MOCHA) --timeout 300000 --spec 'test/e2e/**/*.test.ts'
