@@ -147,7 +147,9 @@ export class ChunkWorker {
     const log = this.deps.logger.child({ sendId, chunk });
     try {
       const view = await readChunk(pool, sendId, chunk);
-      if (!view || !view.state || view.state === 'done' || view.state === 'left_out' || (view.sendStatus !== 'queued' && view.sendStatus !== 'sending')) {
+      // A chunk of a `scheduled` send is a timezone send's (it stays scheduled while it delivers).
+      const running = view && (view.sendStatus === 'queued' || view.sendStatus === 'sending' || view.sendStatus === 'scheduled');
+      if (!view || !view.state || view.state === 'done' || view.state === 'left_out' || !running) {
         metrics.chunks.inc({ result: 'duplicate' });
         msg.ack();
         return 'ack';

@@ -1,6 +1,7 @@
 // A sender process's parts, wired: the shared consumer and its loop, the chunk worker, the APNs
 // clients, the throttle, and the periodic duties every sender also runs (outbox relay, firing due
-// scheduled sends, stopping the sends of apps marked overdue). cli/commands/sender.ts builds the
+// scheduled sends, releasing the time-zone chunks whose moment has come, stopping the sends of apps
+// marked overdue). cli/commands/sender.ts builds the
 // clients and calls startSender; tests call it in-process.
 import type { Redis } from 'ioredis';
 import type { Pool } from '../core/store/db.js';
@@ -9,6 +10,7 @@ import type { Logger } from '../core/log.js';
 import { startOutboxRelay } from '../core/bus/outbox.js';
 import { fireDueSends } from '../core/send/fire-due.js';
 import { stopOverdueSends } from '../core/delivery/finish.js';
+import { releaseDueChunks } from '../core/delivery/timezone.js';
 import { ApnsClients, type ApnsSettings } from './apns-clients.js';
 import { ChunkWorker, DEFAULT_WORKER_SETTINGS, type WorkerSettings } from './chunk-worker.js';
 import { ensureSenderConsumer, runConsumerLoop } from './consumer.js';
@@ -76,6 +78,8 @@ export async function startSender(opts: SenderOptions): Promise<Sender> {
         await stopOverdueSends(pool);
         const fired = await fireDueSends({ pool, bus });
         for (const f of fired) logger.info({ ...f }, 'scheduled send fired');
+        const released = await releaseDueChunks({ pool, bus });
+        if (released.length) logger.info({ chunks: released.length }, 'time-zone chunks released');
       } catch (error) {
         logger.warn({ err: error }, 'sender duty round failed');
       }

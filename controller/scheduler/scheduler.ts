@@ -1,9 +1,11 @@
 // Fires due scheduled sends on the leader (core/send/fire-due.ts: rows claimed with FOR UPDATE
-// SKIP LOCKED, so senders running the same loop never fire one twice).
+// SKIP LOCKED, so senders running the same loop never fire one twice), and releases the chunks of
+// `delayed_option: timezone` sends whose zone's moment has come (core/delivery/timezone.ts).
 import type { Bus } from '../../core/bus/jetstream.js';
 import type { Logger } from '../../core/log.js';
 import type { Pool } from '../../core/store/db.js';
 import { fireDueSends } from '../../core/send/fire-due.js';
+import { releaseDueChunks } from '../../core/delivery/timezone.js';
 
 export function startScheduler(deps: { pool: Pool; bus: Bus; logger: Logger }, intervalMs = 1000): () => Promise<void> {
   const log = deps.logger.child({ component: 'scheduler' });
@@ -15,7 +17,12 @@ export function startScheduler(deps: { pool: Pool; bus: Bus; logger: Logger }, i
     for (;;) {
       const fired = await fireDueSends({ pool: deps.pool, bus: deps.bus }, { limit: 50 });
       for (const f of fired) log.info({ sendId: f.sendId, status: f.status, total: f.totalRecipients }, 'scheduled send fired');
-      if (fired.length < 50 || stopped) return;
+      if (fired.length < 50 || stopped) break;
+    }
+    for (;;) {
+      const released = await releaseDueChunks({ pool: deps.pool, bus: deps.bus }, { limit: 500 });
+      if (released.length) log.info({ chunks: released.length }, 'time-zone chunks released');
+      if (released.length < 500 || stopped) return;
     }
   };
   const loop = () => {

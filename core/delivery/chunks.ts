@@ -63,12 +63,18 @@ export interface ClaimedChunk {
   toSeq: number | null;
   planned: number;
   claims: number;
+  /** Timezone sends (timezone.ts): the chunk holds only the devices of this zone (null: no zone). */
+  zone?: { timezone: string | null };
+  /** Timezone list sends: the given ids this chunk counts for. */
+  entries?: string[];
 }
 
 /**
  * Takes the chunk for `leaseMs`: only a planned chunk, or a working one whose lease ran out (its
  * sender died), and only while the app is not overdue and the send not stopped — checked in the
  * same statement, so a pause recorded before it is always seen. Moves the send queued → sending.
+ * A timezone send stays `scheduled` while it delivers, and its chunks are taken only once the
+ * release duty has let them go (timezone.ts).
  */
 export async function claimChunk(pool: Pool, sendId: number, chunk: number, leaseMs: number): Promise<ClaimedChunk | undefined> {
   const res = await pool.query(
@@ -76,8 +82,9 @@ export async function claimChunk(pool: Pool, sendId: number, chunk: number, leas
       FROM sends s JOIN apps a ON a.id = s.app_id
      WHERE k.send_id = $1 AND k.chunk = $2 AND s.id = k.send_id
        AND (k.state = 'planned' OR (k.state = 'working' AND k.lease_until < clock_timestamp()))
-       AND s.status IN ('queued', 'sending') AND s.stopped IS NULL AND NOT a.invoice_overdue AND NOT a.disabled
-     RETURNING k.from_seq, k.to_seq, k.planned, k.claims, s.status`,
+       AND s.status IN ('queued', 'sending', 'scheduled') AND s.stopped IS NULL AND NOT a.invoice_overdue AND NOT a.disabled
+       AND (k.not_before IS NULL OR k.released_at IS NOT NULL)
+     RETURNING k.from_seq, k.to_seq, k.planned, k.claims, s.status, k.by_zone, k.timezone, k.entries`,
     [sendId, chunk, leaseMs],
   );
   const r = res.rows[0];
@@ -85,7 +92,10 @@ export async function claimChunk(pool: Pool, sendId: number, chunk: number, leas
   if (r.status === 'queued') {
     await pool.query(`UPDATE sends SET status = 'sending', updated_at = now() WHERE id = $1 AND status = 'queued'`, [sendId]);
   }
-  return { fromSeq: r.from_seq, toSeq: r.to_seq, planned: r.planned, claims: r.claims };
+  const claimed: ClaimedChunk = { fromSeq: r.from_seq, toSeq: r.to_seq, planned: r.planned, claims: r.claims };
+  if (r.by_zone) claimed.zone = { timezone: r.timezone };
+  if (r.entries) claimed.entries = r.entries;
+  return claimed;
 }
 
 /** Extends the lease of a chunk this sender still works on (long chunks, with working()). */
@@ -138,7 +148,9 @@ export async function loadChunkDevices(db: Queryable, app: AppRecord, req: SendR
   const target = req.target;
   if (target.kind === 'subscription_ids' || target.kind === 'external_ids') {
     const byId = target.kind === 'subscription_ids';
-    const ids = byId ? target.ids.filter((id) => UUID.test(id)).map((id) => id.toLowerCase()) : target.ids;
+    // A timezone list send's chunk counts for its own share of the ids (timezone.ts).
+    const given = bounds.entries ?? target.ids;
+    const ids = byId ? given.filter((id) => UUID.test(id)).map((id) => id.toLowerCase()) : given;
     const res = await db.query<{ entry: string; token: string; language: string | null }>(
       byId
         ? `SELECT id::text AS entry, token, language FROM subscriptions WHERE app_id = $1 AND subscribed AND id = ANY($2::uuid[])`
@@ -147,14 +159,16 @@ export async function loadChunkDevices(db: Queryable, app: AppRecord, req: SendR
       [app.id, ids],
     );
     // Entries as given (a subscription id matches whatever its case was in the request).
-    const entries = byId ? target.ids.map((id) => id.toLowerCase()) : target.ids;
+    const entries = byId ? given.map((id) => id.toLowerCase()) : given;
     return { devices: res.rows, entries };
   }
   const params = new Params([app.id, bounds.fromSeq ?? 0, bounds.toSeq ?? 0, bounds.planned]);
   const condition = audienceCondition(app, target, params);
+  // A timezone send's chunk: the devices of its zone only (timezone.ts).
+  const zone = bounds.zone ? ` AND s.timezone IS NOT DISTINCT FROM ${params.add(bounds.zone.timezone)}::text` : '';
   const res = await db.query<{ seq: number; token: string; language: string | null }>(
     `SELECT seq, token, language FROM subscriptions s
-      WHERE s.app_id = $1 AND s.subscribed AND s.seq > $2 AND s.seq <= $3 AND ${condition}
+      WHERE s.app_id = $1 AND s.subscribed AND s.seq > $2 AND s.seq <= $3 AND ${condition}${zone}
       ORDER BY seq LIMIT $4`,
     params.values,
   );

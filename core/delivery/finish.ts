@@ -58,6 +58,9 @@ interface LockedSend {
   message: string;
 }
 
+/** A send still delivering: queued or sending, or a timezone send planned while still `scheduled`. */
+const running = (s: LockedSend) => s.status === 'queued' || s.status === 'sending' || (s.status === 'scheduled' && s.chunks_total !== null);
+
 async function lockSend(db: PoolClient, sendId: number): Promise<LockedSend | undefined> {
   const res = await db.query<LockedSend>(
     `SELECT app_id, status, total_recipients, sent, failed, skipped, left_out, chunks_total, chunks_done, stopped, message
@@ -73,7 +76,7 @@ async function lockSend(db: PoolClient, sendId: number): Promise<LockedSend | un
  */
 export async function finishIfComplete(db: PoolClient, sendId: number, detail?: string): Promise<FinishedSend | undefined> {
   const s = await lockSend(db, sendId);
-  if (!s || (s.status !== 'queued' && s.status !== 'sending')) return undefined;
+  if (!s || !running(s)) return undefined;
   const planned = s.chunks_total !== null;
   const complete = planned ? s.chunks_done >= s.chunks_total! : s.stopped !== null;
   if (!complete) return undefined;
@@ -112,7 +115,7 @@ export async function stopSend(pool: Pool, sendId: number, reason: StopReason, d
 /** stopSend inside the caller's transaction (recordChunk uses it when a chunk hit refused credentials). */
 export async function stopWithin(db: PoolClient, sendId: number, reason: StopReason, detail?: string): Promise<FinishedSend | undefined> {
   const s = await lockSend(db, sendId);
-  if (!s || (s.status !== 'queued' && s.status !== 'sending')) return undefined;
+  if (!s || !running(s)) return undefined;
   const left = await db.query<{ planned: number }>(
     `UPDATE send_chunks SET state = 'left_out', left_out = planned, lease_until = NULL, finished_at = now()
       WHERE send_id = $1 AND state = 'planned' RETURNING planned`,
@@ -132,7 +135,8 @@ export async function stopWithin(db: PoolClient, sendId: number, reason: StopRea
 export async function stopOverdueSends(pool: Pool, appId?: string): Promise<number[]> {
   const res = await pool.query<{ id: number }>(
     `SELECT s.id FROM sends s JOIN apps a ON a.id = s.app_id
-      WHERE s.status IN ('queued', 'sending') AND a.invoice_overdue AND s.stopped IS NULL AND ($1::uuid IS NULL OR a.id = $1)`,
+      WHERE (s.status IN ('queued', 'sending') OR (s.status = 'scheduled' AND s.chunks_total IS NOT NULL))
+        AND a.invoice_overdue AND s.stopped IS NULL AND ($1::uuid IS NULL OR a.id = $1)`,
     [appId ?? null],
   );
   const stopped: number[] = [];

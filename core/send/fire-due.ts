@@ -6,8 +6,10 @@
 // `queued` (segment, tag) or `sending` (list) and its plan job goes through the outbox in the same
 // transaction; an app paused at that moment ends the send `draft`, with nothing sent.
 //
-// Not yet done: `delayed_option: timezone` sends (request.timezoneDelivery). They are left
-// `scheduled` here; firing them one time-zone slice at a time is the next step (docs/delivery.md).
+// A `delayed_option: timezone` send (request.timezoneDelivery) fires at send_after (at once when
+// only delivery_time_of_day was given): its audience is measured and planned here, in chunks
+// grouped by device time zone, each with the instant it may go out (core/delivery/timezone.ts);
+// it stays `scheduled` while releaseDueChunks lets its zones go one after the other.
 import type { Pool } from '../store/db.js';
 import { inTransaction } from '../store/db.js';
 import type { Bus } from '../bus/jetstream.js';
@@ -15,6 +17,8 @@ import { enqueue, publishAndDelete, type EnqueuedMessage } from '../bus/outbox.j
 import { SUBJECTS } from '../bus/subjects.js';
 import { getApp } from '../apps/app-store.js';
 import { measureAudience } from '../audience/measure.js';
+import { recordTimezonePlan, timezoneChunks } from '../delivery/timezone.js';
+import { finishIfComplete } from '../delivery/finish.js';
 import type { SendRequest } from './request.js';
 import { isBroadcast, type SendStatus } from './status.js';
 
@@ -29,10 +33,12 @@ const devices = (n: number) => `${n.toLocaleString('en-US')} device${n === 1 ? '
 /** Fires up to `limit` due sends; returns what it did. Publishes after commit (the relay retries). */
 export async function fireDueSends(deps: { pool: Pool; bus?: Bus; now?: Date }, opts: { limit?: number } = {}): Promise<FiredSend[]> {
   const { fired, outboxIds } = await inTransaction(deps.pool, async (db) => {
-    const due = await db.query<{ id: number; app_id: string; request: SendRequest }>(
-      `SELECT id, app_id, request FROM sends
-        WHERE status = 'scheduled' AND send_after <= coalesce($1::timestamptz, now()) AND NOT (request ? 'timezoneDelivery')
-        ORDER BY send_after, id
+    // Timezone sends: due at send_after, or at once (created_at) with delivery_time_of_day only;
+    // chunks_total is set when they fire (they stay `scheduled`), so each fires once.
+    const due = await db.query<{ id: number; app_id: string; request: SendRequest; starts: Date }>(
+      `SELECT id, app_id, request, coalesce(send_after, created_at) AS starts FROM sends
+        WHERE status = 'scheduled' AND chunks_total IS NULL AND coalesce(send_after, created_at) <= coalesce($1::timestamptz, now())
+        ORDER BY coalesce(send_after, created_at), id
         LIMIT $2 FOR UPDATE SKIP LOCKED`,
       [deps.now ?? null, opts.limit ?? 50],
     );
@@ -40,6 +46,7 @@ export async function fireDueSends(deps: { pool: Pool; bus?: Bus; now?: Date }, 
     const outboxIds: EnqueuedMessage[] = [];
     for (const row of due.rows) {
       const req = row.request;
+      const timezone = !!req.timezoneDelivery;
       const app = await getApp(db, row.app_id);
       let status: SendStatus;
       let message: string;
@@ -56,6 +63,9 @@ export async function fireDueSends(deps: { pool: Pool; bus?: Bus; now?: Date }, 
         if (total === 0) {
           status = 'approved';
           message = 'This notification reached no one: the audience is empty.';
+        } else if (timezone) {
+          status = 'scheduled';
+          message = `Going out to ${devices(total)} at ${req.timezoneDelivery!.timeOfDay} in each device's time zone.`;
         } else if (isBroadcast(req)) {
           status = 'queued';
           message = `Queued for ${devices(total)}; delivery goes on in the background.`;
@@ -75,7 +85,14 @@ export async function fireDueSends(deps: { pool: Pool; bus?: Bus; now?: Date }, 
           WHERE id = $1`,
         [row.id, status, message, total, maxSeq, final],
       );
-      if (!final) outboxIds.push(...(await enqueue(db, [{ subject: SUBJECTS.planJob, msgId: `plan-${row.id}`, payload: { sendId: row.id } }])));
+      if (!final && timezone) {
+        // Planned now, in this transaction; its chunks wait for their zone's moment (no plan job).
+        const chunks = await timezoneChunks(db, app!, req, { maxSeq: maxSeq ?? 0, cap: total, from: new Date(row.starts) });
+        await recordTimezonePlan(db, row.id, chunks);
+        if (!chunks.length) await finishIfComplete(db, row.id); // nothing left to deliver after all
+      } else if (!final) {
+        outboxIds.push(...(await enqueue(db, [{ subject: SUBJECTS.planJob, msgId: `plan-${row.id}`, payload: { sendId: row.id } }])));
+      }
       fired.push({ sendId: row.id, status, totalRecipients: total });
     }
     return { fired, outboxIds };
