@@ -78,7 +78,6 @@ async function startApi(limits: 'on' | 'off', n: number): Promise<Api> {
       HERALD_PRINT_PORT: '1',
       HERALD_TRUST_PROXY_HOPS: '1',
       HERALD_RATE_LIMITS: limits,
-      HERALD_FROM_SOURCE: process.env.HERALD_FROM_SOURCE ?? '',
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

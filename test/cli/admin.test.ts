@@ -11,7 +11,7 @@ import { startTestApi, type TestApi } from '../support/api-server.js';
 
 function herald(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/herald.js', ...args], { env: { ...env, HERALD_FROM_SOURCE: '1' } }, (error, stdout, stderr) => {
+    execFile(process.execPath, ['bin/herald.js', ...args], { env }, (error, stdout, stderr) => {
       resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
     });
   });

@@ -115,7 +115,7 @@ export function randomIp(): string {
 export async function spawnApi(env: TestEnv, extraEnv: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
   const child = spawn(process.execPath, [join(ROOT, 'bin/herald.js'), 'api'], {
     cwd: ROOT,
-    env: env.childEnv({ HERALD_HTTP_PORT: '0', HERALD_HTTP_HOST: '127.0.0.1', HERALD_PRINT_PORT: '1', HERALD_TRUST_PROXY_HOPS: '1', HERALD_FROM_SOURCE: '1', ...extraEnv }),
+    env: env.childEnv({ HERALD_HTTP_PORT: '0', HERALD_HTTP_HOST: '127.0.0.1', HERALD_PRINT_PORT: '1', HERALD_TRUST_PROXY_HOPS: '1', ...extraEnv }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

@@ -19,7 +19,7 @@ export interface HeraldProcess {
 export async function startHerald(role: string, env: Record<string, string>, opts: { args?: string[]; waitForPort?: boolean } = {}): Promise<HeraldProcess> {
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'herald.js'), role, ...(opts.args ?? [])], {
     cwd: ROOT,
-    env: { HERALD_HTTP_PORT: '0', HERALD_PRINT_PORT: '1', HERALD_FROM_SOURCE: '1', ...env },
+    env: { HERALD_HTTP_PORT: '0', HERALD_PRINT_PORT: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
