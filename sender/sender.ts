@@ -11,6 +11,7 @@ import { startOutboxRelay } from '../core/bus/outbox.js';
 import { fireDueSends } from '../core/send/fire-due.js';
 import { stopOverdueSends } from '../core/delivery/finish.js';
 import { releaseDueChunks } from '../core/delivery/timezone.js';
+import { repairStalledSends } from '../core/delivery/repair.js';
 import { ApnsClients, type ApnsSettings } from './apns-clients.js';
 import { ChunkWorker, DEFAULT_WORKER_SETTINGS, type WorkerSettings } from './chunk-worker.js';
 import { ensureSenderConsumer, runConsumerLoop } from './consumer.js';
@@ -72,6 +73,7 @@ export async function startSender(opts: SenderOptions): Promise<Sender> {
   // flag; this closes sends whose remaining chunks sit in the queue) and due scheduled sends.
   const every = Math.min(opts.dutyEveryMs ?? 500, 1000);
   let duty: Promise<unknown> = Promise.resolve();
+  let nextRepair = Date.now() + 30_000;
   const tick = () => {
     duty = (async () => {
       try {
@@ -80,6 +82,11 @@ export async function startSender(opts: SenderOptions): Promise<Sender> {
         for (const f of fired) logger.info({ ...f }, 'scheduled send fired');
         const released = await releaseDueChunks({ pool, bus });
         if (released.length) logger.info({ chunks: released.length }, 'time-zone chunks released');
+        if (Date.now() >= nextRepair) {
+          nextRepair = Date.now() + 30_000;
+          const repaired = await repairStalledSends(pool, bus);
+          if (repaired.plans.length || repaired.chunks.length) logger.warn({ ...repaired }, 'stalled sends given their jobs again');
+        }
       } catch (error) {
         logger.warn({ err: error }, 'sender duty round failed');
       }
