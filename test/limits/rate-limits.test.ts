@@ -209,18 +209,17 @@ describe('rate buckets over HTTP (Redis)', function () {
 
   it('the ip bucket is shared across keys and apps of one address', async () => {
     const ip = randomIp();
-    // Pre-draw all but ten of the address's 6,000 ip tokens (TAT 59.9 s ahead; 10 ms a token).
-    await redis.set(`${env.redisPrefix}rl:ip:${ip}`, String(Date.now() + 59_900), 'PX', 60_000);
-    const a = await call(api.url, 'GET', '/api/v1/notifications/999999999', { key: t.keys[0], ip });
-    expect(a.status).to.equal(404);
-    expect(a.headers.get('ratelimit-limit')).to.equal('6000'); // ip is now the closest to running out
-    expect(Number(a.headers.get('ratelimit-remaining'))).to.be.below(10);
-    // Another app's key from the same address runs into the same ip bucket.
-    const answers = await Promise.all(Array.from({ length: 30 }, () => call(api.url, 'GET', '/api/v1/notifications/999999999', { key: other.keys[0], ip })));
-    const refused = answers.find((x) => x.status === 429);
-    expect(refused, 'one call refused by ip').to.not.equal(undefined);
-    expect(policyNames(refused!)).to.deep.equal(['ip']); // refused by ip: the key's read bucket not reached
-    expect(refused!.headers.get('ratelimit-limit')).to.equal('6000');
+    // Empty the address's ip bucket (TAT 2 s beyond full: every draw is refused for about two
+    // seconds, a margin wide enough for a loaded machine; no assertion depends on the clock).
+    await redis.set(`${env.redisPrefix}rl:ip:${ip}`, String(Date.now() + 62_000), 'PX', 120_000);
+    for (const key of [t.keys[0], other.keys[0]]) {
+      const refused = await call(api.url, 'GET', '/api/v1/notifications/999999999', { key, ip });
+      expect(refused.status).to.equal(429);
+      expect(policyNames(refused)).to.deep.equal(['ip']); // refused by ip: the key's read bucket not reached
+      expect(refused.headers.get('ratelimit-limit')).to.equal('6000');
+    }
+    // The same keys from another address are not limited.
+    expect((await call(api.url, 'GET', '/api/v1/notifications/999999999', { key: other.keys[0], ip: randomIp() })).status).to.equal(404);
   });
 
   it('the SDK endpoints draw the per-address sdk bucket', async () => {
