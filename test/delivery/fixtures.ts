@@ -7,7 +7,10 @@ import { createSend, type CreatedSend } from '../../core/send/create-send.js';
 import { validateSendRequest } from '../../core/validation/validate-send.js';
 import { toStats, type SendStats } from '../../core/send/stats.js';
 import { silentLogger } from '../../core/log.js';
-import { generateApnsKeyPair, randomAppleId, type ApnsKeyPair } from '../../apns-sim/index.js';
+import { readFile } from 'node:fs/promises';
+import type { Redis } from 'ioredis';
+import { generateApnsKeyPair, randomAppleId, type ApnsKeyPair, type ApnsSim } from '../../apns-sim/index.js';
+import { startSender, type Sender } from '../../sender/index.js';
 
 export interface TestApp {
   app: AppRecord;
@@ -75,3 +78,18 @@ export async function waitFinal(pool: Pool, id: number, timeoutMs = 60_000): Pro
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** An in-process sender on a test env's servers, pointed at a simulator, with short test timings. */
+export async function startTestSender(env: { pool: Pool; bus: Bus; redis: Redis; redisPrefix: string }, sim: ApnsSim): Promise<Sender> {
+  return startSender({
+    pool: env.pool,
+    bus: env.bus,
+    logger: silentLogger(),
+    redis: env.redis,
+    redisPrefix: env.redisPrefix,
+    apns: { url: sim.url, ca: await readFile(sim.caFile, 'utf8') },
+    concurrency: 4,
+    worker: { ackWaitMs: 5000, backoff: { baseMs: 20, maxMs: 200 } },
+    dutyEveryMs: 200,
+  });
+}

@@ -1,16 +1,14 @@
 // The sender in-process against the real PostgreSQL, Redis, NATS JetStream and the APNs
 // simulator: outcomes, languages, lists, exact counts, credentials, pause, throttle, schedules.
 import { expect } from 'chai';
-import { readFile } from 'node:fs/promises';
 import { useTestEnv } from '../env/index.js';
-import { silentLogger } from '../../core/log.js';
 import { startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
-import { startSender, type Sender } from '../../sender/index.js';
+import type { Sender } from '../../sender/index.js';
 import { planSend } from '../../core/delivery/planner.js';
 import { recordChunk } from '../../core/delivery/chunks.js';
 import { setInvoiceOverdue } from '../../core/apps/app-store.js';
 import { fireDueSends } from '../../core/send/fire-due.js';
-import { addDevices, createTestApp, send, sleep, stats, token, waitFinal, type TestApp } from './fixtures.js';
+import { addDevices, createTestApp, send, sleep, stats, token, waitFinal, type TestApp, startTestSender } from './fixtures.js';
 
 describe('delivery: sender against the simulator', function () {
   this.timeout(120_000);
@@ -32,17 +30,7 @@ describe('delivery: sender against the simulator', function () {
         { prefix: '5104', delayMs: 200 },
       ],
     });
-    sender = await startSender({
-      pool: env.pool,
-      bus: env.bus,
-      logger: silentLogger(),
-      redis: env.redis,
-      redisPrefix: env.redisPrefix,
-      apns: { url: sim.url, ca: await readFile(sim.caFile, 'utf8') },
-      concurrency: 4,
-      worker: { ackWaitMs: 5000, backoff: { baseMs: 20, maxMs: 200 } },
-      dutyEveryMs: 200,
-    });
+    sender = await startTestSender(env, sim);
   });
 
   after(async () => {

@@ -3,14 +3,12 @@
 // clock (the sender's own duties run on the real clock, which never reaches these instants), the
 // send `scheduled` until its last zone, exact counts.
 import { expect } from 'chai';
-import { readFile } from 'node:fs/promises';
 import { useTestEnv } from '../env/index.js';
-import { silentLogger } from '../../core/log.js';
 import { startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
-import { startSender, type Sender } from '../../sender/index.js';
+import type { Sender } from '../../sender/index.js';
 import { fireDueSends } from '../../core/send/fire-due.js';
 import { releaseDueChunks } from '../../core/delivery/timezone.js';
-import { addDevices, createTestApp, send, sleep, stats, token, waitFinal, type TestApp } from './fixtures.js';
+import { addDevices, createTestApp, send, sleep, stats, token, waitFinal, type TestApp, startTestSender } from './fixtures.js';
 
 const DAY = 86_400_000;
 
@@ -45,17 +43,7 @@ describe('delivery: delayed_option timezone', function () {
   before(async () => {
     main = await createTestApp(env.pool, 'main');
     sim = await startApnsSim({ keys: [{ keyId: main.key.keyId, teamId: main.teamId, publicKey: main.key.publicKeyPem }] });
-    sender = await startSender({
-      pool: env.pool,
-      bus: env.bus,
-      logger: silentLogger(),
-      redis: env.redis,
-      redisPrefix: env.redisPrefix,
-      apns: { url: sim.url, ca: await readFile(sim.caFile, 'utf8') },
-      concurrency: 4,
-      worker: { ackWaitMs: 5000, backoff: { baseMs: 20, maxMs: 200 } },
-      dutyEveryMs: 200,
-    });
+    sender = await startTestSender(env, sim);
   });
 
   after(async () => {
