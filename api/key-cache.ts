@@ -24,11 +24,12 @@ export class KeyCache {
     const cacheKey = hash.toString('base64');
     const hit = this.entries.get(cacheKey);
     if (hit && hit.expires > Date.now()) return hit.identity;
-    const res = await this.db.query(
-      `SELECT k.id, k.app_id, k.allow_ips::text[] AS allow_ips, (k.revoked_at IS NOT NULL OR a.disabled) AS revoked
-         FROM api_keys k JOIN apps a ON a.id = k.app_id WHERE k.hash = $1`,
-      [hash],
-    );
+    const res = await this.db.query({
+      name: 'herald-key-lookup',
+      text: `SELECT k.id, k.app_id, k.allow_ips::text[] AS allow_ips, (k.revoked_at IS NOT NULL OR a.disabled) AS revoked
+               FROM api_keys k JOIN apps a ON a.id = k.app_id WHERE k.hash = $1`,
+      values: [hash],
+    });
     const row = res.rows[0];
     const identity: KeyIdentity | null = row
       ? { keyId: row.id, appId: row.app_id, revoked: row.revoked, allowList: toBlockList(row.allow_ips) }

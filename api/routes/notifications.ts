@@ -88,11 +88,12 @@ export function readNotification(deps: ApiDeps) {
     const queryApp = ctx.query.app_id;
     if (!ID.test(id)) throw new NotFoundError();
     if (queryApp !== undefined && String(queryApp).toLowerCase() !== appId) throw new NotFoundError();
-    const res = await deps.pool.query<SendRow>(
-      `SELECT id, app_id, status, total_recipients, sent, failed, skipped, left_out, clicked
-         FROM sends WHERE id = $1 AND app_id = $2 AND kind = 'push'`,
-      [Number(id), appId],
-    );
+    const res = await deps.pool.query<SendRow>({
+      name: 'herald-read-stats', // prepared once per connection
+      text: `SELECT id, app_id, status, total_recipients, sent, failed, skipped, left_out, clicked
+               FROM sends WHERE id = $1 AND app_id = $2 AND kind = 'push'`,
+      values: [Number(id), appId],
+    });
     if (!res.rows[0]) throw new NotFoundError();
     ctx.body = toStats(res.rows[0]);
   };

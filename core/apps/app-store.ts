@@ -73,7 +73,8 @@ export async function upsertApp(db: Queryable, desired: AppDesiredState): Promis
 }
 
 export async function getApp(db: Queryable, id: string): Promise<AppRecord | undefined> {
-  const res = await db.query(`${SELECT_APP} WHERE a.id = $1`, [id]);
+  // Named: prepared once per connection (the send path reads the app on every call).
+  const res = await db.query({ name: 'herald-get-app', text: `${SELECT_APP} WHERE a.id = $1`, values: [id] });
   return res.rows[0] ? toApp(res.rows[0]) : undefined;
 }
 

@@ -30,7 +30,7 @@ export async function enqueue(db: Queryable, messages: OutboxMessage[]): Promise
 export async function publishAndDelete(pool: Pool, bus: Bus, messages: EnqueuedMessage[]): Promise<void> {
   if (!messages.length) return;
   await Promise.all(messages.map((m) => bus.publish(m.subject, m.payload, m.msgId)));
-  await pool.query('DELETE FROM outbox WHERE id = ANY($1)', [messages.map((m) => m.id)]);
+  await pool.query({ name: 'herald-outbox-delete', text: 'DELETE FROM outbox WHERE id = ANY($1)', values: [messages.map((m) => m.id)] });
 }
 
 /** Publishes outbox rows older than `olderThanMs` (left behind by a process that died) and deletes them. */

@@ -79,8 +79,9 @@ export async function createSend(deps: CreateSendDeps, app: AppRecord, req: Send
   const record = async (db: Queryable) => {
     // One statement records the send and its outbox rows: atomic without BEGIN/COMMIT, and one
     // round trip instead of four (each round trip is a syscall pair, the api's main cost).
-    const res = await db.query(
-      `WITH s AS (
+    const res = await db.query({
+      name: 'herald-record-send', // prepared once per connection: the hottest statement
+      text: `WITH s AS (
          INSERT INTO sends (app_id, source, target_kind, request, status, message, total_recipients, audience_max_seq,
                             throttle_per_min, send_after, finished_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, CASE WHEN $5 IN ('approved', 'draft') THEN now() END)
@@ -93,7 +94,7 @@ export async function createSend(deps: CreateSendDeps, app: AppRecord, req: Send
          RETURNING id
        )
        SELECT (SELECT id FROM s) AS send_id, coalesce((SELECT array_agg(id ORDER BY id) FROM o), '{}') AS outbox_ids`,
-      [
+      values: [
         app.id,
         source,
         req.target.kind,
@@ -108,7 +109,7 @@ export async function createSend(deps: CreateSendDeps, app: AppRecord, req: Send
         templates.map((t) => t.msgIdPrefix),
         templates.map((t) => JSON.stringify(t.payload)),
       ],
-    );
+    });
     const id = res.rows[0].send_id as number;
     const outboxIds = res.rows[0].outbox_ids as number[];
     const created: CreatedSend = {
