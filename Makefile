@@ -50,7 +50,7 @@ test-chart: deps
 test-e2e: services
 	$(MOCHA) --timeout 300000 --spec 'test/e2e/**/*.test.ts'
 
-bench-api: services
+bench-api: services build
 	npx tsx bench/api/run.ts
 
 bench-delivery: services
