@@ -3,19 +3,13 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { startControlPlane, type ControlPlane } from '../kube/control-plane.js';
-import { chartDir, getHelm, repoRoot, valuesDir, type Helm } from './helm.js';
+import { chartDir, repoRoot, valuesDir, useHelm } from './helm.js';
 
 const minimal = join(valuesDir, 'minimal.yaml');
 const NS = 'herald';
 
 describe('charts/herald on a real kube-apiserver', function () {
-  let helm: Helm;
-
-  before(async function () {
-    this.timeout(30 * 60 * 1000); // the first run builds helm (about 4 minutes)
-    helm = await getHelm();
-  });
-  after(() => helm?.cleanup());
+  const helm = useHelm();
 
   let cp: ControlPlane;
 
@@ -41,7 +35,7 @@ describe('charts/herald on a real kube-apiserver', function () {
   for (const file of ['test/chart/values/minimal.yaml', 'test/chart/values/full.yaml', 'test/kind/values.yaml']) {
     it(`accepts every object rendered from ${file} (kubectl apply --dry-run=server)`, async function () {
       this.timeout(120_000);
-      const rendered = await helm.run(['template', 'herald', chartDir, '-n', NS, '--include-crds', '-f', join(repoRoot, file)]);
+      const rendered = await helm().run(['template', 'herald', chartDir, '-n', NS, '--include-crds', '-f', join(repoRoot, file)]);
       expect(rendered.code, rendered.stderr).to.equal(0);
       // No -n: every namespaced object the chart renders names its namespace.
       const applied = await cp.kubectl(['apply', '--dry-run=server', '-f', '-'], { input: rendered.stdout });
@@ -55,7 +49,7 @@ describe('charts/herald on a real kube-apiserver', function () {
     this.timeout(180_000);
     // --no-hooks: the migrate Job would never finish here (no kubelet runs pods).
     const common = ['herald', chartDir, '-n', NS, '-f', minimal, '--set', 'apnsSimulator.enabled=true', '--no-hooks'];
-    const installed = await helm.run(['install', ...common], { kubeconfig: cp.kubeconfig });
+    const installed = await helm().run(['install', ...common], { kubeconfig: cp.kubeconfig });
     expect(installed.code, installed.stderr).to.equal(0);
     const certOf = async () => {
       const r = await cp.kubectl(['get', 'secret', '-n', NS, 'herald-apns-sim-tls', '-o', 'jsonpath={.data.apns-sim-ca\\.pem}']);
@@ -64,12 +58,12 @@ describe('charts/herald on a real kube-apiserver', function () {
     };
     const first = await certOf();
     expect(first).to.have.length.above(100);
-    const upgraded = await helm.run(['upgrade', ...common, '--set', 'logLevel=debug'], { kubeconfig: cp.kubeconfig });
+    const upgraded = await helm().run(['upgrade', ...common, '--set', 'logLevel=debug'], { kubeconfig: cp.kubeconfig });
     expect(upgraded.code, upgraded.stderr).to.equal(0);
     expect(await certOf()).to.equal(first);
     const cm = await cp.kubectl(['get', 'configmap', '-n', NS, 'herald-config', '-o', 'jsonpath={.data.HERALD_LOG_LEVEL}']);
     expect(cm.stdout).to.equal('debug');
-    const uninstalled = await helm.run(['uninstall', 'herald', '-n', NS, '--no-hooks'], { kubeconfig: cp.kubeconfig });
+    const uninstalled = await helm().run(['uninstall', 'herald', '-n', NS, '--no-hooks'], { kubeconfig: cp.kubeconfig });
     expect(uninstalled.code, uninstalled.stderr).to.equal(0);
   });
 });

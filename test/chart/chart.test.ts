@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { stringify } from 'yaml';
-import { chartDir, find, getHelm, repoRoot, valuesDir, type Helm, type Manifest } from './helm.js';
+import { chartDir, find, repoRoot, valuesDir, type Manifest, useHelm } from './helm.js';
 
 const minimal = join(valuesDir, 'minimal.yaml');
 const full = join(valuesDir, 'full.yaml');
@@ -22,13 +22,7 @@ const configMap = (ms: Manifest[]) => find(ms, 'ConfigMap', `${FULL}-config`).da
 const kindsAndNames = (ms: Manifest[]) => ms.map((m) => `${m.kind}/${m.metadata.name}`).sort();
 
 describe('charts/herald', function () {
-  let helm: Helm;
-
-  before(async function () {
-    this.timeout(30 * 60 * 1000); // the first run builds helm (about 4 minutes)
-    helm = await getHelm();
-  });
-  after(() => helm?.cleanup());
+  const helm = useHelm();
 
   it('carries CRDs byte-identical to crds/ (the source)', async () => {
     const source = (await readdir(join(repoRoot, 'crds'))).filter((f) => f.endsWith('.yaml')).sort();
@@ -43,7 +37,7 @@ describe('charts/herald', function () {
   describe('helm lint --strict', () => {
     for (const file of ['test/chart/values/minimal.yaml', 'test/chart/values/full.yaml', 'test/kind/values.yaml']) {
       it(`passes with ${file}`, async () => {
-        const result = await helm.run(['lint', '--strict', chartDir, '-f', join(repoRoot, file)]);
+        const result = await helm().run(['lint', '--strict', chartDir, '-f', join(repoRoot, file)]);
         expect(result.code, result.stdout + result.stderr).to.equal(0);
         expect(result.stdout).to.contain('0 chart(s) failed');
       });
@@ -53,7 +47,7 @@ describe('charts/herald', function () {
   describe('helm template with the default values (and the three URLs)', () => {
     let ms: Manifest[];
     before(async () => {
-      ms = await helm.template(['-n', NS, '-f', minimal]);
+      ms = await helm().template(['-n', NS, '-f', minimal]);
     });
 
     it('renders every kind expected, and no optional part', () => {
@@ -158,7 +152,7 @@ describe('charts/herald', function () {
     });
 
     it('rolls the pods when a setting changes (checksum annotations)', async () => {
-      const other = await helm.template(['-n', NS, '-f', minimal, '--set', 'logLevel=debug']);
+      const other = await helm().template(['-n', NS, '-f', minimal, '--set', 'logLevel=debug']);
       for (const name of ['herald-api', 'herald-sender', 'herald-controller']) {
         const before = find(ms, 'Deployment', name).spec.template.metadata.annotations['checksum/config'];
         const after = find(other, 'Deployment', name).spec.template.metadata.annotations['checksum/config'];
@@ -219,7 +213,7 @@ describe('charts/herald', function () {
   describe('helm template with every option on (test/chart/values/full.yaml)', () => {
     let ms: Manifest[];
     before(async () => {
-      ms = await helm.template(['-n', NS, '-f', full]);
+      ms = await helm().template(['-n', NS, '-f', full]);
     });
 
     it('adds the ingress, the sender HPA, ServiceMonitors and the APNs simulator', () => {
@@ -237,9 +231,9 @@ describe('charts/herald', function () {
 
     it('trusts one proxy hop behind the ingress, unless told otherwise', async () => {
       expect(configMap(ms).HERALD_TRUST_PROXY_HOPS).to.equal('1');
-      const two = await helm.template(['-n', NS, '-f', full, '--set', 'api.trustProxyHops=2']);
+      const two = await helm().template(['-n', NS, '-f', full, '--set', 'api.trustProxyHops=2']);
       expect(configMap(two).HERALD_TRUST_PROXY_HOPS).to.equal('2');
-      const none = await helm.template(['-n', NS, '-f', full, '--set', 'api.trustProxyHops=0']);
+      const none = await helm().template(['-n', NS, '-f', full, '--set', 'api.trustProxyHops=0']);
       expect(configMap(none).HERALD_TRUST_PROXY_HOPS).to.equal('0');
       const ingress = find(ms, 'Ingress', 'herald-api');
       expect(ingress.spec.ingressClassName).to.equal('nginx');
@@ -297,7 +291,7 @@ describe('charts/herald', function () {
       try {
         const file = join(dir, 'big.yaml');
         await writeFile(file, stringify({ sender: { ackWaitMs: 3_600_000 }, controller: { sendRetentionSeconds: 31_536_000 } }));
-        const big = await helm.template(['-n', NS, '-f', minimal, '-f', file]);
+        const big = await helm().template(['-n', NS, '-f', minimal, '-f', file]);
         expect(configMap(big)).to.include({ HERALD_SENDER_ACK_WAIT_MS: '3600000', HERALD_SEND_RETENTION_SECONDS: '31536000' });
       } finally {
         await rm(dir, { recursive: true, force: true });
@@ -314,7 +308,7 @@ describe('charts/herald', function () {
       HERALD_KUBECONFIG: 'the controller uses its ServiceAccount in-cluster',
     };
     const set = new Set<string>();
-    for (const ms of [await helm.template(['-n', NS, '-f', minimal]), await helm.template(['-n', NS, '-f', full])]) {
+    for (const ms of [await helm().template(['-n', NS, '-f', minimal]), await helm().template(['-n', NS, '-f', full])]) {
       for (const k of Object.keys(configMap(ms))) set.add(k);
       for (const m of workloads(ms)) for (const c of containersOf(m)) for (const e of c.env ?? []) set.add(e.name);
     }

@@ -85,3 +85,17 @@ export function find(manifests: Manifest[], kind: string, name: string): Manifes
   if (!found) throw new Error(`no ${kind} ${name} in: ${manifests.map((m) => `${m.kind}/${m.metadata.name}`).join(', ')}`);
   return found;
 }
+
+/** Registers the suite's hooks that build (or reuse) helm and clean up after it; call the getter in tests. */
+export function useHelm(): () => Helm {
+  let helm: Helm | undefined;
+  before(async function () {
+    this.timeout(30 * 60 * 1000); // the first run builds helm (about 4 minutes)
+    helm = await getHelm();
+  });
+  after(() => helm?.cleanup());
+  return () => {
+    if (!helm) throw new Error('helm is not ready (used outside a test?)');
+    return helm;
+  };
+}

@@ -4,18 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { stringify } from 'yaml';
-import { chartDir, getHelm, valuesDir, type Helm } from './helm.js';
+import { chartDir, valuesDir, useHelm } from './helm.js';
 
 const minimal = join(valuesDir, 'minimal.yaml');
 
 describe('charts/herald: values.schema.json refuses bad values before anything is installed', function () {
-  let helm: Helm;
-
-  before(async function () {
-    this.timeout(30 * 60 * 1000); // the first run builds helm (about 4 minutes)
-    helm = await getHelm();
-  });
-  after(() => helm?.cleanup());
+  const helm = useHelm();
 
   const cases: { title: string; set: string[]; values?: string; says: string[] }[] = [
     { title: 'a negative replica count', set: ['api.replicas=-1'], says: ["at '/api/replicas': minimum: got -1, want 0"] },
@@ -46,7 +40,7 @@ describe('charts/herald: values.schema.json refuses bad values before anything i
         const file = join(dir, 'values.yaml');
         await writeFile(file, c.values ?? (await readFile(minimal, 'utf8')));
         const sets = c.set[0] === '--set-string' ? c.set : c.set.flatMap((s) => ['--set', s]);
-        const result = await helm.run(['template', 'herald', chartDir, '-f', file, ...sets]);
+        const result = await helm().run(['template', 'herald', chartDir, '-f', file, ...sets]);
         expect(result.code, result.stdout).not.to.equal(0);
         expect(result.stderr).to.contain("values don't meet the specifications of the schema");
         for (const says of c.says) expect(result.stderr).to.contain(says);
