@@ -1,25 +1,14 @@
-// Works one job from the shared consumer: a plan job (page the audience into chunk jobs) or a
-// chunk job (deliver up to 500 devices and record the outcome once). Each JetStream decision is
-// made here: ack when the job's effect is recorded (or already was), nak(delay) to come back later
-// (another sender holds the chunk, throttle, failure), working() while a long job runs.
+// A sender's work, one piece at a time (claim-loop.ts asks `next()` while a slot is free): plan
+// the oldest unplanned send, else claim the next chunk (PostgreSQL decides which: claim.ts) and
+// deliver its up to 500 devices, then record the outcome once. A throttled chunk that must wait
+// long is handed back with a "not before", uncounted; an error hands it back counted; a sender
+// that dies leaves a lease that runs out. Nothing here counts a device as failed unless Apple was
+// asked (or the chunk was started `maxDeliver` times without ever being recorded).
 import type { Pool } from '../core/store/db.js';
-import type { Bus } from '../core/bus/jetstream.js';
 import type { Logger } from '../core/log.js';
-import { isChunkJob, isPlanJob, type ChunkJob } from '../core/delivery/jobs.js';
-import { planSend } from '../core/delivery/planner.js';
-import {
-  claimChunk,
-  leaveOutChunk,
-  loadChunkDevices,
-  loadSendForDelivery,
-  readChunk,
-  recordChunk,
-  renewLease,
-  type ChunkOutcome,
-  type ClaimedChunk,
-  type Device,
-} from '../core/delivery/chunks.js';
-import { stopSend } from '../core/delivery/finish.js';
+import { planNext } from '../core/delivery/planner.js';
+import { claimNext, handBack, renewLease, type ClaimedChunk } from '../core/delivery/claim.js';
+import { loadChunkDevices, loadSendForDelivery, recordChunk, type ChunkOutcome, type Device } from '../core/delivery/chunks.js';
 import { buildApnsPayload } from '../core/payload/apns-payload.js';
 import { pickLanguage } from '../core/payload/language.js';
 import type { AppRecord } from '../core/apps/app-store.js';
@@ -29,27 +18,20 @@ import { ApnsClients, CredentialsUnusableError } from './apns-clients.js';
 import { actionFor, backoffMs, type Action } from './outcomes.js';
 import type { Throttle } from './throttle.js';
 import type { SenderMetrics } from './metrics.js';
-
-/** The part of a JetStream message the worker uses (a fake in unit tests). */
-export interface WorkMessage {
-  json<T = unknown>(): T;
-  readonly info: { deliveryCount: number };
-  ack(): void;
-  nak(millis?: number): void;
-  working(): void;
-  term(reason?: string): void;
-}
+import type { Work } from './claim-loop.js';
 
 export interface WorkerSettings {
-  /** The consumer's AckWait; also the chunk lease in the store. */
+  /** The chunk lease: a chunk whose sender stopped renewing it is claimable again after this. */
   ackWaitMs: number;
-  /** The consumer's max_deliver: the last delivery records the chunk failed instead of sending. */
+  /** A chunk started this many times without being recorded is recorded failed (a poison chunk). */
   maxDeliver: number;
   /** Attempts per device for retryable answers (429, 5xx, connection loss). */
   maxAttempts: number;
   backoff: { baseMs: number; maxMs: number };
-  /** A throttled chunk waits in place up to this long; longer, it returns with nak(delay). */
+  /** A throttled chunk waits in place up to this long; longer, it is handed back until its turn. */
   maxHoldMs: number;
+  /** An idle sender looks for work this often even without a wake-up (a lost one costs no more). */
+  idlePollMs: number;
 }
 
 export const DEFAULT_WORKER_SETTINGS: WorkerSettings = {
@@ -58,21 +40,19 @@ export const DEFAULT_WORKER_SETTINGS: WorkerSettings = {
   maxAttempts: 4,
   backoff: { baseMs: 250, maxMs: 5000 },
   maxHoldMs: 5000,
+  idlePollMs: 1000,
 };
 
 export interface WorkerDeps {
   pool: Pool;
-  bus: Bus;
   logger: Logger;
   metrics: SenderMetrics;
   clients: ApnsClients;
   throttle?: Throttle;
   settings: WorkerSettings;
-  /** True once the sender is stopping: throttle waits end with nak instead. */
+  /** True once the sender is stopping: throttle waits end with a hand-back instead. */
   stopping(): boolean;
 }
-
-export type JobResult = 'ack' | 'nak' | 'term';
 
 interface SendContext {
   request: SendRequest;
@@ -89,45 +69,15 @@ export class ChunkWorker {
 
   constructor(private readonly deps: WorkerDeps) {}
 
-  async handle(msg: WorkMessage): Promise<JobResult> {
-    let job: unknown;
-    try {
-      job = msg.json();
-    } catch {
-      msg.term('not JSON');
-      return 'term';
+  /** The next piece of work, already taken (a plan is done inside it), or undefined. */
+  async next(): Promise<Work | undefined> {
+    const planned = await planNext(this.deps.pool);
+    if (planned) {
+      this.deps.logger.info({ sendId: planned.sendId, outcome: planned.outcome }, 'send planned');
+      return async () => undefined; // planned in the transaction above; the slot is free again
     }
-    if (isChunkJob(job)) return this.chunk(msg, job);
-    if (isPlanJob(job)) return this.plan(msg, job.sendId);
-    this.deps.logger.warn({ job }, 'unknown job dropped');
-    msg.term('unknown job');
-    return 'term';
-  }
-
-  private heartbeat(msg: WorkMessage, extra?: () => Promise<void>): () => void {
-    const timer = setInterval(() => {
-      msg.working();
-      extra?.().catch(() => undefined);
-    }, Math.max(250, Math.floor(this.deps.settings.ackWaitMs / 3)));
-    return () => clearInterval(timer);
-  }
-
-  private async plan(msg: WorkMessage, sendId: number): Promise<JobResult> {
-    const log = this.deps.logger.child({ sendId });
-    const stop = this.heartbeat(msg);
-    try {
-      const started = Date.now();
-      const outcome = await planSend(this.deps, sendId, { onProgress: () => msg.working() });
-      log.info({ outcome, ms: Date.now() - started }, 'send planned');
-      msg.ack();
-      return 'ack';
-    } catch (error) {
-      log.warn({ err: error, delivery: msg.info.deliveryCount }, 'planning failed; the plan job comes back');
-      msg.nak(1000 * msg.info.deliveryCount);
-      return 'nak';
-    } finally {
-      stop();
-    }
+    const claimed = await claimNext(this.deps.pool, this.deps.settings.ackWaitMs);
+    return claimed ? () => this.chunk(claimed) : undefined;
   }
 
   private async sendContext(sendId: number): Promise<SendContext | undefined> {
@@ -141,82 +91,59 @@ export class ChunkWorker {
     return ctx;
   }
 
-  private async chunk(msg: WorkMessage, job: ChunkJob): Promise<JobResult> {
+  /** Renews the chunk's lease every lease/3 until the returned function is called. */
+  private heartbeat(c: ClaimedChunk): () => void {
+    const { pool, settings } = this.deps;
+    const timer = setInterval(() => {
+      renewLease(pool, c.sendId, c.chunk, settings.ackWaitMs).catch(() => undefined);
+    }, Math.max(250, Math.floor(settings.ackWaitMs / 3)));
+    return () => clearInterval(timer);
+  }
+
+  private async chunk(c: ClaimedChunk): Promise<void> {
     const { pool, settings, metrics } = this.deps;
-    const { sendId, chunk } = job;
+    const { sendId, chunk } = c;
     const log = this.deps.logger.child({ sendId, chunk });
+    const stopBeat = this.heartbeat(c);
     try {
-      const view = await readChunk(pool, sendId, chunk);
-      // A chunk of a `scheduled` send is a timezone send's (it stays scheduled while it delivers).
-      const running = view && (view.sendStatus === 'queued' || view.sendStatus === 'sending' || view.sendStatus === 'scheduled');
-      if (!view || !view.state || view.state === 'done' || view.state === 'left_out' || !running) {
-        metrics.chunks.inc({ result: 'duplicate' });
-        msg.ack();
-        return 'ack';
-      }
-      if (view.appOverdue || view.stopped) {
-        // Delivery paused (or the send stopped): this chunk never starts, and the send closes.
-        if (view.appOverdue && !view.stopped) await stopSend(pool, sendId, 'paused');
-        if (view.state === 'working' && view.leaseLeftMs > 0) return this.nak(msg, view.leaseLeftMs + 100, 'busy');
-        await leaveOutChunk(pool, sendId, chunk);
-        metrics.chunks.inc({ result: 'left_out' });
-        msg.ack();
-        return 'ack';
-      }
-      if (view.state === 'working' && view.leaseLeftMs > 0) return this.nak(msg, view.leaseLeftMs + 100, 'busy');
-      const throttled = view.throttlePerMinute && (view.targetKind === 'segment' || view.targetKind === 'tag') && !view.timezone;
+      const throttled = c.throttlePerMinute && (c.targetKind === 'segment' || c.targetKind === 'tag') && !c.timezone;
       if (throttled && this.deps.throttle) {
-        const waitMs = await this.deps.throttle.reserve(sendId, chunk, view.planned, view.throttlePerMinute!);
-        if (waitMs > 0) {
-          if (waitMs > settings.maxHoldMs || this.deps.stopping()) return this.nak(msg, waitMs, 'throttle');
-          const stopBeat = this.heartbeat(msg);
-          await sleep(waitMs).finally(stopBeat);
+        const waitMs = await this.deps.throttle.reserve(sendId, chunk, c.planned, c.throttlePerMinute!);
+        if (waitMs > settings.maxHoldMs || (waitMs > 0 && this.deps.stopping())) {
+          await handBack(pool, sendId, chunk, waitMs, { uncount: true });
+          metrics.chunks.inc({ result: 'handed_back_throttle' });
+          return;
         }
+        if (waitMs > 0) await sleep(waitMs);
       }
-      const claimed = await claimChunk(pool, sendId, chunk, settings.ackWaitMs);
-      if (!claimed) return this.nak(msg, 250, 'claim lost'); // state moved under us: look again
       const ctx = await this.sendContext(sendId);
-      if (!ctx) {
-        msg.term('send vanished');
-        return 'term';
-      }
+      if (!ctx) return; // the send was deleted: its chunks went with it
       const started = Date.now();
-      const stopBeat = this.heartbeat(msg, () => renewLease(pool, sendId, chunk, settings.ackWaitMs));
-      try {
-        const outcome =
-          msg.info.deliveryCount >= settings.maxDeliver
-            ? await this.exhausted(ctx, claimed, log)
-            : await this.deliver(ctx, view.credentialsVersion, sendId, claimed, log);
-        const recorded = await recordChunk(pool, ctx.app.id, sendId, chunk, outcome);
-        metrics.chunks.inc({ result: recorded.counted ? 'recorded' : 'duplicate' });
-        metrics.chunkSeconds.observe((Date.now() - started) / 1000);
-        if (recorded.finished) {
-          log.info({ ...recorded.finished }, 'send finished');
-          this.sends.delete(sendId);
-        }
-        msg.ack();
-        return 'ack';
-      } finally {
-        stopBeat();
+      const outcome = c.claims >= settings.maxDeliver ? await this.exhausted(ctx, c, log) : await this.deliver(ctx, c, log);
+      const recorded = await recordChunk(pool, ctx.app.id, sendId, chunk, outcome);
+      metrics.chunks.inc({ result: recorded.counted ? 'recorded' : 'duplicate' });
+      metrics.chunkSeconds.observe((Date.now() - started) / 1000);
+      if (recorded.finished) {
+        log.info({ ...recorded.finished }, 'send finished');
+        this.sends.delete(sendId);
       }
     } catch (error) {
-      log.warn({ err: error, delivery: msg.info.deliveryCount }, 'chunk failed; it comes back');
-      return this.nak(msg, Math.min(10_000, 500 * 2 ** Math.min(5, msg.info.deliveryCount)), 'error');
+      // Hand it back after a back-off (counted: it may have reached devices); if the database is
+      // down this fails too and the lease running out frees it instead.
+      log.warn({ err: error, claims: c.claims }, 'chunk failed; it is handed back');
+      metrics.chunks.inc({ result: 'handed_back_error' });
+      await handBack(pool, sendId, chunk, Math.min(10_000, 500 * 2 ** Math.min(5, c.claims)), { uncount: false }).catch(() => undefined);
+    } finally {
+      stopBeat();
     }
   }
 
-  private nak(msg: WorkMessage, delayMs: number, result: string): JobResult {
-    this.deps.metrics.chunks.inc({ result: `nak_${result.replace(/\W/g, '_')}` });
-    msg.nak(Math.max(1, Math.ceil(delayMs)));
-    return 'nak';
-  }
-
-  /** The last delivery of a chunk that kept failing: recorded with its devices failed, not dropped. */
+  /** A chunk started more than maxDeliver times, never recorded: its devices recorded failed, not dropped. */
   private async exhausted(ctx: SendContext, claimed: ClaimedChunk, log: Logger): Promise<ChunkOutcome> {
     const { entries, devices } = await loadChunkDevices(this.deps.pool, ctx.app, ctx.request, claimed);
     const reached = new Set(devices.map((d) => d.entry));
     const failed = entries.filter((e) => reached.has(e)).length;
-    log.error({ claims: claimed.claims, failed }, 'chunk exhausted its deliveries; its devices are recorded failed');
+    log.error({ claims: claimed.claims, failed }, 'chunk started too many times without a record; its devices are recorded failed');
     this.deps.metrics.chunks.inc({ result: 'exhausted' });
     this.deps.metrics.deliveries.inc({ outcome: 'failed', reason: 'RedeliveryExhausted' }, failed);
     return { sent: 0, failed, skipped: Math.max(0, claimed.planned - failed), leftOut: 0, unsubscribe: [] };
@@ -232,11 +159,12 @@ export class ChunkWorker {
     return payload;
   }
 
-  private async deliver(ctx: SendContext, credentialsVersion: number, sendId: number, claimed: ClaimedChunk, log: Logger): Promise<ChunkOutcome> {
+  private async deliver(ctx: SendContext, claimed: ClaimedChunk, log: Logger): Promise<ChunkOutcome> {
+    const sendId = claimed.sendId;
     const { entries, devices } = await loadChunkDevices(this.deps.pool, ctx.app, ctx.request, claimed);
     let client: ApnsClient;
     try {
-      client = await this.deps.clients.get(ctx.app, credentialsVersion);
+      client = await this.deps.clients.get(ctx.app, claimed.credentialsVersion);
     } catch (error) {
       if (!(error instanceof CredentialsUnusableError)) throw error;
       return { ...tally(entries, claimed.planned, devices, devices.map(() => ({ kind: 'stop', reason: error.message }))), stop: error.message };

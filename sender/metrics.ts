@@ -51,7 +51,7 @@ export function createSenderMetrics(opts: { defaults?: boolean; lag?: () => Prom
     }),
     consumerLag: new Gauge({
       name: 'herald_sender_consumer_lag',
-      help: 'Jobs of the shared consumer: pending (not yet delivered) and ack_pending (delivered, not acknowledged)',
+      help: 'Chunks of running sends: pending (waiting to be claimed) and ack_pending (claimed, being delivered)',
       labelNames: ['kind'],
       registers: [registry],
       async collect() {

@@ -1,11 +1,10 @@
 // `herald sender`: the delivery worker (issue "Delivery"). Builds the clients, starts the sender
-// and its /metrics, and on SIGTERM stops claiming, lets taken chunks finish (or returns them with
-// nak), then closes its clients and exits.
+// and its /metrics, and on SIGTERM stops claiming, lets taken chunks finish (or hands them back), then closes its clients and exits.
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { createPool } from '../../core/store/db.js';
 import { connectBus } from '../../core/bus/jetstream.js';
-import { startSender, createSenderMetrics, serveMetrics, type Sender } from '../../sender/index.js';
+import { startSender, createSenderMetrics, serveMetrics, senderBacklog, type Sender } from '../../sender/index.js';
 import type { Runtime } from '../runtime.js';
 
 export async function runSender(rt: Runtime, opts: { serveMetrics?: boolean } = {}): Promise<void> {
@@ -21,10 +20,7 @@ export async function startSenderRole(rt: Runtime, opts: { serveMetrics?: boolea
   redis.on('error', (error) => logger.debug({ err: error }, 'redis error'));
   const metrics = createSenderMetrics({
     defaults: true,
-    lag: async () => {
-      const info = await bus.jsm.consumers.info(bus.names.workStream, bus.names.senderConsumer);
-      return { pending: info.num_pending, ackPending: info.num_ack_pending };
-    },
+    lag: () => senderBacklog(pool),
   });
   const sender = await startSender({
     pool,

@@ -7,22 +7,20 @@
 // send's start at which that zone's clock shows the time of day (an unknown or invalid zone uses
 // the send's fallback offset). Offsets are computed in JS once per distinct zone.
 //
-// No chunk job is published at planning. `releaseDueChunks` (a duty of every sender and of the
-// controller leader, FOR UPDATE SKIP LOCKED) puts the job of each chunk whose `not_before` has
-// passed into the outbox, in the transaction that marks it released (msg id `chunk-<id>-<n>`, so a
-// double publish is harmless). From there a chunk is claimed, delivered and recorded like any
-// other (chunks.ts); the send stays `scheduled` until the transaction that records its last chunk
-// finishes it `approved` or `draft` (finish.ts). No throttle for these sends.
+// A chunk with a `not_before` is claimable only once released. `releaseDueChunks` (a duty of the
+// scheduler leader, core/send/scheduler.ts) marks each chunk whose `not_before` has passed
+// released and wakes the senders. From there a chunk is claimed, delivered and recorded like any
+// other (claim.ts, chunks.ts); the send stays `scheduled` until the transaction that records its
+// last chunk finishes it `approved` or `draft` (finish.ts). No throttle for these sends.
 import type { Pool, Queryable } from '../store/db.js';
 import { inTransaction } from '../store/db.js';
 import type { Bus } from '../bus/jetstream.js';
-import { enqueue, publishAndDelete, type EnqueuedMessage } from '../bus/outbox.js';
-import { SUBJECTS } from '../bus/subjects.js';
 import type { AppRecord } from '../apps/app-store.js';
 import { audienceCondition, Params } from '../audience/filter.js';
 import type { SendRequest } from '../send/request.js';
 import { nextClockTime, zoneSpecFor } from '../time/zone-clock.js';
-import { CHUNK_SIZE, chunkMsgId, type ChunkJob } from './jobs.js';
+import { CHUNK_SIZE } from './planner.js';
+import { wakeSenders } from './wake.js';
 
 export interface ZoneChunk {
   chunk: number;
@@ -160,12 +158,11 @@ export interface ReleasedChunk {
 }
 
 /**
- * Puts the jobs of the waiting chunks whose `not_before` has passed (by `now`, default the
- * database clock) into the outbox, marking them released in the same transaction; publishes after
- * commit (the relay retries). Any number of replicas may run it at once (SKIP LOCKED).
+ * Releases the waiting chunks whose `not_before` has passed (by `now`, default the database
+ * clock) and wakes the senders. Safe with several callers at once (SKIP LOCKED).
  */
 export async function releaseDueChunks(deps: { pool: Pool; bus?: Bus; now?: Date }, opts: { limit?: number } = {}): Promise<ReleasedChunk[]> {
-  const { released, outbox } = await inTransaction(deps.pool, async (db) => {
+  const released = await inTransaction(deps.pool, async (db) => {
     const due = await db.query<{ send_id: string; chunk: number; timezone: string | null; not_before: Date }>(
       `SELECT k.send_id, k.chunk, k.timezone, k.not_before FROM send_chunks k
         WHERE k.released_at IS NULL AND k.not_before IS NOT NULL AND k.state = 'planned'
@@ -174,19 +171,16 @@ export async function releaseDueChunks(deps: { pool: Pool; bus?: Bus; now?: Date
         LIMIT $2 FOR UPDATE SKIP LOCKED`,
       [deps.now ?? null, opts.limit ?? 500],
     );
-    if (!due.rows.length) return { released: [] as ReleasedChunk[], outbox: [] as EnqueuedMessage[] };
     const released = due.rows.map((r) => ({ sendId: Number(r.send_id), chunk: r.chunk, timezone: r.timezone, notBefore: r.not_before }));
-    await db.query(
-      `UPDATE send_chunks k SET released_at = now() FROM unnest($1::bigint[], $2::int[]) AS u(s, c)
-        WHERE k.send_id = u.s AND k.chunk = u.c`,
-      [released.map((r) => r.sendId), released.map((r) => r.chunk)],
-    );
-    const outbox = await enqueue(
-      db,
-      released.map((r) => ({ subject: SUBJECTS.chunkJob, msgId: chunkMsgId(r.sendId, r.chunk), payload: { sendId: r.sendId, chunk: r.chunk } satisfies ChunkJob })),
-    );
-    return { released, outbox };
+    if (released.length) {
+      await db.query(
+        `UPDATE send_chunks k SET released_at = now() FROM unnest($1::bigint[], $2::int[]) AS u(s, c)
+          WHERE k.send_id = u.s AND k.chunk = u.c`,
+        [released.map((r) => r.sendId), released.map((r) => r.chunk)],
+      );
+    }
+    return released;
   });
-  if (deps.bus && outbox.length) await publishAndDelete(deps.pool, deps.bus, outbox).catch(() => undefined);
+  if (released.length) wakeSenders(deps.bus);
   return released;
 }

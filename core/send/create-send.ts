@@ -1,10 +1,14 @@
 // Accepting a send: the one code path behind POST /api/v1/notifications and a `Send` applied with
-// kubectl. Measures the audience, decides the status, records the send and its bus messages in
-// one transaction (outbox), publishes after commit, and returns the answer.
+// kubectl. Measures the audience, decides the status (transitions table, `accept`), records the
+// send, its created event (outbox) and, for a list send, its one chunk in one statement, publishes
+// after commit, wakes the senders, and returns the answer. A segment or tag send is planned by
+// the first sender free (core/delivery/planner.ts planNext).
 import type { Pool, PoolClient, Queryable } from '../store/db.js';
 import { inTransaction } from '../store/db.js';
 import type { Bus } from '../bus/jetstream.js';
 import { SUBJECTS } from '../bus/subjects.js';
+import { wakeSenders } from '../delivery/wake.js';
+import { listBounds } from '../delivery/planner.js';
 import { publishAndDelete, type EnqueuedMessage } from '../bus/outbox.js';
 import type { Logger } from '../log.js';
 import type { AppRecord } from '../apps/app-store.js';
@@ -74,7 +78,8 @@ export async function createSend(deps: CreateSendDeps, app: AppRecord, req: Send
   };
   // The bus messages of the send, as templates: the send id is filled in by the database.
   const templates: MessageTemplate[] = [{ subject: SUBJECTS.sendEvent('created'), msgIdPrefix: 'send-created-', payload: event }];
-  if (decision.plan) templates.push({ subject: SUBJECTS.planJob, msgIdPrefix: 'plan-', payload: {} });
+  // A list send delivered now is one chunk (at most 500 ids), recorded with the send.
+  const listChunk = decision.plan && !broadcast ? (listBounds(req)[0]?.planned ?? 0) : 0;
 
   const record = async (db: Queryable) => {
     // One statement records the send and its outbox rows: atomic without BEGIN/COMMIT, and one
@@ -83,9 +88,12 @@ export async function createSend(deps: CreateSendDeps, app: AppRecord, req: Send
       name: 'herald-record-send', // prepared once per connection: the hottest statement
       text: `WITH s AS (
          INSERT INTO sends (app_id, source, target_kind, request, status, message, total_recipients, audience_max_seq,
-                            throttle_per_min, send_after, finished_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, CASE WHEN $5 IN ('approved', 'draft') THEN now() END)
+                            throttle_per_min, send_after, finished_at, chunks_total)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, CASE WHEN $5 IN ('approved', 'draft') THEN now() END,
+                 CASE WHEN $14::int > 0 THEN 1 END)
          RETURNING id
+       ), k AS (
+         INSERT INTO send_chunks (send_id, chunk, planned) SELECT id, 0, $14::int FROM s WHERE $14::int > 0
        ), o AS (
          INSERT INTO outbox (subject, msg_id, payload)
          SELECT t.subject, t.prefix || s.id, t.payload || jsonb_build_object('sendId', s.id)
@@ -108,6 +116,7 @@ export async function createSend(deps: CreateSendDeps, app: AppRecord, req: Send
         templates.map((t) => t.subject),
         templates.map((t) => t.msgIdPrefix),
         templates.map((t) => JSON.stringify(t.payload)),
+        listChunk,
       ],
     });
     const id = res.rows[0].send_id as number;
@@ -138,5 +147,6 @@ export async function createSend(deps: CreateSendDeps, app: AppRecord, req: Send
   await publishAndDelete(deps.pool, deps.bus, outbox).catch((error) =>
     deps.logger.warn({ err: error, sendId: created.body.id }, 'publish deferred to the outbox relay'),
   );
+  if (decision.plan) wakeSenders(deps.bus);
   return created;
 }

@@ -1,8 +1,9 @@
-// The status decision of a new send and its answer, straight from the contract's
-// "States and transitions" and "Responses" tables.
+// The first status of a new send and its answer: the transitions table's `accept` rows
+// (transitions.ts), plus the HTTP status of the contract's "Responses" table.
 import type { SendRequest } from './request.js';
+import { nextStep, type SendStatus } from './transitions.js';
 
-export type SendStatus = 'queued' | 'sending' | 'scheduled' | 'approved' | 'draft';
+export type { SendStatus } from './transitions.js';
 
 export const MAX_AUDIENCE = 1_000_000;
 
@@ -10,7 +11,7 @@ export interface Decision {
   status: SendStatus;
   httpStatus: 200 | 202;
   message: string;
-  /** Whether a plan job goes to the bus now. */
+  /** Whether it is delivered now (queued or sending). */
   plan: boolean;
 }
 
@@ -21,32 +22,16 @@ export function isBroadcast(req: Pick<SendRequest, 'target'>): boolean {
 }
 
 export function decideStatus(req: SendRequest, app: { hasCredentials: boolean }, estimate: number): Decision {
-  if (!app.hasCredentials) {
-    return {
-      status: 'draft',
-      httpStatus: 200,
-      plan: false,
-      message: "Saved as a draft and not sent: the app has no push key or certificate for Apple's gateway.",
-    };
-  }
-  if (req.sendAfter || req.timezoneDelivery) {
-    const when = req.sendAfter ? req.sendAfter.toISOString() : `${req.timezoneDelivery!.timeOfDay} in each device's time zone`;
-    return { status: 'scheduled', httpStatus: 200, plan: false, message: `Scheduled for ${when}, to ${devices(estimate)} as of now.` };
-  }
-  if (estimate === 0) {
-    return { status: 'approved', httpStatus: 200, plan: false, message: 'This notification reached no one: the audience is empty.' };
-  }
-  if (isBroadcast(req)) {
-    return {
-      status: 'queued',
-      httpStatus: 202,
-      plan: true,
-      message: `Queued for ${devices(estimate)}; delivery goes on in the background.`,
-    };
-  }
-  return { status: 'sending', httpStatus: 200, plan: true, message: `Sending to ${devices(estimate)}.` };
+  const scheduledFor = req.sendAfter
+    ? req.sendAfter.toISOString()
+    : req.timezoneDelivery
+      ? `${req.timezoneDelivery.timeOfDay} in each device's time zone`
+      : undefined;
+  const step = nextStep('new', 'accept', { hasCredentials: app.hasCredentials, scheduledFor, audience: estimate, broadcast: isBroadcast(req) })!;
+  const plan = step.to === 'queued' || step.to === 'sending';
+  return { status: step.to, httpStatus: step.to === 'queued' ? 202 : 200, message: step.message!, plan };
 }
 
 export function audienceTooLargeMessage(estimate: number): string {
-  return `The audience has ${estimate.toLocaleString('en-US')} devices; one send reaches at most 1,000,000. Nothing was sent.`;
+  return `The audience has ${devices(estimate)}; one send reaches at most 1,000,000. Nothing was sent.`;
 }

@@ -1,0 +1,107 @@
+// The one scheduler of every periodic delivery duty: firing due scheduled sends, releasing the
+// chunks of time-zone sends whose moment has come, and the pause sweep (stopping the sends of apps
+// marked overdue, closing stopped sends whose last holder died). Every sender and the controller
+// leader run `startScheduler`, but only the process holding a PostgreSQL session advisory lock
+// works: leadership needs no Kubernetes (`herald api` + `herald sender`, `herald dev`), moves to
+// another process as soon as the holder's connection ends (crash, network), and is per database.
+import pg from 'pg';
+import type { Pool } from '../store/db.js';
+import type { Bus } from '../bus/jetstream.js';
+import type { Logger } from '../log.js';
+import { fireDueSends } from './fire-due.js';
+import { releaseDueChunks } from '../delivery/timezone.js';
+import { stopOverdueSends } from '../delivery/finish.js';
+
+/** Any constant shared by all Herald processes (distinct from the migrator's lock). */
+export const SCHEDULER_LOCK = 7_341_111;
+const BATCH = 50;
+
+export interface Scheduler {
+  /** Whether this process holds the lock (ran the last round). */
+  leading(): boolean;
+  stop(): Promise<void>;
+}
+
+/** One round of every duty (exported for tests; the leader calls it every `everyMs`). */
+export async function runDuties(deps: { pool: Pool; bus?: Bus; logger: Logger }): Promise<void> {
+  const { pool, bus, logger } = deps;
+  const stopped = await stopOverdueSends(pool);
+  if (stopped.length) logger.info({ sends: stopped }, 'sends of overdue apps stopped');
+  // Drain: a backlog (after an outage) fires in batches without waiting a tick between them.
+  for (;;) {
+    const fired = await fireDueSends({ pool, bus }, { limit: BATCH });
+    for (const f of fired) logger.info({ ...f }, f.error ? 'scheduled send could not fire' : 'scheduled send fired');
+    if (fired.length < BATCH) break;
+  }
+  for (;;) {
+    const released = await releaseDueChunks({ pool, bus }, { limit: 500 });
+    if (released.length) logger.info({ chunks: released.length }, 'time-zone chunks released');
+    if (released.length < 500) break;
+  }
+}
+
+export function startScheduler(deps: { pool: Pool; bus?: Bus; logger: Logger }, everyMs = 500): Scheduler {
+  const log = deps.logger.child({ component: 'scheduler' });
+  // A connection of its own, outside the pool, kept open: it holds the lock while this process
+  // leads, and asks for it each round while it does not.
+  let conn: pg.Client | undefined;
+  let leading = false;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let current: Promise<void> = Promise.resolve();
+
+  const drop = () => {
+    conn?.end().catch(() => undefined); // the lock goes with the connection
+    conn = undefined;
+    if (leading) log.warn('scheduler lock lost with its connection');
+    leading = false;
+  };
+  const lead = async (): Promise<boolean> => {
+    if (!conn) {
+      const client = new pg.Client(deps.pool.options);
+      client.on('error', () => {
+        if (conn === client) drop();
+      });
+      conn = client;
+      await client.connect().catch((error) => {
+        drop();
+        throw error;
+      });
+    }
+    if (leading) {
+      // A lost connection means a lost lock: check it before each round of work.
+      await conn.query('SELECT 1').catch((error) => {
+        drop();
+        throw error;
+      });
+      return true;
+    }
+    leading = (await conn.query('SELECT pg_try_advisory_lock($1) AS ok', [SCHEDULER_LOCK])).rows[0].ok as boolean;
+    if (leading) log.info('this process now runs the scheduled duties');
+    return leading;
+  };
+  const round = async () => {
+    if (await lead()) await runDuties({ ...deps, logger: log });
+  };
+  const loop = () => {
+    if (stopped) return;
+    current = round()
+      .catch((error) => log.warn({ err: error }, 'scheduler round failed'))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(loop, everyMs);
+      });
+  };
+  loop();
+  return {
+    leading: () => leading,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await current;
+      const c = conn;
+      conn = undefined;
+      leading = false;
+      await c?.end().catch(() => undefined);
+    },
+  };
+}
