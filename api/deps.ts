@@ -52,7 +52,7 @@ export interface ApiDeps {
   /** Proxy hops whose X-Forwarded-For is trusted (0: the socket address). */
   trustProxyHops: number;
   rateLimiter?: RateLimiter;
-  idempotency?: IdempotencyGuard;
+  idempotency: IdempotencyGuard;
   now?: () => Date;
   /** Checks for /readyz beyond PostgreSQL and NATS (e.g. Redis); each throws when not ready. */
   readinessChecks?: Record<string, () => Promise<void>>;

@@ -2,11 +2,10 @@
 // The order of checks is DECISIONS "Limits": key → body → app_id → buckets → 402 → 422 →
 // idempotency → the send.
 import type { Context } from 'koa';
-import { AuthError, NotFoundError, PaymentRequiredError } from '../../core/errors.js';
+import { AuthError, NotFoundError } from '../../core/errors.js';
 import { getApp } from '../../core/apps/app-store.js';
-import { createSend, type CreatedSend, type CreateSendOptions } from '../../core/send/create-send.js';
+import { acceptSend } from '../../core/send/accept.js';
 import { toStats, type SendRow } from '../../core/send/stats.js';
-import { validateSendRequest } from '../../core/validation/validate-send.js';
 import type { ApiDeps, RateDraw } from '../deps.js';
 
 const ID = /^\d{1,15}$/;
@@ -50,24 +49,13 @@ export function createNotification(deps: ApiDeps) {
 
     const app = await getApp(deps.pool, appId);
     if (!app || app.disabled) throw new AuthError('revoked');
-    if (app.invoiceOverdue) throw new PaymentRequiredError();
-
-    const request = validateSendRequest({
+    const { created, replayed } = await acceptSend(deps, {
+      app,
       body,
+      source: 'api',
       idempotencyHeader: ctx.get('Idempotency-Key') || undefined,
-      app: { id: app.id, bundleId: app.bundleId, segmentNames: app.segments.map((s) => s.name) },
       now: now(),
     });
-
-    const send = (withinTransaction?: CreateSendOptions['withinTransaction']) =>
-      createSend(deps, app, request, { source: 'api', withinTransaction });
-    let created: CreatedSend;
-    let replayed = false;
-    if (request.idempotencyKey && deps.idempotency) {
-      ({ created, replayed } = await deps.idempotency.run(app.id, request.idempotencyKey, body, send));
-    } else {
-      created = await send();
-    }
     if (replayed) {
       ctx.set('Idempotent-Replay', 'true');
       ctx.set('Idempotent-Replayed', 'true');

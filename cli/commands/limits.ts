@@ -13,7 +13,7 @@ import type { Runtime } from '../runtime.js';
 
 const SWEEP_EVERY_MS = 10 * 60_000;
 
-export async function buildLimits(rt: Runtime, pool: Pool): Promise<{ deps: Partial<ApiDeps>; close(): Promise<void> }> {
+export async function buildLimits(rt: Runtime, pool: Pool): Promise<{ deps: Partial<ApiDeps> & Pick<ApiDeps, 'idempotency'>; close(): Promise<void> }> {
   const { config, logger } = rt;
   const idempotency = new PgIdempotencyGuard(pool);
   const sweeper = setInterval(() => {

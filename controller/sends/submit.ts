@@ -9,9 +9,9 @@ import type { Pool } from '../../core/store/db.js';
 import type { Bus } from '../../core/bus/jetstream.js';
 import type { Logger } from '../../core/log.js';
 import { getAppByName } from '../../core/apps/app-store.js';
-import { createSend, type CreatedSend } from '../../core/send/create-send.js';
+import type { CreatedSend } from '../../core/send/create-send.js';
+import { acceptSend } from '../../core/send/accept.js';
 import { ConflictError, PaymentRequiredError, ValidationError } from '../../core/errors.js';
-import { validateSendRequest } from '../../core/validation/validate-send.js';
 import type { PgIdempotencyGuard } from '../../core/idempotency/pg-guard.js';
 import type { ConditionInput } from '../kube/conditions.js';
 import { restBody } from './spec.js';
@@ -48,19 +48,15 @@ export async function submitSend(deps: SubmitDeps, send: SendObject): Promise<Su
     condition: { type: 'Accepted', status: 'False', reason, message: messages.join(' ') },
   });
   if (app.disabled) return refused('AppDisabled', [`App ${appName} is being deleted or was deleted; nothing was sent.`]);
-  if (app.invoiceOverdue) return refused('PaymentRequired', [new PaymentRequiredError().message, 'Nothing was recorded or sent.']);
-
   const body = restBody(send.spec, app.id);
   try {
-    const request = validateSendRequest({
+    const { created, replayed } = await acceptSend(deps, {
+      app,
       body,
-      app: { id: app.id, bundleId: app.bundleId, segmentNames: app.segments.map((s) => s.name) },
+      source: 'kubernetes',
+      fallbackKey: `kubernetes-${send.metadata.uid}`,
       now: deps.now?.() ?? new Date(),
     });
-    const key = request.idempotencyKey ?? `kubernetes-${send.metadata.uid}`;
-    const { created, replayed } = await deps.idempotency.run(app.id, key, body, (withinTransaction) =>
-      createSend(deps, app, request, { source: 'kubernetes', withinTransaction }),
-    );
     return {
       kind: 'accepted',
       created,
@@ -72,6 +68,7 @@ export async function submitSend(deps: SubmitDeps, send: SendObject): Promise<Su
       return { kind: 'waiting', retryMs: 1000, condition: { type: 'Accepted', status: 'Unknown', reason: 'InProgress', message: error.message } };
     }
     if (error instanceof ValidationError) return refused('Invalid', error.messages);
+    if (error instanceof PaymentRequiredError) return refused('PaymentRequired', [error.message, 'Nothing was recorded or sent.']);
     throw error;
   }
 }

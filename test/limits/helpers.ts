@@ -13,6 +13,7 @@ import { createKey } from '../../core/apps/keys.js';
 import { upsertSubscription } from '../../core/subscriptions/subscription-store.js';
 import { createApi } from '../../api/server.js';
 import { createApiMetrics } from '../../api/metrics.js';
+import { PgIdempotencyGuard } from '../../core/idempotency/pg-guard.js';
 import type { ApiDeps } from '../../api/deps.js';
 import { LIMITER_REDIS_OPTIONS } from '../../core/buckets/redis-store.js';
 import type { TestEnv } from '../env/index.js';
@@ -58,6 +59,7 @@ export async function startApi(env: TestEnv, extra: Partial<ApiDeps>): Promise<R
     logger: silentLogger,
     metrics: createApiMetrics(),
     trustProxyHops: 1,
+    idempotency: new PgIdempotencyGuard(env.pool),
     ...extra,
   };
   const server: Server = createServer(createApi(deps).callback());

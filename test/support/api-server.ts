@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApi } from '../../api/server.js';
 import { createApiMetrics } from '../../api/metrics.js';
+import { PgIdempotencyGuard } from '../../core/idempotency/pg-guard.js';
 import type { ApiDeps } from '../../api/deps.js';
 import { silentLogger } from '../../core/log.js';
 import type { TestEnv } from '../env/index.js';
@@ -26,7 +27,8 @@ export async function startTestApi(env: TestEnv, overrides: Partial<ApiDeps> = {
     bus: overrides.bus ?? env.bus,
     logger: silentLogger(),
     metrics: createApiMetrics(),
-    trustProxyHops: 1, // tests pick their client address with X-Forwarded-For
+    trustProxyHops: 1,
+    idempotency: new PgIdempotencyGuard(env.pool), // tests pick their client address with X-Forwarded-For
     ...overrides,
   };
   const server: Server = createServer(createApi(deps).callback());

@@ -1,0 +1,52 @@
+// The one accept path of a send: POST /api/v1/notifications and a `Send` applied with kubectl
+// both call acceptSend. The app's state (402 for an overdue invoice), validation (the contract's
+// 422 messages), the idempotency guard and the record (createSend, whose status comes from the
+// transitions table) are not optional steps of it: the guard is a required dependency, and a
+// caller without a key of its own gives its fallback (the Send's uid) or none (a REST call
+// without Idempotency-Key is not deduplicated, as the contract says).
+import type { PoolClient } from '../store/db.js';
+import type { AppRecord } from '../apps/app-store.js';
+import { PaymentRequiredError } from '../errors.js';
+import { validateSendRequest } from '../validation/validate-send.js';
+import { createSend, type CreatedSend, type CreateSendDeps } from './create-send.js';
+
+/** Idempotent retries (contract "Idempotency"): core/idempotency/pg-guard.ts. */
+export interface SendIdempotency {
+  run(
+    appId: string,
+    key: string,
+    fingerprint: unknown,
+    create: (withinTransaction: (db: PoolClient, created: CreatedSend) => Promise<void>) => Promise<CreatedSend>,
+  ): Promise<{ created: CreatedSend; replayed: boolean }>;
+}
+
+export interface AcceptDeps extends CreateSendDeps {
+  idempotency: SendIdempotency;
+}
+
+export interface AcceptInput {
+  app: AppRecord;
+  /** The REST body (a Send's spec is mapped to it first). */
+  body: Record<string, unknown>;
+  source: 'api' | 'kubernetes';
+  idempotencyHeader?: string;
+  /** The key used when the request names none (a Send object: its uid). */
+  fallbackKey?: string;
+  now: Date;
+}
+
+export async function acceptSend(deps: AcceptDeps, input: AcceptInput): Promise<{ created: CreatedSend; replayed: boolean }> {
+  const { app, body } = input;
+  if (app.invoiceOverdue) throw new PaymentRequiredError();
+  const request = validateSendRequest({
+    body,
+    idempotencyHeader: input.idempotencyHeader,
+    app: { id: app.id, bundleId: app.bundleId, segmentNames: app.segments.map((s) => s.name) },
+    now: input.now,
+  });
+  const create = (withinTransaction?: (db: PoolClient, created: CreatedSend) => Promise<void>) =>
+    createSend(deps, app, request, { source: input.source, withinTransaction });
+  const key = request.idempotencyKey ?? input.fallbackKey;
+  if (!key) return { created: await create(), replayed: false };
+  return deps.idempotency.run(app.id, key, body, create);
+}
