@@ -2,8 +2,6 @@
 import type { Pool } from '../core/store/db.js';
 import type { Bus } from '../core/bus/jetstream.js';
 import type { Logger } from '../core/log.js';
-import type { CreatedSend } from '../core/send/create-send.js';
-import type { PoolClient } from '../core/store/db.js';
 import type { ApiMetrics } from './metrics.js';
 
 /** Which class bucket an authenticated call draws (contract "Rate limits"). */
@@ -28,21 +26,9 @@ export interface RateLimiter {
   drawSdk?(ip: string): Promise<Record<string, string>>;
 }
 
-/** Idempotent retries (contract "Idempotency"). */
-export interface IdempotencyGuard {
-  /**
-   * Runs `create` once per (app, key) in 24 hours. `create` receives a hook that records the key in
-   * the same transaction as the send. A repeat with the same fingerprint returns the first answer
-   * (replayed: true); a different fingerprint throws ValidationError; a repeat while the first is
-   * running waits up to 5 s, then throws ConflictError.
-   */
-  run(
-    appId: string,
-    key: string,
-    fingerprint: unknown,
-    create: (withinTransaction: (db: PoolClient, created: CreatedSend) => Promise<void>) => Promise<CreatedSend>,
-  ): Promise<{ created: CreatedSend; replayed: boolean }>;
-}
+/** Idempotent retries (contract "Idempotency"): the accept path's guard (core/send/accept.ts). */
+export type { SendIdempotency as IdempotencyGuard } from '../core/send/accept.js';
+import type { SendIdempotency as IdempotencyGuard } from '../core/send/accept.js';
 
 export interface ApiDeps {
   pool: Pool;

@@ -12,6 +12,12 @@ import { createSend, type CreatedSend, type CreateSendDeps } from './create-send
 
 /** Idempotent retries (contract "Idempotency"): core/idempotency/pg-guard.ts. */
 export interface SendIdempotency {
+  /**
+   * Runs `create` once per (app, key) in 24 hours. `create` receives a hook that records the key in
+   * the same transaction as the send. A repeat with the same fingerprint returns the first answer
+   * (replayed: true); a different fingerprint throws ValidationError; a repeat while the first is
+   * running waits up to 5 s, then throws ConflictError.
+   */
   run(
     appId: string,
     key: string,

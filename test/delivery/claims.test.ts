@@ -2,15 +2,13 @@
 // so a list send does not wait behind a broadcast), leases that run out, throttle waits that are
 // never counted as failures, and a send whose wake-up was lost still delivered.
 import { expect } from 'chai';
-import { readFile } from 'node:fs/promises';
 import { useTestEnv } from '../env/index.js';
-import { silentLogger } from '../../core/log.js';
 import { startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
-import { startSender, type Sender } from '../../sender/index.js';
+import type { Sender } from '../../sender/index.js';
 import { planSend } from '../../core/delivery/planner.js';
 import { claimNext } from '../../core/delivery/claim.js';
 import type { Bus } from '../../core/bus/jetstream.js';
-import { addDevices, createTestApp, send, sleep, waitFinal, type TestApp } from './fixtures.js';
+import { addDevices, createTestApp, send, sleep, startTestSender, waitFinal, type TestApp } from './fixtures.js';
 
 describe('delivery: claims in PostgreSQL', function () {
   this.timeout(120_000);
@@ -68,18 +66,8 @@ describe('delivery: claims in PostgreSQL', function () {
   });
 
   it('a throttled chunk handed back again and again is never counted failed', async () => {
-    sender = await startSender({
-      pool: env.pool,
-      bus: env.bus,
-      logger: silentLogger(),
-      redis: env.redis,
-      redisPrefix: env.redisPrefix,
-      apns: { url: sim.url, ca: await readFile(sim.caFile, 'utf8') },
-      concurrency: 4,
-      // Every wait is handed back; the old engine counted each as a delivery of the job.
-      worker: { ackWaitMs: 5000, maxDeliver: 2, maxHoldMs: 0, idlePollMs: 100, backoff: { baseMs: 20, maxMs: 200 } },
-      dutyEveryMs: 200,
-    });
+    // Every wait is handed back; the old engine counted each as a delivery of the job.
+    sender = await startTestSender(env, sim, { maxDeliver: 2, maxHoldMs: 0, idlePollMs: 100 });
     const created = await send(env, t.app, { included_segments: ['All'], contents: { en: 'x' }, throttle_rate_per_minute: 60_000 });
     const { final } = await waitFinal(env.pool, created.body.id);
     expect(final).to.include({ status: 'approved', sent: 1500, failed: 0, skipped: 0 });

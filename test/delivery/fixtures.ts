@@ -10,7 +10,7 @@ import { silentLogger } from '../../core/log.js';
 import { readFile } from 'node:fs/promises';
 import type { Redis } from 'ioredis';
 import { generateApnsKeyPair, randomAppleId, type ApnsKeyPair, type ApnsSim } from '../../apns-sim/index.js';
-import { startSender, type Sender } from '../../sender/index.js';
+import { startSender, type Sender, type WorkerSettings } from '../../sender/index.js';
 
 export interface TestApp {
   app: AppRecord;
@@ -80,7 +80,7 @@ export async function waitFinal(pool: Pool, id: number, timeoutMs = 60_000): Pro
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** An in-process sender on a test env's servers, pointed at a simulator, with short test timings. */
-export async function startTestSender(env: { pool: Pool; bus: Bus; redis: Redis; redisPrefix: string }, sim: ApnsSim): Promise<Sender> {
+export async function startTestSender(env: { pool: Pool; bus: Bus; redis: Redis; redisPrefix: string }, sim: ApnsSim, worker: Partial<WorkerSettings> = {}): Promise<Sender> {
   return startSender({
     pool: env.pool,
     bus: env.bus,
@@ -89,7 +89,7 @@ export async function startTestSender(env: { pool: Pool; bus: Bus; redis: Redis;
     redisPrefix: env.redisPrefix,
     apns: { url: sim.url, ca: await readFile(sim.caFile, 'utf8') },
     concurrency: 4,
-    worker: { ackWaitMs: 5000, backoff: { baseMs: 20, maxMs: 200 } },
+    worker: { ackWaitMs: 5000, backoff: { baseMs: 20, maxMs: 200 }, ...worker },
     dutyEveryMs: 200,
   });
 }
