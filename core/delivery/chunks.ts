@@ -86,27 +86,31 @@ export async function recordChunk(pool: Pool, appId: string, sendId: number, chu
   return inTransaction(pool, async (db) => {
     // Lock order everywhere: the send row first, then its chunks.
     const locked = await db.query('SELECT status FROM sends WHERE id = $1 FOR UPDATE', [sendId]);
-    const closed = await db.query(
-      `UPDATE send_chunks SET state = 'done', sent = $3, failed = $4, skipped = $5, left_out = $6, lease_until = NULL, finished_at = now()
-        WHERE send_id = $1 AND chunk = $2 AND state IN ('planned', 'working')`,
-      [sendId, chunk, outcome.sent, outcome.failed, outcome.skipped, outcome.leftOut],
-    );
-    if (!closed.rowCount) return { counted: false };
+    // The conditional close and the counters in one statement: the counters move only if the
+    // close changed the row.
+    const moved = await db.query<{ chunks_done: number; chunks_total: number | null; stopped: string | null }>({
+      name: 'herald-record-chunk',
+      text: `WITH closed AS (
+           UPDATE send_chunks SET state = 'done', sent = $3, failed = $4, skipped = $5, left_out = $6, lease_until = NULL, finished_at = now()
+            WHERE send_id = $1 AND chunk = $2 AND state IN ('planned', 'working') RETURNING 1)
+         UPDATE sends SET sent = sent + $3, failed = failed + $4, skipped = skipped + $5, left_out = left_out + $6,
+                chunks_done = chunks_done + 1, updated_at = now()
+          WHERE id = $1 AND EXISTS (SELECT 1 FROM closed)
+      RETURNING chunks_done, chunks_total, stopped`,
+      values: [sendId, chunk, outcome.sent, outcome.failed, outcome.skipped, outcome.leftOut],
+    });
+    const s = moved.rows[0];
+    if (!s) return { counted: false };
     if (outcome.unsubscribe.length) {
       await db.query(
         `UPDATE subscriptions SET subscribed = false, updated_at = now() WHERE app_id = $1 AND token = ANY($2) AND subscribed`,
         [appId, outcome.unsubscribe],
       );
     }
-    await db.query(
-      `UPDATE sends SET sent = sent + $2, failed = failed + $3, skipped = skipped + $4, left_out = left_out + $5,
-              chunks_done = chunks_done + 1, updated_at = now()
-        WHERE id = $1`,
-      [sendId, outcome.sent, outcome.failed, outcome.skipped, outcome.leftOut],
-    );
     if (locked.rows[0]?.status === 'queued') await writeTransition(db, sendId, 'queued', 'chunk_started', {});
     if (outcome.stop) return { counted: true, finished: await stopWithin(db, sendId, 'credentials', outcome.stop) };
-    return { counted: true, finished: await finishIfComplete(db, sendId) };
+    const last = s.stopped !== null || (s.chunks_total !== null && s.chunks_done >= s.chunks_total);
+    return { counted: true, finished: last ? await finishIfComplete(db, sendId) : undefined };
   });
 }
 
