@@ -6,7 +6,7 @@ SHELL := /bin/bash
 MOCHA := npx mocha
 export NODE_OPTIONS ?= --max-old-space-size=4096
 
-.PHONY: dev test deps services typecheck build test-unit test-integration test-kube test-chart test-e2e bench-api bench-delivery e2e-kind clean clean-kube
+.PHONY: dev test deps services typecheck build test-unit test-integration test-kube test-chart test-e2e bench-api bench-delivery bench-fairness e2e-kind clean clean-kube
 
 ## deps: npm packages (from the lock file) — every other target depends on it
 deps: node_modules/.installed
@@ -55,6 +55,10 @@ bench-api: services build
 
 bench-delivery: services
 	npx tsx bench/delivery/run.ts
+
+## bench-fairness: list sends' answer-to-last-device p50/p99, idle and during a 1,000,000-device broadcast (issue 10)
+bench-fairness: services
+	npx tsx bench/fairness/run.ts
 
 ## e2e-kind: the Helm chart on a kind cluster (machines with Docker only)
 e2e-kind: deps
