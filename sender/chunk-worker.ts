@@ -69,14 +69,28 @@ export class ChunkWorker {
 
   constructor(private readonly deps: WorkerDeps) {}
 
+  /** Whether to look for a send to plan before the next claim (a wake-up, an idle round, a hint of the claim). */
+  private mayPlan = true;
+
+  /** A wake-up from the bus: a send may have been accepted. */
+  wake(): void {
+    this.mayPlan = true;
+  }
+
   /** The next piece of work, already taken (a plan is done inside it), or undefined. */
   async next(): Promise<Work | undefined> {
-    const planned = await planNext(this.deps.pool);
-    if (planned) {
-      this.deps.logger.info({ sendId: planned.sendId, outcome: planned.outcome }, 'send planned');
-      return async () => undefined; // planned in the transaction above; the slot is free again
+    if (this.mayPlan) {
+      this.mayPlan = false;
+      const planned = await planNext(this.deps.pool);
+      if (planned) {
+        this.mayPlan = true; // there may be more
+        this.deps.logger.info({ sendId: planned.sendId, outcome: planned.outcome }, 'send planned');
+        return async () => undefined; // planned in the transaction above; the slot is free again
+      }
     }
     const claimed = await claimNext(this.deps.pool, this.deps.settings.ackWaitMs);
+    // Nothing to claim: look for a send to plan after the pause (a wake-up may have been lost).
+    this.mayPlan ||= !claimed || claimed.unplannedWaiting;
     return claimed ? () => this.chunk(claimed) : undefined;
   }
 

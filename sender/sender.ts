@@ -57,7 +57,10 @@ export async function startSender(opts: SenderOptions): Promise<Sender> {
     stopping: () => stopping,
   });
   const loop = runClaimLoop({ concurrency: opts.concurrency ?? 4, logger, next: () => worker.next(), idlePollMs: settings.idlePollMs });
-  const unsubscribe = subscribeWake(bus, () => loop.wake());
+  const unsubscribe = subscribeWake(bus, () => {
+    worker.wake();
+    loop.wake();
+  });
   const stopRelay = startOutboxRelay(pool, bus, { onError: (e) => logger.warn({ err: e }, 'outbox relay round failed') });
   const scheduler = startScheduler({ pool, bus, logger }, Math.min(opts.dutyEveryMs ?? 500, 1000));
 

@@ -29,6 +29,8 @@ export interface ClaimedChunk {
   throttlePerMinute: number | null;
   targetKind: SendRequest['target']['kind'];
   timezone: boolean;
+  /** Some accepted send waits to be planned: the worker plans before its next claim. */
+  unplannedWaiting: boolean;
 }
 
 /** The claim's condition on a chunk and its send, written once. */
@@ -38,9 +40,9 @@ const CLAIMABLE = `k.state IN ('planned', 'working') AND (k.lease_until IS NULL 
 
 /**
  * Takes the next chunk for `leaseMs`, or returns undefined when none is claimable. The pause
- * check is in the same statement, so a pause committed before it is always seen. Two more
- * statements: the send's turn (last_claim_at, with what the worker needs to know about the send)
- * and, on its first chunk, the transition queued → sending.
+ * check is in the same statement, so a pause committed before it is always seen. One more
+ * statement: the send's turn (last_claim_at, with what the worker needs to know about the send and
+ * whether a send waits to be planned), and on a send's first chunk the transition queued → sending.
  */
 export async function claimNext(pool: Pool, leaseMs: number): Promise<ClaimedChunk | undefined> {
   const res = await pool.query({
@@ -64,7 +66,8 @@ export async function claimNext(pool: Pool, leaseMs: number): Promise<ClaimedChu
              FROM apps a LEFT JOIN app_credentials c ON c.app_id = a.id
             WHERE s.id = $1 AND a.id = s.app_id
         RETURNING s.status, s.app_id, coalesce(extract(epoch FROM c.updated_at) * 1000, 0) AS cred_version,
-                  s.throttle_per_min, s.target_kind, (s.request ? 'timezoneDelivery') AS timezone`,
+                  s.throttle_per_min, s.target_kind, (s.request ? 'timezoneDelivery') AS timezone,
+                  EXISTS (SELECT 1 FROM sends u WHERE u.chunks_total IS NULL AND u.status IN ('queued', 'sending') AND u.stopped IS NULL) AS unplanned`,
     values: [sendId],
   });
   const t = turn.rows[0];
@@ -81,6 +84,7 @@ export async function claimNext(pool: Pool, leaseMs: number): Promise<ClaimedChu
     throttlePerMinute: t.throttle_per_min,
     targetKind: t.target_kind,
     timezone: t.timezone,
+    unplannedWaiting: t.unplanned,
   };
   if (r.by_zone) claimed.zone = { timezone: r.timezone };
   if (r.entries) claimed.entries = r.entries;

@@ -10,6 +10,7 @@ import { inTransaction } from '../store/db.js';
 import { getApp, type AppRecord } from '../apps/app-store.js';
 import { audienceCondition, Params } from '../audience/filter.js';
 import type { SendRequest } from '../send/request.js';
+import { writeTransition } from '../send/transitions.js';
 import { finishIfComplete, stopWithin } from './finish.js';
 
 export const CHUNK_SIZE = 500;
@@ -113,13 +114,35 @@ async function planLocked(db: PoolClient, send: SendToPlan): Promise<PlanOutcome
 const UNPLANNED = `SELECT id, app_id, request, total_recipients, audience_max_seq FROM sends
   WHERE chunks_total IS NULL AND status IN ('queued', 'sending') AND stopped IS NULL`;
 
-/** Plans the oldest unplanned send no other sender is planning; undefined when there is none. */
-export async function planNext(pool: Pool): Promise<{ sendId: number; outcome: PlanOutcome } | undefined> {
-  return inTransaction(pool, async (db) => {
-    const res = await db.query<SendToPlan>(`${UNPLANNED} ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`);
-    const send = res.rows[0];
-    return send ? { sendId: send.id, outcome: await planLocked(db, send) } : undefined;
-  });
+/**
+ * Plans the oldest unplanned send no other sender is planning; undefined when there is none. A
+ * send whose planning throws becomes a draft saying why (transitions table, `plan_failed`), in a
+ * transaction of its own, so it never blocks the sends behind it.
+ */
+export async function planNext(pool: Pool): Promise<{ sendId: number; outcome: PlanOutcome | { kind: 'failed'; error: string } } | undefined> {
+  let sendId: number | undefined;
+  try {
+    return await inTransaction(pool, async (db) => {
+      const res = await db.query<SendToPlan>(`${UNPLANNED} ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`);
+      const send = res.rows[0];
+      if (!send) return undefined;
+      sendId = send.id;
+      return { sendId: send.id, outcome: await planLocked(db, send) };
+    });
+  } catch (error) {
+    if (sendId === undefined) throw error;
+    const detail = error instanceof Error ? error.message : String(error);
+    await inTransaction(pool, async (db) => {
+      const res = await db.query<{ status: 'queued' | 'sending' }>(
+        `SELECT status FROM sends WHERE id = $1 AND chunks_total IS NULL AND status IN ('queued', 'sending') FOR UPDATE`,
+        [sendId],
+      );
+      if (!res.rows[0]) return;
+      await db.query('UPDATE sends SET left_out = total_recipients, chunks_total = 0 WHERE id = $1', [sendId]);
+      await writeTransition(db, sendId!, res.rows[0].status, 'plan_failed', { detail });
+    });
+    return { sendId, outcome: { kind: 'failed', error: detail } };
+  }
 }
 
 /** Plans one given send if it still needs it (waits for a sender planning it now). Idempotent. */

@@ -30,6 +30,8 @@ const CASES: Case[] = [
   { name: 'firing a segment send', from: 'scheduled', event: 'fire', facts: { ...creds, audience: 15, broadcast: true }, to: 'queued', message: 'Queued for 15 devices; delivery goes on in the background.' },
   { name: 'firing a list send', from: 'scheduled', event: 'fire', facts: { ...creds, audience: 2 }, to: 'sending', message: 'Sending to 2 devices.' },
   { name: 'firing failed', from: 'scheduled', event: 'fire_failed', facts: { detail: 'segment VIP is not defined for app shop' }, to: 'draft', message: 'Not sent at its scheduled time: segment VIP is not defined for app shop.' },
+  // planning
+  { name: 'planning failed', from: 'queued', event: 'plan_failed', facts: { detail: 'segment VIP is not defined for app shop' }, to: 'draft', message: 'Not sent: it could not be planned (segment VIP is not defined for app shop).' },
   // delivery begins
   { name: 'first chunk claimed', from: 'queued', event: 'chunk_started', facts: {}, to: 'sending', message: null },
   // the end
@@ -68,7 +70,7 @@ describe('send transitions table', () => {
 
   it('nothing moves a final send, and a timezone send stays scheduled when a chunk starts', () => {
     for (const from of ['approved', 'draft'] as const) {
-      for (const event of ['accept', 'fire', 'fire_failed', 'chunk_started', 'finished'] as const) expect(nextStep(from, event, { sent: 1 })).to.equal(undefined);
+      for (const event of ['accept', 'fire', 'fire_failed', 'plan_failed', 'chunk_started', 'finished'] as const) expect(nextStep(from, event, { sent: 1 })).to.equal(undefined);
     }
     expect(nextStep('scheduled', 'chunk_started', {})).to.equal(undefined);
     expect(nextStep('sending', 'chunk_started', {})).to.equal(undefined);

@@ -14,6 +14,7 @@ export type SendEvent =
   | 'accept' // POST /notifications or a Send object: the first status
   | 'fire' // a scheduled send's time came (scheduler, each send in its own transaction)
   | 'fire_failed' // firing it threw (e.g. its custom segment was removed): it becomes a draft, never jams the rest
+  | 'plan_failed' // planning a segment or tag send threw (e.g. its custom segment was removed)
   | 'chunk_started' // a sender claimed a chunk
   | 'finished'; // every chunk recorded or left out (a stopped send: the last in flight recorded)
 
@@ -71,6 +72,9 @@ export const TRANSITIONS: readonly Transition[] = [
   { from: ['scheduled'], event: 'fire', guard: (f) => !!f.broadcast, to: 'queued', message: queued },
   { from: ['scheduled'], event: 'fire', guard: always, to: 'sending', message: sending },
   { from: ['scheduled'], event: 'fire_failed', guard: always, to: 'draft', message: (f) => `Not sent at its scheduled time: ${f.detail ?? 'it could not be planned'}.` },
+
+  // A send that cannot be planned ends at once, saying why; it never blocks the planning of others.
+  { from: ['queued', 'sending'], event: 'plan_failed', guard: always, to: 'draft', message: (f) => `Not sent: it could not be planned (${f.detail ?? 'unknown error'}).` },
 
   // Background delivery begins (a timezone send stays scheduled: no row matches, nothing moves).
   { from: ['queued'], event: 'chunk_started', guard: always, to: 'sending' },

@@ -7,6 +7,7 @@ import { silentLogger } from '../../core/log.js';
 import { setInvoiceOverdue, upsertApp } from '../../core/apps/app-store.js';
 import { fireDueSends } from '../../core/send/fire-due.js';
 import { runDuties, startScheduler, type Scheduler } from '../../core/send/scheduler.js';
+import { planNext } from '../../core/delivery/planner.js';
 import { addDevices, createTestApp, send, sleep } from './fixtures.js';
 
 describe('delivery: scheduler and transitions without a sender', function () {
@@ -71,6 +72,23 @@ describe('delivery: scheduler and transitions without a sender', function () {
       sent: 0,
       message: 'Delivery paused: the app has an invoice past its due date. 1,200 devices were not sent and will not be.',
     });
+  });
+
+  it('a send that cannot be planned becomes a draft with its reason; the next one is planned', async () => {
+    while (await planNext(env.pool)); // sends of the tests above, planned out of the way
+    const vip = await createTestApp(env.pool, 'vip2', { segments: [{ name: 'VIP', conditions: [{ key: 'vip', relation: 'exists' }] }] });
+    await addDevices(env.pool, vip.app.id, 4, { prefix: 'f', tags: { vip: '1' } });
+    const broken = await send(env, vip.app, { included_segments: ['VIP'], contents: { en: 'x' } });
+    const fine = await send(env, vip.app, { included_segments: ['All'], contents: { en: 'y' } });
+    await upsertApp(env.pool, { name: vip.app.name, bundleId: vip.app.bundleId, segments: [] });
+    const first = await planNext(env.pool);
+    expect(first).to.deep.include({ sendId: broken.body.id });
+    expect(await row(broken.body.id)).to.include({
+      status: 'draft',
+      left_out: 4,
+      message: `Not sent: it could not be planned (segment VIP is not defined for app ${vip.app.name}).`,
+    });
+    expect(await planNext(env.pool)).to.deep.equal({ sendId: fine.body.id, outcome: { kind: 'planned', chunks: 1 } });
   });
 
   it('exactly one process runs the duties (PostgreSQL advisory lock); another takes over when it stops', async () => {
