@@ -1,14 +1,15 @@
 // A sender's work, one piece at a time (claim-loop.ts asks `next()` while a slot is free): plan
 // the oldest unplanned send, else claim the next chunk (PostgreSQL decides which: claim.ts) and
 // deliver its up to 500 devices, then record the outcome once. A throttled chunk that must wait
-// long is handed back with a "not before", uncounted; an error hands it back counted; a sender
-// that dies leaves a lease that runs out. Nothing here counts a device as failed unless Apple was
+// long is handed back with a "not before", uncounted; a database outage is waited out holding the
+// chunk (up to one lease), then an error hands it back (counted only if Apple was asked); a
+// sender that dies leaves a lease that runs out. Nothing here counts a device as failed unless Apple was
 // asked (or the chunk was started `maxDeliver` times without ever being recorded).
 import type { Pool } from '../core/store/db.js';
 import type { Logger } from '../core/log.js';
 import { planNext } from '../core/delivery/planner.js';
 import { claimNext, handBack, renewLease, type ClaimedChunk } from '../core/delivery/claim.js';
-import { loadChunkDevices, loadSendForDelivery, recordChunk, type ChunkOutcome, type Device } from '../core/delivery/chunks.js';
+import { loadChunkDevices, loadSendForDelivery, recordChunk, type ChunkDevices, type ChunkOutcome, type Device } from '../core/delivery/chunks.js';
 import { buildApnsPayload } from '../core/payload/apns-payload.js';
 import { pickLanguage } from '../core/payload/language.js';
 import type { AppRecord } from '../core/apps/app-store.js';
@@ -114,27 +115,50 @@ export class ChunkWorker {
     return () => clearInterval(timer);
   }
 
+  /**
+   * Runs `step` until it succeeds, for at most one lease (a database outage): holding the chunk
+   * instead of handing it back, so a short outage costs no second delivery of its devices.
+   */
+  private async persist<T>(step: () => Promise<T>): Promise<T> {
+    const until = Date.now() + this.deps.settings.ackWaitMs;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await step();
+      } catch (error) {
+        if (Date.now() >= until) throw error;
+        await sleep(Math.min(2000, 100 * 2 ** Math.min(attempt, 5)));
+      }
+    }
+  }
+
   private async chunk(c: ClaimedChunk): Promise<void> {
     const { pool, settings, metrics } = this.deps;
     const { sendId, chunk } = c;
     const log = this.deps.logger.child({ sendId, chunk });
     const stopBeat = this.heartbeat(c);
+    let askedApple = false;
     try {
       const throttled = c.throttlePerMinute && (c.targetKind === 'segment' || c.targetKind === 'tag') && !c.timezone;
       if (throttled && this.deps.throttle) {
         const waitMs = await this.deps.throttle.reserve(sendId, chunk, c.planned, c.throttlePerMinute!);
         if (waitMs > settings.maxHoldMs || (waitMs > 0 && this.deps.stopping())) {
-          await handBack(pool, sendId, chunk, waitMs, { uncount: true });
+          await this.persist(() => handBack(pool, sendId, chunk, waitMs, { uncount: true }));
           metrics.chunks.inc({ result: 'handed_back_throttle' });
           return;
         }
         if (waitMs > 0) await sleep(waitMs);
       }
-      const ctx = await this.sendContext(sendId);
+      const ctx = await this.persist(() => this.sendContext(sendId));
       if (!ctx) return; // the send was deleted: its chunks went with it
       const started = Date.now();
-      const outcome = c.claims >= settings.maxDeliver ? await this.exhausted(ctx, c, log) : await this.deliver(ctx, c, log);
-      const recorded = await recordChunk(pool, ctx.app.id, sendId, chunk, outcome);
+      let outcome: ChunkOutcome;
+      if (c.claims >= settings.maxDeliver) outcome = await this.persist(() => this.exhausted(ctx, c, log));
+      else {
+        const devices = await this.persist(() => loadChunkDevices(pool, ctx.app, ctx.request, c));
+        askedApple = true;
+        outcome = await this.deliver(ctx, c, devices, log);
+      }
+      const recorded = await this.persist(() => recordChunk(pool, ctx.app.id, sendId, chunk, outcome));
       metrics.chunks.inc({ result: recorded.counted ? 'recorded' : 'duplicate' });
       metrics.chunkSeconds.observe((Date.now() - started) / 1000);
       if (recorded.finished) {
@@ -142,11 +166,12 @@ export class ChunkWorker {
         this.sends.delete(sendId);
       }
     } catch (error) {
-      // Hand it back after a back-off (counted: it may have reached devices); if the database is
-      // down this fails too and the lease running out frees it instead.
+      // Hand it back after a back-off; the claim counts only if Apple was asked. If the database
+      // stays down, the lease running out frees it instead.
       log.warn({ err: error, claims: c.claims }, 'chunk failed; it is handed back');
       metrics.chunks.inc({ result: 'handed_back_error' });
-      await handBack(pool, sendId, chunk, Math.min(10_000, 500 * 2 ** Math.min(5, c.claims)), { uncount: false }).catch(() => undefined);
+      const delay = Math.min(10_000, 500 * 2 ** Math.min(5, c.claims));
+      await handBack(pool, sendId, chunk, delay, { uncount: !askedApple }).catch(() => undefined);
     } finally {
       stopBeat();
     }
@@ -173,9 +198,9 @@ export class ChunkWorker {
     return payload;
   }
 
-  private async deliver(ctx: SendContext, claimed: ClaimedChunk, log: Logger): Promise<ChunkOutcome> {
+  private async deliver(ctx: SendContext, claimed: ClaimedChunk, loaded: ChunkDevices, log: Logger): Promise<ChunkOutcome> {
     const sendId = claimed.sendId;
-    const { entries, devices } = await loadChunkDevices(this.deps.pool, ctx.app, ctx.request, claimed);
+    const { entries, devices } = loaded;
     let client: ApnsClient;
     try {
       client = await this.deps.clients.get(ctx.app, claimed.credentialsVersion);

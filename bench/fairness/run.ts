@@ -53,7 +53,10 @@ function spawnLine(args: string[], env: Record<string, string>, match: RegExp): 
   });
   children.push(child);
   return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => match.test(line) && resolve({ child, line }));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (match.test(line)) resolve({ child, line });
+      else if (/"level":(40|50|60)/.test(line)) process.stderr.write(`${args[0]}: ${line.slice(0, 400)}\n`); // warnings and errors
+    });
     child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)));
   });
 }
@@ -88,10 +91,10 @@ function request(a: AppRecord, body: Record<string, unknown>) {
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 /** Sends `rate` list sends a second for `seconds`, round robin over the apps; returns answer → last device, ms. */
-async function listSends(pool: Pool, bus: Bus, apps: AppRecord[], ids: string[]): Promise<{ ms: number[]; unfinished: number }> {
+async function listSends(pool: Pool, bus: Bus, apps: AppRecord[], ids: string[], seconds = Number(values.seconds)): Promise<{ ms: number[]; unfinished: number }> {
   const deps = { pool, bus, logger: silentLogger() };
   const rate = Number(values.rate);
-  const total = Math.round(rate * Number(values.seconds));
+  const total = Math.round(rate * seconds);
   const answered = new Map<number, number>();
   const started = Date.now();
   for (let i = 0; i < total; i++) {
@@ -158,7 +161,7 @@ const env = {
 };
 await Promise.all(Array.from({ length: Number(values.senders) }, () => spawnLine(['sender'], env, /^metrics \d+/)));
 const bus = await connectBus(process.env.HERALD_NATS_URL ?? 'nats://127.0.0.1:4222', PREFIX);
-await listSends(pool, bus, lists, ids.slice(0, 10)); // warm-up: each app's APNs client and JWT, prepared statements
+await listSends(pool, bus, lists, ids, 10); // warm-up, 10 s: each app's APNs connections and JWT, prepared statements, the JIT
 
 const idle = await listSends(pool, bus, lists, ids);
 console.log(report('idle', idle));
