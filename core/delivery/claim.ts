@@ -71,6 +71,7 @@ export async function claimNext(pool: Pool, leaseMs: number): Promise<ClaimedChu
     values: [sendId],
   });
   const t = turn.rows[0];
+  if (!t) return undefined; // the send was deleted in between (its chunks went with it)
   if (t.status === 'queued') await writeTransition(pool, sendId, 'queued', 'chunk_started', {});
   const claimed: ClaimedChunk = {
     sendId,

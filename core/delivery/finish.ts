@@ -34,9 +34,11 @@ interface LockedSend {
   stop_detail: string | null;
 }
 
-/** A send still delivering: queued or sending, or a timezone send planned while still `scheduled`. */
-const running = (s: { status: string; chunks_total: number | null }) =>
-  s.status === 'queued' || s.status === 'sending' || (s.status === 'scheduled' && s.chunks_total !== null);
+/**
+ * A send not yet over: queued, sending, or scheduled (a timezone send delivering, or one not yet
+ * fired: a cancel stops it at once, since it has no chunk in flight).
+ */
+const running = (s: { status: string }) => s.status === 'queued' || s.status === 'sending' || s.status === 'scheduled';
 
 async function lockSend(db: PoolClient, sendId: number): Promise<LockedSend | undefined> {
   const res = await db.query<LockedSend>(
