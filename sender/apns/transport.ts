@@ -1,0 +1,173 @@
+// createLeanApnsClient: the default APNs gateway adapter, HTTP/2 framed by hand over TLS
+// sockets (docs/apns.md, "The lean transport"). node:http2 costs ~85 µs of CPU per request in
+// stream objects and C++ round trips; here a request is ~200 bytes written into a batch buffer.
+//
+// The pool: `connections` connections, each opened on demand. Messages wait in one FIFO queue;
+// whatever was queued in the same tick is shared out among the connections with room and each
+// connection frames its share into one write. Retries inside the transport are only for
+// requests the peer never processed or never answered (GOAWAY above last-stream-id,
+// REFUSED_STREAM, a lost connection), at most MAX_ATTEMPTS times, and one after an
+// ExpiredProviderToken refresh; everything else is the sender's outcome table's to decide.
+import type { ConnectionOptions } from 'node:tls';
+import { pino } from 'pino';
+import { H2Connection, type ConnectionHooks } from './connection.js';
+import { apnsOrigin } from './endpoint.js';
+import { Batch, Pending } from './pending.js';
+import { ProviderTokenSigner } from './provider-token.js';
+import { framable } from './request-block.js';
+import { resultOf } from './result.js';
+import { tlsOptions } from './tls-options.js';
+import type { ApnsClient, ApnsClientOptions, ApnsMessage, ApnsResult, ApnsTarget } from './types.js';
+
+const DEFAULTS = { connections: 2, maxConcurrentStreams: 500, requestTimeoutMs: 10_000 };
+/** Times a message may go out on a connection for transport reasons (never-processed, lost). */
+const MAX_ATTEMPTS = 3;
+const PAYLOAD_CACHE = 32;
+const RECONNECT_PAUSE_MS = 1000;
+
+export function createLeanApnsClient(target: ApnsTarget, opts: ApnsClientOptions = {}): ApnsClient {
+  const origin = new URL(apnsOrigin(target));
+  const logger = (opts.logger ?? pino({ level: 'silent' })).child({ component: 'apns', origin: origin.origin, topic: target.topic });
+  const slots: Array<H2Connection | undefined> = new Array(Math.max(1, opts.connections ?? DEFAULTS.connections)).fill(undefined);
+  const maxStreams = Math.max(1, opts.maxConcurrentStreams ?? DEFAULTS.maxConcurrentStreams);
+  const timeoutMs = opts.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs;
+  const tls: ConnectionOptions = tlsOptions(target);
+  const c = target.credentials;
+  const signer = c.kind === 'token' ? new ProviderTokenSigner(c.keyP8, c.keyId, c.teamId) : undefined;
+  const authority = origin.host;
+  const host = origin.hostname.replace(/^\[|\]$/g, '');
+  const port = Number(origin.port || 443);
+  // The payload bytes, built once per distinct payload string (one per language of a send).
+  const payloads = new Map<string, Buffer>();
+  let queue: Pending[] = [];
+  let scheduled = false;
+  let closed = false;
+  let nextId = 1;
+  const failedAt = slots.map(() => 0);
+
+  const hooks: ConnectionHooks = {
+    answered(p) {
+      const result = resultOf(p.message.token, { ok: true, answer: { status: p.status, apnsId: p.apnsId, retryAfter: p.retryAfter, body: p.body ? Buffer.concat(p.body).toString('utf8') : '' } });
+      if (signer && result.status === 403 && result.reason === 'ExpiredProviderToken' && !p.tokenRetried) {
+        signer.invalidate(p.generation);
+        logger.info({ generation: p.generation }, 'apns provider token renewed after ExpiredProviderToken');
+        p.tokenRetried = true;
+        return requeue(p);
+      }
+      p.settle(result);
+    },
+    failed(p, reason) {
+      p.settle({ token: p.message.token, status: 0, reason });
+    },
+    unprocessed(p) {
+      if (p.attempts >= MAX_ATTEMPTS) p.settle({ token: p.message.token, status: 0, reason: 'ConnectionError' });
+      else requeue(p);
+    },
+    changed() {
+      schedule();
+    },
+  };
+
+  function requeue(p: Pending): void {
+    queue.unshift(p);
+    schedule();
+  }
+
+  function schedule(): void {
+    if (scheduled) return;
+    scheduled = true;
+    // After the current frames/sends of this tick: one write per connection for all of them.
+    queueMicrotask(pump);
+  }
+
+  function prefixOf(conn: H2Connection): (p: Pending) => Buffer {
+    let lastKey = '';
+    let last: Buffer | undefined;
+    return (p) => {
+      const m = p.message;
+      const authorization = signer?.current();
+      p.generation = authorization?.generation ?? 0;
+      const key = `${m.pushType ?? 'alert'}|${m.priority ?? ''}|${m.collapseId ?? '\0'}|${p.generation}`;
+      if (last && key === lastKey) return last;
+      const fields: Array<[string, string]> = [[':authority', authority], ['apns-topic', target.topic], ['apns-push-type', m.pushType ?? 'alert']];
+      if (m.priority !== undefined) fields.push(['apns-priority', String(m.priority)]);
+      if (m.collapseId !== undefined) fields.push(['apns-collapse-id', m.collapseId]);
+      if (authorization) fields.push(['authorization', authorization.authorization]);
+      lastKey = key;
+      last = conn.encoder.prefix(key, fields);
+      return last;
+    };
+  }
+
+  function pump(): void {
+    scheduled = false;
+    if (closed) return failAll('ClientClosed');
+    if (queue.length === 0) return;
+    let ready = 0;
+    let alive = 0;
+    const now = Date.now();
+    for (let i = 0; i < slots.length; i++) {
+      let conn = slots[i];
+      if (conn && conn.state === 'closed') {
+        // A failed connect is not retried at once (no spinning on a refused port).
+        if (!conn.everReady) failedAt[i] = now;
+        slots[i] = conn = undefined;
+      }
+      if (!conn && now - failedAt[i] >= RECONNECT_PAUSE_MS) {
+        slots[i] = conn = new H2Connection({ id: nextId++, host, port, tls, maxStreams, timeoutMs, logger }, hooks);
+      }
+      if (!conn) continue;
+      alive++;
+      if (conn.spare() > 0) ready++;
+    }
+    // Nothing can carry them: answer now; the sender's outcome table retries later.
+    if (alive === 0) return failAll('ConnectionError');
+    if (ready === 0) return;
+    const share = Math.ceil(queue.length / ready);
+    for (const conn of slots) {
+      if (!conn || queue.length === 0) continue;
+      const n = Math.min(conn.spare(), share, queue.length);
+      if (n <= 0) continue;
+      const batch = queue.length === n ? queue : queue.slice(0, n);
+      queue = queue.length === n ? [] : queue.slice(n);
+      conn.start(batch, prefixOf(conn));
+    }
+  }
+
+  function failAll(reason: string): void {
+    const failed = queue;
+    queue = [];
+    for (const p of failed) p.settle({ token: p.message.token, status: 0, reason });
+  }
+
+  function payloadOf(text: string): Buffer {
+    let buf = payloads.get(text);
+    if (!buf) {
+      if (payloads.size >= PAYLOAD_CACHE) payloads.clear();
+      buf = Buffer.from(text, 'utf8');
+      payloads.set(text, buf);
+    }
+    return buf;
+  }
+
+  return {
+    send(messages: ApnsMessage[]): Promise<ApnsResult[]> {
+      return new Promise((resolve) => {
+        const batch = new Batch(messages.length, resolve);
+        messages.forEach((m, i) => {
+          const p = new Pending(m, payloadOf(m.payload), batch, i);
+          if (closed) return p.settle({ token: m.token, status: 0, reason: 'ClientClosed' });
+          // Apple would answer 400 BadDeviceToken; a value that cannot be a header never goes out.
+          if (!framable(m)) return p.settle({ token: m.token, status: 400, reason: 'BadDeviceToken' });
+          queue.push(p);
+        });
+        if (queue.length > 0) schedule();
+      });
+    },
+    async close() {
+      closed = true;
+      failAll('ClientClosed');
+      for (const conn of slots) conn?.close();
+    },
+  };
+}
