@@ -11,7 +11,8 @@
 //	anything else: 200 with an apns-id, and x-body-length (the bytes of the payload received)
 //
 // Each connection is served by its own http2.Server, so "away" closes one connection only.
-// GET /stats answers {"requests", "connections", "attempts"?}; -track keeps attempts per token.
+// GET /stats answers {"requests", "connections" (that carried a device request), "attempts"?};
+// -track keeps attempts per token.
 package main
 
 import (
@@ -72,7 +73,7 @@ func stats(w http.ResponseWriter) {
 	_ = json.NewEncoder(w).Encode(out)
 }
 
-func handler(shutdown func()) http.HandlerFunc {
+func handler(shutdown, seen func()) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet && r.URL.Path == "/stats" {
 			stats(w)
@@ -86,6 +87,7 @@ func handler(shutdown func()) http.HandlerFunc {
 			return
 		}
 		requests.Add(1)
+		seen()
 		if track {
 			trackMu.Lock()
 			attempts[token]++
@@ -169,7 +171,6 @@ func serve(conn *tls.Conn, maxStreams uint32, window, connWindow int32) {
 		conn.Close()
 		return
 	}
-	connections.Add(1)
 	hs := &http.Server{}
 	h2 := &http2.Server{MaxConcurrentStreams: maxStreams, MaxUploadBufferPerStream: window, MaxUploadBufferPerConnection: connWindow}
 	if err := http2.ConfigureServer(hs, h2); err != nil {
@@ -186,5 +187,8 @@ func serve(conn *tls.Conn, maxStreams uint32, window, connWindow int32) {
 			}()
 		})
 	}
-	h2.ServeConn(conn, &http2.ServeConnOpts{BaseConfig: hs, Handler: handler(shutdown)})
+	// A connection counts once it carries a device request (not the tests' GET /stats).
+	var counted sync.Once
+	seen := func() { counted.Do(func() { connections.Add(1) }) }
+	h2.ServeConn(conn, &http2.ServeConnOpts{BaseConfig: hs, Handler: handler(shutdown, seen)})
 }
