@@ -105,6 +105,11 @@ export class HpackDecoder {
     this.capacity = maxSize;
   }
 
+  /** The dynamic table, newest first, and its size in RFC 7541 §4.1 terms. */
+  get dynamicTable(): { entries: HeaderList; size: number } {
+    return { entries: this.table.map(([n, v]) => [n, v]), size: this.size };
+  }
+
   decode(buf: Buffer, start = 0, end = buf.length): HeaderList {
     this.buf = buf;
     this.pos = start;
