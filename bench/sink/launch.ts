@@ -19,9 +19,14 @@ export interface GoSinkOptions {
   clientCaFile?: string;
   /** Count attempts per token (tests). */
   track?: boolean;
+  /** Listen on this port (default: a free one). */
+  port?: number;
+  /** Reuse this certificate directory (a restarted sink keeps its CA). */
+  certDir?: string;
 }
 
 export interface GoSink {
+  certDir: string;
   url: string;
   port: number;
   pid: number;
@@ -38,8 +43,8 @@ export function goSinkBinary(): string {
 
 export async function startGoSink(opts: GoSinkOptions = {}): Promise<GoSink> {
   const binary = goSinkBinary();
-  const certs = await ensureServerCertificate(await mkdtemp(join(tmpdir(), 'herald-sink-')));
-  const args = ['-cert', certs.certFile, '-key', certs.keyFile, '-max-streams', String(opts.maxStreams ?? 1000)];
+  const certs = await ensureServerCertificate(opts.certDir ?? (await mkdtemp(join(tmpdir(), 'herald-sink-'))));
+  const args = ['-addr', `127.0.0.1:${opts.port ?? 0}`, '-cert', certs.certFile, '-key', certs.keyFile, '-max-streams', String(opts.maxStreams ?? 1000)];
   if (opts.window) args.push('-window', String(opts.window), '-conn-window', String(opts.connWindow ?? opts.window));
   if (opts.clientCaFile) args.push('-client-ca', opts.clientCaFile);
   if (opts.track) args.push('-track');
@@ -50,6 +55,7 @@ export async function startGoSink(opts: GoSinkOptions = {}): Promise<GoSink> {
   });
   const { url, port } = JSON.parse(line) as { url: string; port: number };
   return {
+    certDir: dirname(certs.caFile),
     url,
     port,
     pid: child.pid!,

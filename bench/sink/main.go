@@ -8,6 +8,8 @@
 //	big…   200 with a 40 KB header, so the answer needs CONTINUATION frames
 //	away…  GOAWAY on this connection (graceful: streams received so far are answered), then 200
 //	slow…  answered after 300 ms
+//	drop…  the TCP connection is closed at once, every stream on it unanswered (with -track:
+//	       only the token's first attempt; later ones are answered)
 //	anything else: 200 with an apns-id, and x-body-length (the bytes of the payload received)
 //
 // Each connection is served by its own http2.Server, so "away" closes one connection only.
@@ -73,7 +75,7 @@ func stats(w http.ResponseWriter) {
 	_ = json.NewEncoder(w).Encode(out)
 }
 
-func handler(shutdown, seen func()) http.HandlerFunc {
+func handler(shutdown, seen, kill func()) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet && r.URL.Path == "/stats" {
 			stats(w)
@@ -88,10 +90,16 @@ func handler(shutdown, seen func()) http.HandlerFunc {
 		}
 		requests.Add(1)
 		seen()
+		attempt := 1
 		if track {
 			trackMu.Lock()
 			attempts[token]++
+			attempt = attempts[token]
 			trackMu.Unlock()
+		}
+		if strings.HasPrefix(token, "drop") && attempt == 1 {
+			kill()
+			return
 		}
 		id := r.Header.Get("apns-id")
 		if id == "" {
@@ -190,5 +198,6 @@ func serve(conn *tls.Conn, maxStreams uint32, window, connWindow int32) {
 	// A connection counts once it carries a device request (not the tests' GET /stats).
 	var counted sync.Once
 	seen := func() { counted.Do(func() { connections.Add(1) }) }
-	h2.ServeConn(conn, &http2.ServeConnOpts{BaseConfig: hs, Handler: handler(shutdown, seen)})
+	kill := func() { _ = conn.NetConn().Close() }
+	h2.ServeConn(conn, &http2.ServeConnOpts{BaseConfig: hs, Handler: handler(shutdown, seen, kill)})
 }

@@ -126,7 +126,10 @@ export class H2Connection {
       this.streams.set(id, p);
       const prefix = prefixOf(p);
       const headerStart = at + FRAME_HEADER;
-      let end = writePseudoFields(buf, headerStart, p.message);
+      let end = headerStart;
+      const lead = this.encoder.leading();
+      if (lead) end += lead.copy(buf, end);
+      end = writePseudoFields(buf, end, p.message);
       end += prefix.copy(buf, end);
       end = writeVaryingFields(buf, end, p.message, p.payload.length);
       const empty = p.payload.length === 0;

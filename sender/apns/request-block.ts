@@ -42,15 +42,20 @@ export class RequestEncoder {
     this.cached = undefined;
   }
 
+  /** The dynamic table size update owed to the peer, if any: it must open the next block (§4.2). */
+  leading(): Buffer | undefined {
+    if (this.sizeUpdate.length === 0) return undefined;
+    const out = Buffer.from(this.sizeUpdate.flatMap((size) => encodeInt(size, 5, 0x20)));
+    this.sizeUpdate = [];
+    return out;
+  }
+
   /** The prefix for `fields` (in order), updating our model of the peer's table. */
   prefix(key: string, fields: Array<[string, string]>): Buffer {
     if (this.cached && this.cachedKey === key) return this.cached;
-    const parts: number[] = [];
-    for (const size of this.sizeUpdate) parts.push(...encodeInt(size, 5, 0x20));
-    let changed = this.sizeUpdate.length > 0;
-    this.sizeUpdate = [];
+    let changed = false;
     const literals: Buffer[] = [];
-    let out = Buffer.from(parts);
+    let out = Buffer.alloc(0);
     for (const [name, value] of fields) {
       const at = this.entries.findIndex((e) => e.name === name && e.value === value);
       if (at >= 0) {

@@ -82,20 +82,21 @@ export function createLeanApnsClient(target: ApnsTarget, opts: ApnsClientOptions
 
   function prefixOf(conn: H2Connection): (p: Pending) => Buffer {
     let lastKey = '';
-    let last: Buffer | undefined;
+    let lastFields: Array<[string, string]> = [];
     return (p) => {
       const m = p.message;
       const authorization = signer?.current();
       p.generation = authorization?.generation ?? 0;
       const key = `${m.pushType ?? 'alert'}|${m.priority ?? ''}|${m.collapseId ?? '\0'}|${p.generation}`;
-      if (last && key === lastKey) return last;
+      // The encoder hands back cached bytes while its table model is unchanged (all but the first).
+      if (key === lastKey) return conn.encoder.prefix(key, lastFields);
       const fields: Array<[string, string]> = [[':authority', authority], ['apns-topic', target.topic], ['apns-push-type', m.pushType ?? 'alert']];
       if (m.priority !== undefined) fields.push(['apns-priority', String(m.priority)]);
       if (m.collapseId !== undefined) fields.push(['apns-collapse-id', m.collapseId]);
       if (authorization) fields.push(['authorization', authorization.authorization]);
       lastKey = key;
-      last = conn.encoder.prefix(key, fields);
-      return last;
+      lastFields = fields;
+      return conn.encoder.prefix(key, fields);
     };
   }
 
