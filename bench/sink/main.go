@@ -10,7 +10,8 @@
 //	slow…  answered after 300 ms
 //	drop…  the TCP connection is closed at once, every stream on it unanswered (with -track:
 //	       only the token's first attempt; later ones are answered)
-//	anything else: 200 with an apns-id, and x-body-length (the bytes of the payload received)
+//	len…   200 with x-body-length (the bytes of the payload received)
+//	anything else: 200 with an apns-id, as Apple answers
 //
 // Each connection is served by its own http2.Server, so "away" closes one connection only.
 // GET /stats answers {"requests", "connections" (that carried a device request), "attempts"?};
@@ -122,7 +123,9 @@ func handler(shutdown, seen, kill func()) http.HandlerFunc {
 		case strings.HasPrefix(token, "slow"):
 			time.Sleep(300 * time.Millisecond)
 		}
-		h["x-body-length"] = []string{strconv.FormatInt(n, 10)}
+		if strings.HasPrefix(token, "len") {
+			h["x-body-length"] = []string{strconv.FormatInt(n, 10)}
+		}
 		w.WriteHeader(http.StatusOK)
 	}
 }

@@ -1,19 +1,8 @@
 // One HTTP/2 connection of the lean APNs transport, over a TLS socket of our own. A batch of
 // requests becomes one buffer (HEADERS + DATA frame per request) and one socket write; the
-// peer's frames are parsed as they arrive and answers handed back per request.
-//
-// What the peer may do, and what happens (RFC 9113):
-// - SETTINGS: a lowered MAX_CONCURRENT_STREAMS stops new streams until enough close (streams
-//   already open go on); INITIAL_WINDOW_SIZE moves every open stream's window by the delta;
-//   HEADER_TABLE_SIZE resets the request encoder's table; MAX_FRAME_SIZE caps our DATA frames.
-// - Flow control, their side: DATA waits (or goes out in parts) while a window is short and is
-//   sent on WINDOW_UPDATE. Our side: a large receive window, topped up as DATA is read.
-// - PING is answered; PUSH_PROMISE is a protocol error (we disable push).
-// - GOAWAY: streams above last-stream-id were never processed and go back to the pool to be
-//   retried; streams at or below it are answered as usual; no new streams open here.
-// - RST_STREAM: REFUSED_STREAM is retried (not processed); any other code answers StreamReset.
-// - CONTINUATION: header blocks are gathered until END_HEADERS before decoding.
-// - The socket dropping: every stream still open goes back to the pool (which bounds retries).
+// peer's frames are parsed as they arrive and answers handed back per request. What the peer
+// may do (SETTINGS mid-flight, windows, PING, GOAWAY, RST_STREAM, CONTINUATION, a dropped
+// socket) and what happens then: the table in docs/apns.md, "The lean transport".
 import { connect, type ConnectionOptions, type TLSSocket } from 'node:tls';
 import { isIP } from 'node:net';
 import type { Logger } from 'pino';
@@ -113,18 +102,21 @@ export class H2Connection {
 
   /** Frames every request of `batch` (prefix: the batch's constant header fields) and writes once. */
   start(batch: Pending[], prefixOf: (p: Pending) => Buffer): void {
+    // Prefixes first, in order (each may change the encoder's table model), to size the buffer.
+    const prefixes = batch.map(prefixOf);
     let bound = 0;
-    for (const p of batch) bound += 2 * FRAME_HEADER + 512 + varyingFieldsBound(p.message) + p.payload.length;
+    for (let i = 0; i < batch.length; i++) bound += 2 * FRAME_HEADER + 16 + prefixes[i].length + varyingFieldsBound(batch[i].message) + batch[i].payload.length;
     const buf = Buffer.allocUnsafe(bound + this.control.reduce((n, b) => n + b.length, 0));
     let at = 0;
     for (const b of this.control.splice(0)) at += b.copy(buf, at);
     const deadline = Date.now() + this.s.timeoutMs;
-    for (const p of batch) {
+    for (let i = 0; i < batch.length; i++) {
+      const p = batch[i];
       const id = this.nextStreamId;
       this.nextStreamId += 2;
       p.reset(id, this.peerInitialWindow, deadline);
       this.streams.set(id, p);
-      const prefix = prefixOf(p);
+      const prefix = prefixes[i];
       const headerStart = at + FRAME_HEADER;
       let end = headerStart;
       const lead = this.encoder.leading();

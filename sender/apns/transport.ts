@@ -44,6 +44,7 @@ export function createLeanApnsClient(target: ApnsTarget, opts: ApnsClientOptions
   let closed = false;
   let nextId = 1;
   const failedAt = slots.map(() => 0);
+  const retiring = new Set<H2Connection>();
 
   const hooks: ConnectionHooks = {
     answered(p) {
@@ -81,21 +82,25 @@ export function createLeanApnsClient(target: ApnsTarget, opts: ApnsClientOptions
   }
 
   function prefixOf(conn: H2Connection): (p: Pending) => Buffer {
-    let lastKey = '';
-    let lastFields: Array<[string, string]> = [];
+    // The batch's constant fields, rebuilt only when a message differs from the one before.
+    let last: ApnsMessage | undefined;
+    let lastGeneration = -1;
+    let key = '';
+    let fields: Array<[string, string]> = [];
     return (p) => {
       const m = p.message;
       const authorization = signer?.current();
       p.generation = authorization?.generation ?? 0;
-      const key = `${m.pushType ?? 'alert'}|${m.priority ?? ''}|${m.collapseId ?? '\0'}|${p.generation}`;
+      if (!last || p.generation !== lastGeneration || m.pushType !== last.pushType || m.priority !== last.priority || m.collapseId !== last.collapseId) {
+        key = `${m.pushType ?? 'alert'}|${m.priority ?? ''}|${m.collapseId ?? '\0'}|${p.generation}`;
+        fields = [[':authority', authority], ['apns-topic', target.topic], ['apns-push-type', m.pushType ?? 'alert']];
+        if (m.priority !== undefined) fields.push(['apns-priority', String(m.priority)]);
+        if (m.collapseId !== undefined) fields.push(['apns-collapse-id', m.collapseId]);
+        if (authorization) fields.push(['authorization', authorization.authorization]);
+      }
+      last = m;
+      lastGeneration = p.generation;
       // The encoder hands back cached bytes while its table model is unchanged (all but the first).
-      if (key === lastKey) return conn.encoder.prefix(key, lastFields);
-      const fields: Array<[string, string]> = [[':authority', authority], ['apns-topic', target.topic], ['apns-push-type', m.pushType ?? 'alert']];
-      if (m.priority !== undefined) fields.push(['apns-priority', String(m.priority)]);
-      if (m.collapseId !== undefined) fields.push(['apns-collapse-id', m.collapseId]);
-      if (authorization) fields.push(['authorization', authorization.authorization]);
-      lastKey = key;
-      lastFields = fields;
       return conn.encoder.prefix(key, fields);
     };
   }
@@ -107,8 +112,14 @@ export function createLeanApnsClient(target: ApnsTarget, opts: ApnsClientOptions
     let ready = 0;
     let alive = 0;
     const now = Date.now();
+    for (const conn of retiring) if (conn.state === 'closed') retiring.delete(conn);
     for (let i = 0; i < slots.length; i++) {
       let conn = slots[i];
+      if (conn && conn.state === 'draining') {
+        // After a GOAWAY it only finishes its streams: a new connection takes the slot now.
+        retiring.add(conn);
+        slots[i] = conn = undefined;
+      }
       if (conn && conn.state === 'closed') {
         // A failed connect is not retried at once (no spinning on a refused port).
         if (!conn.everReady) failedAt[i] = now;
@@ -168,7 +179,7 @@ export function createLeanApnsClient(target: ApnsTarget, opts: ApnsClientOptions
     async close() {
       closed = true;
       failAll('ClientClosed');
-      for (const conn of slots) conn?.close();
+      for (const conn of [...slots, ...retiring]) conn?.close();
     },
   };
 }
