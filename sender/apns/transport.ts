@@ -39,7 +39,9 @@ export function createLeanApnsClient(target: ApnsTarget, opts: ApnsClientOptions
   const port = Number(origin.port || 443);
   // The payload bytes, built once per distinct payload string (one per language of a send).
   const payloads = new Map<string, Buffer>();
+  // The FIFO: queue[head..] waits. A head index, not shift()/slice() of the rest per dispatch.
   let queue: Pending[] = [];
+  let head = 0;
   let scheduled = false;
   let closed = false;
   let nextId = 1;
@@ -70,8 +72,22 @@ export function createLeanApnsClient(target: ApnsTarget, opts: ApnsClientOptions
   };
 
   function requeue(p: Pending): void {
-    queue.unshift(p);
+    if (head > 0) queue[--head] = p;
+    else queue.unshift(p);
     schedule();
+  }
+
+  function take(n: number): Pending[] {
+    const batch = queue.slice(head, head + n);
+    head += n;
+    if (head === queue.length) {
+      queue = [];
+      head = 0;
+    } else if (head > 4096) {
+      queue = queue.slice(head);
+      head = 0;
+    }
+    return batch;
   }
 
   function schedule(): void {
@@ -108,7 +124,7 @@ export function createLeanApnsClient(target: ApnsTarget, opts: ApnsClientOptions
   function pump(): void {
     scheduled = false;
     if (closed) return failAll('ClientClosed');
-    if (queue.length === 0) return;
+    if (queue.length === head) return;
     let ready = 0;
     let alive = 0;
     const now = Date.now();
@@ -135,20 +151,19 @@ export function createLeanApnsClient(target: ApnsTarget, opts: ApnsClientOptions
     // Nothing can carry them: answer now; the sender's outcome table retries later.
     if (alive === 0) return failAll('ConnectionError');
     if (ready === 0) return;
-    const share = Math.ceil(queue.length / ready);
+    const share = Math.ceil((queue.length - head) / ready);
     for (const conn of slots) {
-      if (!conn || queue.length === 0) continue;
-      const n = Math.min(conn.spare(), share, queue.length);
-      if (n <= 0) continue;
-      const batch = queue.length === n ? queue : queue.slice(0, n);
-      queue = queue.length === n ? [] : queue.slice(n);
-      conn.start(batch, prefixOf(conn));
+      const waiting = queue.length - head;
+      if (!conn || waiting === 0) continue;
+      const n = Math.min(conn.spare(), share, waiting);
+      if (n > 0) conn.start(take(n), prefixOf(conn));
     }
   }
 
   function failAll(reason: string): void {
-    const failed = queue;
+    const failed = queue.slice(head);
     queue = [];
+    head = 0;
     for (const p of failed) p.settle({ token: p.message.token, status: 0, reason });
   }
 
@@ -173,7 +188,7 @@ export function createLeanApnsClient(target: ApnsTarget, opts: ApnsClientOptions
           if (!framable(m)) return p.settle({ token: m.token, status: 400, reason: 'BadDeviceToken' });
           queue.push(p);
         });
-        if (queue.length > 0) schedule();
+        if (queue.length > head) schedule();
       });
     },
     async close() {
