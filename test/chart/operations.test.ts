@@ -1,6 +1,7 @@
 // The chart's operating extras (issue 14): the KEDA ScaledObject on consumer lag, the
-// PrometheusRule, the Grafana dashboard ConfigMap and NOTES.txt. The rules' behaviour is in
-// prometheus-rules.test.ts (promtool); the apiserver accepts these objects in apiserver.test.ts.
+// PrometheusRule and the Grafana dashboard ConfigMap. The rules' behaviour is in
+// prometheus-rules.test.ts (promtool), NOTES.txt in notes.test.ts; the apiserver accepts these
+// objects in apiserver.test.ts.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -13,7 +14,7 @@ const minimal = join(valuesDir, 'minimal.yaml');
 const operations = join(valuesDir, 'operations.yaml');
 const full = join(valuesDir, 'full.yaml');
 
-describe('charts/herald: operating it (KEDA, alerts, dashboard, NOTES.txt)', function () {
+describe('charts/herald: operating it (KEDA, alerts, dashboard)', function () {
   const helm = useHelm();
   let ms: Manifest[];
   before(async () => {
@@ -137,40 +138,6 @@ describe('charts/herald: operating it (KEDA, alerts, dashboard, NOTES.txt)', fun
       for (const base of new Set(exported.map((n) => n.replace(/_(bucket|sum|count)$/, '')))) {
         expect([...used].some((u) => u.startsWith(base)), `${base} on the dashboard`).to.equal(true);
       }
-    });
-  });
-
-  describe('NOTES.txt', () => {
-    const notes = async (...args: string[]) => {
-      const r = await helm().run(['install', 'herald', chartDir, '-n', NS, '--dry-run=client', ...args]);
-      expect(r.code, r.stderr).to.equal(0);
-      return r.stdout.slice(r.stdout.indexOf('NOTES:'));
-    };
-
-    it('tells how to create the first App and read its key, send a push, watch sends and open the dashboard', async () => {
-      const text = await notes('-f', minimal);
-      expect(text).to.contain('kubectl port-forward -n herald svc/herald-api 8080:80');
-      expect(text).to.contain('kind: App');
-      expect(text).to.contain("kubectl get app shop -n herald -o jsonpath='{.status.appId}'");
-      expect(text).to.contain("jsonpath='{.status.keys[0].secretName}'");
-      expect(text).to.contain("-o jsonpath='{.data.apiKey}' | base64 -d");
-      expect(text).to.contain('curl -s "$HERALD/api/v1/notifications" -H "Authorization: Key $KEY"');
-      expect(text).to.contain('kubectl get sends -n herald -w');
-      expect(text).to.contain('$HERALD/dashboard/');
-    });
-
-    it('uses the ingress host and the watched namespace when there are', async () => {
-      const text = await notes('-f', full, '--set', 'sender.autoscaling.enabled=true');
-      expect(text).to.contain('export HERALD=https://push.example.com');
-      expect(text).to.contain('kubectl get sends -n apps -w');
-      expect(text).not.to.contain('port-forward');
-    });
-
-    it('points at the KEDA ScaledObject, the alerts and the Grafana dashboard when on', async () => {
-      const text = await notes('-f', operations);
-      expect(text).to.contain('kubectl get scaledobject -n herald herald-sender');
-      expect(text).to.contain('PrometheusRule herald');
-      expect(text).to.contain('ConfigMap herald-dashboard');
     });
   });
 });
