@@ -1,18 +1,12 @@
 // The rendered chart on a real kube-apiserver: server-side dry runs and a real helm install/upgrade.
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { startControlPlane, type ControlPlane } from '../kube/control-plane.js';
 import { chartDir, repoRoot, valuesDir, useHelm } from './helm.js';
+import { installForeignCrds } from './foreign-crds.js';
 
 const minimal = join(valuesDir, 'minimal.yaml');
 const NS = 'herald';
-// Stand-ins for the CRDs of the optional objects (file in test/chart → CRD name).
-const foreignCrds: Record<string, string> = {
-  'servicemonitor-crd.yaml': 'servicemonitors.monitoring.coreos.com',
-  'prometheusrule-crd.yaml': 'prometheusrules.monitoring.coreos.com',
-  'scaledobject-crd.yaml': 'scaledobjects.keda.sh',
-};
 
 describe('charts/herald on a real kube-apiserver', function () {
   const helm = useHelm();
@@ -22,19 +16,12 @@ describe('charts/herald on a real kube-apiserver', function () {
   before(async function () {
     this.timeout(60 * 60 * 1000); // the first run of the kube tier builds kube-apiserver and etcd
     cp = await startControlPlane({ crds: true });
-    // Foreign CRDs of the optional objects (Prometheus Operator, KEDA), reduced to what the
-    // apiserver needs to accept (and validate) the chart's ServiceMonitors, PrometheusRule and ScaledObject.
-    for (const file of Object.keys(foreignCrds)) {
-      const crd = await cp.kubectl(['apply', '-f', '-'], { input: await readFile(join(repoRoot, 'test/chart', file), 'utf8') });
-      expect(crd.code, crd.stderr).to.equal(0);
-    }
+    await installForeignCrds(cp);
     // NS for the release; apps is full.yaml's controller.watchNamespace (a Role there).
     for (const name of [NS, 'apps']) {
       const ns = await cp.kubectl(['create', 'namespace', name]);
       expect(ns.code, ns.stderr).to.equal(0);
     }
-    const established = await cp.kubectl(['wait', '--for=condition=Established', '--timeout=60s', ...Object.values(foreignCrds).map((name) => `crd/${name}`)]);
-    expect(established.code, established.stderr).to.equal(0);
   });
   after(async () => {
     await cp?.stop();

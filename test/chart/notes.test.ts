@@ -1,10 +1,11 @@
 // What `helm install` prints afterwards (templates/NOTES.txt), filled in from the values. Helm
 // renders NOTES only when installing, and even a client-side dry run asks a cluster for its
-// version first: so a real kube-apiserver (no CRDs needed) answers.
+// version first (and maps every kind): so a real kube-apiserver answers.
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { startControlPlane, type ControlPlane } from '../kube/control-plane.js';
 import { chartDir, valuesDir, useHelm } from './helm.js';
+import { installForeignCrds } from './foreign-crds.js';
 
 const NS = 'herald';
 const minimal = join(valuesDir, 'minimal.yaml');
@@ -17,6 +18,7 @@ describe('charts/herald: NOTES.txt after helm install', function () {
   before(async function () {
     this.timeout(60 * 60 * 1000); // the first run of the kube tier builds kube-apiserver and etcd
     cp = await startControlPlane();
+    await installForeignCrds(cp); // helm maps every rendered kind, even in a dry run
   });
   after(async () => {
     await cp?.stop();
