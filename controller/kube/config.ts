@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { KubeConfig, VersionApi } from '@kubernetes/client-node';
+import { describeKubeError, statusOf } from './client.js';
 
 /** What the process was given; cli/ reads the environment, this module only decides. */
 export interface KubeConfigSources {
@@ -86,9 +87,12 @@ export async function checkKubeReachable(loaded: LoadedKubeConfig, timeoutMs = 1
   }
 }
 
-/** The first line of an error, without the HTTP body the client appends after a newline. */
+/** One line: an API answer as `HTTP <status>: <reason>`, else the error's first line. */
 function oneLine(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  const message = String((error as Error)?.message ?? error).split('\n')[0].trim();
-  return typeof code === 'number' ? `HTTP ${code}: ${message}` : message;
+  const message = String((error as Error)?.message ?? error);
+  const status = statusOf(error);
+  if (status === undefined) return message.split('\n')[0].trim();
+  // The client's ApiException message is "HTTP-Code: 401\nMessage: Unauthorized\nBody: ...".
+  const reason = /^Message: (.+)$/m.exec(message)?.[1] ?? describeKubeError(error).split('\n')[0];
+  return `HTTP ${status}: ${reason}`;
 }

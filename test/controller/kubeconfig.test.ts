@@ -116,7 +116,7 @@ describe('herald controller: where it finds its Kubernetes configuration', funct
     const config = await adminConfig();
     config.users[0].user = { token: 'not-a-valid-token' };
     const bad = await writeConfig('bad-user.yaml', config);
-    await expectRefused({ KUBECONFIG: bad }, ['cannot reach the Kubernetes API', '401']);
+    await expectRefused({ KUBECONFIG: bad }, ['cannot reach the Kubernetes API', 'HTTP 401: Unauthorized']);
   });
 
   it('says what to set when there is no configuration at all', async () => {
