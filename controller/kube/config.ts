@@ -31,7 +31,8 @@ export class KubeConfigError extends Error {}
 
 const SERVICE_ACCOUNT_TOKEN = '/var/run/secrets/kubernetes.io/serviceaccount/token';
 
-export function loadKubeConfigFrom(sources: KubeConfigSources, serviceAccountToken = SERVICE_ACCOUNT_TOKEN): LoadedKubeConfig {
+/** `podRoot` prefixes the ServiceAccount files (tests; the library's loadFromCluster takes the same prefix). */
+export function loadKubeConfigFrom(sources: KubeConfigSources, podRoot = ''): LoadedKubeConfig {
   const kc = new KubeConfig();
   const homeConfig = sources.home ? join(sources.home, '.kube', 'config') : undefined;
   let source = '';
@@ -45,9 +46,9 @@ export function loadKubeConfigFrom(sources: KubeConfigSources, serviceAccountTok
       // loaded, the others merged into it; `true` keeps the first file's current-context, as
       // kubectl does. A duplicate cluster, user or context name across files is an error.
       kc.loadFromDefault(undefined, true);
-    } else if (sources.serviceHost && existsSync(serviceAccountToken)) {
+    } else if (sources.serviceHost && existsSync(podRoot + SERVICE_ACCOUNT_TOKEN)) {
       source = 'in-cluster ServiceAccount';
-      kc.loadFromCluster();
+      kc.loadFromCluster(podRoot); // the service address from KUBERNETES_SERVICE_HOST/_PORT, as every pod has
     } else if (homeConfig && existsSync(homeConfig)) {
       source = homeConfig;
       kc.loadFromFile(homeConfig);

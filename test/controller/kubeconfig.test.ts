@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import { parse, stringify } from 'yaml';
 import { useTestEnv } from '../env/index.js';
 import { freePorts } from '../kube/processes.js';
+import { checkKubeReachable, loadKubeConfigFrom } from '../../controller/kube/config.js';
 import { startHerald, type HeraldProcess } from '../support/processes.js';
 import { ok, useControlPlane, waitFor } from './harness.js';
 
@@ -92,6 +93,48 @@ describe('herald controller: where it finds its Kubernetes configuration', funct
 
   it('prefers HERALD_KUBECONFIG to KUBECONFIG', async () => {
     await expectReady({ HERALD_KUBECONFIG: kube.cp.kubeconfig, KUBECONFIG: join(dir, 'missing.yaml') });
+  });
+
+  it("uses the pod's ServiceAccount when no variable names a file, before ~/.kube/config, after KUBECONFIG", async () => {
+    // A pod's view, under a temp root: the token and CA the kubelet mounts, the service address
+    // the kubelet puts in KUBERNETES_SERVICE_HOST/_PORT (read by the library, so set here).
+    const podRoot = join(dir, 'pod');
+    const saDir = join(podRoot, 'var/run/secrets/kubernetes.io/serviceaccount');
+    await mkdir(saDir, { recursive: true });
+    ok(await kube.kubectl(['create', 'serviceaccount', 'herald-pod']));
+    await writeFile(join(saDir, 'token'), ok(await kube.kubectl(['create', 'token', 'herald-pod'])).trim());
+    const admin = await adminConfig();
+    await writeFile(join(saDir, 'ca.crt'), Buffer.from(admin.clusters[0].cluster['certificate-authority-data'], 'base64'));
+    const { hostname, port } = new URL(kube.cp.server);
+    const saved = { host: process.env.KUBERNETES_SERVICE_HOST, port: process.env.KUBERNETES_SERVICE_PORT, kubeconfig: process.env.KUBECONFIG };
+    process.env.KUBERNETES_SERVICE_HOST = hostname;
+    process.env.KUBERNETES_SERVICE_PORT = port;
+    try {
+      const home = join(dir, 'home-unreachable');
+      const unreachable = await adminConfig();
+      unreachable.clusters[0].cluster.server = 'https://127.0.0.1:1';
+      await mkdir(join(home, '.kube'), { recursive: true });
+      await writeFile(join(home, '.kube', 'config'), stringify(unreachable));
+
+      const inCluster = loadKubeConfigFrom({ serviceHost: hostname, home }, podRoot);
+      expect(inCluster.source).to.equal('in-cluster ServiceAccount');
+      expect(inCluster.server).to.equal(kube.cp.server);
+      expect(await checkKubeReachable(inCluster)).to.match(/^v1\./);
+      expect(inCluster.kc.getCurrentUser()?.name).to.equal('inClusterUser');
+
+      expect(loadKubeConfigFrom({ serviceHost: hostname, home }, join(dir, 'not-a-pod')).source).to.equal(join(home, '.kube', 'config'));
+      // KUBECONFIG set in a pod wins (controller-runtime's order): the process was told explicitly.
+      // (The library reads the variable itself, as it will in the process.)
+      process.env.KUBECONFIG = kube.cp.kubeconfig;
+      const told = loadKubeConfigFrom({ kubeconfig: kube.cp.kubeconfig, serviceHost: hostname, home }, podRoot);
+      expect(told.source).to.equal(`KUBECONFIG=${kube.cp.kubeconfig}`);
+      expect(told.kc.getCurrentUser()?.name).to.equal('admin');
+    } finally {
+      for (const [k, v] of [['KUBERNETES_SERVICE_HOST', saved.host], ['KUBERNETES_SERVICE_PORT', saved.port], ['KUBECONFIG', saved.kubeconfig]] as const) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
   });
 
   it('refuses a KUBECONFIG file that does not exist, naming it', async () => {
