@@ -35,16 +35,19 @@ test-unit: deps
 	$(MOCHA) 'api/**/*.test.ts' 'core/**/*.test.ts' 'sender/**/*.test.ts' 'controller/**/*.test.ts' 'cli/**/*.test.ts' 'apns-sim/**/*.test.ts'
 
 test-integration: services
+	bash bench/sink/build.sh >/dev/null   # the Go HTTP/2 sink of test/apns/lean-peers.test.ts (issue 11)
 	$(MOCHA) --spec 'test/api/**/*.test.ts' --spec 'test/cli/**/*.test.ts' --spec 'test/limits/**/*.test.ts' --spec 'test/apns/**/*.test.ts' --spec 'test/delivery/**/*.test.ts'
 
 test-kube: services
 	bash test/kube/build.sh >/dev/null
 	$(MOCHA) --timeout 120000 --spec 'test/kube/**/*.test.ts' --spec 'test/controller/**/*.test.ts'
 
-## test-chart: helm lint/template, schema refusals, and the rendered chart on the real kube-apiserver
+## test-chart: helm lint/template, schema refusals, the rendered chart on the real kube-apiserver,
+## and the PrometheusRule through promtool check/test rules
 test-chart: deps
 	bash tools/helm/build.sh >/dev/null
 	bash test/kube/build.sh >/dev/null
+	bash scripts/ensure-promtool.sh
 	$(MOCHA) --timeout 600000 --spec 'test/chart/**/*.test.ts'
 
 test-e2e: services

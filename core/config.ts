@@ -39,12 +39,18 @@ export interface Config {
   /** HTTP/2 connections per app to APNs, and streams in flight per connection. */
   apnsConnections: number;
   apnsMaxStreams: number;
+  /** HERALD_APNS_CLIENT: the APNs adapter (issue 11: lean by default, node-apn the conservative one). */
+  apnsClient: 'lean' | 'node-apn';
   /** Kubernetes namespace the controller watches ('' = all). */
   namespace: string;
   /** Rate buckets of the api: `on` (Redis, with the per-process fallback) or `off` (benchmarks' baseline only). */
   rateLimits: 'on' | 'off';
-  /** Controller: kubeconfig file; absent = the pod's service account (in-cluster). */
+  /** Controller: kubeconfig file, an override of the kube conventions below (controller/kube/config.ts). */
   kubeconfig?: string;
+  /** Controller: KUBECONFIG, kubectl's list of files; then the pod's ServiceAccount; then ~/.kube/config. */
+  kubeconfigList?: string;
+  /** Controller: KUBERNETES_SERVICE_HOST, set in every pod (with the ServiceAccount token: in-cluster). */
+  kubernetesServiceHost?: string;
   /** Controller: Send objects older than this are deleted (0 = kept). */
   sendRetentionSeconds: number;
   /** Controller: leader-election Lease (namespace, name, duration); the namespace defaults to the pod's. */
@@ -116,9 +122,12 @@ export function loadConfig(env: Env): Readonly<Config> {
     senderRetryBaseMs: integer(env, 'HERALD_SENDER_RETRY_BASE_MS', 250, 1, 60_000),
     apnsConnections: integer(env, 'HERALD_APNS_CONNECTIONS', 2, 1, 64),
     apnsMaxStreams: integer(env, 'HERALD_APNS_MAX_STREAMS', 500, 1, 10_000),
+    apnsClient: oneOf<'lean' | 'node-apn'>(env, 'HERALD_APNS_CLIENT', 'lean', ['lean', 'node-apn']),
     namespace: text(env, 'HERALD_NAMESPACE', ''),
     rateLimits: oneOf<'on' | 'off'>(env, 'HERALD_RATE_LIMITS', 'on', ['on', 'off']),
     kubeconfig: optional(env, 'HERALD_KUBECONFIG'),
+    kubeconfigList: optional(env, 'KUBECONFIG'),
+    kubernetesServiceHost: optional(env, 'KUBERNETES_SERVICE_HOST'),
     sendRetentionSeconds: integer(env, 'HERALD_SEND_RETENTION_SECONDS', 86_400, 0, 365 * 86_400),
     leaseNamespace: text(env, 'HERALD_LEASE_NAMESPACE', text(env, 'HERALD_POD_NAMESPACE', 'default')),
     leaseName: text(env, 'HERALD_LEASE_NAME', 'herald-controller'),
