@@ -4,6 +4,7 @@
 import type { CustomObjectsApi } from '@kubernetes/client-node';
 import type { Logger } from '../../core/log.js';
 import { isFinal } from '../../core/send/stats.js';
+import { cancelSend } from '../../core/send/cancel.js';
 import { GROUP, VERSION, isNotFound, splitKey } from '../kube/client.js';
 import { getCondition, jsonEqual, setCondition, type ConditionInput } from '../kube/conditions.js';
 import type { EventRecorder } from '../kube/events.js';
@@ -68,7 +69,13 @@ export async function syncSend(deps: SendSyncDeps, key: string): Promise<Reconci
     }
   }
 
-  const row = deps.takeRow(key) ?? (await readSendRows(deps.pool, [status.id!])).get(status.id!);
+  let row = deps.takeRow(key) ?? (await readSendRows(deps.pool, [status.id!])).get(status.id!);
+  if (row && send.spec.cancel && !row.canceled_at && !isFinal(row.status)) {
+    // spec.cancel: the same stop as the REST cancel. (Deleting the Send object never cancels.)
+    await cancelSend(deps.pool, row.app_id, Number(row.id));
+    deps.events.record(send, 'Normal', 'Canceled', `Send ${row.id} canceled: no new chunk starts.`);
+    row = (await readSendRows(deps.pool, [status.id!])).get(status.id!);
+  }
   if (row) {
     Object.assign(status, countsFromRow(row));
     if (isFinal(row.status) && (!before.status || !isFinal(before.status))) {

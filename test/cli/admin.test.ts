@@ -83,7 +83,7 @@ stringData: {key.p8: "not a key"}
     expect((await send()).status).to.equal(404); // authenticated: the send just does not exist
 
     const list = await herald(['keys', 'list', '--app', 'shop'], env.childEnv());
-    expect(list.stdout).to.match(/^ID\tNAME\tALLOW_IPS\tCREATED\tREVOKED\n/);
+    expect(list.stdout).to.match(/^ID\tNAME\tSCOPE\tALLOW_IPS\tCREATED\tREVOKED\n/);
     expect(list.stdout).to.contain('127.0.0.0/8');
     expect(list.stdout).not.to.contain(key);
     const keyId = list.stdout.split('\n')[1].split('\t')[0];
