@@ -15,6 +15,7 @@ import { createNotification } from './routes/notifications.js';
 import { cancelNotificationRoute, listNotificationsRoute, readNotificationRoute } from './routes/notification-reports.js';
 import { createSubscription, reportOpen, updateSubscription } from './routes/subscriptions.js';
 import { healthz, metricsEndpoint, readyz } from './routes/health.js';
+import { mountDashboard } from './dashboard/routes.js';
 
 export function createApi(deps: ApiDeps): Koa {
   const app = new Koa({ proxy: false });
@@ -35,6 +36,7 @@ export function createApi(deps: ApiDeps): Koa {
   router.post('/api/v1/apps/:app_id/subscriptions', jsonBody(), createSubscription(deps));
   router.patch('/api/v1/apps/:app_id/subscriptions/:id', jsonBody(), updateSubscription(deps));
   router.post('/api/v1/notifications/:id/opened', jsonBody(), reportOpen(deps));
+  mountDashboard(router, deps, keys);
 
   app.use(requestContext(deps.logger, deps.metrics));
   app.use(errorBody());
