@@ -60,9 +60,10 @@ export function mountDashboard(router: Router, deps: ApiDeps, keys: KeyCache): v
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Referrer-Policy', 'same-origin');
     ctx.set('Cache-Control', 'no-store');
+    // The router is not strict about a trailing slash, so the bare path is redirected here.
+    if (ctx.path === '/dashboard') return ctx.redirect('/dashboard/');
     await next();
   });
-  router.get('/dashboard', (ctx) => ctx.redirect('/dashboard/'));
   router.get('/dashboard/assets/:file', serveAsset);
   router.get('/dashboard/sign-in', (ctx) => signInPage(ctx));
 

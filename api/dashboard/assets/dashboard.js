@@ -10,17 +10,6 @@
   var pct = function (part, whole) { return whole > 0 ? ((part / whole) * 100).toFixed(1) + '%' : '\u2014'; };
   var set = function (id, text) { var el = document.getElementById(id); if (el) el.textContent = text; };
 
-  function points(timeline) {
-    if (!timeline.length) return '';
-    var t0 = timeline[0].at, span = Math.max(1, timeline[timeline.length - 1].at - t0);
-    var total = timeline.reduce(function (s, p) { return s + p.sent; }, 0) || 1, sum = 0, out = ['0,160'];
-    timeline.forEach(function (p) {
-      sum += p.sent;
-      out.push(Math.round(((p.at - t0) / span) * 600) + ',' + Math.round(160 - (sum / total) * 150));
-    });
-    return out.join(' ');
-  }
-
   function render(data) {
     var r = data.report;
     var status = document.getElementById('status');
@@ -36,7 +25,8 @@
     set('clicked', fmt(r.clicked)); set('clicked-rate', pct(r.clicked, r.sent));
     set('skipped', fmt(r.skipped));
     set('message-text', r.message);
-    document.getElementById('chart-line').setAttribute('points', points(data.timeline));
+    document.getElementById('chart-line').setAttribute('points', data.points);
+    set('duration', data.duration);
     set('chart-note', data.timeline.length ? data.timeline.length + ' seconds with deliveries' : 'No delivery yet.');
     if (data.final) {
       var cancel = document.getElementById('cancel-form');

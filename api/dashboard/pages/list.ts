@@ -29,15 +29,15 @@ export function filterQuery(f: ListFilter, offset = f.offset): string {
 
 function row(n: NotificationReport): Html {
   return html`<tr>
-    <td><a href="/dashboard/sends/${n.id}">${n.id}</a></td>
-    <td class="message">${defaultContent(n)}</td>
-    <td><span class="status status-${n.canceled ? 'canceled' : n.status}">${statusName(n)}</span></td>
-    <td>${SOURCE_NAMES[n.source]}</td>
-    <td>${created(n)}</td>
-    <td class="num">${count(n.sent)}</td>
-    <td class="num">${count(n.failed)}</td>
-    <td class="num">${count(n.clicked)}</td>
-    <td class="num">${rate(n.clicked, n.sent)}</td>
+    <td data-label="Id"><a href="/dashboard/sends/${n.id}">${n.id}</a></td>
+    <td data-label="Message" class="message">${defaultContent(n)}</td>
+    <td data-label="Status"><span class="status status-${n.canceled ? 'canceled' : n.status}">${statusName(n)}</span></td>
+    <td data-label="Source">${SOURCE_NAMES[n.source]}</td>
+    <td data-label="Created">${created(n)}</td>
+    <td data-label="Sent" class="num">${count(n.sent)}</td>
+    <td data-label="Failed" class="num">${count(n.failed)}</td>
+    <td data-label="Clicked" class="num">${count(n.clicked)}</td>
+    <td data-label="Click rate" class="num">${rate(n.clicked, n.sent)}</td>
   </tr>`;
 }
 

@@ -12,28 +12,41 @@ export interface LiveReport {
   timeline: DeliveryPoint[];
   final: boolean;
   progress: number; // 0..100
+  duration: string;
+  /** The chart's polyline, drawn here so dashboard.js only sets it. */
+  points: string;
 }
 
 export function live(report: NotificationReport, timeline: DeliveryPoint[]): LiveReport {
   const done = report.total_recipients ? (report.processed / report.total_recipients) * 100 : 100;
   const final = isFinal(report.status);
-  return { report, timeline, final, progress: final ? 100 : Math.min(100, Math.round(done)) };
+  const end = report.completed_at ?? Math.floor(Date.now() / 1000);
+  return {
+    report, timeline, final,
+    progress: final ? 100 : Math.min(100, Math.round(done)),
+    duration: duration(report.send_after, report.completed_at),
+    points: chartPoints(timeline, report.send_after, end),
+  };
 }
 
 export const cancellable = (r: NotificationReport) => !r.canceled && !isFinal(r.status);
 
-/** Cumulative devices sent over time, as SVG polyline points in a 600×160 box (shared with dashboard.js). */
-export function chartPoints(timeline: DeliveryPoint[]): string {
+/** Cumulative devices sent from the start to the end (or now), as polyline points in a 600×160 box. */
+export function chartPoints(timeline: DeliveryPoint[], start: number, end: number): string {
   if (!timeline.length) return '';
-  const t0 = timeline[0].at;
-  const span = Math.max(1, timeline[timeline.length - 1].at - t0);
+  const t0 = Math.min(start, timeline[0].at);
+  const span = Math.max(1, end - t0, timeline[timeline.length - 1].at - t0);
   const total = timeline.reduce((s, p) => s + p.sent, 0) || 1;
+  const x = (at: number) => Math.round(((at - t0) / span) * 600);
+  const y = (sum: number) => Math.round(160 - (sum / total) * 150);
   let sum = 0;
-  const points = [`0,160`];
+  const points = ['0,160'];
   for (const p of timeline) {
+    points.push(`${x(p.at)},${y(sum)}`); // a step: flat until this second, then up
     sum += p.sent;
-    points.push(`${Math.round(((p.at - t0) / span) * 600)},${Math.round(160 - (sum / total) * 150)}`);
+    points.push(`${x(p.at)},${y(sum)}`);
   }
+  points.push(`600,${y(sum)}`);
   return points.join(' ');
 }
 
@@ -53,7 +66,7 @@ export function reportPage(data: LiveReport, session: DashboardSession): Html {
       <div><dt>Created with</dt><dd>${SOURCE_NAMES[r.source]}</dd></div>
       <div><dt>Created</dt><dd>${when(r.queued_at)}</dd></div>
       <div><dt>Start</dt><dd>${when(r.send_after)}</dd></div>
-      <div><dt>Duration</dt><dd id="duration">${duration(r.send_after, r.completed_at)}</dd></div>
+      <div><dt>Duration</dt><dd id="duration">${data.duration}</dd></div>
       <div><dt>Throttle</dt><dd>${r.throttle_rate_per_minute ? `${count(r.throttle_rate_per_minute)} per minute` : 'none'}</dd></div>
     </dl>
     <p id="message-text">${r.message}</p>
@@ -69,7 +82,7 @@ export function reportPage(data: LiveReport, session: DashboardSession): Html {
     <p class="note">Rates: sent and failed of the audience; clicked of sent. Skipped: <span id="skipped">${count(r.skipped)}</span>.</p>
     <h2 id="chart-title">Delivery over time</h2>
     <svg class="chart" viewBox="0 0 600 160" role="img" aria-labelledby="chart-title" preserveAspectRatio="none">
-      <polyline id="chart-line" fill="none" stroke="currentColor" stroke-width="2" points="${chartPoints(data.timeline)}"></polyline>
+      <polyline id="chart-line" fill="none" stroke="currentColor" stroke-width="2" points="${data.points}"></polyline>
     </svg>
     <p class="note" id="chart-note">${data.timeline.length ? `${data.timeline.length} seconds with deliveries` : 'No delivery yet.'}</p>
   </section>
