@@ -16,6 +16,7 @@ import { cancelNotificationRoute, listNotificationsRoute, readNotificationRoute 
 import { createSubscription, reportOpen, updateSubscription } from './routes/subscriptions.js';
 import { healthz, metricsEndpoint, readyz } from './routes/health.js';
 import { mountDashboard } from './dashboard/routes.js';
+import { openApiDocument } from './openapi/document.js';
 
 export function createApi(deps: ApiDeps): Koa {
   const app = new Koa({ proxy: false });
@@ -27,6 +28,9 @@ export function createApi(deps: ApiDeps): Koa {
   router.get('/readyz', readyz(deps));
   router.get('/metrics', metricsEndpoint(deps));
 
+  router.get('/api/v1/openapi.json', (ctx) => {
+    ctx.body = openApiDocument;
+  });
   const sending = [...authenticated, requireSendScope()];
   router.post('/api/v1/notifications', ...sending, jsonBody(), createNotification(deps));
   router.get('/api/v1/notifications', ...authenticated, listNotificationsRoute(deps));
