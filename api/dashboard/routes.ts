@@ -51,8 +51,25 @@ function signInPage(ctx: Context, error?: string, status = 200): void {
     <p class="note">A key of scope read can see sends and reports; composing and cancelling need a key of scope send.</p>`, status);
 }
 
+/** The session's key draws the same buckets as its REST calls: `read` for pages, `send` for a cancel (compose draws its own). */
+function drawBuckets(deps: ApiDeps): Middleware {
+  return async function dashboardBuckets(ctx, next) {
+    const s = session(ctx);
+    try {
+      const bucket = ctx.method === 'GET' ? 'read' : ctx.path.endsWith('/cancel') ? 'send' : undefined;
+      if (deps.rateLimiter && bucket) await deps.rateLimiter.drawAuthenticated({ bucket, keyId: s.keyId, appId: s.appId, ip: ctx.state.ip });
+    } catch (error) {
+      if (!(error instanceof HeraldError) || error.status !== 429) throw error;
+      for (const [name, value] of Object.entries(error.headers ?? {})) ctx.set(name, value);
+      if (ctx.path.endsWith('.json')) throw error;
+      return page(ctx, layoutOf(ctx, 'Too many requests'), html`<h1>Too many requests</h1><p>${error.messages[0]}</p>`, 429);
+    }
+    await next();
+  };
+}
+
 export function mountDashboard(router: Router, deps: ApiDeps, keys: KeyCache): void {
-  const signedIn = requireSession(deps.pool);
+  const signedIn = [requireSession(deps.pool), drawBuckets(deps)];
   const secure = (ctx: Context) => overTls(ctx, deps.trustProxyHops);
 
   router.use('/dashboard', async (ctx, next) => {
@@ -60,10 +77,10 @@ export function mountDashboard(router: Router, deps: ApiDeps, keys: KeyCache): v
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Referrer-Policy', 'same-origin');
     ctx.set('Cache-Control', 'no-store');
-    // The router is not strict about a trailing slash, so the bare path is redirected here.
-    if (ctx.path === '/dashboard') return ctx.redirect('/dashboard/');
     await next();
   });
+  // This pattern also matches '/dashboard/' (the router ignores a trailing slash), hence the check.
+  router.get('/dashboard', (ctx, next) => (ctx.path === '/dashboard' ? ctx.redirect('/dashboard/') : next()));
   router.get('/dashboard/assets/:file', serveAsset);
   router.get('/dashboard/sign-in', (ctx) => signInPage(ctx));
 
@@ -83,13 +100,13 @@ export function mountDashboard(router: Router, deps: ApiDeps, keys: KeyCache): v
     ctx.redirect('/dashboard/');
   });
 
-  router.post('/dashboard/sign-out', signedIn, ...changes(), async (ctx) => {
+  router.post('/dashboard/sign-out', ...signedIn, ...changes(), async (ctx) => {
     await deleteSession(deps.pool, ctx.cookies.get(COOKIE));
     setSessionCookie(ctx, null, secure(ctx));
     ctx.redirect('/dashboard/sign-in');
   });
 
-  router.get('/dashboard/', signedIn, async (ctx) => {
+  router.get('/dashboard/', ...signedIn, async (ctx) => {
     let body: Html;
     try {
       body = await sendsPage(deps.pool, session(ctx).appId, parseListFilter({ ...ctx.query, limit: String(PAGE_SIZE) }, { limit: PAGE_SIZE }));
@@ -100,7 +117,7 @@ export function mountDashboard(router: Router, deps: ApiDeps, keys: KeyCache): v
     page(ctx, layoutOf(ctx, 'Sends', 'sends'), body);
   });
 
-  router.get('/dashboard/sends.csv', signedIn, async (ctx) => {
+  router.get('/dashboard/sends.csv', ...signedIn, async (ctx) => {
     const filter = parseListFilter({ ...ctx.query, limit: '50' });
     ctx.type = 'text/csv; charset=utf-8';
     ctx.attachment('sends.csv');
@@ -113,19 +130,19 @@ export function mountDashboard(router: Router, deps: ApiDeps, keys: KeyCache): v
     return report && live(report, await deliveryTimeline(deps.pool, report.id));
   };
 
-  router.get('/dashboard/sends/:id', signedIn, async (ctx) => {
+  router.get('/dashboard/sends/:id', ...signedIn, async (ctx) => {
     const data = await loadReport(ctx);
     if (!data) return notFound(ctx);
     page(ctx, layoutOf(ctx, `Send ${data.report.id}`), reportPage(data, session(ctx)));
   });
 
-  router.get('/dashboard/sends/:id/live.json', signedIn, async (ctx) => {
+  router.get('/dashboard/sends/:id/live.json', ...signedIn, async (ctx) => {
     const data = await loadReport(ctx);
     if (!data) throw new NotFoundError();
     ctx.body = data;
   });
 
-  router.post('/dashboard/sends/:id/cancel', signedIn, ...changes(), async (ctx) => {
+  router.post('/dashboard/sends/:id/cancel', ...signedIn, ...changes(), async (ctx) => {
     const s = session(ctx);
     if (s.scope !== 'send') {
       return page(ctx, layoutOf(ctx, 'Not allowed'), html`<h1>Not allowed</h1><p>Cancelling needs a key of scope send.</p>`, 403);
@@ -137,7 +154,7 @@ export function mountDashboard(router: Router, deps: ApiDeps, keys: KeyCache): v
     ctx.redirect(`/dashboard/sends/${id}`);
   });
 
-  router.get('/dashboard/compose', signedIn, (ctx) => composeSend(ctx, deps, 'show'));
-  router.post('/dashboard/compose', signedIn, ...changes(), (ctx) => composeSend(ctx, deps, 'send'));
+  router.get('/dashboard/compose', ...signedIn, (ctx) => composeSend(ctx, deps, 'show'));
+  router.post('/dashboard/compose', ...signedIn, ...changes(), (ctx) => composeSend(ctx, deps, 'send'));
 }
 

@@ -56,6 +56,9 @@ export function overTls(ctx: Context, trustProxyHops: number): boolean {
 }
 
 export function setSessionCookie(ctx: Context, value: string | null, secure: boolean): void {
+  // The api runs with Koa's proxy mode off (client-ip.ts counts hops itself), so Koa does not know
+  // a TLS-terminating proxy was in front; tell the cookie jar what overTls found.
+  if (secure) (ctx.cookies as unknown as { secure: boolean }).secure = true;
   ctx.cookies.set(COOKIE, value, {
     httpOnly: true,
     sameSite: 'strict',
