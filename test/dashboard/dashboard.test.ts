@@ -86,7 +86,6 @@ describe('dashboard in a browser', function () {
     await env.pool.query(`UPDATE sends SET source = 'kubernetes' WHERE id = $1`, [k]);
     await page.goto(`${api.url}/dashboard/`);
     expect((await rowIds()).slice(0, 3)).to.deep.equal([k, b, a]);
-    await shot('sends');
     await page.getByLabel('Source').selectOption('kubernetes');
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.waitForURL(/source=kubernetes/);
@@ -162,6 +161,8 @@ describe('dashboard in a browser', function () {
   });
 
   it('fits a phone-width screen', async () => {
+    await page.goto(`${api.url}/dashboard/`);
+    await shot('sends');
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${api.url}/dashboard/`);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
