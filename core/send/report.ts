@@ -99,8 +99,8 @@ export interface NotificationPage {
 
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** One app's sends, newest first (OneSignal's list call). Bounded by the caller's checked filter. */
-export async function listNotifications(db: Queryable, appId: string, filter: ListFilter): Promise<NotificationPage> {
+/** One app's sends, newest first (OneSignal's list call). Bounded by the caller's checked filter; total_count -1 when not counted. */
+export async function listNotifications(db: Queryable, appId: string, filter: ListFilter, opts: { count?: boolean } = {}): Promise<NotificationPage> {
   const where = [`app_id = $1`, `kind = 'push'`];
   const values: unknown[] = [appId];
   const add = (sql: (p: string) => string, value: unknown) => {
@@ -117,12 +117,13 @@ export async function listNotifications(db: Queryable, appId: string, filter: Li
     add((p) => `((request->'contents')::text ILIKE ${p} OR coalesce((request->'headings')::text, '') ILIKE ${p}${id === null ? '' : ` OR id = ${id}`})`, likePattern(filter.search));
   }
   const clause = where.join(' AND ');
-  const count = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM sends WHERE ${clause}`, values);
+  // The total is one more scan of the app's matching sends; an export paging through skips it.
+  const count = opts.count === false ? undefined : await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM sends WHERE ${clause}`, values);
   const rows = await db.query<NotificationRow>(
     `SELECT ${NOTIFICATION_COLUMNS} FROM sends WHERE ${clause} ORDER BY id DESC LIMIT ${filter.limit} OFFSET ${filter.offset}`,
     values,
   );
-  return { total_count: count.rows[0].n, offset: filter.offset, limit: filter.limit, notifications: rows.rows.map(toNotification) };
+  return { total_count: count ? count.rows[0].n : -1, offset: filter.offset, limit: filter.limit, notifications: rows.rows.map(toNotification) };
 }
 
 export interface DeliveryPoint {
