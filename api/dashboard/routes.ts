@@ -23,6 +23,14 @@ const ID = /^\d{1,15}$/;
 // No inline script or style, nothing from elsewhere, never framed.
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
+const safeHost = (origin: string) => {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return undefined;
+  }
+};
+
 const form = bodyParser({ enableTypes: ['form'], formLimit: '64kb', onError() { throw new HeraldError(400, 'The form could not be read.'); } });
 
 function notFound(ctx: Context): void {
@@ -77,6 +85,15 @@ export function mountDashboard(router: Router, deps: ApiDeps, keys: KeyCache): v
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Referrer-Policy', 'same-origin');
     ctx.set('Cache-Control', 'no-store');
+    // A browser names the page a POST came from: one from another origin is refused, sign-in
+    // included (which has no session, so no CSRF token, yet). Changes also need the token below.
+    const origin = ctx.get('Origin');
+    if (ctx.method === 'POST' && origin && origin !== 'null' && safeHost(origin) !== ctx.host) {
+      ctx.status = 403;
+      ctx.type = 'text/plain';
+      ctx.body = 'Cross-origin form refused.';
+      return;
+    }
     await next();
   });
   // This pattern also matches '/dashboard/' (the router ignores a trailing slash), hence the check.

@@ -70,6 +70,13 @@ describe('dashboard sessions', () => {
     expect((await signIn('hk_wrong')).res.status).to.equal(401);
   });
 
+  it('refuses a form posted from another origin, sign-in included', async () => {
+    const res = await signIn(app.key, { origin: 'https://evil.example' });
+    expect(res.res.status).to.equal(403);
+    expect(res.setCookie).to.equal('');
+    expect((await signIn(app.key, { origin: api.url })).res.status).to.equal(302);
+  });
+
   it("keeps to the session's app: another app's send is a 404 in live.json", async () => {
     const { cookie } = await signIn(app.key);
     const res = await api.request('POST', '/api/v1/notifications', { key: other.key, body: { app_id: other.app.id, contents: { en: 'x' }, included_segments: ['All'] } });
