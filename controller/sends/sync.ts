@@ -50,6 +50,14 @@ export async function syncSend(deps: SendSyncDeps, key: string): Promise<Reconci
       setAccepted({ type: 'Accepted', status: 'True', reason: 'Mirrored', message: `Made through the REST API as send ${mirrorOf}; shown here, never sent again.` });
     } else {
       if (getCondition(status.conditions, 'Accepted')?.status === 'False') return; // refused for good; spec is immutable
+      if (send.spec.cancel) {
+        // Cancelled before it was ever submitted: nothing to send, nothing recorded.
+        setAccepted({ type: 'Accepted', status: 'False', reason: 'Canceled', message: 'spec.cancel was set before the send was made; nothing was sent.' });
+        status.canceled = true;
+        status.observedGeneration = generation;
+        await writeStatus(deps, send, status);
+        return;
+      }
       const outcome = await submitSend(deps, send);
       setAccepted(outcome.condition);
       status.source = 'kubernetes';

@@ -81,4 +81,16 @@ describe('Send cancel and key scopes (real kube-apiserver)', function () {
     expect(undo.code).to.not.equal(0);
     expect(undo.stderr).to.contain('a cancel cannot be undone');
   });
+
+  it('a Send created with cancel: true is never submitted', async () => {
+    await kube.apply(manifest('Send', 'never', { spec: { appRef: { name: 'shop' }, contents: { en: 'Never sent' }, included_segments: ['All'], cancel: true } }));
+    const refused = await waitFor('Accepted=False Canceled', async () => {
+      const o = await kube.getJson('send', 'never');
+      return condition(o, 'Accepted')?.reason === 'Canceled' ? o : undefined;
+    });
+    expect(refused.status).to.include({ canceled: true });
+    expect(refused.status.id).to.equal(undefined);
+    const rows = await env.pool.query(`SELECT count(*)::int AS n FROM sends WHERE request->'contents'->>'en' = 'Never sent'`);
+    expect(rows.rows[0].n).to.equal(0);
+  });
 });
