@@ -13,7 +13,7 @@ const USAGE = `usage: herald <command>
 
   apps apply -f FILE        apply App manifests (and their Secrets) without a cluster
   apps overdue --app NAME true|false   mark an app's invoice overdue (pauses delivery) or paid
-  keys create --app NAME [--allow-ip CIDR]... [--name NAME]
+  keys create --app NAME [--allow-ip CIDR]... [--name NAME] [--scope send|read]
   keys revoke --app NAME KEY_ID
   keys list --app NAME
   import --app NAME FILE    bulk-load subscriptions from NDJSON
@@ -32,6 +32,7 @@ async function main(argv: string[]): Promise<void> {
       app: { type: 'string' },
       'allow-ip': { type: 'string', multiple: true },
       name: { type: 'string' },
+      scope: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -57,7 +58,7 @@ async function main(argv: string[]): Promise<void> {
       if (sub === 'overdue') return (await import('./commands/billing.js')).appsOverdue(values.app, rest[0]);
       break;
     case 'keys':
-      if (sub === 'create') return (await admin()).keysCreate(values.app, values['allow-ip'] ?? [], values.name);
+      if (sub === 'create') return (await admin()).keysCreate(values.app, values['allow-ip'] ?? [], values.name, values.scope);
       if (sub === 'revoke') return (await admin()).keysRevoke(values.app, rest[0]);
       if (sub === 'list') return (await admin()).keysList(values.app);
       break;

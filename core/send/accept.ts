@@ -1,6 +1,6 @@
-// The one accept path of a send: POST /api/v1/notifications and a `Send` applied with kubectl
-// both call acceptSend. The app's state (402 for an overdue invoice), validation (the contract's
-// 422 messages), the idempotency guard and the record (createSend, whose status comes from the
+// The one accept path of a send: POST /api/v1/notifications, a `Send` applied with kubectl and the
+// dashboard's compose page all call acceptSend. The app's state (402 for an overdue invoice),
+// validation (the contract's 422 messages), the idempotency guard and the record (createSend, whose status comes from the
 // transitions table) are not optional steps of it: the guard is a required dependency, and a
 // caller without a key of its own gives its fallback (the Send's uid) or none (a REST call
 // without Idempotency-Key is not deduplicated, as the contract says).
@@ -8,7 +8,7 @@ import type { PoolClient } from '../store/db.js';
 import type { AppRecord } from '../apps/app-store.js';
 import { PaymentRequiredError } from '../errors.js';
 import { validateSendRequest } from '../validation/validate-send.js';
-import { createSend, type CreatedSend, type CreateSendDeps } from './create-send.js';
+import { createSend, type CreatedSend, type CreateSendDeps, type CreateSendOptions } from './create-send.js';
 
 /** Idempotent retries (contract "Idempotency"): core/idempotency/pg-guard.ts. */
 export interface SendIdempotency {
@@ -34,7 +34,7 @@ export interface AcceptInput {
   app: AppRecord;
   /** The REST body (a Send's spec is mapped to it first). */
   body: Record<string, unknown>;
-  source: 'api' | 'kubernetes';
+  source: CreateSendOptions['source'] & string;
   idempotencyHeader?: string;
   /** The key used when the request names none (a Send object: its uid). */
   fallbackKey?: string;
