@@ -8,7 +8,8 @@ import type { PoolClient } from '../store/db.js';
 import type { AppRecord } from '../apps/app-store.js';
 import { PaymentRequiredError } from '../errors.js';
 import { validateSendRequest } from '../validation/validate-send.js';
-import { createSend, type CreatedSend, type CreateSendDeps, type CreateSendOptions } from './create-send.js';
+import { createSend, type CreatedSend, type CreateSendDeps } from './create-send.js';
+import type { SendSource } from './report.js';
 
 /** Idempotent retries (contract "Idempotency"): core/idempotency/pg-guard.ts. */
 export interface SendIdempotency {
@@ -34,7 +35,7 @@ export interface AcceptInput {
   app: AppRecord;
   /** The REST body (a Send's spec is mapped to it first). */
   body: Record<string, unknown>;
-  source: CreateSendOptions['source'] & string;
+  source: SendSource;
   idempotencyHeader?: string;
   /** The key used when the request names none (a Send object: its uid). */
   fallbackKey?: string;
