@@ -8,6 +8,10 @@ import { getApp } from '../../core/apps/app-store.js';
 import { patchSubscription, upsertSubscription, type SubscriptionFields } from '../../core/subscriptions/subscription-store.js';
 import { recordOpen } from '../../core/send/opens.js';
 import type { ApiDeps } from '../deps.js';
+import { MAX_TAG_CHARS } from '../../core/validation/send-target.js';
+
+/** At most this many messages in a 422: a body of 100,000 bad tags gets a short answer. */
+const MAX_MESSAGES = 10;
 
 const UUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 const UUID_RE = new RegExp(UUID);
@@ -20,8 +24,9 @@ const fields = {
   tags: {
     type: 'object',
     maxProperties: 200,
-    propertyNames: { maxLength: 128 },
-    additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
+    propertyNames: { maxLength: MAX_TAG_CHARS },
+    // Values as long as keys, and as a send's tag condition (issue 12: they had no limit).
+    additionalProperties: { type: ['string', 'number', 'boolean', 'null'], maxLength: MAX_TAG_CHARS },
   },
   subscribed: { type: 'boolean' },
 };
@@ -36,11 +41,12 @@ const checkOpen = ajv.compile({
 });
 
 function messages(errors: typeof checkCreate.errors): string[] {
-  return (errors ?? []).map((e) => {
+  return (errors ?? []).slice(0, MAX_MESSAGES).map((e) => {
     const field = e.instancePath.replace(/^\//, '').replace(/\//g, '.') || (e.params as { missingProperty?: string }).missingProperty || 'body';
     if (e.keyword === 'required') return `${(e.params as { missingProperty: string }).missingProperty} is required.`;
     if (field === 'token') return 'token must be the APNs device token in hex.';
     if (field === 'language') return 'language must be a language code such as en or pt-BR.';
+    if (e.keyword === 'maxLength') return `${field} is longer than ${(e.params as { limit: number }).limit} characters.`;
     return `${field} ${e.message}.`;
   });
 }
