@@ -1,6 +1,8 @@
 // One typed, frozen configuration built from HERALD_* variables (STYLE.md "Config").
 // Only cli/ calls loadConfig with process.env; everything else receives the object.
 
+import { maskUrlSecrets } from './secrets/mask.js';
+
 export type MirrorMode = 'all' | 'broadcasts' | 'none';
 
 export interface Config {
@@ -129,8 +131,9 @@ export function loadConfig(env: Env): Readonly<Config> {
   });
 }
 
-/** The configuration as it may be logged: credentials in URLs are masked. */
+/** The configuration as it may be logged: every secret form in a URL is masked (core/secrets/mask.ts). */
 export function redactedConfig(config: Config): Record<string, unknown> {
-  const mask = (url: string) => url.replace(/\/\/([^:@/]+):([^@/]+)@/, '//$1:***@');
-  return { ...config, databaseUrl: mask(config.databaseUrl), redisUrl: mask(config.redisUrl), natsUrl: mask(config.natsUrl) };
+  return Object.fromEntries(
+    Object.entries(config).map(([name, value]) => [name, typeof value === 'string' ? maskUrlSecrets(value) : value]),
+  );
 }
