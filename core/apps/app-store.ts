@@ -49,11 +49,24 @@ export class AppIdConflictError extends Error {
   override name = 'AppIdConflictError';
 }
 
-/** Creates or updates an app by name. The app id never changes once set. */
+/**
+ * Creates or updates an app by name. The app id never changes once set, and an id belongs to the
+ * app that first held it (issue 12): another App (another name, in any namespace) naming it in
+ * spec.appId is refused, without saying whose it is. Moving an id to another App is an admin's
+ * act: `herald apps move-id` (docs/security.md).
+ */
 export async function upsertApp(db: Queryable, desired: AppDesiredState): Promise<AppRecord> {
   const existing = await getAppByName(db, desired.name);
   if (existing && desired.appId && desired.appId !== existing.id) {
     throw new AppIdConflictError(`app ${desired.name} already has app id ${existing.id}; an app id cannot change`);
+  }
+  if (!existing && desired.appId) {
+    const holder = await db.query('SELECT 1 FROM apps WHERE id = $1', [desired.appId]);
+    if (holder.rowCount) {
+      throw new AppIdConflictError(
+        `app id ${desired.appId} belongs to another app; an app id moves only when an administrator runs herald apps move-id`,
+      );
+    }
   }
   await db.query(
     `INSERT INTO apps (id, name, bundle_id, environment, invoice_overdue, segments, disabled)
@@ -122,4 +135,17 @@ export async function getCredentials(db: Queryable, appId: string): Promise<Stor
     passphrase: r.passphrase ?? undefined,
     expiresAt: r.expires_at ?? undefined,
   };
+}
+
+/**
+ * An administrator's move of an app id to another App name (`herald apps move-id`): the app row,
+ * with its keys, installs and sends, takes the new name, so the App of that name adopts the id.
+ * Refused when the new name already has an app of its own.
+ */
+export async function moveAppId(db: Queryable, appId: string, newName: string): Promise<AppRecord> {
+  const taken = await getAppByName(db, newName);
+  if (taken && taken.id !== appId) throw new AppIdConflictError(`app ${newName} already has app id ${taken.id}`);
+  const res = await db.query('UPDATE apps SET name = $2, updated_at = now() WHERE id = $1', [appId, newName]);
+  if (!res.rowCount) throw new AppIdConflictError(`no app has id ${appId}`);
+  return (await getAppByName(db, newName))!;
 }

@@ -1,0 +1,93 @@
+// Issue 12: no tenant can see or steer another's sends through the cluster. A Send in a namespace
+// without the App (or with another App) annotated with another namespace's send id shows nothing
+// of it; an App cannot claim another app's id, until an administrator moves it.
+import { expect } from 'chai';
+import { stringify } from 'yaml';
+import { useTestEnv } from '../env/index.js';
+import { makeP8 } from '../support/apps.js';
+import { createKey } from '../../core/apps/keys.js';
+import { moveAppId } from '../../core/apps/app-store.js';
+import { startTestApi, type TestApi } from '../support/api-server.js';
+import type { RunningController } from '../../controller/index.js';
+import type { KubeClients } from '../../controller/kube/client.js';
+import { condition, manifest, ok, startTestController, useControlPlane, waitFor } from './harness.js';
+
+describe('controller tenancy: Sends and app ids stay within their App', function () {
+  this.timeout(120_000);
+  let controller: (RunningController & { clients: KubeClients }) | undefined;
+  let api: TestApi | undefined;
+  after(async () => {
+    await controller?.stop();
+    await api?.close();
+  });
+  const env = useTestEnv();
+  const kube = useControlPlane();
+  let appA: string;
+  let sendId: number;
+
+  const app = (name: string, namespace: string, extra: Record<string, unknown> = {}) =>
+    manifest('App', name, {
+      spec: { bundleId: 'dev.herald.tenancy', credentials: { type: 'token', secretRef: { name: 'apns' }, keyId: 'ABC123DEFG', teamId: 'TEAM123456' }, ...extra },
+    }, namespace);
+  const ready = (name: string, namespace: string, want = 'True') =>
+    waitFor(`App ${namespace}/${name} Ready=${want}`, async () => {
+      const o = await kube.getJson('app', name, '-n', namespace);
+      return condition(o, 'Ready')?.status === want ? o : undefined;
+    });
+  const forged = (name: string, namespace: string, labels: Record<string, string>) =>
+    stringify({
+      apiVersion: 'herald.dev/v1alpha1', kind: 'Send',
+      metadata: { name, namespace, labels, annotations: { 'herald.dev/send-id': String(sendId) } },
+      spec: { appRef: { name: 'shop' }, contents: { en: 'anything' }, included_segments: ['All'] },
+    });
+  const accepted = (name: string, namespace: string) =>
+    waitFor(`Send ${namespace}/${name} Accepted`, async () => {
+      const o = await kube.getJson('send', name, '-n', namespace);
+      return condition(o, 'Accepted') ? o : undefined;
+    });
+
+  before(async function () {
+    this.timeout(180_000);
+    controller = await startTestController(env, kube.cp.kubeconfig);
+    api = await startTestApi(env);
+    for (const ns of ['team-a', 'team-b', 'team-c']) {
+      ok(await kube.kubectl(['create', 'namespace', ns]));
+      await kube.apply(manifest('Secret', 'apns', { type: 'Opaque', stringData: { 'key.p8': makeP8() } }, ns));
+    }
+    await kube.apply(app('shop', 'team-a'));
+    appA = (await ready('shop', 'team-a')).status.appId;
+    const { key } = await createKey(env.pool, appA, {});
+    const rest = await api.request('POST', '/api/v1/notifications', { key, body: { app_id: appA, contents: { en: 'Team A secret offer' }, include_external_ids: ['nobody'] } });
+    expect(rest.status).to.be.oneOf([200, 201, 202]);
+    sendId = Number(rest.body.id);
+    await kube.apply(app('shop', 'team-b'));
+    await ready('shop', 'team-b');
+  });
+
+  it('a Send annotated with another namespace\'s send id, in a namespace without an App, shows nothing of it', async () => {
+    await kube.apply(forged('peek', 'team-c', {}));
+    const o = await accepted('peek', 'team-c');
+    expect(condition(o, 'Accepted')).to.include({ status: 'False', reason: 'NotAMirror' });
+    expect(o.status).to.not.have.any.keys('id', 'total', 'sent', 'failed');
+    expect(JSON.stringify(o.status)).to.not.include('Team A');
+  });
+
+  it('a forged mirror with the controller\'s labels, in a namespace whose App has the same name, shows nothing either', async () => {
+    await kube.apply(forged('peek', 'team-b', { 'herald.dev/source': 'api', 'herald.dev/app': 'shop' }));
+    const o = await accepted('peek', 'team-b');
+    expect(condition(o, 'Accepted')).to.include({ status: 'False', reason: 'NotAMirror' });
+    expect(o.status).to.not.have.any.keys('id', 'total', 'sent', 'failed');
+  });
+
+  it('an App naming another app\'s id in spec.appId is refused without learning whose it is; an admin move lets it adopt the id', async () => {
+    await kube.apply(app('intruder', 'team-c', { appId: appA }));
+    const refused = await ready('intruder', 'team-c', 'False');
+    expect(condition(refused, 'Ready')).to.include({ reason: 'AppIdConflict' });
+    expect(condition(refused, 'Ready')!.message).to.not.include('team-a');
+    ok(await kube.kubectl(['delete', 'app', 'shop', '-n', 'team-a', '--wait=true', '--timeout=30s']));
+    await moveAppId(env.pool, appA, 'team-c/intruder');
+    ok(await kube.kubectl(['annotate', 'app', 'intruder', '-n', 'team-c', 'herald.dev/nudge=1']));
+    const adopted = await ready('intruder', 'team-c');
+    expect(adopted.status.appId).to.equal(appA);
+  });
+});
