@@ -31,7 +31,9 @@ const fields = {
   subscribed: { type: 'boolean' },
 };
 
-const ajv = new Ajv({ allErrors: true, allowUnionTypes: true });
+// The first problem only: with allErrors, a body of 30,000 bad tags cost 30,000 error objects
+// (issue 12); an SDK fixes one field at a time anyway.
+const ajv = new Ajv({ allErrors: false, allowUnionTypes: true });
 const checkCreate = ajv.compile({ type: 'object', properties: fields, required: ['token'] });
 const checkPatch = ajv.compile({ type: 'object', properties: fields });
 const checkOpen = ajv.compile({
