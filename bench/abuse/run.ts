@@ -59,6 +59,9 @@ const send = (extra: Record<string, unknown>) => ({ app_id: app.id, contents: { 
 const many = (n: number, value: (i: number) => unknown) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, value(i)]));
 
 const attacks: Array<{ name: string; path: string; key?: boolean; body: string }> = [
+  // Two references: an ordinary send, and the floor any 900 KB body costs (read, decode, parse).
+  { name: 'reference: an ordinary list send', path: '/api/v1/notifications', key: true, body: JSON.stringify(send({ included_segments: undefined, include_external_ids: ['a'] })) },
+  { name: 'reference: 900,000 characters in an unknown field', path: '/api/v1/notifications', key: true, body: JSON.stringify(send({ included_segments: undefined, include_external_ids: ['a'], note: 'n'.repeat(900_000) })) },
   { name: 'send_after + 900,000 spaces + "!"', path: '/api/v1/notifications', key: true, body: JSON.stringify(send({ send_after: '2026-11-24T14:00' + ' '.repeat(900_000) + '!' })) },
   { name: '16,000 languages in contents and headings + 250 data values', path: '/api/v1/notifications', key: true, body: JSON.stringify(send({ contents: Object.fromEntries(codes(16_000).map((c) => [c, 'x'])), headings: Object.fromEntries(codes(16_000).map((c) => [c, 'y'])), data: many(250, () => 'v'.repeat(2000)) })) },
   { name: '100 languages × 2,000 chars + headings + 1,000 data entries (the largest under every cap)', path: '/api/v1/notifications', key: true, body: JSON.stringify(send({ contents: Object.fromEntries(codes(100).map((c) => [c, 'é'.repeat(2000)])), headings: Object.fromEntries(codes(100).map((c) => [c, 'h'.repeat(120)])), data: many(1000, () => 'v'.repeat(500)) })) },
