@@ -18,6 +18,7 @@ const USAGE = `usage: herald <command>
   keys revoke --app NAME KEY_ID
   keys list --app NAME
   import --app NAME FILE    bulk-load subscriptions from NDJSON
+  credentials rotate-key    seal stored APNs credentials with HERALD_ENCRYPTION_KEY
 
 Settings come from HERALD_* environment variables (see docs/configuration.md).
 `;
@@ -62,6 +63,9 @@ async function main(argv: string[]): Promise<void> {
       if (sub === 'create') return (await admin()).keysCreate(values.app, values['allow-ip'] ?? [], values.name);
       if (sub === 'revoke') return (await admin()).keysRevoke(values.app, rest[0]);
       if (sub === 'list') return (await admin()).keysList(values.app);
+      break;
+    case 'credentials':
+      if (sub === 'rotate-key') return (await import('./commands/credentials.js')).credentialsRotateKey();
       break;
     case 'import':
       return (await admin()).importFile(values.app, sub);

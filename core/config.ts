@@ -2,6 +2,7 @@
 // Only cli/ calls loadConfig with process.env; everything else receives the object.
 
 import { maskUrlSecrets } from './secrets/mask.js';
+import { parseKey, SealError, type Keyring } from './secrets/seal.js';
 
 export type MirrorMode = 'all' | 'broadcasts' | 'none';
 
@@ -136,4 +137,23 @@ export function redactedConfig(config: Config): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(config).map(([name, value]) => [name, typeof value === 'string' ? maskUrlSecrets(value) : value]),
   );
+}
+
+/**
+ * The keys that seal secrets at rest (core/secrets/seal.ts): HERALD_ENCRYPTION_KEY seals, and
+ * HERALD_ENCRYPTION_KEYS_PREVIOUS (comma-separated) still open rows of earlier keys. Kept out of
+ * Config so the keys can never be logged with it.
+ */
+export function loadKeyring(env: Env): Keyring {
+  try {
+    const current = optional(env, 'HERALD_ENCRYPTION_KEY');
+    const previous = (optional(env, 'HERALD_ENCRYPTION_KEYS_PREVIOUS') ?? '').split(',').filter((k) => k.trim() !== '');
+    return {
+      current: current === undefined ? undefined : parseKey(current, 'HERALD_ENCRYPTION_KEY'),
+      previous: previous.map((k) => parseKey(k, 'HERALD_ENCRYPTION_KEYS_PREVIOUS')),
+    };
+  } catch (error) {
+    if (error instanceof SealError) throw new ConfigError(error.message);
+    throw error;
+  }
 }

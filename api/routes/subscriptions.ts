@@ -9,6 +9,7 @@ import { patchSubscription, upsertSubscription, type SubscriptionFields } from '
 import { recordOpen } from '../../core/send/opens.js';
 import type { ApiDeps } from '../deps.js';
 import { MAX_TAG_CHARS } from '../../core/validation/send-target.js';
+import { checkIdentity } from './identity.js';
 
 /** At most this many messages in a 422: a body of 100,000 bad tags gets a short answer. */
 const MAX_MESSAGES = 10;
@@ -29,6 +30,8 @@ const fields = {
     additionalProperties: { type: ['string', 'number', 'boolean', 'null'], maxLength: MAX_TAG_CHARS },
   },
   subscribed: { type: 'boolean' },
+  // Identity verification (api/routes/identity.ts): checked by value, not by shape.
+  external_id_auth_hash: { type: 'string', maxLength: 128 },
 };
 
 // The first problem only: with allErrors, a body of 30,000 bad tags cost 30,000 error objects
@@ -97,6 +100,7 @@ export function createSubscription(deps: ApiDeps) {
     const app = await appOf(deps, ctx);
     const body = ctx.request.body as Record<string, unknown>;
     if (!checkCreate(body)) throw new ValidationError(messages(checkCreate.errors));
+    await checkIdentity(deps.pool, app.id, body, { token: String(body.token).toLowerCase() });
     const result = await upsertSubscription(deps.pool, app.id, toFields(body) as SubscriptionFields & { token: string });
     ctx.status = result.created ? 201 : 200;
     ctx.body = { id: result.id };
@@ -110,6 +114,7 @@ export function updateSubscription(deps: ApiDeps) {
     const id = String(ctx.params.id);
     const body = ctx.request.body as Record<string, unknown>;
     if (!checkPatch(body)) throw new ValidationError(messages(checkPatch.errors));
+    if (UUID_RE.test(id)) await checkIdentity(deps.pool, app.id, body, { id: id.toLowerCase() });
     if (!UUID_RE.test(id) || !(await patchSubscription(deps.pool, app.id, id.toLowerCase(), toFields(body)))) {
       throw new NotFoundError('No such subscription.');
     }

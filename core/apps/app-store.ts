@@ -1,6 +1,7 @@
 // Apps in PostgreSQL: the one place the api, senders and controller read an app's state from.
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../store/db.js';
+import { isSealedWithCurrent, seal, sealText, unseal, unsealText } from '../secrets/seal.js';
 import type { TagCondition } from '../send/request.js';
 import type { StoredCredentials } from './credentials.js';
 
@@ -116,7 +117,8 @@ export async function setCredentials(db: Queryable, appId: string, creds: Stored
      VALUES ($1, $2, $3, $4, $5, $6, $7)
      ON CONFLICT (app_id) DO UPDATE SET kind = EXCLUDED.kind, key_id = EXCLUDED.key_id, team_id = EXCLUDED.team_id,
        material = EXCLUDED.material, passphrase = EXCLUDED.passphrase, expires_at = EXCLUDED.expires_at, updated_at = now()`,
-    [appId, creds.kind, creds.keyId ?? null, creds.teamId ?? null, creds.material, creds.passphrase ?? null, creds.expiresAt ?? null],
+    // Sealed at rest (core/secrets/seal.ts): a dump of the table gives nothing usable.
+    [appId, creds.kind, creds.keyId ?? null, creds.teamId ?? null, seal(creds.material), creds.passphrase === undefined ? null : sealText(creds.passphrase), creds.expiresAt ?? null],
   );
 }
 
@@ -131,8 +133,8 @@ export async function getCredentials(db: Queryable, appId: string): Promise<Stor
     kind: r.kind,
     keyId: r.key_id ?? undefined,
     teamId: r.team_id ?? undefined,
-    material: r.material,
-    passphrase: r.passphrase ?? undefined,
+    material: unseal(r.material),
+    passphrase: r.passphrase === null ? undefined : unsealText(r.passphrase),
     expiresAt: r.expires_at ?? undefined,
   };
 }
@@ -148,4 +150,21 @@ export async function moveAppId(db: Queryable, appId: string, newName: string): 
   const res = await db.query('UPDATE apps SET name = $2, updated_at = now() WHERE id = $1', [appId, newName]);
   if (!res.rowCount) throw new AppIdConflictError(`no app has id ${appId}`);
   return (await getAppByName(db, newName))!;
+}
+
+/**
+ * Seals every stored credential with the current key (`herald credentials rotate-key`): rows in
+ * clear from before encryption and rows under a previous key alike. Returns how many changed.
+ */
+export async function resealCredentials(db: Queryable): Promise<number> {
+  const rows = (await db.query('SELECT app_id, material, passphrase FROM app_credentials')).rows;
+  let changed = 0;
+  for (const r of rows) {
+    if (isSealedWithCurrent(r.material) && (r.passphrase === null || isSealedWithCurrent(Buffer.from(String(r.passphrase).slice(7), 'base64')))) continue;
+    const material = seal(unseal(r.material));
+    const passphrase = r.passphrase === null ? null : sealText(unsealText(r.passphrase));
+    await db.query('UPDATE app_credentials SET material = $2, passphrase = $3 WHERE app_id = $1', [r.app_id, material, passphrase]);
+    changed++;
+  }
+  return changed;
 }
