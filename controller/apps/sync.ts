@@ -11,6 +11,7 @@ import { getCondition, jsonEqual, setCondition, type Condition, type ConditionIn
 import type { EventRecorder } from '../kube/events.js';
 import type { ReconcileResult } from '../kube/work-queue.js';
 import { syncKeys } from './keys.js';
+import { syncIdentity } from './identity.js';
 import { APP_FINALIZER, APP_PLURAL, storeName, type AppObject, type AppStatus } from './types.js';
 
 export interface AppSyncDeps {
@@ -82,6 +83,8 @@ export async function syncApp(deps: AppSyncDeps, key: string): Promise<Reconcile
 
     const keys = await syncKeys(deps, app, applied.app.id);
     status.keys = keys.keys;
+    const identity = await syncIdentity(deps, app, applied.app.id);
+    if (identity) status.identity = identity;
 
     const creds = getCondition(conditions, 'CredentialsReady')!;
     if (keys.problem) set({ type: 'Ready', status: 'False', ...keys.problem });

@@ -7,6 +7,7 @@ import { useTestEnv } from '../env/index.js';
 import { makeP8 } from '../support/apps.js';
 import { createKey } from '../../core/apps/keys.js';
 import { moveAppId } from '../../core/apps/app-store.js';
+import { externalIdAuthHash } from '../../core/apps/identity.js';
 import { startTestApi, type TestApi } from '../support/api-server.js';
 import type { RunningController } from '../../controller/index.js';
 import type { KubeClients } from '../../controller/kube/client.js';
@@ -90,4 +91,29 @@ describe('controller tenancy: Sends and app ids stay within their App', function
     const adopted = await ready('intruder', 'team-c');
     expect(adopted.status.appId).to.equal(appA);
   });
+
+  it('an App with identityVerification gets its identity secret in a Secret it owns; raising rotation replaces it', async () => {
+    await kube.apply(app('verified', 'team-a', { identityVerification: {} }));
+    const issued = async (rotation: number) => {
+      const o = await waitFor(`identity secret ${rotation}`, async () => {
+        const a = await kube.getJson('app', 'verified', '-n', 'team-a');
+        return a.status?.identity?.rotation === rotation && condition(a, 'Ready')?.status === 'True' ? a : undefined;
+      });
+      const secret = await kube.getJson('secret', o.status.identity.secretName, '-n', 'team-a');
+      return { appId: o.status.appId as string, secret: Buffer.from(secret.data.identitySecret, 'base64').toString() };
+    };
+    const first = await issued(0);
+    const register = (externalId: string, hash?: string) =>
+      api!.request('POST', `/api/v1/apps/${first.appId}/subscriptions`, { body: { token: randomToken(), external_id: externalId, external_id_auth_hash: hash } });
+    expect((await register('dana')).status).to.equal(403);
+    expect((await register('dana', externalIdAuthHash(first.secret, 'dana'))).status).to.equal(201);
+    ok(await kube.kubectl(['patch', 'app', 'verified', '-n', 'team-a', '--type=merge', '-p', '{"spec":{"identityVerification":{"rotation":1}}}']));
+    const second = await issued(1);
+    expect(second.secret).to.not.equal(first.secret);
+    expect((await register('dana', externalIdAuthHash(first.secret, 'dana'))).status).to.equal(403);
+    expect((await register('dana', externalIdAuthHash(second.secret, 'dana'))).status).to.equal(201);
+  });
 });
+
+let tokens = 0;
+const randomToken = () => (0xbeef0000 + ++tokens).toString(16).padStart(64, '0');
