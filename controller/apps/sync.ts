@@ -22,6 +22,8 @@ export interface AppSyncDeps {
   logger: Logger;
   getApp(namespace: string, name: string): AppObject | undefined;
   getSecretData(namespace: string, name: string): Record<string, Buffer> | undefined;
+  /** Whether the namespace's Secret cache is filled (secret-caches.ts). */
+  secretsState?(namespace: string): 'ready' | 'waiting' | 'unreadable';
   now?: () => Date;
 }
 
@@ -51,6 +53,8 @@ export async function syncApp(deps: AppSyncDeps, key: string): Promise<Reconcile
   const status: AppStatus = { ...app.status };
   let result: ReconcileResult | undefined;
 
+  const secretsState = deps.secretsState?.(namespace) ?? 'ready';
+  if (secretsState === 'waiting') return { requeueAfterMs: 500 }; // the cache fills, then it comes back
   const secrets = new Map<string, Record<string, Buffer>>();
   const ref = app.spec.credentials?.secretRef?.name;
   const data = ref ? deps.getSecretData(namespace, ref) : undefined;
@@ -60,7 +64,9 @@ export async function syncApp(deps: AppSyncDeps, key: string): Promise<Reconcile
     const applied = await applyApp(deps.pool, { name, namespace, spec: { ...app.spec, appId: app.spec.appId ?? app.status?.appId } }, secrets);
     status.appId = applied.app.id;
 
-    if (applied.credentialsProblem) {
+    if (applied.credentialsProblem && secretsState === 'unreadable') {
+      set({ type: 'CredentialsReady', status: 'False', reason: 'SecretsNotReadable', message: `The controller may not list Secrets in namespace ${namespace}: add it to the chart's controller.appNamespaces. Sends of this app are saved as drafts and not delivered.` });
+    } else if (applied.credentialsProblem) {
       set({ type: 'CredentialsReady', status: 'False', reason: applied.credentialsReason ?? 'CredentialsInvalid', message: `${capitalise(applied.credentialsProblem)}. Sends of this app are saved as drafts and not delivered.` });
     } else {
       const creds = await getCredentials(deps.pool, applied.app.id);
