@@ -7,6 +7,7 @@ import { startTestApi, type TestApi } from '../support/api-server.js';
 import { makeApp, type TestApp } from '../support/apps.js';
 import { externalIdAuthHash, issueIdentitySecret } from '../../core/apps/identity.js';
 import { AUTH_HASH_WRONG } from '../../api/routes/identity.js';
+import { herald } from '../support/cli.js';
 
 describe('api: identity verification of the app-facing calls', () => {
   const env = useTestEnv();
@@ -68,5 +69,19 @@ describe('api: identity verification of the app-facing calls', () => {
       expect((await register({ token: token(), external_id: 'carol', external_id_auth_hash: old })).status).to.equal(403);
       expect((await register({ token: token(), external_id: 'carol', external_id_auth_hash: externalIdAuthHash(secret, 'carol') })).status).to.equal(201);
     });
+  });
+
+  it('herald apps identity issues a secret once (verification on) and turns it off and on, for apps without a cluster', async function () {
+    this.timeout(60_000);
+    const other = await makeApp(env.pool);
+    const issued = await herald(['apps', 'identity', '--app', other.app.name, 'issue'], env.childEnv());
+    expect(issued.code, issued.stderr).to.equal(0);
+    const secret = issued.stdout.trim();
+    expect(secret).to.match(/^[0-9a-f]{64}$/);
+    const reg = (hash?: string) => api.request('POST', `/api/v1/apps/${other.app.id}/subscriptions`, { body: { token: token(), external_id: 'erin', external_id_auth_hash: hash } });
+    expect((await reg()).status).to.equal(403);
+    expect((await reg(externalIdAuthHash(secret, 'erin'))).status).to.equal(201);
+    expect((await herald(['apps', 'identity', '--app', other.app.name, 'off'], env.childEnv())).stdout).to.include('identity verification off');
+    expect((await reg()).status).to.equal(201);
   });
 });
