@@ -27,6 +27,8 @@ export interface SendSyncDeps extends SubmitDeps {
   takeRow(key: string): SendRowWithMessage | undefined;
   /** Waits for the write rate limiter. */
   beforeWrite(): Promise<void>;
+  /** The uid of an App (informer cache), to check a mirror's owner. */
+  appUid?: (namespace: string, name: string) => string | undefined;
   /** Send uid → status written after its submission, until the cache shows it (or after a failed write). */
   submitted: Map<string, SendStatus>;
 }
@@ -112,6 +114,9 @@ async function mirrorProblem(deps: SendSyncDeps, send: SendObject, mirrorOf: str
   const notMirror = `This Send is not a mirror made by Herald: ${SEND_ID_ANNOTATION} is set only by the controller, on sends of this Send's own App.`;
   const labels = send.metadata.labels ?? {};
   if (!/^\d{1,18}$/.test(mirrorOf) || labels[SOURCE_LABEL] !== 'api' || labels[APP_LABEL] !== send.spec.appRef?.name) return notMirror;
+  const owner = deps.appUid?.(send.metadata.namespace!, send.spec.appRef.name);
+  const owned = (send.metadata.ownerReferences ?? []).some((o) => o.kind === 'App' && o.name === send.spec.appRef.name && (!deps.appUid || o.uid === owner));
+  if (!owned) return notMirror;
   const appId = await appIdOf(deps, send);
   const row = appId && (await readSendRows(deps.pool, [Number(mirrorOf)])).get(Number(mirrorOf));
   return row && row.app_id === appId ? undefined : notMirror;

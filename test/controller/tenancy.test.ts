@@ -35,10 +35,10 @@ describe('controller tenancy: Sends and app ids stay within their App', function
       const o = await kube.getJson('app', name, '-n', namespace);
       return condition(o, 'Ready')?.status === want ? o : undefined;
     });
-  const forged = (name: string, namespace: string, labels: Record<string, string>) =>
+  const forged = (name: string, namespace: string, labels: Record<string, string>, ownerReferences: unknown[] = []) =>
     stringify({
       apiVersion: 'herald.dev/v1alpha1', kind: 'Send',
-      metadata: { name, namespace, labels, annotations: { 'herald.dev/send-id': String(sendId) } },
+      metadata: { name, namespace, labels, ownerReferences, annotations: { 'herald.dev/send-id': String(sendId) } },
       spec: { appRef: { name: 'shop' }, contents: { en: 'anything' }, included_segments: ['All'] },
     });
   const accepted = (name: string, namespace: string) =>
@@ -73,8 +73,10 @@ describe('controller tenancy: Sends and app ids stay within their App', function
     expect(JSON.stringify(o.status)).to.not.include('Team A');
   });
 
-  it('a forged mirror with the controller\'s labels, in a namespace whose App has the same name, shows nothing either', async () => {
-    await kube.apply(forged('peek', 'team-b', { 'herald.dev/source': 'api', 'herald.dev/app': 'shop' }));
+  it('a forged mirror with the controller\'s labels and owned by its own App, in a namespace whose App has the same name, shows nothing either', async () => {
+    const own = await kube.getJson('app', 'shop', '-n', 'team-b');
+    const owner = { apiVersion: 'herald.dev/v1alpha1', kind: 'App', name: 'shop', uid: own.metadata.uid };
+    await kube.apply(forged('peek', 'team-b', { 'herald.dev/source': 'api', 'herald.dev/app': 'shop' }, [owner]));
     const o = await accepted('peek', 'team-b');
     expect(condition(o, 'Accepted')).to.include({ status: 'False', reason: 'NotAMirror' });
     expect(o.status).to.not.have.any.keys('id', 'total', 'sent', 'failed');
