@@ -15,7 +15,7 @@ const USAGE = `usage: herald <command>
   apps overdue --app NAME true|false   mark an app's invoice overdue (pauses delivery) or paid
   apps move-id --app NAMESPACE/NAME APP_ID   let another App take over an app id (admin approval)
   apps identity --app NAME issue|on|off      identity verification of the SDK calls (issue prints the secret once)
-  keys create --app NAME [--allow-ip CIDR]... [--name NAME]
+  keys create --app NAME [--allow-ip CIDR]... [--name NAME] [--scope send|read]
   keys revoke --app NAME KEY_ID
   keys list --app NAME
   import --app NAME FILE    bulk-load subscriptions from NDJSON
@@ -35,6 +35,7 @@ async function main(argv: string[]): Promise<void> {
       app: { type: 'string' },
       'allow-ip': { type: 'string', multiple: true },
       name: { type: 'string' },
+      scope: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -62,7 +63,7 @@ async function main(argv: string[]): Promise<void> {
       if (sub === 'identity') return (await import('./commands/app-id.js')).appsIdentity(values.app, rest[0]);
       break;
     case 'keys':
-      if (sub === 'create') return (await admin()).keysCreate(values.app, values['allow-ip'] ?? [], values.name);
+      if (sub === 'create') return (await admin()).keysCreate(values.app, values['allow-ip'] ?? [], values.name, values.scope);
       if (sub === 'revoke') return (await admin()).keysRevoke(values.app, rest[0]);
       if (sub === 'list') return (await admin()).keysList(values.app);
       break;

@@ -42,6 +42,8 @@ export interface Config {
   /** HTTP/2 connections per app to APNs, and streams in flight per connection. */
   apnsConnections: number;
   apnsMaxStreams: number;
+  /** HERALD_APNS_CLIENT: the APNs adapter (issue 11: lean by default, node-apn the conservative one). */
+  apnsClient: 'lean' | 'node-apn';
   /** Kubernetes namespace the controller watches ('' = all). */
   namespace: string;
   /** Rate buckets of the api: `on` (Redis, with the per-process fallback) or `off` (benchmarks' baseline only). */
@@ -123,6 +125,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     senderRetryBaseMs: integer(env, 'HERALD_SENDER_RETRY_BASE_MS', 250, 1, 60_000),
     apnsConnections: integer(env, 'HERALD_APNS_CONNECTIONS', 2, 1, 64),
     apnsMaxStreams: integer(env, 'HERALD_APNS_MAX_STREAMS', 500, 1, 10_000),
+    apnsClient: oneOf<'lean' | 'node-apn'>(env, 'HERALD_APNS_CLIENT', 'lean', ['lean', 'node-apn']),
     namespace: text(env, 'HERALD_NAMESPACE', ''),
     rateLimits: oneOf<'on' | 'off'>(env, 'HERALD_RATE_LIMITS', 'on', ['on', 'off']),
     kubeconfig: optional(env, 'HERALD_KUBECONFIG'),

@@ -30,7 +30,7 @@ export async function runApi(rt: Runtime): Promise<void> {
   await new Promise<void>((resolve) => server.listen(config.httpPort, config.httpHost, resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.httpPort;
-  logger.info({ port }, 'api listening');
+  logger.info({ port, dashboard: `http://${['0.0.0.0', '::', ''].includes(config.httpHost) ? '127.0.0.1' : config.httpHost}:${port}/dashboard/` }, 'api listening');
   // Machine-readable line for tests and scripts that start the api on port 0.
   if (process.env.HERALD_PRINT_PORT) process.stdout.write(`listening ${port}\n`);
 

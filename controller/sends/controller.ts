@@ -95,8 +95,10 @@ export function sendController(opts: SendControllerOptions): SendController {
         rows.delete(keyOf(send.metadata));
         return;
       }
-      // Updates of a Send that has its id are our own status writes: the poller follows those.
-      if (event === 'update' && send.status?.id !== undefined) return;
+      // Updates of a Send that has its id are our own status writes (the poller follows those),
+      // except a spec.cancel not yet carried out.
+      const cancelPending = send.spec?.cancel === true && send.status?.canceled !== true;
+      if (event === 'update' && send.status?.id !== undefined && !cancelPending) return;
       if (workers) queue.add(keyOf(send.metadata));
     },
   });

@@ -10,6 +10,7 @@ import type { CustomObjectsApi } from '@kubernetes/client-node';
 import type { Logger } from '../../core/log.js';
 import { isFinal } from '../../core/send/stats.js';
 import { getAppByName } from '../../core/apps/app-store.js';
+import { cancelSend } from '../../core/send/cancel.js';
 import { GROUP, VERSION, isNotFound, splitKey } from '../kube/client.js';
 import { getCondition, jsonEqual, setCondition, type ConditionInput } from '../kube/conditions.js';
 import type { EventRecorder } from '../kube/events.js';
@@ -67,6 +68,14 @@ export async function syncSend(deps: SendSyncDeps, key: string): Promise<Reconci
       setAccepted({ type: 'Accepted', status: 'True', reason: 'Mirrored', message: `Made through the REST API as send ${mirrorOf}; shown here, never sent again.` });
     } else {
       if (getCondition(status.conditions, 'Accepted')?.status === 'False') return; // refused for good; spec is immutable
+      if (send.spec.cancel) {
+        // Cancelled before it was ever submitted: nothing to send, nothing recorded.
+        setAccepted({ type: 'Accepted', status: 'False', reason: 'Canceled', message: 'spec.cancel was set before the send was made; nothing was sent.' });
+        status.canceled = true;
+        status.observedGeneration = generation;
+        await writeStatus(deps, send, status);
+        return;
+      }
       const outcome = await submitSend(deps, send);
       setAccepted(outcome.condition);
       status.source = 'kubernetes';
@@ -88,7 +97,13 @@ export async function syncSend(deps: SendSyncDeps, key: string): Promise<Reconci
 
   const found = deps.takeRow(key) ?? (await readSendRows(deps.pool, [status.id!])).get(status.id!);
   // A status.id of another app's send (written by someone with access to sends/status) shows nothing.
-  const row = found && (await appIdOf(deps, send)) === found.app_id ? found : undefined;
+  let row = found && (await appIdOf(deps, send)) === found.app_id ? found : undefined;
+  if (row && send.spec.cancel && !row.canceled_at && !isFinal(row.status)) {
+    // spec.cancel: the same stop as the REST cancel. (Deleting the Send object never cancels.)
+    await cancelSend(deps.pool, row.app_id, Number(row.id));
+    deps.events.record(send, 'Normal', 'Canceled', `Send ${row.id} canceled: no new chunk starts.`);
+    row = (await readSendRows(deps.pool, [status.id!])).get(status.id!);
+  }
   if (row) {
     Object.assign(status, countsFromRow(row));
     if (isFinal(row.status) && (!before.status || !isFinal(before.status))) {
