@@ -22,12 +22,12 @@ describe('charts/herald: security defaults (issue 12)', function () {
     expect(ms.filter((m) => m.kind === 'RoleBinding' && m.metadata.name === 'herald-controller-secrets')).to.have.length(2);
   });
 
-  it('routes only /api/ through the ingress, with TLS, by default', async () => {
+  it('routes only /api/ and /dashboard/ through the ingress, with TLS, by default', async () => {
     const ms = await helm().template(['-n', NS, '-f', minimal, '--set', 'ingress.enabled=true']);
     const ingress = find(ms, 'Ingress', 'herald-api');
     const rules: Array<{ http: { paths: Array<{ path: string }> } }> = ingress.spec.rules;
     const paths = rules.flatMap((r) => r.http.paths.map((p) => p.path));
-    expect(paths).to.deep.equal(['/api/']);
+    expect(paths).to.deep.equal(['/api/', '/dashboard/']);
     expect(ingress.spec.tls).to.have.length(1);
   });
 
