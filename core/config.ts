@@ -1,6 +1,9 @@
 // One typed, frozen configuration built from HERALD_* variables (STYLE.md "Config").
 // Only cli/ calls loadConfig with process.env; everything else receives the object.
 
+import { maskUrlSecrets } from './secrets/mask.js';
+import { parseKey, SealError, type Keyring } from './secrets/seal.js';
+
 export type MirrorMode = 'all' | 'broadcasts' | 'none';
 
 export interface Config {
@@ -138,8 +141,28 @@ export function loadConfig(env: Env): Readonly<Config> {
   });
 }
 
-/** The configuration as it may be logged: credentials in URLs are masked. */
+/** The configuration as it may be logged: every secret form in a URL is masked (core/secrets/mask.ts). */
 export function redactedConfig(config: Config): Record<string, unknown> {
-  const mask = (url: string) => url.replace(/\/\/([^:@/]+):([^@/]+)@/, '//$1:***@');
-  return { ...config, databaseUrl: mask(config.databaseUrl), redisUrl: mask(config.redisUrl), natsUrl: mask(config.natsUrl) };
+  return Object.fromEntries(
+    Object.entries(config).map(([name, value]) => [name, typeof value === 'string' ? maskUrlSecrets(value) : value]),
+  );
+}
+
+/**
+ * The keys that seal secrets at rest (core/secrets/seal.ts): HERALD_ENCRYPTION_KEY seals, and
+ * HERALD_ENCRYPTION_KEYS_PREVIOUS (comma-separated) still open rows of earlier keys. Kept out of
+ * Config so the keys can never be logged with it.
+ */
+export function loadKeyring(env: Env): Keyring {
+  try {
+    const current = optional(env, 'HERALD_ENCRYPTION_KEY');
+    const previous = (optional(env, 'HERALD_ENCRYPTION_KEYS_PREVIOUS') ?? '').split(',').filter((k) => k.trim() !== '');
+    return {
+      current: current === undefined ? undefined : parseKey(current, 'HERALD_ENCRYPTION_KEY'),
+      previous: previous.map((k) => parseKey(k, 'HERALD_ENCRYPTION_KEYS_PREVIOUS')),
+    };
+  } catch (error) {
+    if (error instanceof SealError) throw new ConfigError(error.message);
+    throw error;
+  }
 }

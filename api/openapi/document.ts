@@ -22,6 +22,8 @@ const r = (name: string) => ({ $ref: `#/components/responses/${name}` });
 /** The answers every authenticated call can give. */
 const AUTHENTICATED = { '401': r('Unauthorized'), '403': r('Forbidden'), '429': r('TooManyRequests'), '500': r('ServerError'), '503': r('Unavailable') };
 const SDK = { '400': r('BadRequest'), '413': r('TooLarge'), '415': r('UnsupportedMediaType'), '422': r('Invalid'), '429': r('TooManyRequests'), '500': r('ServerError'), '503': r('Unavailable') };
+/** SDK calls of an app with identity verification on (issue 12; api/routes/identity.ts). */
+const IDENTITY = { description: 'Identity verification is on and external_id_auth_hash is missing or wrong.', content: json(ref('Errors')) };
 
 const appIdQuery = { name: 'app_id', in: 'query', required: false, description: "The key's app (another app's id finds nothing).", schema: { type: 'string' } };
 const idPath = { name: 'id', in: 'path', required: true, description: 'The send id.', schema: { type: 'string' } };
@@ -100,7 +102,7 @@ export const openApiDocument = {
         security: [],
         parameters: [idPath],
         requestBody: { required: true, content: json(ref('Open')) },
-        responses: { '200': { description: 'Recorded (clicked rises once per install).', content: json(ref('Success')) }, '404': r('NotFound'), ...SDK },
+        responses: { '200': { description: 'Recorded (clicked rises once per install that was in the send\'s audience; other opens are answered alike and not counted).', content: json(ref('Success')) }, '404': r('NotFound'), ...SDK },
       },
     },
     '/apps/{app_id}/subscriptions': {
@@ -113,6 +115,7 @@ export const openApiDocument = {
         responses: {
           '200': { description: 'A known token, updated.', content: json(ref('SubscriptionId')) },
           '201': { description: 'A new install.', content: json(ref('SubscriptionId')) },
+          '403': IDENTITY,
           '404': r('NotFound'),
           ...SDK,
         },
@@ -125,7 +128,7 @@ export const openApiDocument = {
         security: [],
         parameters: [{ name: 'app_id', in: 'path', required: true, schema: { type: 'string' } }, { name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
         requestBody: { required: true, content: json(ref('SubscriptionPatch')) },
-        responses: { '200': { description: 'Updated.', content: json(ref('SubscriptionId')) }, '404': r('NotFound'), ...SDK },
+        responses: { '200': { description: 'Updated.', content: json(ref('SubscriptionId')) }, '403': IDENTITY, '404': r('NotFound'), ...SDK },
       },
     },
     '/openapi.json': {

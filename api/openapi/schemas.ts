@@ -36,8 +36,13 @@ const subscriptionFields = {
   external_id: { type: ['string', 'null'], minLength: 1, maxLength: 128 },
   language: { type: ['string', 'null'], pattern: '^[a-z]{2}(-[A-Za-z]{2,4})?$' },
   timezone: { type: ['string', 'null'], maxLength: 64 },
-  tags: { type: 'object', maxProperties: 200, additionalProperties: { type: ['string', 'number', 'boolean', 'null'] } },
+  tags: { type: 'object', maxProperties: 200, propertyNames: { maxLength: 128 }, additionalProperties: { type: ['string', 'number', 'boolean', 'null'], maxLength: 128 } },
   subscribed: { type: 'boolean' },
+  external_id_auth_hash: {
+    type: 'string',
+    maxLength: 128,
+    description: "Identity verification (docs/api.md): hex HMAC-SHA256 of the external id with the app's identity secret, made by the app's server.",
+  },
 };
 
 const tag = {

@@ -2,7 +2,8 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createPool, type Pool } from '../../core/store/db.js';
-import { loadConfig } from '../../core/config.js';
+import { loadConfig, loadKeyring } from '../../core/config.js';
+import { useKeyring } from '../../core/secrets/seal.js';
 import { applyAppsFile } from '../../core/apps/file-source.js';
 import { getAppByName } from '../../core/apps/app-store.js';
 import { createKey, KEY_SCOPES, listKeys, revokeKey, type KeyScope } from '../../core/apps/keys.js';
@@ -10,6 +11,7 @@ import { importSubscriptions } from '../../core/subscriptions/import.js';
 import { fail } from '../runtime.js';
 
 async function withPool<T>(work: (pool: Pool) => Promise<T>): Promise<T> {
+  useKeyring(loadKeyring(process.env)); // apps apply stores credentials
   const pool = createPool(loadConfig(process.env).databaseUrl, { max: 2, applicationName: 'herald-cli' });
   try {
     return await work(pool);

@@ -30,6 +30,8 @@ export interface SendControllerOptions {
   retentionMs: number;
   writesPerSecond: number;
   statusIntervalMs?: number;
+  /** The uid of an App from the App informer's cache: mirrors are owned by their App (issue 12). */
+  appUid?: (namespace: string, name: string) => string | undefined;
 }
 
 export interface SendController {
@@ -65,6 +67,7 @@ export function sendController(opts: SendControllerOptions): SendController {
           custom: clients.custom,
           events: opts.events,
           getSend: (n, name) => informer.get(name, n),
+          appUid: opts.appUid,
           takeRow: (key) => {
             const row = rows.get(key);
             rows.delete(key);
@@ -128,7 +131,7 @@ export function sendController(opts: SendControllerOptions): SendController {
         void sweep();
         stops.push(async () => clearInterval(timer));
       }
-      stops.push(await startMirror({ bus: opts.bus, pool: opts.pool, custom: clients.custom, logger: log, mode: opts.mirror, namespace: opts.namespace }));
+      stops.push(await startMirror({ bus: opts.bus, pool: opts.pool, custom: clients.custom, logger: log, mode: opts.mirror, namespace: opts.namespace, appUid: opts.appUid }));
     },
     async stop() {
       workers = false;

@@ -15,6 +15,7 @@ export interface AppManifest {
     billing?: { invoiceOverdue?: boolean };
     segments?: SegmentDefinition[];
     apiKeys?: { name: string; allowIPs?: string[]; revoked?: boolean; scope?: 'send' | 'read' }[];
+    identityVerification?: { required?: boolean; rotation?: number };
   };
 }
 

@@ -1,21 +1,13 @@
 // The admin commands without a cluster, run as a person runs them: `herald apps apply -f`,
 // `herald keys create|revoke|list`, `herald import`.
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useTestEnv } from '../env/index.js';
 import { makeP8 } from '../support/apps.js';
 import { startTestApi, type TestApi } from '../support/api-server.js';
-
-function herald(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/herald.js', ...args], { env }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
+import { herald } from '../support/cli.js';
 
 describe('cli: apps, keys and import', function () {
   this.timeout(60_000);

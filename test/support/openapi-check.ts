@@ -16,7 +16,7 @@ addFormats.default(ajv);
 ajv.addSchema({ $id: 'herald', components: openApiDocument.components }, 'herald');
 
 const routes = Object.entries(openApiDocument.paths).map(([template, ops]) => ({
-  re: new RegExp(`^/api/v1${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+  re: new RegExp(`^/api/v1${template.replace(/\{[^{}]+\}/g, '[^/]+')}$`),
   ops: ops as Record<string, Operation>,
 }));
 const validators = new Map<string, ReturnType<typeof ajv.compile>>();
