@@ -3,13 +3,12 @@
 // controllers do: the work may already be the other replica's, and a restart is the clean way back).
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { createPool } from '../../core/store/db.js';
-import { connectBus } from '../../core/bus/jetstream.js';
 import { kubeClients, loadKubeConfig } from '../../controller/kube/client.js';
 import { startController } from '../../controller/index.js';
 import { controllerMetrics, serveControllerMetrics } from '../../controller/metrics.js';
 import type { Runtime } from '../runtime.js';
 import { fail } from '../runtime.js';
+import { listening, openBus, openDatabase } from '../startup.js';
 
 export async function runController(rt: Runtime): Promise<void> {
   const { config, logger } = rt;
@@ -19,8 +18,8 @@ export async function runController(rt: Runtime): Promise<void> {
   } catch (error) {
     fail(`no Kubernetes configuration: set HERALD_KUBECONFIG or run in a pod (${(error as Error).message})`, 2);
   }
-  const pool = createPool(config.databaseUrl, { max: 8, applicationName: 'herald-controller' });
-  const bus = await connectBus(config.natsUrl, config.streamPrefix, { name: 'herald-controller' });
+  const pool = await openDatabase(config.databaseUrl, { max: 8, applicationName: 'herald-controller', logger });
+  const bus = await openBus(config.natsUrl, config.streamPrefix, { name: 'herald-controller', logger });
   const identity = config.podName ?? `${hostname()}-${randomBytes(3).toString('hex')}`;
   const controller = await startController({
     clients: kubeClients(kc),
@@ -42,7 +41,9 @@ export async function runController(rt: Runtime): Promise<void> {
     await pool.end();
   });
   rt.onShutdown('controller', () => controller.stop());
-  const metrics = await serveControllerMetrics(controllerMetrics(controller, { defaults: true }), config.httpHost, config.metricsPort);
+  const metrics = await listening('HERALD_METRICS_PORT', config.metricsPort, config.httpHost, () =>
+    serveControllerMetrics(controllerMetrics(controller, { defaults: true }), config.httpHost, config.metricsPort),
+  );
   rt.onShutdown('metrics server', () => new Promise<void>((resolve) => metrics.server.close(() => resolve())));
   void controller.lost.then(() => {
     logger.error('leadership lost; exiting so that only the new leader works');
