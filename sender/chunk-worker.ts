@@ -29,6 +29,7 @@ import { ApnsClients, CredentialsUnusableError } from './apns-clients.js';
 import { actionFor, backoffMs, type Action } from './outcomes.js';
 import type { Throttle } from './throttle.js';
 import type { SenderMetrics } from './metrics.js';
+import { isUnavailable } from '../core/faults/unavailable.js';
 
 /** The part of a JetStream message the worker uses (a fake in unit tests). */
 export interface WorkMessage {
@@ -83,6 +84,13 @@ interface SendContext {
 
 const SEND_CACHE_MS = 60_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** How long a job is held through a PostgreSQL/NATS outage before it is handed back anyway. */
+const MAX_OUTAGE_HOLD_MS = 10 * 60_000;
+
+/** Thrown when the sender stops during a retry wait: the chunk goes back unrecorded (nak). */
+class HandBack extends Error {
+  override name = 'HandBack';
+}
 
 export class ChunkWorker {
   private readonly sends = new Map<number, SendContext>();
@@ -97,11 +105,55 @@ export class ChunkWorker {
       msg.term('not JSON');
       return 'term';
     }
-    if (isChunkJob(job)) return this.chunk(msg, job);
-    if (isPlanJob(job)) return this.plan(msg, job.sendId);
+    if (isChunkJob(job)) return this.throughOutages(msg, () => this.chunk(msg, job));
+    if (isPlanJob(job)) return this.throughOutages(msg, () => this.plan(msg, job.sendId));
     this.deps.logger.warn({ job }, 'unknown job dropped');
     msg.term('unknown job');
     return 'term';
+  }
+
+  /**
+   * Issue 9: a PostgreSQL or NATS outage is not a failure of the job. Rather than nak (each
+   * redelivery counts towards max_deliver, after which a chunk's devices are recorded failed),
+   * the job is held — working() keeps JetStream from giving it to another sender — until the
+   * dependency answers, then worked again. A stopping sender hands it back at once.
+   */
+  private async throughOutages(msg: WorkMessage, work: () => Promise<JobResult | 'outage'>): Promise<JobResult> {
+    const until = Date.now() + MAX_OUTAGE_HOLD_MS;
+    for (;;) {
+      const result = await work();
+      if (result !== 'outage') return result;
+      if (this.deps.stopping() || Date.now() > until || !(await this.waitForDependencies(msg, until))) {
+        msg.nak(1000);
+        return 'nak';
+      }
+    }
+  }
+
+  /** Polls PostgreSQL and the NATS connection once a second, keeping the job; false if stopping. */
+  private async waitForDependencies(msg: WorkMessage, until: number): Promise<boolean> {
+    while (!this.deps.stopping() && Date.now() < until) {
+      try {
+        msg.working();
+      } catch {
+        /* NATS down: the ack deadline is kept by the server's own pause */
+      }
+      if (this.deps.bus.connected?.() !== false) {
+        const ok = await this.deps.pool.query('SELECT 1').then(() => true, () => false);
+        if (ok) return true;
+      }
+      await sleep(1000);
+    }
+    return false;
+  }
+
+  /** A back-off wait that ends early (HandBack) when the sender stops, so it never outlasts the shutdown grace. */
+  private async pause(ms: number): Promise<void> {
+    const until = Date.now() + ms;
+    while (Date.now() < until) {
+      if (this.deps.stopping()) throw new HandBack('sender stopping');
+      await sleep(Math.min(250, until - Date.now()));
+    }
   }
 
   private heartbeat(msg: WorkMessage, extra?: () => Promise<void>): () => void {
@@ -112,7 +164,7 @@ export class ChunkWorker {
     return () => clearInterval(timer);
   }
 
-  private async plan(msg: WorkMessage, sendId: number): Promise<JobResult> {
+  private async plan(msg: WorkMessage, sendId: number): Promise<JobResult | 'outage'> {
     const log = this.deps.logger.child({ sendId });
     const stop = this.heartbeat(msg);
     try {
@@ -122,6 +174,7 @@ export class ChunkWorker {
       msg.ack();
       return 'ack';
     } catch (error) {
+      if (isUnavailable(error)) return 'outage';
       log.warn({ err: error, delivery: msg.info.deliveryCount }, 'planning failed; the plan job comes back');
       msg.nak(1000 * msg.info.deliveryCount);
       return 'nak';
@@ -141,7 +194,7 @@ export class ChunkWorker {
     return ctx;
   }
 
-  private async chunk(msg: WorkMessage, job: ChunkJob): Promise<JobResult> {
+  private async chunk(msg: WorkMessage, job: ChunkJob): Promise<JobResult | 'outage'> {
     const { pool, settings, metrics } = this.deps;
     const { sendId, chunk } = job;
     const log = this.deps.logger.child({ sendId, chunk });
@@ -170,7 +223,7 @@ export class ChunkWorker {
         if (waitMs > 0) {
           if (waitMs > settings.maxHoldMs || this.deps.stopping()) return this.nak(msg, waitMs, 'throttle');
           const stopBeat = this.heartbeat(msg);
-          await sleep(waitMs).finally(stopBeat);
+          await this.pause(waitMs).finally(stopBeat);
         }
       }
       const claimed = await claimChunk(pool, sendId, chunk, settings.ackWaitMs);
@@ -200,6 +253,8 @@ export class ChunkWorker {
         stopBeat();
       }
     } catch (error) {
+      if (error instanceof HandBack) return this.nak(msg, 1000, 'stopping');
+      if (isUnavailable(error)) return 'outage';
       log.warn({ err: error, delivery: msg.info.deliveryCount }, 'chunk failed; it comes back');
       return this.nak(msg, Math.min(10_000, 500 * 2 ** Math.min(5, msg.info.deliveryCount)), 'error');
     }
@@ -280,7 +335,7 @@ export class ChunkWorker {
         }
       });
       pending = again;
-      if (pending.length) await sleep(Math.min(30_000, Math.max(backoffMs(attempt, backoff), hintMs)));
+      if (pending.length) await this.pause(Math.min(30_000, Math.max(backoffMs(attempt, backoff), hintMs)));
     }
     return actions;
   }
