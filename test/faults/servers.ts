@@ -3,14 +3,20 @@
 // without touching the machine's own servers (BRIEF: never stop the shared ones). NATS is the
 // e2e harness's PrivateNats.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync } from 'node:fs';
+import { chownSync, existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../e2e/harness.js';
 import { portOpen } from '../env/services.js';
 
-const PG_BIN = process.env.HERALD_TEST_PG_BIN ?? '/usr/lib/postgresql/15/bin';
+/** The newest installed PostgreSQL's binaries (Debian keeps them out of PATH). */
+function pgBin(): string {
+  if (process.env.HERALD_TEST_PG_BIN) return process.env.HERALD_TEST_PG_BIN;
+  const versions = existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a)) : [];
+  return join('/usr/lib/postgresql', versions[0] ?? '15', 'bin');
+}
+const PG_BIN = pgBin();
 // pg_ctl daemonizes: a test process that dies without its after hook must still stop its cluster.
 const clusters = new Set<PrivatePostgres>();
 process.on('exit', () => {
