@@ -7,6 +7,7 @@ import type { ApiDeps } from '../../api/deps.js';
 import type { Runtime } from '../runtime.js';
 import { buildLimits } from './limits.js';
 import { listenOn, openBus, openDatabase } from '../startup.js';
+import { outageLog } from '../../core/faults/outage-log.js';
 
 export async function runApi(rt: Runtime): Promise<void> {
   const { config, logger } = rt;
@@ -24,7 +25,8 @@ export async function runApi(rt: Runtime): Promise<void> {
   const app = createApi(deps);
   const server = createServer(app.callback());
   server.keepAliveTimeout = 65_000; // longer than common load balancers' idle timeout
-  const stopRelay = startOutboxRelay(pool, bus, { onError: (e) => logger.warn({ err: e }, 'outbox relay round failed') });
+  const relayOutage = outageLog(logger, 'outbox relay');
+  const stopRelay = startOutboxRelay(pool, bus, { onError: (e) => relayOutage.down(e), onOk: () => relayOutage.up() });
   const port = await listenOn(server, config.httpPort, config.httpHost, 'HERALD_HTTP_PORT', logger);
   logger.info({ port }, 'api listening');
   // Machine-readable line for tests and scripts that start the api on port 0.

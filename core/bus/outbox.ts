@@ -49,13 +49,17 @@ export async function flush(pool: Pool, bus: Bus, opts: { olderThanMs?: number; 
 }
 
 /** Runs the relay every `everyMs` until stopped. Failures (NATS down) are retried next round. */
-export function startOutboxRelay(pool: Pool, bus: Bus, opts: { everyMs?: number; olderThanMs?: number; onError?: (e: unknown) => void } = {}): () => Promise<void> {
+export function startOutboxRelay(
+  pool: Pool,
+  bus: Bus,
+  opts: { everyMs?: number; olderThanMs?: number; onError?: (e: unknown) => void; onOk?: () => void } = {},
+): () => Promise<void> {
   let stopped = false;
   let running: Promise<unknown> = Promise.resolve();
   const tick = () => {
     if (stopped) return;
     running = flush(pool, bus, { olderThanMs: opts.olderThanMs ?? 5000 })
-      .catch((e) => opts.onError?.(e))
+      .then(() => opts.onOk?.(), (e) => opts.onError?.(e))
       .finally(() => {
         if (!stopped) timer = setTimeout(tick, opts.everyMs ?? 1000);
       });
