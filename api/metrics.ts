@@ -1,5 +1,5 @@
 // Prometheus metrics of the API process, on its own registry so tests can build several apps.
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export interface ApiMetrics {
   registry: Registry;
@@ -8,9 +8,24 @@ export interface ApiMetrics {
   sends: Counter<'status'>;
 }
 
-export function createApiMetrics(opts: { defaults?: boolean } = {}): ApiMetrics {
+/**
+ * `outboxBacklog`: rows recorded but not yet on the bus (a NATS outage shows here first; issue 9).
+ * Read at scrape time; a failed read (PostgreSQL down) leaves the last value.
+ */
+export function createApiMetrics(opts: { defaults?: boolean; outboxBacklog?: () => Promise<number> } = {}): ApiMetrics {
   const registry = new Registry();
   if (opts.defaults) collectDefaultMetrics({ register: registry });
+  const backlog = opts.outboxBacklog;
+  if (backlog) {
+    new Gauge({
+      name: 'herald_outbox_backlog',
+      help: 'Bus messages recorded in the outbox and not yet published (capped at 100000)',
+      registers: [registry],
+      async collect() {
+        this.set(await backlog());
+      },
+    });
+  }
   return {
     registry,
     requests: new Counter({

@@ -130,19 +130,22 @@ export class ChunkWorker {
     }
   }
 
-  /** Polls PostgreSQL and the NATS connection once a second, keeping the job; false if stopping. */
+  /**
+   * Polls PostgreSQL and the NATS connection once a second, keeping the job; false if stopping.
+   * It waits a second first even when both answer, so an outage of another dependency (Redis,
+   * for a throttled send) is retried once a second, not in a tight loop.
+   */
   private async waitForDependencies(msg: WorkMessage, until: number): Promise<boolean> {
     while (!this.deps.stopping() && Date.now() < until) {
       try {
         msg.working();
       } catch {
-        /* NATS down: the ack deadline is kept by the server's own pause */
-      }
-      if (this.deps.bus.connected?.() !== false) {
-        const ok = await this.deps.pool.query('SELECT 1').then(() => true, () => false);
-        if (ok) return true;
+        /* NATS down: the job's AckWait runs on the server, which is down too */
       }
       await sleep(1000);
+      if (this.deps.stopping()) break;
+      if (this.deps.bus.connected?.() === false) continue;
+      if (await this.deps.pool.query('SELECT 1').then(() => true, () => false)) return true;
     }
     return false;
   }

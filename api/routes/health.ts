@@ -5,6 +5,7 @@
 // /metrics: Prometheus.
 import type { Context } from 'koa';
 import type { ApiDeps } from '../deps.js';
+import { outboxBacklog } from '../../core/bus/outbox.js';
 
 /** Outbox rows (sends recorded, not yet on the bus) beyond which the api stops taking traffic. */
 export const OUTBOX_READY_LIMIT = 100_000;
@@ -21,8 +22,7 @@ export function healthz() {
 export function readyz(deps: ApiDeps) {
   const checks: Record<string, () => Promise<unknown>> = {
     postgres: async () => {
-      const { rows } = await deps.pool.query(`SELECT count(*)::int AS n FROM (SELECT 1 FROM outbox LIMIT ${OUTBOX_READY_LIMIT}) o`);
-      if (rows[0].n >= OUTBOX_READY_LIMIT) throw new Error('outbox full');
+      if ((await outboxBacklog(deps.pool, OUTBOX_READY_LIMIT)) >= OUTBOX_READY_LIMIT) throw new Error('outbox full');
     },
     ...deps.readinessChecks,
   };

@@ -1,6 +1,6 @@
 // `herald api`: the HTTP front.
 import { createServer } from 'node:http';
-import { startOutboxRelay } from '../../core/bus/outbox.js';
+import { outboxBacklog, startOutboxRelay } from '../../core/bus/outbox.js';
 import { createApi } from '../../api/server.js';
 import { createApiMetrics } from '../../api/metrics.js';
 import type { ApiDeps } from '../../api/deps.js';
@@ -18,7 +18,7 @@ export async function runApi(rt: Runtime): Promise<void> {
     pool,
     bus,
     logger,
-    metrics: createApiMetrics({ defaults: true }),
+    metrics: createApiMetrics({ defaults: true, outboxBacklog: () => outboxBacklog(pool) }),
     trustProxyHops: config.trustProxyHops,
     ...limits.deps,
   };

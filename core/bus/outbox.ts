@@ -71,3 +71,9 @@ export function startOutboxRelay(
     await running;
   };
 }
+
+/** Rows waiting to be published, counted up to `cap` (a bounded read, for /metrics and /readyz). */
+export async function outboxBacklog(db: Queryable, cap = 100_000): Promise<number> {
+  const { rows } = await db.query(`SELECT count(*)::int AS n FROM (SELECT 1 FROM outbox LIMIT ${Math.floor(cap)}) o`);
+  return rows[0].n as number;
+}

@@ -1,4 +1,4 @@
-// Which errors mean "a dependency is unavailable right now" (PostgreSQL, NATS, a socket): the
+// Which errors mean "a dependency is unavailable right now" (PostgreSQL, NATS, Redis, a socket): the
 // caller should wait and retry, answer 503, or hand work back — never count it as a failed
 // delivery nor turn it into a 500. One rule, used by the api's error body, the sender and the
 // start-up checks.
@@ -9,9 +9,9 @@
 const PG_OUTAGE = /^(08...|57P0[1-3]|57014|53[123]00)$/;
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNABORTED']);
 // Messages of pg and pg-pool for a lost, refused or timed-out connection (they carry no code),
-// and of the NATS client while it is disconnected or reconnecting.
+// of the NATS client while it is disconnected or reconnecting, and of ioredis while Redis is down.
 const MESSAGES =
-  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|not queryable|connection error|Cannot use a pool after calling end|NATS is not connected|CONNECTION_CLOSED|connection closed|disconnect|no responders|timeout/i;
+  /Connection terminated|Connection is closed|max retries per request|Stream isn't writeable|timeout exceeded when trying to connect|Query read timeout|not queryable|connection error|Cannot use a pool after calling end|NATS is not connected|CONNECTION_CLOSED|connection closed|disconnect|no responders|timeout/i;
 const NATS_ERRORS = new Set(['ClosedConnectionError', 'ConnectionError', 'TimeoutError', 'NoRespondersError', 'DrainingConnectionError', 'RequestError']);
 
 export function isUnavailable(error: unknown, depth = 0): boolean {
