@@ -51,8 +51,10 @@ test-e2e: services
 	$(MOCHA) --timeout 300000 --spec 'test/e2e/**/*.test.ts'
 
 ## test-faults: start-up errors of every role, and the fault suite (private PostgreSQL, Redis and NATS
-## started by the tests on free ports; the machine's own servers are never stopped)
+## started by the tests on free ports; the machine's own servers are never stopped; the controller
+## faults run on the Kubernetes tier's kube-apiserver)
 test-faults: services
+	bash test/kube/build.sh >/dev/null
 	$(MOCHA) --timeout 600000 --spec 'test/faults/**/*.test.ts'
 
 bench-api: services build
