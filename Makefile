@@ -41,10 +41,12 @@ test-kube: services
 	bash test/kube/build.sh >/dev/null
 	$(MOCHA) --timeout 120000 --spec 'test/kube/**/*.test.ts' --spec 'test/controller/**/*.test.ts'
 
-## test-chart: helm lint/template, schema refusals, and the rendered chart on the real kube-apiserver
+## test-chart: helm lint/template, schema refusals, the rendered chart on the real kube-apiserver,
+## and the PrometheusRule through promtool check/test rules
 test-chart: deps
 	bash tools/helm/build.sh >/dev/null
 	bash test/kube/build.sh >/dev/null
+	bash scripts/ensure-promtool.sh
 	$(MOCHA) --timeout 600000 --spec 'test/chart/**/*.test.ts'
 
 test-e2e: services

@@ -1,5 +1,6 @@
 // Prometheus metrics of the API process, on its own registry so tests can build several apps.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Backlog } from '../core/store/backlog.js';
 
 export interface ApiMetrics {
   registry: Registry;
@@ -8,24 +9,10 @@ export interface ApiMetrics {
   sends: Counter<'status'>;
 }
 
-/**
- * `outboxBacklog`: rows recorded but not yet on the bus (a NATS outage shows here first; issue 9).
- * Read at scrape time; a failed read (PostgreSQL down) leaves the last value.
- */
-export function createApiMetrics(opts: { defaults?: boolean; outboxBacklog?: () => Promise<number> } = {}): ApiMetrics {
+export function createApiMetrics(opts: { defaults?: boolean; backlog?: () => Promise<Backlog> } = {}): ApiMetrics {
   const registry = new Registry();
   if (opts.defaults) collectDefaultMetrics({ register: registry });
-  const backlog = opts.outboxBacklog;
-  if (backlog) {
-    new Gauge({
-      name: 'herald_outbox_backlog',
-      help: 'Bus messages recorded in the outbox and not yet published (capped at 100000)',
-      registers: [registry],
-      async collect() {
-        this.set(await backlog());
-      },
-    });
-  }
+  if (opts.backlog) backlogGauges(registry, opts.backlog);
   return {
     registry,
     requests: new Counter({
@@ -48,4 +35,40 @@ export function createApiMetrics(opts: { defaults?: boolean; outboxBacklog?: () 
       registers: [registry],
     }),
   };
+}
+
+/** The store's backlog for the alerts (outbox, running sends, certificate expiry), read once per scrape. */
+function backlogGauges(registry: Registry, read: () => Promise<Backlog>): void {
+  let current: Promise<Backlog | undefined> | undefined;
+  // The gauges are collected in parallel: they share one read, forgotten after the scrape.
+  const once = () =>
+    (current ??= read()
+      .catch(() => undefined) // database unreachable during a scrape: keep the last values
+      .finally(() => setTimeout(() => (current = undefined), 1000).unref()));
+  const gauge = (name: string, help: string, value: (b: Backlog) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        const b = await once();
+        if (b) this.set(value(b));
+      },
+    });
+  gauge('herald_outbox_pending', 'Outbox rows not yet published to the bus', (b) => b.outboxPending);
+  gauge('herald_outbox_oldest_age_seconds', 'Age of the oldest unpublished outbox row (0: empty)', (b) => b.outboxOldestSeconds);
+  gauge('herald_sends_running', 'Sends queued or sending', (b) => b.sendsRunning);
+  gauge('herald_sends_oldest_update_age_seconds', 'Longest time a queued or sending send has gone without progress (0: none running)', (b) => b.sendsOldestUpdateSeconds);
+  new Gauge({
+    name: 'herald_app_credentials_expiry_timestamp_seconds',
+    help: "Expiry of each app's APNs certificate (Unix time); token keys do not expire",
+    labelNames: ['app'],
+    registers: [registry],
+    async collect() {
+      const b = await once();
+      if (!b) return;
+      this.reset(); // an app whose certificate was replaced by a token key drops out
+      for (const c of b.credentialExpiries) this.set({ app: c.app }, Math.floor(c.expiresAt.getTime() / 1000));
+    },
+  });
 }

@@ -43,8 +43,12 @@ export interface Config {
   namespace: string;
   /** Rate buckets of the api: `on` (Redis, with the per-process fallback) or `off` (benchmarks' baseline only). */
   rateLimits: 'on' | 'off';
-  /** Controller: kubeconfig file; absent = the pod's service account (in-cluster). */
+  /** Controller: kubeconfig file, an override of the kube conventions below (controller/kube/config.ts). */
   kubeconfig?: string;
+  /** Controller: KUBECONFIG, kubectl's list of files; then the pod's ServiceAccount; then ~/.kube/config. */
+  kubeconfigList?: string;
+  /** Controller: KUBERNETES_SERVICE_HOST, set in every pod (with the ServiceAccount token: in-cluster). */
+  kubernetesServiceHost?: string;
   /** Controller: Send objects older than this are deleted (0 = kept). */
   sendRetentionSeconds: number;
   /** Controller: leader-election Lease (namespace, name, duration); the namespace defaults to the pod's. */
@@ -136,6 +140,8 @@ export function loadConfig(env: Env): Readonly<Config> {
     namespace: text(env, 'HERALD_NAMESPACE', ''),
     rateLimits: oneOf<'on' | 'off'>(env, 'HERALD_RATE_LIMITS', 'on', ['on', 'off']),
     kubeconfig: optional(env, 'HERALD_KUBECONFIG'),
+    kubeconfigList: optional(env, 'KUBECONFIG'),
+    kubernetesServiceHost: optional(env, 'KUBERNETES_SERVICE_HOST'),
     sendRetentionSeconds: integer(env, 'HERALD_SEND_RETENTION_SECONDS', 86_400, 0, 365 * 86_400),
     leaseNamespace: text(env, 'HERALD_LEASE_NAMESPACE', text(env, 'HERALD_POD_NAMESPACE', 'default')),
     leaseName: text(env, 'HERALD_LEASE_NAME', 'herald-controller'),

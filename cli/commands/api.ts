@@ -1,8 +1,9 @@
 // `herald api`: the HTTP front.
 import { createServer } from 'node:http';
-import { outboxBacklog, startOutboxRelay } from '../../core/bus/outbox.js';
+import { startOutboxRelay } from '../../core/bus/outbox.js';
 import { createApi } from '../../api/server.js';
 import { createApiMetrics } from '../../api/metrics.js';
+import { readBacklog } from '../../core/store/backlog.js';
 import type { ApiDeps } from '../../api/deps.js';
 import type { Runtime } from '../runtime.js';
 import { buildLimits } from './limits.js';
@@ -18,7 +19,7 @@ export async function runApi(rt: Runtime): Promise<void> {
     pool,
     bus,
     logger,
-    metrics: createApiMetrics({ defaults: true, outboxBacklog: () => outboxBacklog(pool) }),
+    metrics: createApiMetrics({ defaults: true, backlog: () => readBacklog(pool) }),
     trustProxyHops: config.trustProxyHops,
     ...limits.deps,
   };

@@ -1,9 +1,10 @@
 // `herald controller`: the Kubernetes operator (issue "The operator"). Builds the clients, starts
 // the controllers under leader election, and exits when leadership is lost (as client-go's
 // controllers do: the work may already be the other replica's, and a restart is the clean way back).
-import { hostname } from 'node:os';
+import { homedir, hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { kubeClients, loadKubeConfig } from '../../controller/kube/client.js';
+import { kubeClients } from '../../controller/kube/client.js';
+import { checkKubeReachable, loadKubeConfigFrom, type LoadedKubeConfig } from '../../controller/kube/config.js';
 import { startController } from '../../controller/index.js';
 import { controllerMetrics, serveControllerMetrics } from '../../controller/metrics.js';
 import type { Runtime } from '../runtime.js';
@@ -12,12 +13,16 @@ import { listening, openBus, openDatabase } from '../startup.js';
 
 export async function runController(rt: Runtime): Promise<void> {
   const { config, logger } = rt;
-  let kc;
+  // Kubernetes first: a wrong or unreachable cluster is one line and exit 2, before anything starts.
+  let kube: LoadedKubeConfig;
   try {
-    kc = loadKubeConfig(config.kubeconfig);
+    kube = loadKubeConfigFrom({ heraldKubeconfig: config.kubeconfig, kubeconfig: config.kubeconfigList, serviceHost: config.kubernetesServiceHost, home: homedir() });
+    const version = await checkKubeReachable(kube);
+    logger.info({ kubeconfig: kube.source, server: kube.server, version }, 'Kubernetes API reachable');
   } catch (error) {
-    fail(`no Kubernetes configuration: set HERALD_KUBECONFIG or run in a pod (${(error as Error).message})`, 2);
+    fail((error as Error).message, 2);
   }
+  const kc = kube.kc;
   const pool = await openDatabase(config.databaseUrl, { max: 8, applicationName: 'herald-controller', logger });
   const bus = await openBus(config.natsUrl, config.streamPrefix, { name: 'herald-controller', logger });
   const identity = config.podName ?? `${hostname()}-${randomBytes(3).toString('hex')}`;

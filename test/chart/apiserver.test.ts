@@ -1,9 +1,9 @@
 // The rendered chart on a real kube-apiserver: server-side dry runs and a real helm install/upgrade.
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { startControlPlane, type ControlPlane } from '../kube/control-plane.js';
 import { chartDir, repoRoot, valuesDir, useHelm } from './helm.js';
+import { installForeignCrds } from './foreign-crds.js';
 
 const minimal = join(valuesDir, 'minimal.yaml');
 const NS = 'herald';
@@ -16,23 +16,18 @@ describe('charts/herald on a real kube-apiserver', function () {
   before(async function () {
     this.timeout(60 * 60 * 1000); // the first run of the kube tier builds kube-apiserver and etcd
     cp = await startControlPlane({ crds: true });
-    // The Prometheus Operator's CRD, reduced to what the apiserver needs to accept ServiceMonitors.
-    const serviceMonitorCrd = await readFile(join(repoRoot, 'test/chart/servicemonitor-crd.yaml'), 'utf8');
-    const crd = await cp.kubectl(['apply', '-f', '-'], { input: serviceMonitorCrd });
-    expect(crd.code, crd.stderr).to.equal(0);
+    await installForeignCrds(cp);
     // NS for the release; apps is full.yaml's controller.watchNamespace (a Role there).
     for (const name of [NS, 'apps']) {
       const ns = await cp.kubectl(['create', 'namespace', name]);
       expect(ns.code, ns.stderr).to.equal(0);
     }
-    const established = await cp.kubectl(['wait', '--for=condition=Established', '--timeout=60s', 'crd/servicemonitors.monitoring.coreos.com']);
-    expect(established.code, established.stderr).to.equal(0);
   });
   after(async () => {
     await cp?.stop();
   });
 
-  for (const file of ['test/chart/values/minimal.yaml', 'test/chart/values/full.yaml', 'test/kind/values.yaml']) {
+  for (const file of ['test/chart/values/minimal.yaml', 'test/chart/values/full.yaml', 'test/chart/values/operations.yaml', 'test/kind/values.yaml']) {
     it(`accepts every object rendered from ${file} (kubectl apply --dry-run=server)`, async function () {
       this.timeout(120_000);
       const rendered = await helm().run(['template', 'herald', chartDir, '-n', NS, '--include-crds', '-f', join(repoRoot, file)]);

@@ -35,7 +35,7 @@ describe('charts/herald', function () {
   });
 
   describe('helm lint --strict', () => {
-    for (const file of ['test/chart/values/minimal.yaml', 'test/chart/values/full.yaml', 'test/kind/values.yaml']) {
+    for (const file of ['test/chart/values/minimal.yaml', 'test/chart/values/full.yaml', 'test/chart/values/operations.yaml', 'test/kind/values.yaml']) {
       it(`passes with ${file}`, async () => {
         const result = await helm().run(['lint', '--strict', chartDir, '-f', join(repoRoot, file)]);
         expect(result.code, result.stdout + result.stderr).to.equal(0);

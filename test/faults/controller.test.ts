@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { createPool } from '../../core/store/db.js';
 import { startApnsSim, generateApnsKeyPair, randomAppleId, type ApnsSim } from '../../apns-sim/index.js';
 import { addDevices } from '../delivery/fixtures.js';
-import { PrivateNats, sleep, startRole, type Proc } from '../e2e/harness.js';
+import { freePort, PrivateNats, sleep, startRole, type Proc } from '../e2e/harness.js';
 import { startHerald, type HeraldProcess } from '../support/processes.js';
 import { condition, manifest, ok, useControlPlane, waitFor } from '../controller/harness.js';
 import { REDIS_URL } from '../env/index.js';
@@ -101,6 +101,19 @@ describe('faults: the controller through outages and a leader kill -9', function
       return s && (s.status === 'approved' || s.status === 'draft') && s.remaining === 0 ? s : undefined;
     }, 180_000, 250);
   }
+
+  it('refuses to start with one line and exit 2 when PostgreSQL is unreachable (the cluster is)', async () => {
+    const proc = await startHerald('controller', childEnv({
+      HERALD_KUBECONFIG: kube.cp.kubeconfig,
+      HERALD_DATABASE_URL: `postgres://postgres@127.0.0.1:${await freePort()}/herald`,
+      HERALD_METRICS_PORT: '0',
+    }), { waitForPort: false });
+    expect(await proc.exited, proc.output()).to.equal(2);
+    const errors = proc.output().split('\n').filter((l) => l.startsWith('herald'));
+    expect(errors, proc.output()).to.have.length(1);
+    expect(errors[0]).to.match(/HERALD_DATABASE_URL: cannot reach PostgreSQL.*start PostgreSQL/);
+    expect(proc.output()).not.to.match(/\n\s+at /);
+  });
 
   it('every Send applied during a fault is accepted and delivered exactly; only the killed leader exits', async () => {
     await applySend('before-faults');

@@ -4,9 +4,6 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
-import { mkdtemp, writeFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { useTestEnv } from '../env/index.js';
 import { freePort } from '../e2e/harness.js';
 
@@ -32,17 +29,14 @@ describe('start-up errors: one line naming the setting, exit 2', function () {
   const env = useTestEnv({ bus: false, redis: false });
   let taken: Server;
   let takenPort: number;
-  let dir: string;
 
   before(async () => {
     taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     takenPort = (taken.address() as { port: number }).port;
-    dir = await mkdtemp(join(tmpdir(), 'herald-startup-'));
   });
-  after(async () => {
+  after(() => {
     taken.close();
-    await rm(dir, { recursive: true, force: true });
   });
 
   const base = (extra: Record<string, string> = {}) => env.childEnv({ HERALD_HTTP_HOST: '127.0.0.1', HERALD_HTTP_PORT: '0', HERALD_METRICS_PORT: '0', ...extra });
@@ -69,17 +63,8 @@ describe('start-up errors: one line naming the setting, exit 2', function () {
     expectOneLine(await run('sender', base({ HERALD_NATS_URL: `nats://127.0.0.1:${await freePort()}` })), 'HERALD_NATS_URL', /cannot use NATS.*start nats-server/);
   });
 
-  it('controller: PostgreSQL unreachable', async () => {
-    // A well-formed kubeconfig: loading it needs no server, so the database is the first failure.
-    const kubeconfig = join(dir, 'kubeconfig');
-    await writeFile(kubeconfig, [
-      'apiVersion: v1', 'kind: Config', 'current-context: c',
-      'clusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]',
-      'users: [{name: u, user: {token: t}}]',
-      'contexts: [{name: c, context: {cluster: c, user: u}}]',
-    ].join('\n'));
-    const result = await run('controller', base({ HERALD_KUBECONFIG: kubeconfig, KUBECONFIG: kubeconfig, HERALD_DATABASE_URL: await deadUrl() }));
-    expectOneLine(result, 'HERALD_DATABASE_URL', /cannot reach PostgreSQL.*start PostgreSQL/);
+  it('controller: a bad setting (an unreachable PostgreSQL with a reachable cluster is in controller.test.ts)', async () => {
+    expectOneLine(await run('controller', base({ HERALD_REDIS_URL: 'localhost:6379' })), 'HERALD_REDIS_URL', /must be a redis:\/\//);
   });
 
   it('dev: a taken HTTP port', async () => {

@@ -1,0 +1,34 @@
+// The metric names the three roles really export, read from their registries (not from a list
+// kept by hand), so the chart's alerts and dashboard cannot name a metric that does not exist.
+import type { RunningController } from '../../controller/index.js';
+import { createApiMetrics } from '../../api/metrics.js';
+import { createSenderMetrics } from '../../sender/metrics.js';
+import { controllerMetrics } from '../../controller/metrics.js';
+
+export async function exportedMetricNames(): Promise<string[]> {
+  const idle = { outboxPending: 0, outboxOldestSeconds: 0, sendsRunning: 0, sendsOldestUpdateSeconds: 0, credentialExpiries: [] };
+  // Only the fields controllerMetrics reads while collecting.
+  const controller = {
+    isLeader: false,
+    apps: { queue: { length: 0 }, informers: { apps: { restarts: 0 }, secrets: { restarts: 0 } } },
+    sends: { queue: { length: 0 }, informer: { restarts: 0 } },
+  } as unknown as RunningController;
+  const registries = [
+    createApiMetrics({ backlog: async () => idle }).registry,
+    createSenderMetrics({ lag: async () => ({ pending: 0, ackPending: 0 }) }).registry,
+    controllerMetrics(controller),
+  ];
+  const names: string[] = [];
+  for (const registry of registries) {
+    for (const m of await registry.getMetricsAsJSON()) {
+      if (String(m.type) === 'histogram') names.push(`${m.name}_bucket`, `${m.name}_sum`, `${m.name}_count`);
+      else names.push(m.name);
+    }
+  }
+  return names;
+}
+
+/** The herald_* metric names a PromQL expression reads. */
+export function metricNamesIn(expr: string): string[] {
+  return [...new Set(expr.match(/\bherald_[a-z0-9_]+/g) ?? [])];
+}
