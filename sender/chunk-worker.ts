@@ -30,6 +30,7 @@ import { actionFor, backoffMs, type Action } from './outcomes.js';
 import type { Throttle } from './throttle.js';
 import type { SenderMetrics } from './metrics.js';
 import { isUnavailable } from '../core/faults/unavailable.js';
+import { HandBack, holdThroughOutages, pauseUnlessStopping } from './outage-hold.js';
 
 /** The part of a JetStream message the worker uses (a fake in unit tests). */
 export interface WorkMessage {
@@ -83,14 +84,6 @@ interface SendContext {
 }
 
 const SEND_CACHE_MS = 60_000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** How long a job is held through a PostgreSQL/NATS outage before it is handed back anyway. */
-const MAX_OUTAGE_HOLD_MS = 10 * 60_000;
-
-/** Thrown when the sender stops during a retry wait: the chunk goes back unrecorded (nak). */
-class HandBack extends Error {
-  override name = 'HandBack';
-}
 
 export class ChunkWorker {
   private readonly sends = new Map<number, SendContext>();
@@ -105,58 +98,11 @@ export class ChunkWorker {
       msg.term('not JSON');
       return 'term';
     }
-    if (isChunkJob(job)) return this.throughOutages(msg, () => this.chunk(msg, job));
-    if (isPlanJob(job)) return this.throughOutages(msg, () => this.plan(msg, job.sendId));
+    if (isChunkJob(job)) return holdThroughOutages(this.deps, msg, () => this.chunk(msg, job));
+    if (isPlanJob(job)) return holdThroughOutages(this.deps, msg, () => this.plan(msg, job.sendId));
     this.deps.logger.warn({ job }, 'unknown job dropped');
     msg.term('unknown job');
     return 'term';
-  }
-
-  /**
-   * Issue 9: a PostgreSQL or NATS outage is not a failure of the job. Rather than nak (each
-   * redelivery counts towards max_deliver, after which a chunk's devices are recorded failed),
-   * the job is held — working() keeps JetStream from giving it to another sender — until the
-   * dependency answers, then worked again. A stopping sender hands it back at once.
-   */
-  private async throughOutages(msg: WorkMessage, work: () => Promise<JobResult | 'outage'>): Promise<JobResult> {
-    const until = Date.now() + MAX_OUTAGE_HOLD_MS;
-    for (;;) {
-      const result = await work();
-      if (result !== 'outage') return result;
-      if (this.deps.stopping() || Date.now() > until || !(await this.waitForDependencies(msg, until))) {
-        msg.nak(1000);
-        return 'nak';
-      }
-    }
-  }
-
-  /**
-   * Polls PostgreSQL and the NATS connection once a second, keeping the job; false if stopping.
-   * It waits a second first even when both answer, so an outage of another dependency (Redis,
-   * for a throttled send) is retried once a second, not in a tight loop.
-   */
-  private async waitForDependencies(msg: WorkMessage, until: number): Promise<boolean> {
-    while (!this.deps.stopping() && Date.now() < until) {
-      try {
-        msg.working();
-      } catch {
-        /* NATS down: the job's AckWait runs on the server, which is down too */
-      }
-      await sleep(1000);
-      if (this.deps.stopping()) break;
-      if (this.deps.bus.connected?.() === false) continue;
-      if (await this.deps.pool.query('SELECT 1').then(() => true, () => false)) return true;
-    }
-    return false;
-  }
-
-  /** A back-off wait that ends early (HandBack) when the sender stops, so it never outlasts the shutdown grace. */
-  private async pause(ms: number): Promise<void> {
-    const until = Date.now() + ms;
-    while (Date.now() < until) {
-      if (this.deps.stopping()) throw new HandBack('sender stopping');
-      await sleep(Math.min(250, until - Date.now()));
-    }
   }
 
   private heartbeat(msg: WorkMessage, extra?: () => Promise<void>): () => void {
@@ -226,7 +172,7 @@ export class ChunkWorker {
         if (waitMs > 0) {
           if (waitMs > settings.maxHoldMs || this.deps.stopping()) return this.nak(msg, waitMs, 'throttle');
           const stopBeat = this.heartbeat(msg);
-          await this.pause(waitMs).finally(stopBeat);
+          await pauseUnlessStopping(waitMs, () => this.deps.stopping()).finally(stopBeat);
         }
       }
       const claimed = await claimChunk(pool, sendId, chunk, settings.ackWaitMs);
@@ -338,7 +284,7 @@ export class ChunkWorker {
         }
       });
       pending = again;
-      if (pending.length) await this.pause(Math.min(30_000, Math.max(backoffMs(attempt, backoff), hintMs)));
+      if (pending.length) await pauseUnlessStopping(Math.min(30_000, Math.max(backoffMs(attempt, backoff), hintMs)), () => this.deps.stopping());
     }
     return actions;
   }
