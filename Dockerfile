@@ -22,6 +22,7 @@ COPY sender ./sender
 # (core/store/migrate.ts reads them from its own directory). Unit tests are not shipped.
 RUN npm run build \
  && cp -r core/store/migrations dist/core/store/ \
+ && cp -r api/dashboard/assets dist/api/dashboard/ \
  && find dist -name '*.test.js*' -delete
 
 # --- prod-deps: production dependencies only --------------------------------------------

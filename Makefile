@@ -6,7 +6,7 @@ SHELL := /bin/bash
 MOCHA := npx mocha
 export NODE_OPTIONS ?= --max-old-space-size=4096
 
-.PHONY: dev test deps services typecheck build test-unit test-integration test-kube test-chart test-e2e test-faults bench-api bench-delivery e2e-kind clean clean-kube
+.PHONY: dev test deps services typecheck build lint-regex test-security test-unit test-integration test-dashboard test-kube test-chart test-e2e test-faults bench-api bench-delivery e2e-kind clean clean-kube
 
 ## deps: npm packages (from the lock file) — every other target depends on it
 deps: node_modules/.installed
@@ -22,20 +22,33 @@ typecheck: deps
 	npx tsc -p tsconfig.json --noEmit
 
 build: deps
-	rm -rf dist && npx tsc -p tsconfig.json && cp -r core/store/migrations dist/core/store/
+	rm -rf dist && npx tsc -p tsconfig.json && cp -r core/store/migrations dist/core/store/ && cp -r api/dashboard/assets dist/api/dashboard/
 
 ## dev: run Herald on this machine (api + sender + scheduler + APNs simulator), with a demo app and key
 dev: services
 	bash scripts/dev.sh
 
 ## test: everything `make test` promises — unit, integration, Kubernetes tier, end-to-end
-test: typecheck test-unit test-integration test-kube test-chart test-e2e test-faults
+test: typecheck lint-regex test-unit test-integration test-security test-dashboard test-kube test-chart test-e2e test-faults
 
 test-unit: deps
 	$(MOCHA) 'api/**/*.test.ts' 'core/**/*.test.ts' 'sender/**/*.test.ts' 'controller/**/*.test.ts' 'cli/**/*.test.ts' 'apns-sim/**/*.test.ts'
 
 test-integration: services
+	bash bench/sink/build.sh >/dev/null   # the Go HTTP/2 sink of test/apns/lean-peers.test.ts (issue 11)
 	$(MOCHA) --spec 'test/api/**/*.test.ts' --spec 'test/cli/**/*.test.ts' --spec 'test/limits/**/*.test.ts' --spec 'test/apns/**/*.test.ts' --spec 'test/delivery/**/*.test.ts'
+
+## lint-regex: no regular expression in the sources can backtrack super-linearly (issue 12)
+lint-regex: deps
+	npx tsx tools/lint/regex.ts
+
+## test-security: hostile input — fuzzing of validation and routes, secrets masked in logs (issue 12)
+test-security: services
+	$(MOCHA) --spec 'test/security/**/*.test.ts'
+
+## test-dashboard: the OpenAPI document linted, and the dashboard in Debian's Chromium (installed if missing)
+test-dashboard: services
+	$(MOCHA) --timeout 120000 --spec 'test/dashboard/**/*.test.ts'
 
 test-kube: services
 	bash test/kube/build.sh >/dev/null

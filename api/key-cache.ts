@@ -2,11 +2,12 @@
 // key still stops working within the 5 seconds DECISIONS allows (entries live 2 s).
 import { BlockList, isIP } from 'node:net';
 import type { Queryable } from '../core/store/db.js';
-import { hashKey } from '../core/apps/keys.js';
+import { hashKey, type KeyScope } from '../core/apps/keys.js';
 
 export interface KeyIdentity {
   keyId: string;
   appId: string;
+  scope: KeyScope;
   revoked: boolean;
   allowList?: BlockList; // absent: any address
 }
@@ -26,13 +27,13 @@ export class KeyCache {
     if (hit && hit.expires > Date.now()) return hit.identity;
     const res = await this.db.query({
       name: 'herald-key-lookup',
-      text: `SELECT k.id, k.app_id, k.allow_ips::text[] AS allow_ips, (k.revoked_at IS NOT NULL OR a.disabled) AS revoked
+      text: `SELECT k.id, k.app_id, k.scope, k.allow_ips::text[] AS allow_ips, (k.revoked_at IS NOT NULL OR a.disabled) AS revoked
                FROM api_keys k JOIN apps a ON a.id = k.app_id WHERE k.hash = $1`,
       values: [hash],
     });
     const row = res.rows[0];
     const identity: KeyIdentity | null = row
-      ? { keyId: row.id, appId: row.app_id, revoked: row.revoked, allowList: toBlockList(row.allow_ips) }
+      ? { keyId: row.id, appId: row.app_id, scope: row.scope, revoked: row.revoked, allowList: toBlockList(row.allow_ips) }
       : null;
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear(); // bounded: a flood of wrong keys cannot grow it
     this.entries.set(cacheKey, { expires: Date.now() + this.ttlMs, identity });

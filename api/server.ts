@@ -9,12 +9,15 @@ import { clientIp } from './client-ip.js';
 import { requestContext } from './middleware/request-context.js';
 import { errorBody } from './middleware/errors.js';
 import { outageLog } from '../core/faults/outage-log.js';
-import { authenticate } from './middleware/authenticate.js';
+import { authenticate, requireSendScope } from './middleware/authenticate.js';
 import { limitAnonymous } from './middleware/limit-anonymous.js';
 import { jsonBody } from './middleware/json-body.js';
-import { createNotification, readNotification } from './routes/notifications.js';
+import { createNotification } from './routes/notifications.js';
+import { cancelNotificationRoute, listNotificationsRoute, readNotificationRoute } from './routes/notification-reports.js';
 import { createSubscription, reportOpen, updateSubscription } from './routes/subscriptions.js';
 import { healthz, metricsEndpoint, readyz } from './routes/health.js';
+import { mountDashboard } from './dashboard/routes.js';
+import { openApiDocument } from './openapi/document.js';
 
 export function createApi(deps: ApiDeps): Koa {
   const app = new Koa({ proxy: false });
@@ -26,12 +29,19 @@ export function createApi(deps: ApiDeps): Koa {
   router.get('/readyz', readyz(deps));
   router.get('/metrics', metricsEndpoint(deps));
 
-  router.post('/api/v1/notifications', ...authenticated, jsonBody(), createNotification(deps));
-  router.get('/api/v1/notifications/:id', ...authenticated, readNotification(deps));
+  router.get('/api/v1/openapi.json', (ctx) => {
+    ctx.body = openApiDocument;
+  });
+  const sending = [...authenticated, requireSendScope()];
+  router.post('/api/v1/notifications', ...sending, jsonBody(), createNotification(deps));
+  router.get('/api/v1/notifications', ...authenticated, listNotificationsRoute(deps));
+  router.get('/api/v1/notifications/:id', ...authenticated, readNotificationRoute(deps));
+  router.delete('/api/v1/notifications/:id', ...sending, cancelNotificationRoute(deps));
 
   router.post('/api/v1/apps/:app_id/subscriptions', jsonBody(), createSubscription(deps));
   router.patch('/api/v1/apps/:app_id/subscriptions/:id', jsonBody(), updateSubscription(deps));
   router.post('/api/v1/notifications/:id/opened', jsonBody(), reportOpen(deps));
+  mountDashboard(router, deps, keys);
 
   app.use(requestContext(deps.logger, deps.metrics));
   app.use(errorBody(outageLog(deps.logger, 'PostgreSQL')));

@@ -15,10 +15,13 @@ const USAGE = `usage: herald <command>
 
   apps apply -f FILE        apply App manifests (and their Secrets) without a cluster
   apps overdue --app NAME true|false   mark an app's invoice overdue (pauses delivery) or paid
-  keys create --app NAME [--allow-ip CIDR]... [--name NAME]
+  apps move-id --app NAMESPACE/NAME APP_ID   let another App take over an app id (admin approval)
+  apps identity --app NAME issue|on|off      identity verification of the SDK calls (issue prints the secret once)
+  keys create --app NAME [--allow-ip CIDR]... [--name NAME] [--scope send|read]
   keys revoke --app NAME KEY_ID
   keys list --app NAME
   import --app NAME FILE    bulk-load subscriptions from NDJSON
+  credentials rotate-key    seal stored APNs credentials with HERALD_ENCRYPTION_KEY
 
 Settings come from HERALD_* environment variables (see docs/configuration.md).
 `;
@@ -34,6 +37,7 @@ async function main(argv: string[]): Promise<void> {
       app: { type: 'string' },
       'allow-ip': { type: 'string', multiple: true },
       name: { type: 'string' },
+      scope: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -57,11 +61,16 @@ async function main(argv: string[]): Promise<void> {
     case 'apps':
       if (sub === 'apply') return (await admin()).appsApply(values.file);
       if (sub === 'overdue') return (await import('./commands/billing.js')).appsOverdue(values.app, rest[0]);
+      if (sub === 'move-id') return (await import('./commands/app-id.js')).appsMoveId(values.app, rest[0]);
+      if (sub === 'identity') return (await import('./commands/app-id.js')).appsIdentity(values.app, rest[0]);
       break;
     case 'keys':
-      if (sub === 'create') return (await admin()).keysCreate(values.app, values['allow-ip'] ?? [], values.name);
+      if (sub === 'create') return (await admin()).keysCreate(values.app, values['allow-ip'] ?? [], values.name, values.scope);
       if (sub === 'revoke') return (await admin()).keysRevoke(values.app, rest[0]);
       if (sub === 'list') return (await admin()).keysList(values.app);
+      break;
+    case 'credentials':
+      if (sub === 'rotate-key') return (await import('./commands/credentials.js')).credentialsRotateKey();
       break;
     case 'import':
       return (await admin()).importFile(values.app, sub);

@@ -1,6 +1,7 @@
 // Shared start-up and shutdown of the long-running roles: config, logger, clients, and a
 // graceful-then-forceful stop on SIGTERM/SIGINT (stop accepting, finish in-flight work, exit).
-import { loadConfig, redactedConfig, ConfigError, type Config } from '../core/config.js';
+import { loadConfig, loadKeyring, redactedConfig, ConfigError, type Config } from '../core/config.js';
+import { useKeyring } from '../core/secrets/seal.js';
 import { createLogger, type Logger } from '../core/log.js';
 import { isUnavailable } from '../core/faults/unavailable.js';
 
@@ -15,6 +16,7 @@ export function startRuntime(role: string): Runtime {
   let config: Readonly<Config>;
   try {
     config = loadConfig(process.env);
+    useKeyring(loadKeyring(process.env));
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`herald ${role}: ${error.message}\n`);

@@ -58,6 +58,7 @@ export async function startController(deps: ControllerDeps): Promise<RunningCont
     retentionMs: settings.retentionMs,
     writesPerSecond: settings.statusWritesPerSecond,
     statusIntervalMs: settings.statusIntervalMs,
+    appUid: (namespace, name) => apps.informers.apps.get(name, namespace)?.metadata.uid,
   });
   await apps.startInformers();
   await sends.startInformers();

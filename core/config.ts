@@ -1,6 +1,9 @@
 // One typed, frozen configuration built from HERALD_* variables (STYLE.md "Config").
 // Only cli/ calls loadConfig with process.env; everything else receives the object.
 
+import { maskUrlSecrets } from './secrets/mask.js';
+import { parseKey, SealError, type Keyring } from './secrets/seal.js';
+
 export type MirrorMode = 'all' | 'broadcasts' | 'none';
 
 export interface Config {
@@ -39,6 +42,8 @@ export interface Config {
   /** HTTP/2 connections per app to APNs, and streams in flight per connection. */
   apnsConnections: number;
   apnsMaxStreams: number;
+  /** HERALD_APNS_CLIENT: the APNs adapter (issue 11: lean by default, node-apn the conservative one). */
+  apnsClient: 'lean' | 'node-apn';
   /** Kubernetes namespace the controller watches ('' = all). */
   namespace: string;
   /** Rate buckets of the api: `on` (Redis, with the per-process fallback) or `off` (benchmarks' baseline only). */
@@ -137,6 +142,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     senderRetryBaseMs: integer(env, 'HERALD_SENDER_RETRY_BASE_MS', 250, 1, 60_000),
     apnsConnections: integer(env, 'HERALD_APNS_CONNECTIONS', 2, 1, 64),
     apnsMaxStreams: integer(env, 'HERALD_APNS_MAX_STREAMS', 500, 1, 10_000),
+    apnsClient: oneOf<'lean' | 'node-apn'>(env, 'HERALD_APNS_CLIENT', 'lean', ['lean', 'node-apn']),
     namespace: text(env, 'HERALD_NAMESPACE', ''),
     rateLimits: oneOf<'on' | 'off'>(env, 'HERALD_RATE_LIMITS', 'on', ['on', 'off']),
     kubeconfig: optional(env, 'HERALD_KUBECONFIG'),
@@ -152,8 +158,28 @@ export function loadConfig(env: Env): Readonly<Config> {
   });
 }
 
-/** The configuration as it may be logged: credentials in URLs are masked. */
+/** The configuration as it may be logged: every secret form in a URL is masked (core/secrets/mask.ts). */
 export function redactedConfig(config: Config): Record<string, unknown> {
-  const mask = (url: string) => url.replace(/\/\/([^:@/]+):([^@/]+)@/, '//$1:***@');
-  return { ...config, databaseUrl: mask(config.databaseUrl), redisUrl: mask(config.redisUrl), natsUrl: mask(config.natsUrl) };
+  return Object.fromEntries(
+    Object.entries(config).map(([name, value]) => [name, typeof value === 'string' ? maskUrlSecrets(value) : value]),
+  );
+}
+
+/**
+ * The keys that seal secrets at rest (core/secrets/seal.ts): HERALD_ENCRYPTION_KEY seals, and
+ * HERALD_ENCRYPTION_KEYS_PREVIOUS (comma-separated) still open rows of earlier keys. Kept out of
+ * Config so the keys can never be logged with it.
+ */
+export function loadKeyring(env: Env): Keyring {
+  try {
+    const current = optional(env, 'HERALD_ENCRYPTION_KEY');
+    const previous = (optional(env, 'HERALD_ENCRYPTION_KEYS_PREVIOUS') ?? '').split(',').filter((k) => k.trim() !== '');
+    return {
+      current: current === undefined ? undefined : parseKey(current, 'HERALD_ENCRYPTION_KEY'),
+      previous: previous.map((k) => parseKey(k, 'HERALD_ENCRYPTION_KEYS_PREVIOUS')),
+    };
+  } catch (error) {
+    if (error instanceof SealError) throw new ConfigError(error.message);
+    throw error;
+  }
 }

@@ -71,9 +71,10 @@ export type AuthFailureReason =
   | 'unknown' // no such key
   | 'revoked'
   | 'ip_not_allowed' // valid key, caller IP outside its allow-list
-  | 'wrong_app'; // valid key, body app_id is another app
+  | 'wrong_app' // valid key, body app_id is another app
+  | 'read_only'; // valid key of scope `read` on a call that changes something
 
-const FORBIDDEN_REASONS: ReadonlySet<AuthFailureReason> = new Set(['ip_not_allowed', 'wrong_app']);
+const FORBIDDEN_REASONS: ReadonlySet<AuthFailureReason> = new Set(['ip_not_allowed', 'wrong_app', 'read_only']);
 
 const AUTH_MESSAGES: Record<AuthFailureReason, string> = {
   missing: 'Send the header Authorization: Key <REST API key>.',
@@ -82,6 +83,7 @@ const AUTH_MESSAGES: Record<AuthFailureReason, string> = {
   revoked: 'This REST API key is not valid.',
   ip_not_allowed: 'This REST API key may not be used from this IP address.',
   wrong_app: 'This REST API key does not belong to the app named by app_id.',
+  read_only: 'This REST API key may only read (scope read); sending or cancelling needs a key with scope send.',
 };
 
 /** 401 or 403; counts only against the `anonymous` bucket (contract "Authentication" 4). */

@@ -1,6 +1,7 @@
 // pino, JSON, one root logger per process; child loggers carry request id / send id / chunk.
 // Secrets never reach a log line: the redact paths cover every place one could hide.
 import { pino, type Logger } from 'pino';
+import { maskUrlSecrets } from './secrets/mask.js';
 
 export type { Logger };
 
@@ -26,6 +27,9 @@ export function createLogger(opts: { level?: string; name?: string } = {}): Logg
     level: opts.level ?? 'info',
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     base: { pid: process.pid },
+    // Last line of defence: a URL with a password, token or secret parameter is masked in the
+    // finished line, wherever it came from (an error message, a driver's option dump…).
+    hooks: { streamWrite: maskUrlSecrets },
   });
 }
 

@@ -65,10 +65,14 @@ Herald is starting on http://127.0.0.1:${HERALD_HTTP_PORT}  (app "demo", app id 
       -H 'Authorization: Key ${key}' -H 'Content-Type: application/json' \\
       -d '{"app_id": "${app_id}", "contents": {"en": "Hello", "fr": "Bonjour"}, "included_segments": ["Subscribed Users"]}'
 
+  The dashboard: open http://127.0.0.1:${HERALD_HTTP_PORT}/dashboard/ and sign in with the key below.
+
   Read its counts (use the id from the answer):
     curl -s http://127.0.0.1:${HERALD_HTTP_PORT}/api/v1/notifications/1 -H 'Authorization: Key ${key}'
 
-  The key is kept in ${state}/rest-api-key. Stop with Ctrl-C.
+  The key (scope send) is kept in ${state}/rest-api-key:
+    ${key}
+  Stop with Ctrl-C.
 
 TXT
 exec node bin/herald.js dev

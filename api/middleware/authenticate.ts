@@ -30,7 +30,15 @@ export function authenticate(keys: KeyCache): Middleware {
     if (!identity) throw new AuthError('unknown');
     if (identity.revoked) throw new AuthError('revoked');
     if (!ipAllowed(identity, ctx.state.ip)) throw new AuthError('ip_not_allowed');
-    ctx.state.auth = { keyId: identity.keyId, appId: identity.appId };
+    ctx.state.auth = { keyId: identity.keyId, appId: identity.appId, scope: identity.scope };
+    await next();
+  };
+}
+
+/** After authenticate: a call that changes something needs a key of scope `send` (403 for `read`). */
+export function requireSendScope(): Middleware {
+  return async function requireSendScopeMiddleware(ctx, next) {
+    if (ctx.state.auth?.scope !== 'send') throw new AuthError('read_only');
     await next();
   };
 }

@@ -1,15 +1,13 @@
-// POST /api/v1/notifications and GET /api/v1/notifications/{id}: the contract's two operations.
+// POST /api/v1/notifications: the contract's send operation (reads and cancel: notification-reports.ts).
 // The order of checks is DECISIONS "Limits": key → body → app_id → buckets → 402 → 422 →
 // idempotency → the send.
 import type { Context } from 'koa';
-import { AuthError, NotFoundError, PaymentRequiredError } from '../../core/errors.js';
+import { AuthError, PaymentRequiredError } from '../../core/errors.js';
 import { getApp } from '../../core/apps/app-store.js';
 import { createSend, type CreatedSend, type CreateSendOptions } from '../../core/send/create-send.js';
-import { toStats, type SendRow } from '../../core/send/stats.js';
 import { validateSendRequest } from '../../core/validation/validate-send.js';
 import type { ApiDeps, RateDraw } from '../deps.js';
 
-const ID = /^\d{1,15}$/;
 // Aliases name the same audience, so they share its bucket (the same map as validation/send-target.ts).
 const SEGMENT_ALIASES = new Map([['All', 'Subscribed Users'], ['All Subscribers', 'Subscribed Users']]);
 
@@ -34,7 +32,7 @@ export function classifySend(body: Record<string, unknown>): Pick<RateDraw, 'buc
   return { bucket: 'broadcast' };
 }
 
-async function drawBuckets(deps: ApiDeps, ctx: Context, draw: Omit<RateDraw, 'keyId' | 'appId' | 'ip'>): Promise<void> {
+export async function drawBuckets(deps: ApiDeps, ctx: Context, draw: Omit<RateDraw, 'keyId' | 'appId' | 'ip'>): Promise<void> {
   if (!deps.rateLimiter) return;
   const headers = await deps.rateLimiter.drawAuthenticated({ ...draw, keyId: ctx.state.auth.keyId, appId: ctx.state.auth.appId, ip: ctx.state.ip });
   for (const [name, value] of Object.entries(headers)) ctx.set(name, value);
@@ -77,24 +75,5 @@ export function createNotification(deps: ApiDeps) {
     }
     ctx.status = created.httpStatus;
     ctx.body = created.body;
-  };
-}
-
-export function readNotification(deps: ApiDeps) {
-  return async function readNotificationHandler(ctx: Context): Promise<void> {
-    await drawBuckets(deps, ctx, { bucket: 'read' });
-    const appId: string = ctx.state.auth.appId;
-    const id = String(ctx.params.id);
-    const queryApp = ctx.query.app_id;
-    if (!ID.test(id)) throw new NotFoundError();
-    if (queryApp !== undefined && String(queryApp).toLowerCase() !== appId) throw new NotFoundError();
-    const res = await deps.pool.query<SendRow>({
-      name: 'herald-read-stats', // prepared once per connection
-      text: `SELECT id, app_id, status, total_recipients, sent, failed, skipped, left_out, clicked
-               FROM sends WHERE id = $1 AND app_id = $2 AND kind = 'push'`,
-      values: [Number(id), appId],
-    });
-    if (!res.rows[0]) throw new NotFoundError();
-    ctx.body = toStats(res.rows[0]);
   };
 }

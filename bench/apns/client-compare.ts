@@ -1,4 +1,4 @@
-// Benchmark: @parse/node-apn's MultiProvider vs our node:http2 client (sender/apns), same
+// Benchmark: @parse/node-apn's MultiProvider vs the lean transport (sender/apns), same
 // simulator (own process, token auth with signature check, no payload retention), same number
 // of connections, messages fed in 500-device chunks like the sender does.
 //
@@ -13,7 +13,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import apn from '@parse/node-apn';
 import { generateApnsKeyPair } from '../../apns-sim/index.js';
-import { createHttp2ApnsClient as createApnsClient, type ApnsMessage } from '../../sender/apns/index.js';
+import { createLeanApnsClient as createApnsClient, type ApnsMessage } from '../../sender/apns/index.js';
 
 const { values } = parseArgs({
   options: {
@@ -133,7 +133,7 @@ async function ours(): Promise<number> {
     { connections: CONNECTIONS, maxConcurrentStreams: STREAMS },
   );
   try {
-    return await measure('node:http2', async (chunk) => {
+    return await measure('lean', async (chunk) => {
       const messages: ApnsMessage[] = chunk.map((token) => ({ token, payload: PAYLOAD, pushType: 'alert', priority: 10 }));
       return (await client.send(messages)).filter((r) => r.status === 200).length;
     });
@@ -144,11 +144,11 @@ async function ours(): Promise<number> {
 
 console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model}), node ${process.version}; simulator in its own process`);
 console.log(`n=${N} connections=${CONNECTIONS} streams/connection=${STREAMS} chunks of ${CHUNK} x ${CHUNKS_IN_FLIGHT} in flight`);
-const results: Record<string, number[]> = { '@parse/node-apn': [], 'node:http2': [] };
+const results: Record<string, number[]> = { '@parse/node-apn': [], 'lean': [] };
 try {
   for (let round = 1; round <= ROUNDS; round++) {
     if (values.only !== 'ours') results['@parse/node-apn'].push(await nodeApn());
-    if (values.only !== 'node-apn') results['node:http2'].push(await ours());
+    if (values.only !== 'node-apn') results['lean'].push(await ours());
   }
   const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
   for (const [name, rates] of Object.entries(results)) {

@@ -1,10 +1,12 @@
-// Delivery benchmark (issue "Delivery", done-when): N subscribed devices, one segment send,
-// measured from the api's answer to the last device recorded, with 1 and with 2 sender
-// processes; the APNs simulator on the same machine, in its own process. Beside it, the
-// simulator's ceiling measured with h2load against the same simulator.
+// Delivery benchmark: N subscribed devices, one segment send, measured from the api's answer to
+// the last chunk recorded, with 1 and with 2 sender processes. The gateway is bench/sink (a Go
+// x/net/http2 sink that answers 200, built on demand) in its own process, so what is measured
+// is the sender; `--gateway URL --gateway-ca FILE` points the senders at any other sink
+// (its CPU is then not measured). Beside it, the sink's ceiling measured with h2load.
 //
 //   npx tsx bench/delivery/run.ts [--devices 1000000] [--senders 1,2] [--concurrency 8]
 //        [--connections 2] [--streams 1000] [--h2load-n 300000] [--keep-db]
+//        [--gateway URL --gateway-ca FILE] [--client lean|node-apn]
 //
 // Needs PostgreSQL, Redis and NATS on their usual ports (as the tests do). Prints one line per
 // run and a summary; never part of `make test`.
@@ -24,6 +26,7 @@ import { createKey } from '../../core/apps/keys.js';
 import { connectBus, deleteStreams } from '../../core/bus/jetstream.js';
 import { generateApnsKeyPair, randomAppleId } from '../../apns-sim/index.js';
 import { ProviderTokenSigner } from '../../sender/apns/index.js';
+import { startGoSink } from '../sink/launch.js';
 
 const { values } = parseArgs({
   options: {
@@ -35,6 +38,9 @@ const { values } = parseArgs({
     'h2load-n': { type: 'string', default: '300000' },
     'h2load-c': { type: 'string', default: '2' },
     'keep-db': { type: 'boolean', default: false },
+    gateway: { type: 'string' },
+    'gateway-ca': { type: 'string' },
+    client: { type: 'string', default: 'lean' },
   },
 });
 const DEVICES = Number(values.devices);
@@ -92,7 +98,7 @@ async function prepareDatabase(): Promise<{ appId: string; apiKey: string }> {
   return { appId: app.id, apiKey };
 }
 
-async function runOnce(senders: number, sim: { url: string; caFile: string; pid: number }, appId: string, apiKey: string): Promise<Record<string, number>> {
+async function runOnce(senders: number, sim: { url: string; caFile: string; pid?: number }, appId: string, apiKey: string): Promise<Record<string, number>> {
   const env = {
     HERALD_DATABASE_URL: dbUrl,
     HERALD_STREAM_PREFIX: PREFIX,
@@ -106,13 +112,14 @@ async function runOnce(senders: number, sim: { url: string; caFile: string; pid:
     HERALD_SENDER_CONCURRENCY: values.concurrency!,
     HERALD_APNS_CONNECTIONS: values.connections!,
     HERALD_APNS_MAX_STREAMS: values.streams!,
+    HERALD_APNS_CLIENT: values.client!,
   };
   const api = await spawnLine(['api'], env, /^listening \d+/);
   const port = Number(api.line.split(' ')[1]);
   // HERALD_BENCH_PROFILE=DIR writes a V8 CPU profile of each sender there (where the time goes).
   const prof = process.env.HERALD_BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.HERALD_BENCH_PROFILE}`] : [];
   const procs = await Promise.all(Array.from({ length: senders }, () => spawnLine(['sender'], env, /^metrics \d+/, prof)));
-  const simCpuBefore = cpuSeconds(sim.pid);
+  const simCpuBefore = sim.pid ? cpuSeconds(sim.pid) : Number.NaN;
   await new Promise((r) => setTimeout(r, 1000));
   const pool = createPool(dbUrl, { max: 2 });
   const cpuBefore = procs.map((p) => cpuSeconds(p.child.pid!));
@@ -133,11 +140,11 @@ async function runOnce(senders: number, sim: { url: string; caFile: string; pid:
   const last = (await pool.query(`SELECT extract(epoch FROM max(finished_at)) * 1000 AS ms FROM send_chunks WHERE send_id = $1`, [body.id])).rows[0].ms;
   const seconds = (Number(last) - answeredAt) / 1000;
   const cpu = procs.map((p, i) => cpuSeconds(p.child.pid!) - cpuBefore[i]);
-  const simCpu = cpuSeconds(sim.pid) - simCpuBefore;
+  const simCpu = sim.pid ? cpuSeconds(sim.pid) - simCpuBefore : Number.NaN;
   await pool.end();
   for (const p of [api, ...procs]) p.child.kill('SIGTERM');
   await Promise.all([api, ...procs].map((p) => new Promise((r) => (p.child.exitCode !== null ? r(null) : p.child.once('exit', r)))));
-  return { senders, devices: body.estimate, sent: row.sent, failed: row.failed, seconds, perSecond: row.sent / seconds, senderCpuSeconds: cpu.reduce((a, b) => a + b, 0), simCpuSeconds: simCpu };
+  return { senders, devices: body.estimate, sent: row.sent, failed: row.failed, seconds, perSecond: row.sent / seconds, senderCpuSeconds: cpu.reduce((a, b) => a + b, 0), sinkCpuSeconds: simCpu };
 }
 
 function cpuSeconds(pid: number): number {
@@ -164,9 +171,8 @@ async function ceiling(sim: { port: number }): Promise<{ perSecond: number; raw:
 }
 
 const { appId, apiKey } = await prepareDatabase();
-const certDir = await mkdtemp(join(tmpdir(), 'herald-bench-sim-'));
-const simProc = await spawnLine(['apns-sim', '--port', '0', '--control-port', '0', '--cert-dir', certDir, '--max-deliveries', '0', '--track-tokens', 'false'], {}, /^\{"url"/);
-const sim = { ...(JSON.parse(simProc.line) as { url: string; port: number; caFile: string }), pid: simProc.child.pid! };
+const goSink = values.gateway ? undefined : await startGoSink({ maxStreams: 1000 });
+const sim = goSink ?? { url: values.gateway!, port: Number(new URL(values.gateway!).port || 443), caFile: values['gateway-ca'] ?? '', pid: undefined };
 const results = [];
 for (const n of values.senders!.split(',').map(Number)) {
   const r = await runOnce(n, sim, appId, apiKey);
@@ -176,12 +182,12 @@ for (const n of values.senders!.split(',').map(Number)) {
 const c = await ceiling(sim);
 console.log(`h2load ceiling: ${c.perSecond.toFixed(0)} req/s (${c.raw})`);
 for (const r of results) {
-  console.log(`${r.senders} sender(s): ${r.devices} devices in ${r.seconds.toFixed(1)} s = ${r.perSecond.toFixed(0)} devices/s, ${(100 * r.perSecond / c.perSecond).toFixed(0)}% of the simulator's ceiling; sender CPU ${r.senderCpuSeconds.toFixed(1)} s, simulator CPU ${r.simCpuSeconds.toFixed(1)} s`);
+  console.log(`${r.senders} sender(s): ${r.devices} devices in ${r.seconds.toFixed(1)} s = ${r.perSecond.toFixed(0)} devices/s, ${(100 * r.perSecond / c.perSecond).toFixed(0)}% of the sink's ceiling; sender CPU ${r.senderCpuSeconds.toFixed(1)} s (${((1e6 * r.senderCpuSeconds) / r.devices).toFixed(1)} µs/device), sink CPU ${r.sinkCpuSeconds.toFixed(1)} s`);
 }
 const bus = await connectBus(process.env.HERALD_NATS_URL ?? 'nats://127.0.0.1:4222', PREFIX);
 await deleteStreams(bus.jsm, bus.names);
 await bus.close();
-simProc.child.kill('SIGTERM');
+await goSink?.close();
 if (!values['keep-db']) {
   // The devices are kept between runs (inserting a million takes a while); sends are dropped.
   const pool = createPool(dbUrl, { max: 1 });

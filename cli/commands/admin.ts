@@ -2,14 +2,16 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createPool, type Pool } from '../../core/store/db.js';
-import { loadConfig } from '../../core/config.js';
+import { loadConfig, loadKeyring } from '../../core/config.js';
+import { useKeyring } from '../../core/secrets/seal.js';
 import { applyAppsFile } from '../../core/apps/file-source.js';
 import { getAppByName } from '../../core/apps/app-store.js';
-import { createKey, listKeys, revokeKey } from '../../core/apps/keys.js';
+import { createKey, KEY_SCOPES, listKeys, revokeKey, type KeyScope } from '../../core/apps/keys.js';
 import { importSubscriptions } from '../../core/subscriptions/import.js';
 import { fail } from '../runtime.js';
 
 async function withPool<T>(work: (pool: Pool) => Promise<T>): Promise<T> {
+  useKeyring(loadKeyring(process.env)); // apps apply stores credentials
   const pool = createPool(loadConfig(process.env).databaseUrl, { max: 2, applicationName: 'herald-cli' });
   try {
     return await work(pool);
@@ -35,12 +37,13 @@ export async function appsApply(file: string | undefined): Promise<void> {
   });
 }
 
-export async function keysCreate(appName: string | undefined, allowIps: string[], name: string | undefined): Promise<void> {
+export async function keysCreate(appName: string | undefined, allowIps: string[], name: string | undefined, scope = 'send'): Promise<void> {
+  if (!KEY_SCOPES.includes(scope as KeyScope)) fail(`--scope is send (every call) or read (stats, list and dashboard only), not ${scope}`);
   await withPool(async (pool) => {
     const app = await appByName(pool, appName);
     try {
-      const { key, record } = await createKey(pool, app.id, { name, allowIps });
-      process.stderr.write(`key ${record.id} created for ${app.name}; it is shown once:\n`);
+      const { key, record } = await createKey(pool, app.id, { name, allowIps, scope: scope as KeyScope });
+      process.stderr.write(`key ${record.id} (scope ${record.scope}) created for ${app.name}; it is shown once:\n`);
       process.stdout.write(`${key}\n`);
     } catch (error) {
       if (/invalid input syntax for type cidr/.test(String((error as Error).message))) fail('--allow-ip takes an address or CIDR such as 10.0.0.0/8');
@@ -61,9 +64,9 @@ export async function keysRevoke(appName: string | undefined, keyId: string | un
 export async function keysList(appName: string | undefined): Promise<void> {
   await withPool(async (pool) => {
     const app = await appByName(pool, appName);
-    process.stdout.write('ID\tNAME\tALLOW_IPS\tCREATED\tREVOKED\n');
+    process.stdout.write('ID\tNAME\tSCOPE\tALLOW_IPS\tCREATED\tREVOKED\n');
     for (const k of await listKeys(pool, app.id)) {
-      const row = [k.id, k.name, k.allowIps.join(',') || '*', k.createdAt.toISOString(), k.revokedAt?.toISOString() ?? '-'];
+      const row = [k.id, k.name, k.scope, k.allowIps.join(',') || '*', k.createdAt.toISOString(), k.revokedAt?.toISOString() ?? '-'];
       process.stdout.write(`${row.join('\t')}\n`);
     }
   });

@@ -29,7 +29,7 @@ export async function runApi(rt: Runtime): Promise<void> {
   const relayOutage = outageLog(logger, 'outbox relay');
   const stopRelay = startOutboxRelay(pool, bus, { onError: (e) => relayOutage.down(e), onOk: () => relayOutage.up() });
   const port = await listenOn(server, config.httpPort, config.httpHost, 'HERALD_HTTP_PORT', logger);
-  logger.info({ port }, 'api listening');
+  logger.info({ port, dashboard: `http://${['0.0.0.0', '::', ''].includes(config.httpHost) ? '127.0.0.1' : config.httpHost}:${port}/dashboard/` }, 'api listening');
   // Machine-readable line for tests and scripts that start the api on port 0.
   if (process.env.HERALD_PRINT_PORT) process.stdout.write(`listening ${port}\n`);
 

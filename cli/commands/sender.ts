@@ -40,7 +40,7 @@ export async function startSenderRole(rt: Runtime, opts: { serveMetrics?: boolea
     apns: {
       url: config.apnsUrl,
       ca: config.apnsCaFile ? readFileSync(config.apnsCaFile, 'utf8') : undefined,
-      client: { connections: config.apnsConnections, maxConcurrentStreams: config.apnsMaxStreams },
+      client: { adapter: config.apnsClient, connections: config.apnsConnections, maxConcurrentStreams: config.apnsMaxStreams },
     },
     worker: {
       ackWaitMs: config.senderAckWaitMs,

@@ -1,5 +1,6 @@
-// Wiring of the App controller: an informer on Apps, one on Secrets (only those an App references
-// matter), a keyed work queue, and syncApp as the reconcile. Logic lives in sync.ts.
+// Wiring of the App controller: an informer on Apps, Secret caches of the namespaces that hold
+// Apps only (secret-caches.ts), a keyed work queue, and syncApp as the reconcile. Logic lives in
+// sync.ts.
 import type { KubernetesListObject, V1Secret } from '@kubernetes/client-node';
 import type { Logger } from '../../core/log.js';
 import type { Pool } from '../../core/store/db.js';
@@ -8,6 +9,7 @@ import type { EventRecorder } from '../kube/events.js';
 import { resilientInformer, type ResilientInformer } from '../kube/informer.js';
 import { WorkQueue } from '../kube/work-queue.js';
 import { syncApp } from './sync.js';
+import { secretCaches, type SecretCaches } from './secret-caches.js';
 import { APP_PLURAL, type AppObject } from './types.js';
 
 export interface AppControllerOptions {
@@ -21,7 +23,7 @@ export interface AppControllerOptions {
 }
 
 export interface AppController {
-  informers: { apps: ResilientInformer<AppObject>; secrets: ResilientInformer<V1Secret> };
+  informers: { apps: ResilientInformer<AppObject>; secrets: SecretCaches };
   queue: WorkQueue;
   /** Starts the caches (both replicas keep them warm). */
   startInformers(): Promise<void>;
@@ -29,10 +31,6 @@ export interface AppController {
   startWorkers(): void;
   stop(): Promise<void>;
 }
-
-// Helm keeps whole releases in Secrets and service-account tokens are never credentials: leaving
-// them out of the cache keeps the controller's memory small in a busy namespace.
-const SECRET_FIELDS = 'type!=helm.sh/release.v1,type!=kubernetes.io/service-account-token';
 
 export function appController(opts: AppControllerOptions): AppController {
   const { clients, namespace, logger } = opts;
@@ -45,10 +43,6 @@ export function appController(opts: AppControllerOptions): AppController {
     (ns
       ? await clients.custom.listNamespacedCustomObject({ group: GROUP, version: VERSION, namespace: ns, plural: APP_PLURAL })
       : await clients.custom.listClusterCustomObject({ group: GROUP, version: VERSION, plural: APP_PLURAL })) as KubernetesListObject<AppObject>;
-  const listSecrets = async () =>
-    (ns
-      ? await clients.core.listNamespacedSecret({ namespace: ns, fieldSelector: SECRET_FIELDS })
-      : await clients.core.listSecretForAllNamespaces({ fieldSelector: SECRET_FIELDS })) as KubernetesListObject<V1Secret>;
 
   const queue = new WorkQueue({
     name: 'apps',
@@ -63,13 +57,22 @@ export function appController(opts: AppControllerOptions): AppController {
           events: opts.events,
           logger: log,
           getApp: (n, name) => apps.get(name, n),
-          getSecretData: (n, name) => decode(secrets.get(name, n)),
+          getSecretData: (n, name) => decode(secrets.get(n, name)),
+          secretsState: (n) => secrets.state(n),
         },
         key,
       ),
   });
   const enqueue = (app: AppObject) => {
     if (workers) queue.add(keyOf(app.metadata));
+  };
+  const enqueueNamespace = (namespace: string) => {
+    for (const app of apps.list(namespace)) enqueue(app);
+  };
+  // Every App's namespace gets its Secret cache; its Apps are reconciled again once it is filled.
+  const watchSecretsOf = (app: AppObject) => {
+    const namespace = app.metadata.namespace;
+    if (namespace) secrets.watch(namespace, () => enqueueNamespace(namespace));
   };
 
   const apps: ResilientInformer<AppObject> = resilientInformer<AppObject>({
@@ -78,20 +81,17 @@ export function appController(opts: AppControllerOptions): AppController {
     list: listApps,
     logger: log,
     resyncMs: opts.resyncMs,
-    onEvent: (_event, app) => enqueue(app),
+    onEvent: (_event, app) => {
+      watchSecretsOf(app);
+      enqueue(app);
+    },
   });
-  const secrets: ResilientInformer<V1Secret> = resilientInformer<V1Secret>({
-    kc: clients.kc,
-    path: ns ? `/api/v1/namespaces/${ns}/secrets` : '/api/v1/secrets',
-    list: listSecrets,
-    fieldSelector: SECRET_FIELDS,
+  const secrets: SecretCaches = secretCaches({
+    clients,
     logger: log,
-    resyncMs: 24 * 3600_000, // Apps resync themselves and read Secrets from this cache
-    onEvent: (event, secret) => {
-      if (event === 'resync') return;
-      const secretNs = secret.metadata?.namespace;
-      for (const app of apps.list(secretNs)) {
-        if (app.spec?.credentials?.secretRef?.name === secret.metadata?.name) enqueue(app);
+    onSecret: (namespace, name) => {
+      for (const app of apps.list(namespace)) {
+        if (app.spec?.credentials?.secretRef?.name === name) enqueue(app);
       }
     },
   });
@@ -100,9 +100,7 @@ export function appController(opts: AppControllerOptions): AppController {
     informers: { apps, secrets },
     queue,
     async startInformers() {
-      // Secrets first, so the first reconcile of an App finds its credentials in the cache.
-      await secrets.start();
-      await secrets.synced();
+      // An App's first reconcile waits for its namespace's Secret cache (sync.ts).
       await apps.start();
       await apps.synced();
     },

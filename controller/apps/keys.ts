@@ -1,11 +1,11 @@
 // API keys of a cluster App (spec.apiKeys): the spec is the whole truth for an app the cluster
 // manages. A key named in the spec is issued once — the plaintext goes into a Secret owned by the
 // App, only the hash into PostgreSQL — its allow-list follows the spec, and a key marked revoked
-// or gone from the spec is revoked (the api's 2 s key cache makes that effective within 5 s).
+// or gone from the spec is revoked; its scope follows the spec too (a key keeps its plaintext) (the api's 2 s key cache makes that effective within 5 s).
 import type { CoreV1Api } from '@kubernetes/client-node';
 import type { Pool } from '../../core/store/db.js';
 import { inTransaction } from '../../core/store/db.js';
-import { createKey, listKeys, revokeKey, setKeyAllowIps, type KeyRecord } from '../../core/apps/keys.js';
+import { createKey, listKeys, revokeKey, setKeyAllowIps, setKeyScope, type KeyRecord, type KeyScope } from '../../core/apps/keys.js';
 import { API_VERSION } from '../kube/client.js';
 import { kubeTime } from '../kube/conditions.js';
 import type { EventRecorder } from '../kube/events.js';
@@ -56,6 +56,7 @@ export async function syncKeys(
     const current = active.get(spec.name);
     if (spec.revoked || current) {
       const record = current ?? latest.get(spec.name);
+      if (current && (spec.scope ?? 'send') !== current.scope) await setKeyScope(deps.pool, current.id, spec.scope ?? 'send');
       if (current) {
         const want = normaliseAllowIps(spec.allowIPs);
         if (want.join() !== normaliseAllowIps(current.allowIps).join()) {
@@ -71,7 +72,7 @@ export async function syncKeys(
       continue;
     }
     try {
-      const issued = await issueKey(deps, app, appId, spec.name, normaliseAllowIps(spec.allowIPs));
+      const issued = await issueKey(deps, app, appId, spec.name, normaliseAllowIps(spec.allowIPs), spec.scope ?? 'send');
       deps.events.record(app, 'Normal', 'KeyIssued', `API key ${spec.name} issued; its plaintext is in Secret ${issued.secretName}`);
       result.keys.push(issued);
     } catch (error) {
@@ -104,9 +105,10 @@ async function issueKey(
   appId: string,
   name: string,
   allowIps: string[],
+  scope: KeyScope,
 ): Promise<AppKeyStatus> {
   return inTransaction(deps.pool, async (db) => {
-    const { record, key } = await createKey(db, appId, { name, allowIps });
+    const { record, key } = await createKey(db, appId, { name, allowIps, scope });
     const secretName = keySecretName(app.metadata.name, name, record.id);
     await deps.core.createNamespacedSecret({
       namespace: app.metadata.namespace!,

@@ -11,6 +11,7 @@ import { getCondition, jsonEqual, setCondition, type Condition, type ConditionIn
 import type { EventRecorder } from '../kube/events.js';
 import type { ReconcileResult } from '../kube/work-queue.js';
 import { syncKeys } from './keys.js';
+import { syncIdentity } from './identity.js';
 import { APP_FINALIZER, APP_PLURAL, storeName, type AppObject, type AppStatus } from './types.js';
 
 export interface AppSyncDeps {
@@ -21,6 +22,8 @@ export interface AppSyncDeps {
   logger: Logger;
   getApp(namespace: string, name: string): AppObject | undefined;
   getSecretData(namespace: string, name: string): Record<string, Buffer> | undefined;
+  /** Whether the namespace's Secret cache is filled (secret-caches.ts). */
+  secretsState?(namespace: string): 'ready' | 'waiting' | 'unreadable';
   now?: () => Date;
 }
 
@@ -50,6 +53,8 @@ export async function syncApp(deps: AppSyncDeps, key: string): Promise<Reconcile
   const status: AppStatus = { ...app.status };
   let result: ReconcileResult | undefined;
 
+  const secretsState = deps.secretsState?.(namespace) ?? 'ready';
+  if (secretsState === 'waiting') return { requeueAfterMs: 500 }; // the cache fills, then it comes back
   const secrets = new Map<string, Record<string, Buffer>>();
   const ref = app.spec.credentials?.secretRef?.name;
   const data = ref ? deps.getSecretData(namespace, ref) : undefined;
@@ -59,7 +64,9 @@ export async function syncApp(deps: AppSyncDeps, key: string): Promise<Reconcile
     const applied = await applyApp(deps.pool, { name, namespace, spec: { ...app.spec, appId: app.spec.appId ?? app.status?.appId } }, secrets);
     status.appId = applied.app.id;
 
-    if (applied.credentialsProblem) {
+    if (applied.credentialsProblem && secretsState === 'unreadable') {
+      set({ type: 'CredentialsReady', status: 'False', reason: 'SecretsNotReadable', message: `The controller may not list Secrets in namespace ${namespace}: add it to the chart's controller.appNamespaces. Sends of this app are saved as drafts and not delivered.` });
+    } else if (applied.credentialsProblem) {
       set({ type: 'CredentialsReady', status: 'False', reason: applied.credentialsReason ?? 'CredentialsInvalid', message: `${capitalise(applied.credentialsProblem)}. Sends of this app are saved as drafts and not delivered.` });
     } else {
       const creds = await getCredentials(deps.pool, applied.app.id);
@@ -82,6 +89,8 @@ export async function syncApp(deps: AppSyncDeps, key: string): Promise<Reconcile
 
     const keys = await syncKeys(deps, app, applied.app.id);
     status.keys = keys.keys;
+    const identity = await syncIdentity(deps, app, applied.app.id);
+    if (identity) status.identity = identity;
 
     const creds = getCondition(conditions, 'CredentialsReady')!;
     if (keys.problem) set({ type: 'Ready', status: 'False', ...keys.problem });

@@ -18,6 +18,7 @@ export interface AppStatus {
   observedGeneration?: number;
   conditions?: Condition[];
   keys?: AppKeyStatus[];
+  identity?: { secretName: string; rotation: number };
 }
 
 export type AppObject = KubeObject<AppSpec, AppStatus>;

@@ -30,6 +30,8 @@ export interface SendControllerOptions {
   retentionMs: number;
   writesPerSecond: number;
   statusIntervalMs?: number;
+  /** The uid of an App from the App informer's cache: mirrors are owned by their App (issue 12). */
+  appUid?: (namespace: string, name: string) => string | undefined;
 }
 
 export interface SendController {
@@ -65,6 +67,7 @@ export function sendController(opts: SendControllerOptions): SendController {
           custom: clients.custom,
           events: opts.events,
           getSend: (n, name) => informer.get(name, n),
+          appUid: opts.appUid,
           takeRow: (key) => {
             const row = rows.get(key);
             rows.delete(key);
@@ -92,8 +95,10 @@ export function sendController(opts: SendControllerOptions): SendController {
         rows.delete(keyOf(send.metadata));
         return;
       }
-      // Updates of a Send that has its id are our own status writes: the poller follows those.
-      if (event === 'update' && send.status?.id !== undefined) return;
+      // Updates of a Send that has its id are our own status writes (the poller follows those),
+      // except a spec.cancel not yet carried out.
+      const cancelPending = send.spec?.cancel === true && send.status?.canceled !== true;
+      if (event === 'update' && send.status?.id !== undefined && !cancelPending) return;
       if (workers) queue.add(keyOf(send.metadata));
     },
   });
@@ -126,7 +131,7 @@ export function sendController(opts: SendControllerOptions): SendController {
         void sweep();
         stops.push(async () => clearInterval(timer));
       }
-      stops.push(await startMirror({ bus: opts.bus, pool: opts.pool, custom: clients.custom, logger: log, mode: opts.mirror, namespace: opts.namespace }));
+      stops.push(await startMirror({ bus: opts.bus, pool: opts.pool, custom: clients.custom, logger: log, mode: opts.mirror, namespace: opts.namespace, appUid: opts.appUid }));
     },
     async stop() {
       workers = false;

@@ -17,6 +17,7 @@ import { GROUP, VERSION, describeKubeError, statusOf } from '../kube/client.js';
 import { specFromRequest } from './spec.js';
 import { APP_LABEL, CREATED_AT_ANNOTATION, SEND_ID_ANNOTATION, SEND_KIND, SEND_PLURAL, SOURCE_LABEL } from './types.js';
 import { API_VERSION } from '../kube/client.js';
+import { APP_KIND } from '../apps/types.js';
 
 export interface MirrorOptions {
   bus: Bus;
@@ -26,6 +27,8 @@ export interface MirrorOptions {
   mode: MirrorMode;
   /** Only apps of this namespace ('' = all). */
   namespace: string;
+  /** The uid of an App (informer cache): the mirror is owned by it, which sync.ts checks. */
+  appUid?: (namespace: string, name: string) => string | undefined;
 }
 
 /** Which REST sends get a Send object: broadcasts = segment, tag and scheduled sends. */
@@ -110,7 +113,7 @@ async function handle(opts: MirrorOptions, log: Logger, msg: JsMsg): Promise<voi
 }
 
 /** Creates the Send object of one REST send (nothing when it exists or its app is not a cluster App). */
-export async function mirrorSend(opts: Pick<MirrorOptions, 'pool' | 'custom' | 'namespace' | 'logger'>, sendId: number): Promise<void> {
+export async function mirrorSend(opts: Pick<MirrorOptions, 'pool' | 'custom' | 'namespace' | 'logger' | 'appUid'>, sendId: number): Promise<void> {
   const res = await opts.pool.query<{ request: SendRequest; created_at: Date; app_name: string }>(
     `SELECT s.request, s.created_at, a.name AS app_name FROM sends s JOIN apps a ON a.id = s.app_id WHERE s.id = $1`,
     [sendId],
@@ -122,6 +125,10 @@ export async function mirrorSend(opts: Pick<MirrorOptions, 'pool' | 'custom' | '
   const namespace = row.app_name.slice(0, slash);
   const appName = row.app_name.slice(slash + 1);
   if (opts.namespace && namespace !== opts.namespace) return;
+  // Owned by its App (no blockOwnerDeletion: that would need more RBAC): deleting the App takes
+  // its mirrors along, and a Send without this owner is never read as a mirror.
+  const uid = opts.appUid?.(namespace, appName);
+  if (opts.appUid && !uid) return; // the App is gone from the cluster: nothing to show it under
   const body = {
     apiVersion: API_VERSION,
     kind: SEND_KIND,
@@ -130,6 +137,7 @@ export async function mirrorSend(opts: Pick<MirrorOptions, 'pool' | 'custom' | '
       namespace,
       labels: { [SOURCE_LABEL]: 'api', [APP_LABEL]: appName },
       annotations: { [SEND_ID_ANNOTATION]: String(sendId), [CREATED_AT_ANNOTATION]: new Date(row.created_at).toISOString() },
+      ...(uid ? { ownerReferences: [{ apiVersion: API_VERSION, kind: APP_KIND, name: appName, uid }] } : {}),
     },
     spec: specFromRequest(appName, row.request),
   };

@@ -11,6 +11,11 @@ describe('Send spec ↔ REST body', () => {
       .to.deep.equal({ app_id: APP.id, contents: { en: 'x' }, tag: { key: 'k', relation: 'exists' } });
   });
 
+  it('leaves cancel out of the REST body (it may be set after the submission)', () => {
+    expect(restBody({ appRef: { name: 'demo' }, contents: { en: 'x' }, included_segments: ['All'], cancel: true }, APP.id))
+      .to.deep.equal({ app_id: APP.id, contents: { en: 'x' }, included_segments: ['All'] });
+  });
+
   const bodies: Record<string, unknown>[] = [
     { contents: { en: 'Hi', fr: 'Salut' }, headings: { en: 'T' }, included_segments: ['Power users'], url: 'https://x.example/a', data: { a: 'b' }, buttons: [{ id: 'o', text: 'Open' }], throttle_rate_per_minute: 600, idempotency_key: 'k_1' },
     { contents: { en: 'Hi' }, tag: { key: 'level', relation: '>', value: '10' }, big_picture: 'https://x.example/i.png' },

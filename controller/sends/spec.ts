@@ -4,9 +4,13 @@
 import type { SendRequest } from '../../core/send/request.js';
 import type { SendSpec } from './types.js';
 
-/** The REST body of a Send: the spec's fields as they are, app_id from the App in place of appRef. */
+/**
+ * The REST body of a Send: the spec's fields as they are, app_id from the App in place of appRef.
+ * `cancel` is not part of what is sent (it may be set later), so it never changes the idempotency
+ * fingerprint of a resubmission.
+ */
 export function restBody(spec: SendSpec, appId: string): Record<string, unknown> {
-  const { appRef: _appRef, ...fields } = spec;
+  const { appRef: _appRef, cancel: _cancel, ...fields } = spec;
   return { app_id: appId, ...fields };
 }
 

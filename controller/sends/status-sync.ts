@@ -11,10 +11,11 @@ import type { SendObject, SendStatus } from './types.js';
 
 export interface SendRowWithMessage extends SendRow {
   message: string;
+  canceled_at: Date | null;
 }
 
 /** The numbers of a Send's status from its row (the same arithmetic as GET stats). */
-export function countsFromRow(row: SendRowWithMessage): Required<Pick<SendStatus, 'status' | 'total' | 'processed' | 'remaining' | 'sent' | 'failed' | 'skipped' | 'clicked' | 'message'>> {
+export function countsFromRow(row: SendRowWithMessage): Required<Pick<SendStatus, 'status' | 'total' | 'processed' | 'remaining' | 'sent' | 'failed' | 'skipped' | 'clicked' | 'message' | 'canceled'>> {
   const s = toStats(row);
   return {
     status: s.status,
@@ -26,6 +27,7 @@ export function countsFromRow(row: SendRowWithMessage): Required<Pick<SendStatus
     skipped: s.skipped,
     clicked: s.clicked,
     message: row.message,
+    canceled: row.canceled_at !== null,
   };
 }
 
@@ -38,7 +40,7 @@ export async function readSendRows(pool: Pool, ids: number[]): Promise<Map<numbe
   const rows = new Map<number, SendRowWithMessage>();
   for (let i = 0; i < ids.length; i += 5000) {
     const res = await pool.query<SendRowWithMessage>(
-      `SELECT id, app_id, status, total_recipients, sent, failed, skipped, left_out, clicked, message
+      `SELECT id, app_id, status, total_recipients, sent, failed, skipped, left_out, clicked, message, canceled_at
          FROM sends WHERE id = ANY($1::bigint[])`,
       [ids.slice(i, i + 5000)],
     );

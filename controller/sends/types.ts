@@ -20,6 +20,8 @@ export interface SendSpec {
   buttons?: { id: string; text: string }[];
   throttle_rate_per_minute?: number;
   idempotency_key?: string;
+  /** true cancels the send (as the REST DELETE does); deleting the Send object does not. */
+  cancel?: boolean;
 }
 
 export interface SendStatus {
@@ -33,7 +35,8 @@ export interface SendStatus {
   skipped?: number;
   clicked?: number;
   message?: string;
-  source?: 'api' | 'kubernetes';
+  source?: 'api' | 'kubernetes' | 'dashboard';
+  canceled?: boolean;
   observedGeneration?: number;
   conditions?: Condition[];
 }

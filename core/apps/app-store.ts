@@ -1,6 +1,7 @@
 // Apps in PostgreSQL: the one place the api, senders and controller read an app's state from.
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../store/db.js';
+import { isSealedWithCurrent, seal, sealText, unseal, unsealText } from '../secrets/seal.js';
 import type { TagCondition } from '../send/request.js';
 import type { StoredCredentials } from './credentials.js';
 
@@ -49,11 +50,24 @@ export class AppIdConflictError extends Error {
   override name = 'AppIdConflictError';
 }
 
-/** Creates or updates an app by name. The app id never changes once set. */
+/**
+ * Creates or updates an app by name. The app id never changes once set, and an id belongs to the
+ * app that first held it (issue 12): another App (another name, in any namespace) naming it in
+ * spec.appId is refused, without saying whose it is. Moving an id to another App is an admin's
+ * act: `herald apps move-id` (docs/security.md).
+ */
 export async function upsertApp(db: Queryable, desired: AppDesiredState): Promise<AppRecord> {
   const existing = await getAppByName(db, desired.name);
   if (existing && desired.appId && desired.appId !== existing.id) {
     throw new AppIdConflictError(`app ${desired.name} already has app id ${existing.id}; an app id cannot change`);
+  }
+  if (!existing && desired.appId) {
+    const holder = await db.query('SELECT 1 FROM apps WHERE id = $1', [desired.appId]);
+    if (holder.rowCount) {
+      throw new AppIdConflictError(
+        `app id ${desired.appId} belongs to another app; an app id moves only when an administrator runs herald apps move-id`,
+      );
+    }
   }
   await db.query(
     `INSERT INTO apps (id, name, bundle_id, environment, invoice_overdue, segments, disabled)
@@ -103,7 +117,8 @@ export async function setCredentials(db: Queryable, appId: string, creds: Stored
      VALUES ($1, $2, $3, $4, $5, $6, $7)
      ON CONFLICT (app_id) DO UPDATE SET kind = EXCLUDED.kind, key_id = EXCLUDED.key_id, team_id = EXCLUDED.team_id,
        material = EXCLUDED.material, passphrase = EXCLUDED.passphrase, expires_at = EXCLUDED.expires_at, updated_at = now()`,
-    [appId, creds.kind, creds.keyId ?? null, creds.teamId ?? null, creds.material, creds.passphrase ?? null, creds.expiresAt ?? null],
+    // Sealed at rest (core/secrets/seal.ts): a dump of the table gives nothing usable.
+    [appId, creds.kind, creds.keyId ?? null, creds.teamId ?? null, seal(creds.material), creds.passphrase === undefined ? null : sealText(creds.passphrase), creds.expiresAt ?? null],
   );
 }
 
@@ -118,8 +133,38 @@ export async function getCredentials(db: Queryable, appId: string): Promise<Stor
     kind: r.kind,
     keyId: r.key_id ?? undefined,
     teamId: r.team_id ?? undefined,
-    material: r.material,
-    passphrase: r.passphrase ?? undefined,
+    material: unseal(r.material),
+    passphrase: r.passphrase === null ? undefined : unsealText(r.passphrase),
     expiresAt: r.expires_at ?? undefined,
   };
+}
+
+/**
+ * An administrator's move of an app id to another App name (`herald apps move-id`): the app row,
+ * with its keys, installs and sends, takes the new name, so the App of that name adopts the id.
+ * Refused when the new name already has an app of its own.
+ */
+export async function moveAppId(db: Queryable, appId: string, newName: string): Promise<AppRecord> {
+  const taken = await getAppByName(db, newName);
+  if (taken && taken.id !== appId) throw new AppIdConflictError(`app ${newName} already has app id ${taken.id}`);
+  const res = await db.query('UPDATE apps SET name = $2, updated_at = now() WHERE id = $1', [appId, newName]);
+  if (!res.rowCount) throw new AppIdConflictError(`no app has id ${appId}`);
+  return (await getAppByName(db, newName))!;
+}
+
+/**
+ * Seals every stored credential with the current key (`herald credentials rotate-key`): rows in
+ * clear from before encryption and rows under a previous key alike. Returns how many changed.
+ */
+export async function resealCredentials(db: Queryable): Promise<number> {
+  const rows = (await db.query('SELECT app_id, material, passphrase FROM app_credentials')).rows;
+  let changed = 0;
+  for (const r of rows) {
+    if (isSealedWithCurrent(r.material) && (r.passphrase === null || isSealedWithCurrent(Buffer.from(String(r.passphrase).slice(7), 'base64')))) continue;
+    const material = seal(unseal(r.material));
+    const passphrase = r.passphrase === null ? null : sealText(unsealText(r.passphrase));
+    await db.query('UPDATE app_credentials SET material = $2, passphrase = $3 WHERE app_id = $1', [r.app_id, material, passphrase]);
+    changed++;
+  }
+  return changed;
 }

@@ -21,10 +21,15 @@ export function hashKey(key: string): Buffer {
   return createHash('sha256').update(key, 'utf8').digest();
 }
 
+/** `send`: every call (keys issued before scopes existed); `read`: stats, the list and the dashboard. */
+export type KeyScope = 'send' | 'read';
+export const KEY_SCOPES: readonly KeyScope[] = ['send', 'read'];
+
 export interface KeyRecord {
   id: string;
   appId: string;
   name: string;
+  scope: KeyScope;
   allowIps: string[];
   createdAt: Date;
   revokedAt: Date | null;
@@ -34,6 +39,7 @@ const toRecord = (r: Record<string, unknown>): KeyRecord => ({
   id: r.id as string,
   appId: r.app_id as string,
   name: r.name as string,
+  scope: (r.scope as KeyScope | undefined) ?? 'send',
   allowIps: (r.allow_ips as string[] | null) ?? [],
   createdAt: r.created_at as Date,
   revokedAt: (r.revoked_at as Date | null) ?? null,
@@ -43,13 +49,13 @@ const toRecord = (r: Record<string, unknown>): KeyRecord => ({
 export async function createKey(
   db: Queryable,
   appId: string,
-  opts: { name?: string; allowIps?: string[]; id?: string } = {},
+  opts: { name?: string; allowIps?: string[]; id?: string; scope?: KeyScope } = {},
 ): Promise<{ record: KeyRecord; key: string }> {
   const key = generateKey();
   const res = await db.query(
-    `INSERT INTO api_keys (id, app_id, name, hash, allow_ips) VALUES ($1, $2, $3, $4, $5::cidr[])
-     RETURNING id, app_id, name, allow_ips::text[] AS allow_ips, created_at, revoked_at`,
-    [opts.id ?? randomUUID(), appId, opts.name ?? 'default', hashKey(key), opts.allowIps ?? []],
+    `INSERT INTO api_keys (id, app_id, name, hash, allow_ips, scope) VALUES ($1, $2, $3, $4, $5::cidr[], $6)
+     RETURNING id, app_id, name, scope, allow_ips::text[] AS allow_ips, created_at, revoked_at`,
+    [opts.id ?? randomUUID(), appId, opts.name ?? 'default', hashKey(key), opts.allowIps ?? [], opts.scope ?? 'send'],
   );
   return { record: toRecord(res.rows[0]), key };
 }
@@ -64,7 +70,7 @@ export async function revokeKey(db: Queryable, appId: string, keyId: string): Pr
 
 export async function listKeys(db: Queryable, appId: string): Promise<KeyRecord[]> {
   const res = await db.query(
-    'SELECT id, app_id, name, allow_ips::text[] AS allow_ips, created_at, revoked_at FROM api_keys WHERE app_id = $1 ORDER BY created_at, id',
+    'SELECT id, app_id, name, scope, allow_ips::text[] AS allow_ips, created_at, revoked_at FROM api_keys WHERE app_id = $1 ORDER BY created_at, id',
     [appId],
   );
   return res.rows.map(toRecord);
@@ -72,4 +78,8 @@ export async function listKeys(db: Queryable, appId: string): Promise<KeyRecord[
 
 export async function setKeyAllowIps(db: Queryable, keyId: string, allowIps: string[]): Promise<void> {
   await db.query('UPDATE api_keys SET allow_ips = $2::cidr[] WHERE id = $1', [keyId, allowIps]);
+}
+
+export async function setKeyScope(db: Queryable, keyId: string, scope: KeyScope): Promise<void> {
+  await db.query('UPDATE api_keys SET scope = $2 WHERE id = $1', [keyId, scope]);
 }

@@ -14,7 +14,8 @@ export interface AppManifest {
     credentials?: CredentialsSpec;
     billing?: { invoiceOverdue?: boolean };
     segments?: SegmentDefinition[];
-    apiKeys?: { name: string; allowIPs?: string[]; revoked?: boolean }[];
+    apiKeys?: { name: string; allowIPs?: string[]; revoked?: boolean; scope?: 'send' | 'read' }[];
+    identityVerification?: { required?: boolean; rotation?: number };
   };
 }
 

@@ -10,7 +10,8 @@ import { inTransaction } from '../store/db.js';
 import { enqueue } from '../bus/outbox.js';
 import { SUBJECTS } from '../bus/subjects.js';
 
-export type StopReason = 'paused' | 'credentials';
+/** Why a send stopped early; `canceled` is written only by core/send/cancel.ts. */
+export type StopReason = 'paused' | 'credentials' | 'canceled';
 
 export interface FinishedSend {
   sendId: number;
@@ -34,6 +35,10 @@ export function finishMessage(f: FinishedSend, detail?: string): string {
   if (f.stopped === 'paused') {
     const reached = f.sent ? `Sent to ${n(f.sent)} before delivery` : 'Delivery';
     return `${reached} paused: the app has an invoice past its due date. ${n(f.leftOut)} were not sent and will not be.`;
+  }
+  if (f.stopped === 'canceled') {
+    const reached = f.sent ? `Sent to ${n(f.sent)} before it was canceled` : 'Canceled before any device was reached';
+    return `${reached}; ${n(f.leftOut)} were not sent and will not be.`;
   }
   if (f.stopped === 'credentials') {
     const why = detail ? ` (${detail})` : '';

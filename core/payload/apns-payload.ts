@@ -69,12 +69,30 @@ export function buildApnsPayloadForDevice(
   return buildApnsPayload(req, pickLanguage(req, deviceLanguage), opts);
 }
 
-/** UTF-8 size of the largest payload over all languages, with the widest send id. */
+/**
+ * UTF-8 size of the largest payload over all languages, with the widest send id. Payloads of
+ * different languages differ only in their title and body, so the language with the longest
+ * encoded title and body is found first and one payload is built for it: a request with many
+ * languages and a large `data` costs one build, not one per language (issue 12).
+ */
 export function largestPayloadBytes(req: SendRequest): number {
-  let largest = 0;
+  let longest = req.defaultLanguage;
+  let longestBytes = -1;
   for (const language of Object.keys(req.contents)) {
-    const bytes = Buffer.byteLength(buildApnsPayload(req, language), 'utf8');
-    if (bytes > largest) largest = bytes;
+    const title = textFor(req.headings, language, req.defaultLanguage);
+    const bytes =
+      encodedBytes(req.contents[language] ?? '') + (title === undefined ? 0 : encodedBytes(title) + TITLE_KEY_BYTES);
+    if (bytes > longestBytes) {
+      longestBytes = bytes;
+      longest = language;
+    }
   }
-  return largest;
+  return Buffer.byteLength(buildApnsPayload(req, longest), 'utf8');
+}
+
+/** `"title":` and its comma: what a payload with a title has over one without. */
+const TITLE_KEY_BYTES = Buffer.byteLength('"title":,', 'utf8');
+
+function encodedBytes(text: string): number {
+  return Buffer.byteLength(JSON.stringify(text), 'utf8');
 }

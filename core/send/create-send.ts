@@ -11,6 +11,7 @@ import type { AppRecord } from '../apps/app-store.js';
 import { measureAudience } from '../audience/measure.js';
 import { ValidationError } from '../errors.js';
 import type { SendRequest } from './request.js';
+import type { SendSource } from './report.js';
 import { audienceTooLargeMessage, decideStatus, isBroadcast, MAX_AUDIENCE, type SendStatus } from './status.js';
 
 export interface SendResponse {
@@ -35,7 +36,7 @@ export interface CreateSendDeps {
 }
 
 export interface CreateSendOptions {
-  source?: 'api' | 'kubernetes';
+  source?: SendSource;
   /** Runs inside the recording transaction (e.g. the idempotency record), so both commit or neither. */
   withinTransaction?: (db: PoolClient, created: CreatedSend) => Promise<void>;
 }
@@ -54,7 +55,7 @@ export interface SendCreatedEvent {
   targetKind: SendRequest['target']['kind'];
   broadcast: boolean;
   scheduled: boolean;
-  source: 'api' | 'kubernetes';
+  source: SendSource;
 }
 
 export async function createSend(deps: CreateSendDeps, app: AppRecord, req: SendRequest, opts: CreateSendOptions = {}): Promise<CreatedSend> {

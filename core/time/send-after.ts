@@ -13,22 +13,19 @@ export interface ParsedSendAfter {
   clock: string;
 }
 
-const OFFSET = String.raw`(Z|(?:GMT|UTC)?\s*[+-]\d{2}(?::?\d{2})?|GMT|UTC)`;
-
+// Each regex below is free of ambiguous repetition (no two adjacent `\s*` that can share the
+// same spaces), so matching is linear; `make lint-regex` checks it (issue 12: a padded string
+// once took seconds). The caller caps the string at 64 characters as well.
 // 2026-11-24T14:00:00-07:00, 2026-11-24 14:00:00.123Z, 2015-09-24 14:00:00 GMT-0700
-const ISO = new RegExp(
-  String.raw`^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?\s*` +
-    OFFSET +
-    '?$',
-);
-
+const ISO =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:\s*(Z|(?:GMT|UTC)(?:\s*[+-]\d{2}(?::?\d{2})?)?|[+-]\d{2}(?::?\d{2})?))?$/;
 // Thu Sep 24 2015 14:00:00 GMT-0700 (PDT) — JavaScript's Date#toString, which OneSignal
 // documents — and its shorter forms such as "Sept 24 2015 14:00:00 GMT-0700".
-const TEXTUAL = new RegExp(
-  String.raw`^(?:([A-Za-z]+),?\s+)?([A-Za-z]+)\.?\s+(\d{1,2}),?\s+(\d{4}),?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*` +
-    OFFSET +
-    String.raw`?\s*(?:\([^()]*\))?$`,
-);
+const TEXTUAL =
+  /^(?:([A-Za-z]+),?\s+)?([A-Za-z]+)\.?\s+(\d{1,2}),?\s+(\d{4}),?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s*(Z|(?:GMT|UTC)(?:\s*[+-]\d{2}(?::?\d{2})?)?|[+-]\d{2}(?::?\d{2})?))?(?:\s*\([^()]*\))?$/;
+
+/** The longest `send_after` read (the CRD's maxLength): a longer one is refused unparsed. */
+export const MAX_SEND_AFTER_CHARS = 64;
 
 const MONTHS = [
   'january', 'february', 'march', 'april', 'may', 'june',

@@ -2,7 +2,7 @@
 // (contract "Send request body"; DECISIONS "Bodies").
 import type { SendButton } from '../send/request.js';
 import type { SendBody } from './send-schema.js';
-import { codePointLength, cutToCodePoints } from './text.js';
+import { codePointLength, cutToCodePoints, quoted } from './text.js';
 
 const LANGUAGE = /^[a-z]{2}(-[A-Za-z]{2,4})?$/;
 export const MAX_CONTENTS_CHARS = 2000;
@@ -11,6 +11,13 @@ export const MAX_URL_CHARS = 500;
 export const MAX_BUTTON_CHARS = 40;
 export const MAX_DATA_KEY_CHARS = 40;
 export const MAX_DATA_VALUE_CHARS = 2000;
+/**
+ * Languages per map. OneSignal's list has about 45 languages; 100 leaves room for regional
+ * variants (pt-BR, zh-Hans, …) while bounding the work of one request (issue 12; decisions).
+ */
+export const MAX_LANGUAGES = 100;
+/** More `data` entries than this cannot fit in 4 KB (each costs at least 7 bytes: `"k":"",`). */
+export const MAX_DATA_ENTRIES = 1000;
 export const ONE_BUTTON = 'Send one button.';
 /** Schemes that are refused for a tap link: plain http and those that run or embed content. */
 const REFUSED_SCHEMES = new Set(['http', 'javascript', 'data', 'file', 'vbscript', 'blob']);
@@ -26,10 +33,15 @@ function readLanguageMap(
   messages: string[],
 ): Record<string, string> {
   const kept: Record<string, string> = {};
+  const count = Object.keys(map).length;
+  if (count > MAX_LANGUAGES) {
+    messages.push(`${field} has ${count} languages; at most ${MAX_LANGUAGES} are accepted.`);
+    return kept;
+  }
   for (const [language, text] of Object.entries(map)) {
     if (!LANGUAGE.test(language)) {
       messages.push(
-        `${field} has "${language}", which is not a language code such as en, pt-BR or zh-Hans.`,
+        `${field} has "${quoted(language)}", which is not a language code such as en, pt-BR or zh-Hans.`,
       );
       continue;
     }
@@ -135,10 +147,15 @@ export function readImage(body: SendBody, messages: string[]): string | undefine
  * `data`, as the app receives it: values as text (numbers and booleans stringified, objects and
  * arrays JSON-encoded; null values dropped like absent fields), keys cut to 40 characters and
  * values to 2,000. Never refused (contract "Send request body"). When two keys are equal once
- * cut, the first one keeps its value.
+ * cut, the first one keeps its value. More entries than fit in 4 KB are refused at once.
  */
-export function readData(body: SendBody): Record<string, string> | undefined {
+export function readData(body: SendBody, messages: string[]): Record<string, string> | undefined {
   if (body.data === undefined) return undefined;
+  const count = Object.keys(body.data).length;
+  if (count > MAX_DATA_ENTRIES) {
+    messages.push(`data holds at most ${MAX_DATA_ENTRIES} entries; this request has ${count}.`);
+    return undefined;
+  }
   const entries = new Map<string, string>();
   for (const [rawKey, raw] of Object.entries(body.data)) {
     if (raw === null || raw === undefined) continue;

@@ -1,7 +1,7 @@
 // When and how fast a send goes out: send_after, delayed_option, delivery_time_of_day and
 // throttle_rate_per_minute (DECISIONS "Time"; contract "Throttling rules").
 import type { SendRequest } from '../send/request.js';
-import { parseSendAfter, sendAfterWindow } from '../time/send-after.js';
+import { MAX_SEND_AFTER_CHARS, parseSendAfter, sendAfterWindow } from '../time/send-after.js';
 import { parseTimeOfDay } from '../time/time-of-day.js';
 import type { SendBody } from './send-schema.js';
 
@@ -33,9 +33,13 @@ export function readSchedule(body: SendBody, now: Date, messages: string[]): Sch
   const before = messages.length;
   const schedule: Schedule = {};
 
-  const parsed = body.send_after === undefined ? undefined : parseSendAfter(body.send_after);
+  // Length first: nothing longer than the CRD's 64 characters is parsed (issue 12).
+  const tooLong = body.send_after !== undefined && body.send_after.length > MAX_SEND_AFTER_CHARS;
+  const parsed = body.send_after === undefined || tooLong ? undefined : parseSendAfter(body.send_after);
   if (body.send_after !== undefined) {
-    if (!parsed) {
+    if (tooLong) {
+      messages.push(`send_after is longer than ${MAX_SEND_AFTER_CHARS} characters.`);
+    } else if (!parsed) {
       messages.push(SEND_AFTER_UNREADABLE);
     } else {
       const window = sendAfterWindow(parsed.date, now);

@@ -2,7 +2,7 @@
 // the official OneSignal client").
 import type { SendTarget, TagCondition, TagRelation } from '../send/request.js';
 import type { SendBody } from './send-schema.js';
-import { codePointLength } from './text.js';
+import { codePointLength, quoted } from './text.js';
 
 export const BUILT_IN_SEGMENTS = ['Subscribed Users', 'Active Users', 'Inactive Users'] as const;
 const SEGMENT_ALIASES: Record<string, string> = {
@@ -45,6 +45,8 @@ export const NO_TARGET =
 const RELATIONS: readonly TagRelation[] = ['=', '!=', '>', '<', 'exists', 'not_exists'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_EXTERNAL_ID_CHARS = 128;
+/** Tag keys and values, and segment names: as long as a device's tag key (issue 12; decisions). */
+export const MAX_TAG_CHARS = 128;
 
 function isEmpty(value: unknown): boolean {
   if (Array.isArray(value)) return value.length === 0;
@@ -55,6 +57,10 @@ function isEmpty(value: unknown): boolean {
 function readSegment(list: string[], segmentNames: string[], messages: string[]) {
   if (list.length !== 1) {
     messages.push('included_segments holds exactly one segment name.');
+    return undefined;
+  }
+  if (codePointLength(list[0]) > MAX_TAG_CHARS) {
+    messages.push(`included_segments[0] is longer than ${MAX_TAG_CHARS} characters.`);
     return undefined;
   }
   const name = SEGMENT_ALIASES[list[0]] ?? list[0];
@@ -82,6 +88,8 @@ function readTag(
   const key = raw.key;
   if (typeof key !== 'string' || key.trim() === '') {
     messages.push(`${where}.key must be the name of a tag.`);
+  } else if (codePointLength(key) > MAX_TAG_CHARS) {
+    messages.push(`${where}.key is longer than ${MAX_TAG_CHARS} characters.`);
   }
   const relation = raw.relation;
   if (typeof relation !== 'string' || !RELATIONS.includes(relation as TagRelation)) {
@@ -91,7 +99,9 @@ function readTag(
   let value: string | undefined;
   if (needsValue) {
     if (raw.value === undefined || raw.value === null) {
-      messages.push(`${where}.value is required with relation "${String(relation)}".`);
+      messages.push(`${where}.value is required with relation "${quoted(String(relation))}".`);
+    } else if (typeof raw.value === 'string' && codePointLength(raw.value) > MAX_TAG_CHARS) {
+      messages.push(`${where}.value is longer than ${MAX_TAG_CHARS} characters.`);
     } else if (typeof raw.value === 'string') {
       value = raw.value;
     } else if (typeof raw.value === 'number') {
@@ -210,7 +220,7 @@ export function readTarget(
     if (others.length > 0 || labels.length === 0) {
       messages.push(
         'include_aliases supports only external_id, as {"external_id": [...]}' +
-          (others.length > 0 ? `; ${others.join(', ')} is not supported.` : '.'),
+          (others.length > 0 ? `; ${others.slice(0, 3).map(quoted).join(', ')} is not supported.` : '.'),
       );
       return undefined;
     }

@@ -19,3 +19,12 @@ export function cutToCodePoints(s: string, max: number): string {
   }
   return out;
 }
+
+/** How much of a caller's string a message quotes: enough to recognise it, never the whole body. */
+export const MAX_QUOTED_CHARS = 40;
+
+/** `s` cut for quoting in a message, with "…" when cut. */
+export function quoted(s: string): string {
+  const cut = cutToCodePoints(s, MAX_QUOTED_CHARS);
+  return cut.length < s.length ? `${cut}…` : s;
+}

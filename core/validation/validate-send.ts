@@ -51,7 +51,7 @@ export function validateSendRequest(input: SendValidationInput): SendRequest {
   const texts = readTexts(body, messages);
   const url = readUrl(body, messages);
   const imageUrl = readImage(body, messages);
-  const data = readData(body);
+  const data = readData(body, messages);
   const button = readButton(body, messages);
   checkBundleId(body, input.app.bundleId, messages);
   const throttleRatePerMinute = readThrottle(body.throttle_rate_per_minute, messages);

@@ -1,198 +1,395 @@
-// One HTTP/2 connection to APNs, (re)opened on demand. A GOAWAY, an error or a close retires
-// the session: streams already on it finish or fail on their own, the next request opens a new
-// one. Every way a request can end without an answer becomes a TransportFailure, never a throw.
-import { connect, constants, type ClientHttp2Session, type OutgoingHttpHeaders, type SecureClientSessionOptions } from 'node:http2';
+// One HTTP/2 connection of the lean APNs transport, over a TLS socket of our own. A batch of
+// requests becomes one buffer (HEADERS + DATA frame per request) and one socket write; the
+// peer's frames are parsed as they arrive and answers handed back per request. What the peer
+// may do (SETTINGS mid-flight, windows, PING, GOAWAY, RST_STREAM, CONTINUATION, a dropped
+// socket) and what happens then: the table in docs/apns.md, "The lean transport".
+import { connect, type ConnectionOptions, type TLSSocket } from 'node:tls';
+import { isIP } from 'node:net';
 import type { Logger } from 'pino';
+import {
+  DEFAULT_MAX_FRAME, DEFAULT_WINDOW, ErrorCode, Flag, FrameReader, FrameType, MAX_WINDOW, PREFACE, ProtocolError, SETTINGS_ACK,
+  Setting, goawayFrame, pingAckFrame, rstStreamFrame, settingsFrame, unpad, windowUpdateFrame, writeFrameHeader, FRAME_HEADER,
+} from './frames.js';
+import { HpackDecoder, HpackError } from './hpack.js';
+import { RequestEncoder, varyingFieldsBound, writePseudoFields, writeVaryingFields } from './request-block.js';
+import type { Pending } from './pending.js';
 
-export type TransportFailureReason = 'ConnectionError' | 'StreamReset' | 'Timeout';
+/** Our receive window (connection and stream): answers are small, so it never runs dry. */
+const RECV_WINDOW = 1 << 24;
+const MAX_BODY = 64 * 1024;
+/** Retire a connection well before HTTP/2's 2^31 stream ids run out. */
+const LAST_STREAM_ID = 2_000_000_000;
 
-export interface RawAnswer {
-  status: number;
-  apnsId?: string;
-  retryAfter?: string;
-  body: string;
+export interface ConnectionHooks {
+  answered(p: Pending): void;
+  failed(p: Pending, reason: 'StreamReset' | 'Timeout'): void;
+  /** Back to the pool: never processed (GOAWAY, REFUSED_STREAM), or unanswered on a lost connection. */
+  unprocessed(p: Pending): void;
+  /** Ready, capacity freed, or gone: the pool should dispatch. */
+  changed(conn: H2Connection): void;
 }
 
-export type RequestOutcome = { ok: true; answer: RawAnswer } | { ok: false; reason: TransportFailureReason; detail: string };
-
-interface Deadline {
-  at: number;
-  expire(): void;
+export interface ConnectionSettings {
+  id: number;
+  host: string;
+  port: number;
+  tls: ConnectionOptions;
+  maxStreams: number;
+  timeoutMs: number;
+  logger: Logger;
 }
 
-/** Retire a session well before HTTP/2's 2^31 stream ids run out. */
-const MAX_STREAMS_PER_SESSION = 1_000_000_000;
-
-export class ApnsConnection {
-  inflight = 0;
-  private session: ClientHttp2Session | undefined;
-  private streamsOnSession = 0;
-  private peerLimit = Number.POSITIVE_INFINITY;
-  private closed = false;
-  /**
-   * Request deadlines, checked by one sweep timer per connection: a timer per stream
-   * (stream.setTimeout) costs measurably at tens of thousands of streams a second.
-   */
-  private readonly deadlines = new Set<Deadline>();
+export class H2Connection {
+  state: 'connecting' | 'ready' | 'draining' | 'closed' = 'connecting';
+  private readonly socket: TLSSocket;
+  private readonly streams = new Map<number, Pending>();
+  private readonly reader: FrameReader;
+  private readonly decoder = new HpackDecoder(4096);
+  readonly encoder = new RequestEncoder();
+  private nextStreamId = 1;
+  private peerMaxStreams = Number.POSITIVE_INFINITY;
+  private peerInitialWindow = DEFAULT_WINDOW;
+  private peerMaxFrame = DEFAULT_MAX_FRAME;
+  private sendWindow = DEFAULT_WINDOW;
+  private recvUnacked = 0;
+  private blocked: Pending[] = [];
+  private continuation: { streamId: number; flags: number; chunks: Buffer[]; size: number } | undefined;
+  private control: Buffer[] = [];
+  private freed = false;
   private sweeper: NodeJS.Timeout | undefined;
-  /** Requests awaiting an answer; the session keeps the process alive only while this is > 0. */
-  private active = 0;
+  private readonly readyTimer: NodeJS.Timeout;
+  /** Got the peer's SETTINGS once: a close after this is a lost connection, not a failed connect. */
+  everReady = false;
+  lastError = '';
 
-  constructor(
-    readonly id: number,
-    private readonly origin: string,
-    private readonly tls: SecureClientSessionOptions,
-    private readonly maxStreams: number,
-    private readonly logger: Logger,
-  ) {}
-
-  /** How many streams this connection may carry at once now. */
-  get capacity(): number {
-    return Math.min(this.maxStreams, this.peerLimit);
+  constructor(private readonly s: ConnectionSettings, private readonly hooks: ConnectionHooks) {
+    this.reader = new FrameReader((type, flags, id, payload) => this.onFrame(type, flags, id, payload));
+    const servername = isIP(s.host) ? undefined : s.host;
+    this.socket = connect({ ...s.tls, host: s.host, port: s.port, servername, ALPNProtocols: ['h2'] });
+    this.socket.setNoDelay(true);
+    const connectTimer = setTimeout(() => this.destroy(new Error(`no HTTP/2 SETTINGS in ${s.timeoutMs} ms`)), s.timeoutMs);
+    connectTimer.unref();
+    this.socket.once('secureConnect', () => {
+      if (this.socket.alpnProtocol !== 'h2') return this.destroy(new Error(`the server did not agree to HTTP/2 (ALPN ${this.socket.alpnProtocol})`));
+      this.socket.write(Buffer.concat([
+        PREFACE,
+        settingsFrame([[Setting.ENABLE_PUSH, 0], [Setting.INITIAL_WINDOW_SIZE, RECV_WINDOW]]),
+        windowUpdateFrame(0, RECV_WINDOW - DEFAULT_WINDOW),
+      ]));
+    });
+    this.socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    this.socket.on('error', (err) => this.destroy(err));
+    this.socket.on('close', () => {
+      clearTimeout(connectTimer);
+      this.destroy();
+    });
+    this.readyTimer = connectTimer;
   }
 
-  private open(): ClientHttp2Session {
-    const started = Date.now();
-    const session = connect(this.origin, { ...this.tls, settings: { enablePush: false } });
-    this.session = session;
-    this.streamsOnSession = 0;
-    const retire = (): void => {
-      if (this.session === session) this.session = undefined;
-    };
-    session.on('connect', () => {
-      const limit = session.remoteSettings.maxConcurrentStreams;
-      if (limit !== undefined && limit > 0) this.peerLimit = limit;
-      this.logger.info({ connection: this.id, ms: Date.now() - started }, 'apns connected');
-    });
-    session.on('remoteSettings', (s) => {
-      if (s.maxConcurrentStreams !== undefined && s.maxConcurrentStreams > 0) this.peerLimit = s.maxConcurrentStreams;
-    });
-    session.on('goaway', (errorCode, lastStreamId, opaque) => {
-      retire();
-      this.logger.warn({ connection: this.id, errorCode, lastStreamId, data: opaque?.toString('utf8').slice(0, 200) }, 'apns GOAWAY');
-    });
-    session.on('error', (err) => {
-      retire();
-      this.logger.warn({ connection: this.id, err: { message: err.message, code: (err as NodeJS.ErrnoException).code } }, 'apns connection error');
-    });
-    session.on('close', () => {
-      retire();
-      this.logger.debug({ connection: this.id }, 'apns connection closed');
-    });
-    // A pool that sits idle must not keep the process alive.
-    session.unref();
-    return session;
+  get id(): number {
+    return this.s.id;
   }
 
-  private usableSession(): ClientHttp2Session {
-    const s = this.session;
-    if (s && !s.closed && !s.destroyed && this.streamsOnSession < MAX_STREAMS_PER_SESSION) return s;
-    if (s && !s.closed && !s.destroyed) s.close();
-    return this.open();
+  /** Streams this connection may open now. */
+  spare(): number {
+    if (this.state !== 'ready') return 0;
+    if (this.nextStreamId > LAST_STREAM_ID) {
+      this.drain();
+      return 0;
+    }
+    return Math.max(0, Math.min(this.s.maxStreams, this.peerMaxStreams) - this.streams.size);
   }
 
-  request(headers: OutgoingHttpHeaders, body: string, timeoutMs: number): Promise<RequestOutcome> {
-    if (this.closed) return Promise.resolve({ ok: false, reason: 'ConnectionError', detail: 'client closed' });
-    return new Promise((resolve) => {
-      let settled = false;
-      const done = (outcome: RequestOutcome): void => {
-        if (settled) return;
-        settled = true;
-        if (--this.active === 0) this.session?.unref();
-        resolve(outcome);
-      };
-      this.active++;
-      let session: ClientHttp2Session;
-      let stream: ReturnType<ClientHttp2Session['request']>;
-      try {
-        session = this.usableSession();
-        this.streamsOnSession++;
-        session.ref();
-        stream = session.request(headers, { endStream: false });
-      } catch (err) {
-        this.session = undefined;
-        done({ ok: false, reason: 'ConnectionError', detail: (err as Error).message });
+  /** Frames every request of `batch` (prefix: the batch's constant header fields) and writes once. */
+  start(batch: Pending[], prefixOf: (p: Pending) => Buffer): void {
+    // Prefixes first, in order (each may change the encoder's table model), to size the buffer.
+    const prefixes = batch.map(prefixOf);
+    let bound = 0;
+    for (let i = 0; i < batch.length; i++) bound += 2 * FRAME_HEADER + 16 + prefixes[i].length + varyingFieldsBound(batch[i].message) + batch[i].payload.length;
+    const buf = Buffer.allocUnsafe(bound + this.control.reduce((n, b) => n + b.length, 0));
+    let at = 0;
+    for (const b of this.control.splice(0)) at += b.copy(buf, at);
+    const deadline = Date.now() + this.s.timeoutMs;
+    for (let i = 0; i < batch.length; i++) {
+      const p = batch[i];
+      const id = this.nextStreamId;
+      this.nextStreamId += 2;
+      p.reset(id, this.peerInitialWindow, deadline);
+      this.streams.set(id, p);
+      const prefix = prefixes[i];
+      const headerStart = at + FRAME_HEADER;
+      let end = headerStart;
+      const lead = this.encoder.leading();
+      if (lead) end += lead.copy(buf, end);
+      end = writePseudoFields(buf, end, p.message);
+      end += prefix.copy(buf, end);
+      end = writeVaryingFields(buf, end, p.message, p.payload.length);
+      const empty = p.payload.length === 0;
+      writeFrameHeader(buf, at, end - headerStart, FrameType.HEADERS, Flag.END_HEADERS | (empty ? Flag.END_STREAM : 0), id);
+      at = end;
+      if (!empty) at = this.writeData(buf, at, p);
+    }
+    this.write(buf.subarray(0, at));
+    this.socket.ref();
+    this.sweep();
+  }
+
+  /** As much of p's payload as the windows allow; the rest waits for WINDOW_UPDATE. */
+  private writeData(buf: Buffer, at: number, p: Pending): number {
+    const left = p.payload.length - p.dataSent;
+    const n = Math.min(left, this.sendWindow, p.sendWindow, this.peerMaxFrame);
+    if (n <= 0) {
+      this.blocked.push(p);
+      return at;
+    }
+    const last = n === left;
+    at = writeFrameHeader(buf, at, n, FrameType.DATA, last ? Flag.END_STREAM : 0, p.streamId);
+    at += p.payload.copy(buf, at, p.dataSent, p.dataSent + n);
+    p.dataSent += n;
+    this.sendWindow -= n;
+    p.sendWindow -= n;
+    if (!last) this.blocked.push(p);
+    return at;
+  }
+
+  private flushBlocked(): void {
+    if (this.blocked.length === 0) return;
+    const waiting = this.blocked;
+    this.blocked = [];
+    const buf = Buffer.allocUnsafe(waiting.reduce((n, p) => n + FRAME_HEADER * 4 + p.payload.length, 0));
+    let at = 0;
+    for (const p of waiting) {
+      if (this.streams.get(p.streamId) !== p) continue; // answered or reset meanwhile
+      while (p.dataSent < p.payload.length) {
+        const before = at;
+        at = this.writeData(buf, at, p);
+        if (at === before || this.blocked.includes(p)) break;
+      }
+    }
+    if (at > 0) this.control.push(Buffer.from(buf.subarray(0, at)));
+  }
+
+  private onData(chunk: Buffer): void {
+    try {
+      this.reader.push(chunk);
+    } catch (err) {
+      const code = err instanceof ProtocolError ? err.code : err instanceof HpackError ? ErrorCode.COMPRESSION_ERROR : ErrorCode.INTERNAL_ERROR;
+      this.s.logger.warn({ connection: this.s.id, err: { message: (err as Error).message } }, 'apns protocol error; closing the connection');
+      this.write(goawayFrame(0, code));
+      this.destroy(err as Error);
+      return;
+    }
+    this.settle();
+  }
+
+  /** After a read or a sweep: one write of the control frames, then tell the pool once. */
+  private settle(): void {
+    if (this.control.length > 0) this.write(Buffer.concat(this.control.splice(0)));
+    if (this.freed) {
+      this.freed = false;
+      if (this.streams.size === 0) this.socket.unref();
+      if (this.state === 'draining' && this.streams.size === 0) this.destroy();
+      this.hooks.changed(this);
+    }
+  }
+
+  private onFrame(type: number, flags: number, id: number, payload: Buffer): void {
+    if (this.continuation && type !== FrameType.CONTINUATION) throw new ProtocolError('expected CONTINUATION');
+    switch (type) {
+      case FrameType.DATA: return this.onDataFrame(flags, id, payload);
+      case FrameType.HEADERS: {
+        let block = unpad(flags, payload);
+        if (flags & Flag.PRIORITY) block = block.subarray(5);
+        if (flags & Flag.END_HEADERS) return this.onHeaderBlock(id, flags, block);
+        this.continuation = { streamId: id, flags, chunks: [Buffer.from(block)], size: block.length };
         return;
       }
-      let status = 0;
-      let apnsId: string | undefined;
-      let retryAfter: string | undefined;
-      let data: Buffer[] | undefined;
-      const deadline: Deadline = { at: Date.now() + timeoutMs, expire: () => {
-        done({ ok: false, reason: 'Timeout', detail: `no answer in ${timeoutMs} ms` });
-        stream.close(constants.NGHTTP2_CANCEL);
-      } };
-      this.deadlines.add(deadline);
-      this.sweepTimeouts();
-      stream.on('response', (h) => {
-        status = Number(h[':status']);
-        apnsId = h['apns-id'] as string | undefined;
-        retryAfter = h['retry-after'] as string | undefined;
-      });
-      // A 200 has no body; error bodies are a few dozen bytes.
-      stream.on('data', (chunk: Buffer) => {
-        (data ??= []).push(chunk);
-      });
-      let streamError: (Error & { code?: string }) | undefined;
-      stream.on('error', (err: Error) => {
-        streamError = err; // 'close' follows and decides
-      });
-      // 'close' always comes last, after 'end' or an error, so it alone settles the answer.
-      stream.on('close', () => {
-        this.deadlines.delete(deadline);
-        if (status > 0 && stream.rstCode === constants.NGHTTP2_NO_ERROR) {
-          const body = data ? Buffer.concat(data).toString('utf8') : '';
-          done({ ok: true, answer: { status, apnsId, retryAfter, body } });
-          return;
-        }
-        // Reset by the peer while the connection lives on: the stream alone was refused.
-        const sessionAlive = !session.destroyed && !session.closed;
-        const reset = streamError?.code === 'ERR_HTTP2_STREAM_ERROR' || (stream.rstCode !== undefined && stream.rstCode !== constants.NGHTTP2_NO_ERROR);
-        done({
-          ok: false,
-          reason: reset && sessionAlive ? 'StreamReset' : 'ConnectionError',
-          detail: streamError?.message ?? `stream closed without an answer (rst ${stream.rstCode})`,
-        });
-      });
-      stream.end(body);
-    });
+      case FrameType.CONTINUATION: {
+        const c = this.continuation;
+        if (!c || c.streamId !== id) throw new ProtocolError('CONTINUATION without HEADERS');
+        c.chunks.push(Buffer.from(payload));
+        c.size += payload.length;
+        if (c.size > 256 * 1024) throw new ProtocolError('header block too large');
+        if (!(flags & Flag.END_HEADERS)) return;
+        this.continuation = undefined;
+        return this.onHeaderBlock(id, c.flags, Buffer.concat(c.chunks));
+      }
+      case FrameType.RST_STREAM: return this.onReset(id, payload.readUInt32BE(0));
+      case FrameType.SETTINGS: return this.onSettings(flags, payload);
+      case FrameType.PING:
+        if (!(flags & Flag.ACK)) this.control.push(pingAckFrame(Buffer.from(payload)));
+        return;
+      case FrameType.GOAWAY: return this.onGoaway(payload);
+      case FrameType.WINDOW_UPDATE: return this.onWindowUpdate(id, payload.readUInt32BE(0) & 0x7fffffff);
+      case FrameType.PUSH_PROMISE: throw new ProtocolError('PUSH_PROMISE with push disabled');
+      default: return; // PRIORITY and unknown types are ignored (§5.5)
+    }
   }
 
-  private sweepTimeouts(): void {
+  private onHeaderBlock(id: number, flags: number, block: Buffer): void {
+    // Decoded even for a stream we no longer track: the dynamic table must stay in step.
+    const headers = this.decoder.decode(block);
+    const p = this.streams.get(id);
+    if (!p) return;
+    for (const [name, value] of headers) {
+      if (name === ':status') {
+        const status = Number(value);
+        if (status >= 200) p.status = status; // 1xx is informational
+      } else if (name === 'apns-id') p.apnsId = value;
+      else if (name === 'retry-after') p.retryAfter = value;
+    }
+    if (flags & Flag.END_STREAM) this.complete(p);
+  }
+
+  private onDataFrame(flags: number, id: number, payload: Buffer): void {
+    this.recvUnacked += payload.length;
+    if (this.recvUnacked >= RECV_WINDOW / 2) {
+      this.control.push(windowUpdateFrame(0, this.recvUnacked));
+      this.recvUnacked = 0;
+    }
+    const p = this.streams.get(id);
+    if (!p) return;
+    const data = unpad(flags, payload);
+    p.bodyLength += data.length;
+    if (p.bodyLength > MAX_BODY) {
+      this.control.push(rstStreamFrame(id, ErrorCode.CANCEL));
+      return this.end(p, 'StreamReset');
+    }
+    if (data.length > 0) (p.body ??= []).push(Buffer.from(data));
+    if (flags & Flag.END_STREAM) this.complete(p);
+  }
+
+  private complete(p: Pending): void {
+    if (p.status === 0) return this.end(p, 'StreamReset');
+    this.release(p);
+    // Answered before all its DATA went out (e.g. an early 413): tell the peer we are done.
+    if (p.dataSent < p.payload.length) this.control.push(rstStreamFrame(p.streamId, ErrorCode.NO_ERROR));
+    this.hooks.answered(p);
+  }
+
+  private end(p: Pending, reason: 'StreamReset' | 'Timeout'): void {
+    this.release(p);
+    this.hooks.failed(p, reason);
+  }
+
+  private release(p: Pending): void {
+    this.streams.delete(p.streamId);
+    this.freed = true;
+  }
+
+  private onReset(id: number, code: number): void {
+    const p = this.streams.get(id);
+    if (!p) return;
+    if (code === ErrorCode.REFUSED_STREAM) {
+      this.release(p);
+      this.hooks.unprocessed(p);
+    } else this.end(p, 'StreamReset');
+  }
+
+  private onSettings(flags: number, payload: Buffer): void {
+    if (flags & Flag.ACK) return;
+    if (payload.length % 6 !== 0) throw new ProtocolError('SETTINGS length', ErrorCode.FRAME_SIZE_ERROR);
+    for (let i = 0; i < payload.length; i += 6) {
+      const key = payload.readUInt16BE(i);
+      const value = payload.readUInt32BE(i + 2);
+      if (key === Setting.MAX_CONCURRENT_STREAMS) {
+        if (value < this.peerMaxStreams) this.s.logger.debug({ connection: this.s.id, value }, 'apns peer lowered MAX_CONCURRENT_STREAMS');
+        this.peerMaxStreams = value;
+        this.freed = true;
+      } else if (key === Setting.INITIAL_WINDOW_SIZE) {
+        if (value > MAX_WINDOW) throw new ProtocolError('INITIAL_WINDOW_SIZE too large', ErrorCode.FLOW_CONTROL_ERROR);
+        const delta = value - this.peerInitialWindow;
+        this.peerInitialWindow = value;
+        for (const p of this.streams.values()) p.sendWindow += delta;
+      } else if (key === Setting.MAX_FRAME_SIZE) {
+        if (value < DEFAULT_MAX_FRAME || value > 16_777_215) throw new ProtocolError('MAX_FRAME_SIZE out of range');
+        this.peerMaxFrame = value;
+      } else if (key === Setting.HEADER_TABLE_SIZE) this.encoder.setPeerTableSize(value);
+    }
+    this.control.push(SETTINGS_ACK);
+    this.flushBlocked();
+    if (this.state === 'connecting') {
+      this.state = 'ready';
+      this.everReady = true;
+      clearTimeout(this.readyTimer);
+      this.freed = true;
+      this.s.logger.info({ connection: this.s.id }, 'apns connected');
+    }
+  }
+
+  private onGoaway(payload: Buffer): void {
+    const last = payload.readUInt32BE(0) & 0x7fffffff;
+    const code = payload.readUInt32BE(4);
+    this.s.logger.warn({ connection: this.s.id, code, lastStreamId: last, data: payload.toString('utf8', 8, 208) }, 'apns GOAWAY');
+    this.drain();
+    for (const [id, p] of this.streams) {
+      if (id <= last) continue;
+      this.release(p);
+      this.hooks.unprocessed(p);
+    }
+  }
+
+  private onWindowUpdate(id: number, increment: number): void {
+    if (increment === 0) throw new ProtocolError('WINDOW_UPDATE of 0');
+    if (id === 0) this.sendWindow += increment;
+    else {
+      const p = this.streams.get(id);
+      if (p) p.sendWindow += increment;
+    }
+    if (this.sendWindow > MAX_WINDOW) throw new ProtocolError('window above 2^31-1', ErrorCode.FLOW_CONTROL_ERROR);
+    this.flushBlocked();
+  }
+
+  private drain(): void {
+    if (this.state === 'ready' || this.state === 'connecting') this.state = 'draining';
+    this.freed = true;
+  }
+
+  private write(buf: Buffer): void {
+    if (!this.socket.destroyed) this.socket.write(buf);
+  }
+
+  /** One timer per connection checks deadlines: a timer per stream costs at this rate. */
+  private sweep(): void {
     if (this.sweeper) return;
     this.sweeper = setInterval(() => {
       const now = Date.now();
-      for (const d of this.deadlines) {
-        if (d.at <= now) {
-          this.deadlines.delete(d);
-          d.expire();
-        }
+      for (const p of this.streams.values()) {
+        if (p.deadline > now) continue;
+        this.write(rstStreamFrame(p.streamId, ErrorCode.CANCEL));
+        this.end(p, 'Timeout');
       }
-      if (this.deadlines.size === 0) {
+      if (this.streams.size === 0) {
         clearInterval(this.sweeper);
         this.sweeper = undefined;
       }
-    }, 250);
+      this.settle();
+    }, Math.min(250, Math.max(10, this.s.timeoutMs / 4)));
     this.sweeper.unref();
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
+  /** Closes now; every stream still open goes back to the pool. */
+  destroy(err?: Error): void {
+    if (this.state === 'closed') return;
+    const wasReady = this.state !== 'connecting';
+    this.state = 'closed';
+    clearTimeout(this.readyTimer);
     if (this.sweeper) clearInterval(this.sweeper);
-    this.sweeper = undefined;
-    const s = this.session;
-    this.session = undefined;
-    if (!s || s.destroyed) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        s.destroy();
-        resolve();
-      }, 5000);
-      timer.unref();
-      s.close(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
+    if (err) this.s.logger.warn({ connection: this.s.id, err: { message: err.message, code: (err as NodeJS.ErrnoException).code } }, 'apns connection error');
+    this.lastError = err?.message ?? (wasReady ? 'connection closed' : 'could not connect');
+    this.socket.destroy();
+    const open = [...this.streams.values()];
+    this.streams.clear();
+    this.blocked = [];
+    for (const p of open) this.hooks.unprocessed(p);
+    this.hooks.changed(this);
+  }
+
+  /** Graceful close: GOAWAY, then the socket. */
+  close(): void {
+    if (this.state === 'closed') return;
+    this.write(goawayFrame(0, ErrorCode.NO_ERROR));
+    this.socket.end();
+    this.destroy();
   }
 }

@@ -1,13 +1,18 @@
 import { createNodeApnClient } from './node-apn-client.js';
+import { createLeanApnsClient } from './transport.js';
 import type { ApnsClient, ApnsClientOptions, ApnsTarget } from './types.js';
 
-/** The production APNs gateway adapter: @parse/node-apn behind our interface (see docs/apns.md). */
+/**
+ * The APNs gateway adapter: the lean HTTP/2 transport by default, @parse/node-apn as the
+ * conservative one (HERALD_APNS_CLIENT=node-apn). See docs/apns.md.
+ */
 export function createApnsClient(target: ApnsTarget, opts?: ApnsClientOptions): ApnsClient {
-  return createNodeApnClient(target, opts);
+  return opts?.adapter === 'node-apn' ? createNodeApnClient(target, opts) : createLeanApnsClient(target, opts);
 }
 
 export { createNodeApnClient, resultOfNodeApn } from './node-apn-client.js';
-export { createHttp2ApnsClient, resultOf } from './client.js';
+export { createLeanApnsClient } from './transport.js';
+export { resultOf } from './result.js';
 export { apnsOrigin, APNS_PRODUCTION_URL, APNS_SANDBOX_URL } from './endpoint.js';
 export { ProviderTokenSigner } from './provider-token.js';
-export type { ApnsClient, ApnsClientOptions, ApnsCredentials, ApnsMessage, ApnsResult, ApnsTarget } from './types.js';
+export type { ApnsAdapter, ApnsClient, ApnsClientOptions, ApnsCredentials, ApnsMessage, ApnsResult, ApnsTarget } from './types.js';

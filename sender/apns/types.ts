@@ -54,7 +54,12 @@ export interface ApnsClient {
   close(): Promise<void>;
 }
 
+/** HERALD_APNS_CLIENT: `lean` (default, sender/apns/transport.ts) or `node-apn` (@parse/node-apn). */
+export type ApnsAdapter = 'lean' | 'node-apn';
+
 export interface ApnsClientOptions {
+  /** Which adapter createApnsClient builds (default lean). */
+  adapter?: ApnsAdapter;
   /** HTTP/2 connections, used round-robin (default 2). */
   connections?: number;
   /** Streams in flight per connection (default 500; lowered to what the server advertises). */

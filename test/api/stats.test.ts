@@ -27,10 +27,15 @@ describe('api: send stats', () => {
   it('starts a segment send with processed 0 and remaining equal to total_recipients', async () => {
     const res = await stats(sendId);
     expect(res.status).to.equal(200);
-    expect(res.body).to.deep.equal({
-      id: sendId, status: 'queued', total_recipients: 10, processed: 0, remaining: 10,
+    const { queued_at, send_after, message, ...rest } = res.body;
+    expect(rest).to.deep.equal({
+      id: sendId, app_id: app.app.id, status: 'queued', total_recipients: 10, processed: 0, remaining: 10,
       sent: 0, successful: 0, failed: 0, skipped: 0, clicked: 0, converted: 0, errored: 0,
+      contents: { en: 'x' }, headings: {}, source: 'api', completed_at: null, throttle_rate_per_minute: null, canceled: false,
     });
+    expect(Math.abs(queued_at - Date.now() / 1000)).to.be.below(120);
+    expect(send_after).to.equal(queued_at);
+    expect(message).to.match(/^Queued for 10 devices/);
   });
 
   it('derives processed, remaining, successful and converted from the counters', async () => {

@@ -61,6 +61,7 @@ describe('charts/herald', function () {
         'PodDisruptionBudget/herald-controller',
         'PodDisruptionBudget/herald-sender',
         'Secret/herald-connections',
+        'Secret/herald-encryption',
         'Secret/herald-migrate',
         'Service/herald-api',
         'Service/herald-controller-metrics',

@@ -1,21 +1,13 @@
 // The admin commands without a cluster, run as a person runs them: `herald apps apply -f`,
 // `herald keys create|revoke|list`, `herald import`.
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useTestEnv } from '../env/index.js';
 import { makeP8 } from '../support/apps.js';
 import { startTestApi, type TestApi } from '../support/api-server.js';
-
-function herald(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/herald.js', ...args], { env }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
+import { herald } from '../support/cli.js';
 
 describe('cli: apps, keys and import', function () {
   this.timeout(60_000);
@@ -83,7 +75,7 @@ stringData: {key.p8: "not a key"}
     expect((await send()).status).to.equal(404); // authenticated: the send just does not exist
 
     const list = await herald(['keys', 'list', '--app', 'shop'], env.childEnv());
-    expect(list.stdout).to.match(/^ID\tNAME\tALLOW_IPS\tCREATED\tREVOKED\n/);
+    expect(list.stdout).to.match(/^ID\tNAME\tSCOPE\tALLOW_IPS\tCREATED\tREVOKED\n/);
     expect(list.stdout).to.contain('127.0.0.0/8');
     expect(list.stdout).not.to.contain(key);
     const keyId = list.stdout.split('\n')[1].split('\t')[0];
@@ -92,6 +84,20 @@ stringData: {key.p8: "not a key"}
     expect(revoked.code).to.equal(0);
     expect((await herald(['keys', 'list', '--app', 'shop'], env.childEnv())).stdout.split('\n')[1]).not.to.match(/\t-$/);
     expect((await herald(['keys', 'revoke', '--app', 'shop', keyId], env.childEnv())).code).to.equal(1);
+  });
+
+  it('creates a read-only key with --scope read: it reads but may not send; an unknown scope is refused', async () => {
+    const created = await herald(['keys', 'create', '--app', 'shop', '--name', 'viewer', '--scope', 'read'], env.childEnv());
+    expect(created.code, created.stderr).to.equal(0);
+    expect(created.stderr).to.contain('(scope read)');
+    const key = created.stdout.trim();
+    expect((await api.request('GET', '/api/v1/notifications/1', { key })).status).to.equal(404);
+    const sent = await api.request('POST', '/api/v1/notifications', { key, body: { contents: { en: 'x' }, included_segments: ['All'] } });
+    expect(sent.status).to.equal(403);
+    expect((await herald(['keys', 'list', '--app', 'shop'], env.childEnv())).stdout).to.match(/	viewer	read	\*	/);
+    const bad = await herald(['keys', 'create', '--app', 'shop', '--scope', 'admin'], env.childEnv());
+    expect(bad.code).to.equal(1);
+    expect(bad.stderr).to.contain('--scope is send (every call) or read');
   });
 
   it('says clearly when the app is unknown or an argument is wrong', async () => {

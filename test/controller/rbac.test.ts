@@ -34,7 +34,9 @@ describe('controller RBAC: works under the chart Role/ClusterRole and nothing br
     const helm = await getHelm();
     let rendered: string;
     try {
-      const ms = await helm.template(['--namespace', NS, '--show-only', 'templates/controller-rbac.yaml', '-f', join(valuesDir, 'minimal.yaml')]);
+      // Apps live in `default` only: Secrets are granted there and nowhere else (issue 12).
+      const ms = await helm.template(['--namespace', NS, '--show-only', 'templates/controller-rbac.yaml', '--show-only', 'templates/controller-secrets-rbac.yaml',
+        '--set', 'controller.appNamespaces={default}', '-f', join(valuesDir, 'minimal.yaml')]);
       rendered = ms.map((m) => stringify(m)).join('---\n');
     } finally {
       helm.cleanup();
@@ -103,6 +105,11 @@ describe('controller RBAC: works under the chart Role/ClusterRole and nothing br
     ['update', 'lease/someone-else', '-n', NS],
     ['create', 'leases', '-n', 'default'],
     ['create', 'clusterrolebindings'],
+    ['list', 'secrets', '-A'],
+    ['watch', 'secrets', '-A'],
+    ['list', 'secrets', '-n', 'kube-system'],
+    ['list', 'secrets', '-n', NS],
+    ['create', 'secrets', '-n', 'kube-system'],
     ['impersonate', 'serviceaccounts'],
   ];
   for (const args of refused) {
@@ -117,11 +124,25 @@ describe('controller RBAC: works under the chart Role/ClusterRole and nothing br
       ['patch', 'apps.herald.dev/status', '-n', 'default'],
       ['create', 'sends.herald.dev', '-n', 'default'],
       ['delete', 'sends.herald.dev', '-n', 'default'],
-      ['list', 'secrets', '-A'],
+      ['list', 'secrets', '-n', 'default'],
+      ['watch', 'secrets', '-n', 'default'],
       ['create', 'secrets', '-n', 'default'],
       ['create', 'events', '-n', 'default'],
       ['update', 'lease/herald-controller', '-n', NS],
     ];
     for (const args of allowed) expect(await canI(...args), args.join(' ')).to.equal('yes');
+  });
+
+  it('an App in a namespace not granted gets CredentialsReady=False, SecretsNotReadable, and its Secret stays unread', async () => {
+    ok(await kube.kubectl(['create', 'namespace', 'ungranted']));
+    await kube.apply(manifest('Secret', 'apns', { type: 'Opaque', stringData: { 'key.p8': makeP8() } }, 'ungranted'));
+    await kube.apply(manifest('App', 'elsewhere', {
+      spec: { bundleId: 'dev.herald.elsewhere', credentials: { type: 'token', secretRef: { name: 'apns' }, keyId: 'ABC123DEFG', teamId: 'TEAM123456' } },
+    }, 'ungranted'));
+    const app = await waitFor('SecretsNotReadable', async () => {
+      const o = await kube.getJson('app', 'elsewhere', '-n', 'ungranted');
+      return condition(o, 'CredentialsReady')?.reason === 'SecretsNotReadable' ? o : undefined;
+    }, 60_000);
+    expect(condition(app, 'CredentialsReady')!.message).to.include('controller.appNamespaces');
   });
 });

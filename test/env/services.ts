@@ -63,8 +63,15 @@ export async function ensureNats(): Promise<void> {
   await waitForPort(4222, 'NATS');
 }
 
+/** nghttpd and h2load (Debian's nghttp2-server, nghttp2-client): an independent HTTP/2 peer for
+ * the APNs transport's tests (test/apns/lean-peers.test.ts) and the ceiling in bench/delivery. */
+export function ensureNghttp2(): void {
+  if (!has('nghttpd') || !has('h2load')) aptInstall('nghttp2-server', 'nghttp2-client');
+}
+
 export async function ensureServices(): Promise<void> {
   await ensurePostgres();
   await ensureRedis();
   await ensureNats();
+  ensureNghttp2();
 }

@@ -6,6 +6,7 @@ import { createApiMetrics } from '../../api/metrics.js';
 import type { ApiDeps } from '../../api/deps.js';
 import { silentLogger } from '../../core/log.js';
 import type { TestEnv } from '../env/index.js';
+import { checkAgainstOpenApi } from './openapi-check.js';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -51,6 +52,8 @@ export async function startTestApi(env: TestEnv, overrides: Partial<ApiDeps> = {
       } catch {
         /* not JSON (metrics) */
       }
+      // Every answer is checked against the OpenAPI document (throws on a mismatch).
+      checkAgainstOpenApi(method, path, res.status, res.headers.get('content-type'), parsed);
       return { status: res.status, headers: res.headers, body: parsed as any };
     },
     close: () => new Promise<void>((resolve) => {

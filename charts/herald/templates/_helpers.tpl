@@ -123,6 +123,19 @@ envFrom:
       name: {{ include "herald.configMapName" .ctx }}
 env:
 {{ include "herald.connectionsEnv" (dict "ctx" .ctx) | indent 2 }}
+  # Seals APNs credentials at rest (templates/encryption-secret.yaml).
+  - name: HERALD_ENCRYPTION_KEY
+    valueFrom:
+      secretKeyRef:
+        name: {{ default (printf "%s-encryption" (include "herald.fullname" .ctx)) .ctx.Values.encryption.existingSecret.name }}
+        key: {{ .ctx.Values.encryption.existingSecret.key | default "HERALD_ENCRYPTION_KEY" }}
+  # During a key rotation only: the earlier keys, from the same Secret.
+  - name: HERALD_ENCRYPTION_KEYS_PREVIOUS
+    valueFrom:
+      secretKeyRef:
+        name: {{ default (printf "%s-encryption" (include "herald.fullname" .ctx)) .ctx.Values.encryption.existingSecret.name }}
+        key: HERALD_ENCRYPTION_KEYS_PREVIOUS
+        optional: true
   # The controller's identity in its leader-election Lease.
   - name: HERALD_POD_NAME
     valueFrom:

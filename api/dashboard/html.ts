@@ -1,0 +1,65 @@
+// Server-rendered HTML for the dashboard: a tagged template that escapes every interpolated value
+// (only values made by `html` itself pass through raw), and the page layout. Hand-written because
+// it is 30 lines; a template engine would add a dependency and a second syntax for the same thing.
+
+const RAW = Symbol('raw html');
+export interface Html {
+  [RAW]: string;
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+
+type Value = Html | string | number | boolean | null | undefined | Value[];
+
+function render(value: Value): string {
+  if (value === null || value === undefined || value === false) return '';
+  if (Array.isArray(value)) return value.map(render).join('');
+  if (typeof value === 'object' && RAW in value) return value[RAW];
+  return escapeHtml(String(value));
+}
+
+export function html(strings: TemplateStringsArray, ...values: Value[]): Html {
+  let out = strings[0];
+  values.forEach((v, i) => (out += render(v) + strings[i + 1]));
+  return { [RAW]: out };
+}
+
+export const toString = (h: Html) => h[RAW];
+
+export interface LayoutOptions {
+  title: string;
+  /** The signed-in app's name and the key's scope; absent on the sign-in page. */
+  session?: { appName: string; scope: 'send' | 'read'; csrf: string };
+  current?: 'sends' | 'compose';
+}
+
+export function layout(opts: LayoutOptions, body: Html): string {
+  const s = opts.session;
+  const nav = s
+    ? html`<nav aria-label="Main">
+        <a href="/dashboard/" ${opts.current === 'sends' ? html`aria-current="page"` : ''}>Sends</a>
+        ${s.scope === 'send' ? html`<a href="/dashboard/compose" ${opts.current === 'compose' ? html`aria-current="page"` : ''}>New message</a>` : ''}
+        <span class="who">${s.appName} · ${s.scope === 'send' ? 'send key' : 'read-only key'}</span>
+        <form method="post" action="/dashboard/sign-out" class="inline">
+          <input type="hidden" name="_csrf" value="${s.csrf}"><button type="submit" class="link">Sign out</button>
+        </form>
+      </nav>`
+    : '';
+  return toString(html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${opts.title} · Herald</title>
+<link rel="stylesheet" href="/dashboard/assets/dashboard.css">
+<script src="/dashboard/assets/dashboard.js" defer></script>
+</head>
+<body>
+<header><a class="brand" href="/dashboard/">Herald</a>${nav}</header>
+<main id="main">
+${body}
+</main>
+</body>
+</html>`);
+}

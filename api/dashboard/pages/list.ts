@@ -1,0 +1,91 @@
+// The sends page: newest first, paged, filtered by source, status, date and text; and the CSV
+// export of the same filtered list.
+import { defaultContent, listNotifications, SEND_SOURCES, type ListFilter, type NotificationReport } from '../../../core/send/report.js';
+import type { Queryable } from '../../../core/store/db.js';
+import { html, type Html } from '../html.js';
+import { count, created, rate, SOURCE_NAMES, statusName } from './format.js';
+
+export const PAGE_SIZE = 25;
+const STATUSES = ['queued', 'sending', 'scheduled', 'approved', 'draft', 'canceled'];
+const MAX_EXPORT = 10_000;
+
+const option = (value: string, label: string, selected: string | undefined) =>
+  html`<option value="${value}" ${selected === value ? html`selected` : ''}>${label}</option>`;
+
+const day = (d: Date | undefined, endOfDay = false) =>
+  d ? new Date(d.getTime() - (endOfDay ? 86_400_000 : 0)).toISOString().slice(0, 10) : '';
+
+/** The query string of a filter (for paging links and the CSV link). */
+export function filterQuery(f: ListFilter, offset = f.offset): string {
+  const q = new URLSearchParams();
+  if (f.source) q.set('source', f.source);
+  if (f.status) q.set('status', f.status);
+  if (f.from) q.set('from', day(f.from));
+  if (f.to) q.set('to', day(f.to, true));
+  if (f.search) q.set('q', f.search);
+  if (offset) q.set('offset', String(offset));
+  return q.toString();
+}
+
+function row(n: NotificationReport): Html {
+  return html`<tr>
+    <td data-label="Id"><a href="/dashboard/sends/${n.id}">${n.id}</a></td>
+    <td data-label="Message" class="message">${defaultContent(n)}</td>
+    <td data-label="Status"><span class="status status-${n.canceled ? 'canceled' : n.status}">${statusName(n)}</span></td>
+    <td data-label="Source">${SOURCE_NAMES[n.source]}</td>
+    <td data-label="Created">${created(n)}</td>
+    <td data-label="Sent" class="num">${count(n.sent)}</td>
+    <td data-label="Failed" class="num">${count(n.failed)}</td>
+    <td data-label="Clicked" class="num">${count(n.clicked)}</td>
+    <td data-label="Click rate" class="num">${rate(n.clicked, n.sent)}</td>
+  </tr>`;
+}
+
+export async function sendsPage(db: Queryable, appId: string, filter: ListFilter, error?: string): Promise<Html> {
+  const page = error ? { total_count: 0, offset: 0, limit: PAGE_SIZE, notifications: [] } : await listNotifications(db, appId, filter);
+  const last = page.offset + page.notifications.length;
+  return html`<h1>Sends</h1>
+  <form method="get" action="/dashboard/" class="filters" role="search" aria-label="Filter sends">
+    <label>Source <select name="source"><option value="">Any</option>${SEND_SOURCES.map((s) => option(s, SOURCE_NAMES[s], filter.source))}</select></label>
+    <label>Status <select name="status"><option value="">Any</option>${STATUSES.map((s) => option(s, s, filter.status))}</select></label>
+    <label>From <input type="date" name="from" value="${day(filter.from)}"></label>
+    <label>To <input type="date" name="to" value="${day(filter.to, true)}"></label>
+    <label>Search <input type="search" name="q" value="${filter.search ?? ''}" maxlength="200" placeholder="text or id"></label>
+    <button type="submit">Filter</button>
+    <a class="button secondary" href="/dashboard/sends.csv?${filterQuery(filter, 0)}" download>Export CSV</a>
+  </form>
+  ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+  <p aria-live="polite">${page.total_count ? html`Showing ${page.offset + 1}–${last} of ${count(page.total_count)}` : 'No sends match.'}</p>
+  <div class="table-wrap"><table>
+    <caption class="visually-hidden">Sends, newest first</caption>
+    <thead><tr><th scope="col">Id</th><th scope="col">Message</th><th scope="col">Status</th><th scope="col">Source</th>
+      <th scope="col">Created</th><th scope="col" class="num">Sent</th><th scope="col" class="num">Failed</th>
+      <th scope="col" class="num">Clicked</th><th scope="col" class="num">Click rate</th></tr></thead>
+    <tbody>${page.notifications.map(row)}</tbody>
+  </table></div>
+  <nav class="pages" aria-label="Pages">
+    ${page.offset > 0 ? html`<a href="/dashboard/?${filterQuery(filter, Math.max(0, page.offset - PAGE_SIZE))}" rel="prev">← Newer</a>` : ''}
+    ${last < page.total_count ? html`<a href="/dashboard/?${filterQuery(filter, last)}" rel="next">Older →</a>` : ''}
+  </nav>`;
+}
+
+const csvField = (v: string | number | boolean | null) => {
+  const s = v === null ? '' : String(v);
+  // A leading = + - @ would be a formula in a spreadsheet: quote it with a leading apostrophe.
+  const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
+  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+};
+
+export async function sendsCsv(db: Queryable, appId: string, filter: ListFilter): Promise<string> {
+  const lines = ['id,message,status,canceled,source,created,send_after,completed,total,sent,failed,skipped,clicked,click_rate'];
+  for (let offset = 0; offset < MAX_EXPORT; offset += 50) {
+    const page = await listNotifications(db, appId, { ...filter, limit: 50, offset }, { count: false });
+    for (const n of page.notifications) {
+      const iso = (s: number | null) => (s === null ? null : new Date(s * 1000).toISOString());
+      lines.push([n.id, defaultContent(n), n.status, n.canceled, SOURCE_NAMES[n.source], iso(n.queued_at), iso(n.send_after), iso(n.completed_at),
+        n.total_recipients, n.sent, n.failed, n.skipped, n.clicked, rate(n.clicked, n.sent)].map(csvField).join(','));
+    }
+    if (page.notifications.length < 50) break;
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}

@@ -1,0 +1,177 @@
+// The dashboard at /dashboard/ (issue 13): server-rendered pages and one small script, every asset
+// served from here (air-gapped clusters). Sign in with a REST key; a `read` key sees, a `send` key
+// may also compose and cancel. One app per session: every query is filtered by the session's app,
+// so another app's send id is a 404 like an unknown one.
+import type Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import { bodyParser } from '@koa/bodyparser';
+import { HeraldError, NotFoundError } from '../../core/errors.js';
+import { deliveryTimeline, readNotification } from '../../core/send/report.js';
+import { parseListFilter } from '../../core/send/list-query.js';
+import { cancelSend } from '../../core/send/cancel.js';
+import type { ApiDeps } from '../deps.js';
+import { ipAllowed, type KeyCache } from '../key-cache.js';
+import { html, type Html } from './html.js';
+import { layoutOf, page, session } from './respond.js';
+import { COOKIE, createSession, csrfValid, deleteSession, overTls, requireSession, setSessionCookie } from './session.js';
+import { PAGE_SIZE, sendsCsv, sendsPage } from './pages/list.js';
+import { live, reportPage } from './pages/report.js';
+import { composeSend } from './compose-send.js';
+import { serveAsset } from './assets.js';
+
+const ID = /^\d{1,15}$/;
+// No inline script or style, nothing from elsewhere, never framed.
+const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+const safeHost = (origin: string) => {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return undefined;
+  }
+};
+
+const form = bodyParser({ enableTypes: ['form'], formLimit: '64kb', onError() { throw new HeraldError(400, 'The form could not be read.'); } });
+
+function notFound(ctx: Context): void {
+  page(ctx, layoutOf(ctx, 'Not found'), html`<h1>Not found</h1><p>No such send in this app. <a href="/dashboard/">Back to sends</a></p>`, 404);
+}
+
+/** Every change: a form body with the session's CSRF token. */
+function changes(): Middleware[] {
+  return [form, async (ctx, next) => {
+    if (!csrfValid(session(ctx), (ctx.request.body as Record<string, unknown> | undefined)?._csrf)) {
+      page(ctx, layoutOf(ctx, 'Expired form'), html`<h1>This form has expired</h1><p>Go back, reload the page and try again.</p>`, 403);
+      return;
+    }
+    await next();
+  }];
+}
+
+function signInPage(ctx: Context, error?: string, status = 200): void {
+  page(ctx, { title: 'Sign in' }, html`<h1>Sign in</h1>
+    <form method="post" action="/dashboard/sign-in" class="sign-in">
+      <label for="key">REST API key of your app</label>
+      <input id="key" name="key" type="password" autocomplete="off" required maxlength="200" ${error ? html`aria-describedby="key-error" aria-invalid="true"` : ''}>
+      ${error ? html`<p class="error" id="key-error" role="alert">${error}</p>` : ''}
+      <button type="submit">Sign in</button>
+    </form>
+    <p class="note">A key of scope read can see sends and reports; composing and cancelling need a key of scope send.</p>`, status);
+}
+
+/** The session's key draws the same buckets as its REST calls: `read` for pages, `send` for a cancel (compose draws its own). */
+function drawBuckets(deps: ApiDeps): Middleware {
+  return async function dashboardBuckets(ctx, next) {
+    const s = session(ctx);
+    try {
+      const bucket = ctx.method === 'GET' ? 'read' : ctx.path.endsWith('/cancel') ? 'send' : undefined;
+      if (deps.rateLimiter && bucket) await deps.rateLimiter.drawAuthenticated({ bucket, keyId: s.keyId, appId: s.appId, ip: ctx.state.ip });
+    } catch (error) {
+      if (!(error instanceof HeraldError) || error.status !== 429) throw error;
+      for (const [name, value] of Object.entries(error.headers ?? {})) ctx.set(name, value);
+      if (ctx.path.endsWith('.json')) throw error;
+      return page(ctx, layoutOf(ctx, 'Too many requests'), html`<h1>Too many requests</h1><p>${error.messages[0]}</p>`, 429);
+    }
+    await next();
+  };
+}
+
+export function mountDashboard(router: Router, deps: ApiDeps, keys: KeyCache): void {
+  const signedIn = [requireSession(deps.pool), drawBuckets(deps)];
+  const secure = (ctx: Context) => overTls(ctx, deps.trustProxyHops);
+
+  router.use('/dashboard', async (ctx, next) => {
+    ctx.set('Content-Security-Policy', CSP);
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Referrer-Policy', 'same-origin');
+    ctx.set('Cache-Control', 'no-store');
+    // A browser names the page a POST came from: one from another origin is refused, sign-in
+    // included (which has no session, so no CSRF token, yet). Changes also need the token below.
+    const origin = ctx.get('Origin');
+    if (ctx.method === 'POST' && origin && origin !== 'null' && safeHost(origin) !== ctx.host) {
+      ctx.status = 403;
+      ctx.type = 'text/plain';
+      ctx.body = 'Cross-origin form refused.';
+      return;
+    }
+    await next();
+  });
+  // This pattern also matches '/dashboard/' (the router ignores a trailing slash), hence the check.
+  router.get('/dashboard', (ctx, next) => (ctx.path === '/dashboard' ? ctx.redirect('/dashboard/') : next()));
+  router.get('/dashboard/assets/:file', serveAsset);
+  router.get('/dashboard/sign-in', (ctx) => signInPage(ctx));
+
+  router.post('/dashboard/sign-in', form, async (ctx) => {
+    const key = String((ctx.request.body as Record<string, unknown>)?.key ?? '').trim();
+    const identity = key && key.length <= 200 ? await keys.lookup(key) : null;
+    if (!identity || identity.revoked || !ipAllowed(identity, ctx.state.ip)) {
+      try {
+        await deps.rateLimiter?.drawAnonymous(ctx.state.ip); // a wrong key costs what a 401 costs
+      } catch (error) {
+        if (error instanceof HeraldError) return signInPage(ctx, error.messages[0], 429);
+        throw error;
+      }
+      return signInPage(ctx, 'This key is not valid here: check it, and that it may be used from this address.', 401);
+    }
+    setSessionCookie(ctx, await createSession(deps.pool, identity.keyId), secure(ctx));
+    ctx.redirect('/dashboard/');
+  });
+
+  router.post('/dashboard/sign-out', ...signedIn, ...changes(), async (ctx) => {
+    await deleteSession(deps.pool, ctx.cookies.get(COOKIE));
+    setSessionCookie(ctx, null, secure(ctx));
+    ctx.redirect('/dashboard/sign-in');
+  });
+
+  router.get('/dashboard/', ...signedIn, async (ctx) => {
+    let body: Html;
+    try {
+      body = await sendsPage(deps.pool, session(ctx).appId, parseListFilter({ ...ctx.query, limit: String(PAGE_SIZE) }, { limit: PAGE_SIZE }));
+    } catch (error) {
+      if (!(error instanceof HeraldError) || error.status !== 400) throw error;
+      body = await sendsPage(deps.pool, session(ctx).appId, { limit: PAGE_SIZE, offset: 0 }, error.messages[0]);
+    }
+    page(ctx, layoutOf(ctx, 'Sends', 'sends'), body);
+  });
+
+  router.get('/dashboard/sends.csv', ...signedIn, async (ctx) => {
+    const filter = parseListFilter({ ...ctx.query, limit: '50' });
+    ctx.type = 'text/csv; charset=utf-8';
+    ctx.attachment('sends.csv');
+    ctx.body = await sendsCsv(deps.pool, session(ctx).appId, filter);
+  });
+
+  const loadReport = async (ctx: Context) => {
+    const id = String(ctx.params.id);
+    const report = ID.test(id) ? await readNotification(deps.pool, session(ctx).appId, Number(id)) : undefined;
+    return report && live(report, await deliveryTimeline(deps.pool, report.id));
+  };
+
+  router.get('/dashboard/sends/:id', ...signedIn, async (ctx) => {
+    const data = await loadReport(ctx);
+    if (!data) return notFound(ctx);
+    page(ctx, layoutOf(ctx, `Send ${data.report.id}`), reportPage(data, session(ctx)));
+  });
+
+  router.get('/dashboard/sends/:id/live.json', ...signedIn, async (ctx) => {
+    const data = await loadReport(ctx);
+    if (!data) throw new NotFoundError();
+    ctx.body = data;
+  });
+
+  router.post('/dashboard/sends/:id/cancel', ...signedIn, ...changes(), async (ctx) => {
+    const s = session(ctx);
+    if (s.scope !== 'send') {
+      return page(ctx, layoutOf(ctx, 'Not allowed'), html`<h1>Not allowed</h1><p>Cancelling needs a key of scope send.</p>`, 403);
+    }
+    const id = String(ctx.params.id);
+    const outcome = ID.test(id) ? await cancelSend(deps.pool, s.appId, Number(id)) : { kind: 'not_found' as const };
+    if (outcome.kind === 'not_found') return notFound(ctx);
+    ctx.state.log.info({ sendId: id }, 'send canceled from the dashboard');
+    ctx.redirect(`/dashboard/sends/${id}`);
+  });
+
+  router.get('/dashboard/compose', ...signedIn, (ctx) => composeSend(ctx, deps, 'show'));
+  router.post('/dashboard/compose', ...signedIn, ...changes(), (ctx) => composeSend(ctx, deps, 'send'));
+}
+

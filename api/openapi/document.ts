@@ -1,0 +1,172 @@
+// The OpenAPI 3.1 document of Herald's REST interface, served at GET /api/v1/openapi.json. Linted
+// in `make test` (test/dashboard/openapi.test.ts) and checked against real answers: the api test
+// suites' client validates every answer it gets against it (test/support/openapi-check.ts).
+import { schemas } from './schemas.js';
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: unknown) => ({ 'application/json': { schema } });
+const header = (description: string) => ({ description, schema: { type: 'string' } });
+
+const RATE_HEADERS = {
+  'RateLimit-Limit': { $ref: '#/components/headers/RateLimit-Limit' },
+  'RateLimit-Remaining': { $ref: '#/components/headers/RateLimit-Remaining' },
+  'RateLimit-Reset': { $ref: '#/components/headers/RateLimit-Reset' },
+  'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
+  'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
+  'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
+  'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
+};
+
+const ok = (description: string, schema: string) => ({ description, headers: RATE_HEADERS, content: json(ref(schema)) });
+const r = (name: string) => ({ $ref: `#/components/responses/${name}` });
+/** The answers every authenticated call can give. */
+const AUTHENTICATED = { '401': r('Unauthorized'), '403': r('Forbidden'), '429': r('TooManyRequests'), '500': r('ServerError'), '503': r('Unavailable') };
+const SDK = { '400': r('BadRequest'), '413': r('TooLarge'), '415': r('UnsupportedMediaType'), '422': r('Invalid'), '429': r('TooManyRequests'), '500': r('ServerError'), '503': r('Unavailable') };
+/** SDK calls of an app with identity verification on (issue 12; api/routes/identity.ts). */
+const IDENTITY = { description: 'Identity verification is on and external_id_auth_hash is missing or wrong.', content: json(ref('Errors')) };
+
+const appIdQuery = { name: 'app_id', in: 'query', required: false, description: "The key's app (another app's id finds nothing).", schema: { type: 'string' } };
+const idPath = { name: 'id', in: 'path', required: true, description: 'The send id.', schema: { type: 'string' } };
+const query = (name: string, description: string, schema: unknown) => ({ name, in: 'query', required: false, description, schema });
+
+export const openApiDocument = {
+  openapi: '3.1.0',
+  info: {
+    title: 'Herald REST API',
+    version: '1',
+    description: 'Push notifications for iOS apps, compatible with OneSignal\'s REST calls: existing clients work with their base server set to /api/v1.',
+    license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+  },
+  servers: [{ url: '/api/v1' }],
+  security: [{ restApiKey: [] }],
+  tags: [{ name: 'notifications', description: 'Sends and their reports (REST API key).' }, { name: 'sdk', description: 'App-facing calls of the iOS SDK (app id only).' }],
+  paths: {
+    '/notifications': {
+      post: {
+        operationId: 'createNotification',
+        tags: ['notifications'],
+        summary: 'Send a notification (needs a key of scope send).',
+        parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 80 } }],
+        requestBody: { required: true, content: json(ref('SendRequest')) },
+        responses: {
+          '200': ok('Sending to a list, scheduled, a draft (no credentials) or an empty audience.', 'SendResponse'),
+          '202': ok('Queued: a segment or tag send delivered in the background.', 'SendResponse'),
+          '400': r('BadRequest'),
+          '402': r('PaymentRequired'),
+          '409': r('Conflict'),
+          '413': r('TooLarge'),
+          '415': r('UnsupportedMediaType'),
+          '422': r('Invalid'),
+          ...AUTHENTICATED,
+        },
+      },
+      get: {
+        operationId: 'getNotifications',
+        tags: ['notifications'],
+        summary: "The app's sends, newest first (OneSignal's list call).",
+        parameters: [
+          appIdQuery,
+          query('limit', 'Page size, 1 to 50 (default 50).', { type: 'integer', minimum: 0, maximum: 50 }),
+          query('offset', 'Sends to skip.', { type: 'integer', minimum: 0, maximum: 1000000 }),
+          query('kind', '0 Dashboard, 1 API, 3 Automated (a Send applied in the cluster).', { type: 'integer', enum: [0, 1, 3] }),
+          query('source', 'The same filter by name.', { type: 'string', enum: ['api', 'kubernetes', 'dashboard'] }),
+          query('status', 'A status, or canceled.', { type: 'string', enum: ['queued', 'sending', 'scheduled', 'approved', 'draft', 'canceled'] }),
+          query('from', 'Created at or after (YYYY-MM-DD or RFC 3339).', { type: 'string' }),
+          query('to', 'Created before (a bare date includes that day).', { type: 'string' }),
+          query('q', 'Text in contents or headings, or an id.', { type: 'string', maxLength: 200 }),
+        ],
+        responses: { '200': ok('A page of sends.', 'NotificationPage'), '400': r('BadRequest'), '404': r('NotFound'), ...AUTHENTICATED },
+      },
+    },
+    '/notifications/{id}': {
+      get: {
+        operationId: 'getNotification',
+        tags: ['notifications'],
+        summary: "A send's counters and details.",
+        parameters: [idPath, appIdQuery],
+        responses: { '200': ok('The send.', 'Notification'), '404': r('NotFound'), ...AUTHENTICATED },
+      },
+      delete: {
+        operationId: 'cancelNotification',
+        tags: ['notifications'],
+        summary: 'Cancel a scheduled or running send (needs a key of scope send).',
+        description: 'No new chunk starts; chunks in flight finish. The send ends approved if some devices were reached, else draft; canceled is true. Repeating is harmless.',
+        parameters: [idPath, appIdQuery],
+        responses: { '200': ok('Canceled.', 'Success'), '404': r('NotFound'), '409': r('Conflict'), ...AUTHENTICATED },
+      },
+    },
+    '/notifications/{id}/opened': {
+      post: {
+        operationId: 'reportOpen',
+        tags: ['sdk'],
+        security: [],
+        parameters: [idPath],
+        requestBody: { required: true, content: json(ref('Open')) },
+        responses: { '200': { description: 'Recorded (clicked rises once per install that was in the send\'s audience; other opens are answered alike and not counted).', content: json(ref('Success')) }, '404': r('NotFound'), ...SDK },
+      },
+    },
+    '/apps/{app_id}/subscriptions': {
+      post: {
+        operationId: 'createSubscription',
+        tags: ['sdk'],
+        security: [],
+        parameters: [{ name: 'app_id', in: 'path', required: true, schema: { type: 'string' } }],
+        requestBody: { required: true, content: json(ref('SubscriptionCreate')) },
+        responses: {
+          '200': { description: 'A known token, updated.', content: json(ref('SubscriptionId')) },
+          '201': { description: 'A new install.', content: json(ref('SubscriptionId')) },
+          '403': IDENTITY,
+          '404': r('NotFound'),
+          ...SDK,
+        },
+      },
+    },
+    '/apps/{app_id}/subscriptions/{id}': {
+      patch: {
+        operationId: 'updateSubscription',
+        tags: ['sdk'],
+        security: [],
+        parameters: [{ name: 'app_id', in: 'path', required: true, schema: { type: 'string' } }, { name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        requestBody: { required: true, content: json(ref('SubscriptionPatch')) },
+        responses: { '200': { description: 'Updated.', content: json(ref('SubscriptionId')) }, '403': IDENTITY, '404': r('NotFound'), ...SDK },
+      },
+    },
+    '/openapi.json': {
+      get: { operationId: 'getOpenApi', security: [], summary: 'This document.', responses: { '200': { description: 'OpenAPI 3.1', content: json({ type: 'object' }) } } },
+    },
+  },
+  components: {
+    securitySchemes: {
+      restApiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: '`Key <REST API key>` (also Basic and Bearer).' },
+    },
+    headers: {
+      'RateLimit-Limit': header('Burst size of the bucket closest to empty.'),
+      'RateLimit-Remaining': header('Tokens left in it.'),
+      'RateLimit-Reset': header('Seconds until it is full.'),
+      'RateLimit-Policy': header('One entry per bucket drawn.'),
+      'X-RateLimit-Limit': header('As RateLimit-Limit.'),
+      'X-RateLimit-Remaining': header('As RateLimit-Remaining.'),
+      'X-RateLimit-Reset': header('Unix time when it is full (on a 429: now + Retry-After).'),
+      'Retry-After': header('Seconds to wait.'),
+    },
+    responses: {
+      BadRequest: { description: 'Malformed JSON, or a bad query parameter (named in the sentence).', content: json(ref('Errors')) },
+      Unauthorized: { description: 'Missing, malformed, unknown or revoked key.', headers: { 'WWW-Authenticate': header('Key') }, content: json(ref('Errors')) },
+      Forbidden: { description: 'Key used from outside its allow-list, app_id of another app, or a read key on a change.', content: json(ref('Errors')) },
+      PaymentRequired: { description: "The app's invoice is overdue; nothing recorded.", content: json(ref('Errors')) },
+      NotFound: { description: "Unknown id, another app's id, or an in-app card.", content: json(ref('Errors')) },
+      Conflict: { description: 'An idempotent repeat still running, or a cancel of a finished send.', content: json(ref('Errors')) },
+      TooLarge: { description: 'Body over 1 MB.', content: json(ref('Errors')) },
+      UnsupportedMediaType: { description: 'Body not application/json.', content: json(ref('Errors')) },
+      Invalid: { description: 'Rules broken: one sentence each.', content: json(ref('Errors')) },
+      TooManyRequests: {
+        description: 'A rate bucket is empty.',
+        headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' }, ...RATE_HEADERS },
+        content: json(ref('RateLimited')),
+      },
+      ServerError: { description: 'Unexpected failure; the sentence names the request id.', content: json(ref('Errors')) },
+      Unavailable: { description: 'A server Herald needs is down; retry.', content: json(ref('Errors')) },
+    },
+    schemas,
+  },
+};

@@ -1,0 +1,7 @@
+module herald.local/apns-sink
+
+go 1.26.0
+
+require golang.org/x/net v0.61.0
+
+require golang.org/x/text v0.43.0 // indirect

@@ -1,0 +1,47 @@
+// Admin commands on an app's identity. `herald apps move-id --app NAMESPACE/NAME APP_ID`: the administrator's approval for an app id to
+// move to another App (issue 12). An App can otherwise claim only an id no other app holds, so a
+// tenant cannot take over another namespace's app by naming its id in spec.appId. Run it after the
+// old App is deleted; the App named here then adopts the id, its keys, installs and sends.
+import { createPool } from '../../core/store/db.js';
+import { loadConfig, loadKeyring } from '../../core/config.js';
+import { getAppByName, moveAppId } from '../../core/apps/app-store.js';
+import { issueIdentitySecret, setIdentityRequired } from '../../core/apps/identity.js';
+import { useKeyring } from '../../core/secrets/seal.js';
+import { fail } from '../runtime.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function appsMoveId(appName: string | undefined, appId: string | undefined): Promise<void> {
+  if (!appName || !appId || !UUID.test(appId)) fail('usage: herald apps move-id --app NAMESPACE/NAME APP_ID', 2);
+  const pool = createPool(loadConfig(process.env).databaseUrl, { max: 2, applicationName: 'herald-cli' });
+  try {
+    const app = await moveAppId(pool, appId.toLowerCase(), appName);
+    process.stdout.write(`app id ${app.id} now belongs to ${app.name}\n`);
+  } finally {
+    await pool.end();
+  }
+}
+
+/**
+ * `herald apps identity --app NAME issue|on|off`: identity verification of an app without a
+ * cluster (cluster Apps use spec.identityVerification). `issue` prints a new identity secret once
+ * (the previous one stops) and turns verification on.
+ */
+export async function appsIdentity(appName: string | undefined, action: string | undefined): Promise<void> {
+  if (!appName || !['issue', 'on', 'off'].includes(action ?? '')) fail('usage: herald apps identity --app NAME issue|on|off', 2);
+  useKeyring(loadKeyring(process.env)); // the secret is sealed like credentials
+  const pool = createPool(loadConfig(process.env).databaseUrl, { max: 2, applicationName: 'herald-cli' });
+  try {
+    const app = await getAppByName(pool, appName);
+    if (!app) fail(`no app named ${appName}; apply its manifest first (herald apps apply -f FILE)`);
+    if (action === 'issue') {
+      process.stdout.write(`${await issueIdentitySecret(pool, app.id, true)}\n`);
+    } else if (!(await setIdentityRequired(pool, app.id, action === 'on'))) {
+      fail(`app ${appName} has no identity secret yet: run herald apps identity --app ${appName} issue`);
+    } else {
+      process.stdout.write(`${app.name}: identity verification ${action}\n`);
+    }
+  } finally {
+    await pool.end();
+  }
+}

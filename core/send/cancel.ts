@@ -1,0 +1,57 @@
+// Cancel (DELETE /api/v1/notifications/{id}, a Send's spec.cancel): the same stop as a pause
+// (core/delivery/finish.ts stopWithin): no new chunk starts, chunks in flight finish and count, and
+// the send ends `approved` when some devices were reached, else `draft`; the rest are never sent.
+// A scheduled send that has not fired ends `draft` at once. `sends.canceled_at` records the cancel
+// (GET stats and the Send show `canceled: true`). Repeating a cancel changes nothing.
+import type { Pool, PoolClient } from '../store/db.js';
+import { inTransaction } from '../store/db.js';
+import { enqueue } from '../bus/outbox.js';
+import { SUBJECTS } from '../bus/subjects.js';
+import { finishMessage, stopWithin, type SendFinishedEvent } from '../delivery/finish.js';
+
+export type CancelOutcome =
+  | { kind: 'canceled' } // stopped now, or already cancelled
+  | { kind: 'not_found' }
+  | { kind: 'finished'; status: string }; // ended before the cancel: nothing to stop
+
+interface Row {
+  app_id: string;
+  status: string;
+  chunks_total: number | null;
+  canceled_at: Date | null;
+  total_recipients: number;
+}
+
+export async function cancelSend(pool: Pool, appId: string, sendId: number): Promise<CancelOutcome> {
+  return inTransaction(pool, (db) => cancelWithin(db, appId, sendId));
+}
+
+export async function cancelWithin(db: PoolClient, appId: string, sendId: number): Promise<CancelOutcome> {
+  const res = await db.query<Row>(
+    `SELECT app_id, status, chunks_total, canceled_at, total_recipients FROM sends
+      WHERE id = $1 AND app_id = $2 AND kind = 'push' FOR UPDATE`,
+    [sendId, appId],
+  );
+  const s = res.rows[0];
+  if (!s) return { kind: 'not_found' };
+  if (s.canceled_at) return { kind: 'canceled' };
+  if (s.status === 'approved' || s.status === 'draft') return { kind: 'finished', status: s.status };
+  await db.query(`UPDATE sends SET canceled_at = now() WHERE id = $1`, [sendId]);
+  if (s.status === 'scheduled' && s.chunks_total === null) {
+    // Not fired yet: nothing planned, nothing in flight; every device of the estimate is left out.
+    const message = finishMessage({ sendId, status: 'draft', sent: 0, failed: 0, skipped: 0, leftOut: s.total_recipients, stopped: 'canceled' });
+    await db.query(
+      `UPDATE sends SET status = 'draft', stopped = 'canceled', left_out = total_recipients, message = $2,
+                        finished_at = now(), updated_at = now() WHERE id = $1`,
+      [sendId, message],
+    );
+    const event: SendFinishedEvent = {
+      sendId, appId: s.app_id, totalRecipients: s.total_recipients, status: 'draft', sent: 0, failed: 0, skipped: 0, leftOut: s.total_recipients, stopped: 'canceled',
+    };
+    await enqueue(db, [{ subject: SUBJECTS.sendEvent('finished'), msgId: `send-finished-${sendId}`, payload: event }]);
+    return { kind: 'canceled' };
+  }
+  // Running (or a time-zone send part-released): the pause's stop, with its own reason.
+  await stopWithin(db, sendId, 'canceled');
+  return { kind: 'canceled' };
+}

@@ -1,0 +1,146 @@
+// A send as the list call, the stats call and the dashboard show it: the stats counters plus what
+// the send was (contents, headings, source) and when (queued, scheduled, completed, cancelled).
+// OneSignal's NotificationWithMeta names and units: times are Unix seconds, `canceled` a boolean.
+import type { Queryable } from '../store/db.js';
+import { toStats, type SendRow, type SendStats } from './stats.js';
+import type { SendStatus } from './status.js';
+
+export type SendSource = 'api' | 'kubernetes' | 'dashboard';
+export const SEND_SOURCES: readonly SendSource[] = ['api', 'kubernetes', 'dashboard'];
+
+export interface NotificationRow extends SendRow {
+  source: SendSource;
+  contents: Record<string, string> | null;
+  headings: Record<string, string> | null;
+  message: string;
+  throttle_per_min: number | null;
+  send_after: Date | null;
+  created_at: Date;
+  finished_at: Date | null;
+  canceled_at: Date | null;
+}
+
+export interface NotificationReport extends SendStats {
+  app_id: string;
+  contents: Record<string, string>;
+  headings: Record<string, string>;
+  source: SendSource;
+  message: string;
+  queued_at: number;
+  send_after: number;
+  completed_at: number | null;
+  throttle_rate_per_minute: number | null;
+  canceled: boolean;
+}
+
+/** The columns toNotification reads, for every query that feeds it. */
+// Only the two texts of the request: a list send's request holds up to 500 ids, not read here.
+export const NOTIFICATION_COLUMNS = `id, app_id, status, total_recipients, sent, failed, skipped, left_out, clicked, source,
+  request->'contents' AS contents, request->'headings' AS headings, message, throttle_per_min, send_after, created_at,
+  finished_at, canceled_at`;
+
+const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
+
+export function toNotification(row: NotificationRow): NotificationReport {
+  return {
+    ...toStats(row),
+    id: Number(row.id),
+    app_id: row.app_id,
+    contents: row.contents ?? {},
+    headings: row.headings ?? {},
+    source: row.source,
+    message: row.message,
+    queued_at: seconds(row.created_at),
+    send_after: seconds(row.send_after ?? row.created_at),
+    completed_at: row.finished_at ? seconds(row.finished_at) : null,
+    throttle_rate_per_minute: row.throttle_per_min,
+    canceled: row.canceled_at !== null,
+  };
+}
+
+/** The text a list shows for a send: its default language's content. */
+export function defaultContent(report: Pick<NotificationReport, 'contents'>): string {
+  const c = report.contents;
+  return c.en ?? Object.values(c)[0] ?? '';
+}
+
+export async function readNotification(db: Queryable, appId: string, id: number): Promise<NotificationReport | undefined> {
+  const res = await db.query<NotificationRow>({
+    name: 'herald-read-notification', // prepared once per connection (the stats call is hot)
+    text: `SELECT ${NOTIFICATION_COLUMNS} FROM sends WHERE id = $1 AND app_id = $2 AND kind = 'push'`,
+    values: [id, appId],
+  });
+  return res.rows[0] ? toNotification(res.rows[0]) : undefined;
+}
+
+export const MAX_LIST_LIMIT = 50; // OneSignal's own cap on a page
+export const MAX_LIST_OFFSET = 1_000_000;
+export const MAX_SEARCH_LENGTH = 200;
+
+export interface ListFilter {
+  limit: number;
+  offset: number;
+  source?: SendSource;
+  /** A status, or `canceled` for cancelled sends whatever their status. */
+  status?: SendStatus | 'canceled';
+  /** Sends created at or after / before these instants. */
+  from?: Date;
+  to?: Date;
+  /** Matched against the id and the contents and headings in every language, case-insensitively. */
+  search?: string;
+}
+
+export interface NotificationPage {
+  total_count: number;
+  offset: number;
+  limit: number;
+  notifications: NotificationReport[];
+}
+
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** One app's sends, newest first (OneSignal's list call). Bounded by the caller's checked filter; total_count -1 when not counted. */
+export async function listNotifications(db: Queryable, appId: string, filter: ListFilter, opts: { count?: boolean } = {}): Promise<NotificationPage> {
+  const where = [`app_id = $1`, `kind = 'push'`];
+  const values: unknown[] = [appId];
+  const add = (sql: (p: string) => string, value: unknown) => {
+    values.push(value);
+    where.push(sql(`$${values.length}`));
+  };
+  if (filter.source) add((p) => `source = ${p}`, filter.source);
+  if (filter.status === 'canceled') where.push('canceled_at IS NOT NULL');
+  else if (filter.status) add((p) => `status = ${p}`, filter.status);
+  if (filter.from) add((p) => `created_at >= ${p}`, filter.from);
+  if (filter.to) add((p) => `created_at < ${p}`, filter.to);
+  if (filter.search) {
+    const id = /^\d{1,15}$/.test(filter.search) ? Number(filter.search) : null;
+    add((p) => `((request->'contents')::text ILIKE ${p} OR coalesce((request->'headings')::text, '') ILIKE ${p}${id === null ? '' : ` OR id = ${id}`})`, likePattern(filter.search));
+  }
+  const clause = where.join(' AND ');
+  // The total is one more scan of the app's matching sends; an export paging through skips it.
+  const count = opts.count === false ? undefined : await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM sends WHERE ${clause}`, values);
+  const rows = await db.query<NotificationRow>(
+    `SELECT ${NOTIFICATION_COLUMNS} FROM sends WHERE ${clause} ORDER BY id DESC LIMIT ${filter.limit} OFFSET ${filter.offset}`,
+    values,
+  );
+  return { total_count: count ? count.rows[0].n : -1, offset: filter.offset, limit: filter.limit, notifications: rows.rows.map(toNotification) };
+}
+
+export interface DeliveryPoint {
+  /** Unix seconds of the second the chunks finished in. */
+  at: number;
+  sent: number;
+  failed: number;
+}
+
+/** Delivery over time from the chunks' finish times, per second (at most 600 points: the last ones). */
+export async function deliveryTimeline(db: Queryable, sendId: number): Promise<DeliveryPoint[]> {
+  const res = await db.query<{ at: number; sent: number; failed: number }>(
+    `SELECT * FROM (
+       SELECT extract(epoch FROM date_trunc('second', finished_at))::bigint AS at, sum(sent)::int AS sent, sum(failed)::int AS failed
+         FROM send_chunks WHERE send_id = $1 AND state = 'done' AND finished_at IS NOT NULL
+        GROUP BY 1 ORDER BY 1 DESC LIMIT 600) t ORDER BY at`,
+    [sendId],
+  );
+  return res.rows.map((r) => ({ at: Number(r.at), sent: r.sent, failed: r.failed }));
+}

@@ -1,0 +1,200 @@
+// createLeanApnsClient: the default APNs gateway adapter, HTTP/2 framed by hand over TLS
+// sockets (docs/apns.md, "The lean transport"). node:http2 costs ~85 µs of CPU per request in
+// stream objects and C++ round trips; here a request is ~200 bytes written into a batch buffer.
+//
+// The pool: `connections` connections, each opened on demand. Messages wait in one FIFO queue;
+// whatever was queued in the same tick is shared out among the connections with room and each
+// connection frames its share into one write. Retries inside the transport are only for
+// requests the peer never processed or never answered (GOAWAY above last-stream-id,
+// REFUSED_STREAM, a lost connection), at most MAX_ATTEMPTS times, and one after an
+// ExpiredProviderToken refresh; everything else is the sender's outcome table's to decide.
+import type { ConnectionOptions } from 'node:tls';
+import { pino } from 'pino';
+import { H2Connection, type ConnectionHooks } from './connection.js';
+import { apnsOrigin } from './endpoint.js';
+import { Batch, Pending } from './pending.js';
+import { ProviderTokenSigner } from './provider-token.js';
+import { framable } from './request-block.js';
+import { resultOf } from './result.js';
+import { tlsOptions } from './tls-options.js';
+import type { ApnsClient, ApnsClientOptions, ApnsMessage, ApnsResult, ApnsTarget } from './types.js';
+
+const DEFAULTS = { connections: 2, maxConcurrentStreams: 500, requestTimeoutMs: 10_000 };
+/** Times a message may go out on a connection for transport reasons (never-processed, lost). */
+const MAX_ATTEMPTS = 3;
+const PAYLOAD_CACHE = 32;
+const RECONNECT_PAUSE_MS = 1000;
+
+export function createLeanApnsClient(target: ApnsTarget, opts: ApnsClientOptions = {}): ApnsClient {
+  const origin = new URL(apnsOrigin(target));
+  const logger = (opts.logger ?? pino({ level: 'silent' })).child({ component: 'apns', origin: origin.origin, topic: target.topic });
+  const slots: Array<H2Connection | undefined> = new Array(Math.max(1, opts.connections ?? DEFAULTS.connections)).fill(undefined);
+  const maxStreams = Math.max(1, opts.maxConcurrentStreams ?? DEFAULTS.maxConcurrentStreams);
+  const timeoutMs = opts.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs;
+  const tls: ConnectionOptions = tlsOptions(target);
+  const c = target.credentials;
+  const signer = c.kind === 'token' ? new ProviderTokenSigner(c.keyP8, c.keyId, c.teamId) : undefined;
+  const authority = origin.host;
+  const host = origin.hostname.replace(/^\[|\]$/g, '');
+  const port = Number(origin.port || 443);
+  // The payload bytes, built once per distinct payload string (one per language of a send).
+  const payloads = new Map<string, Buffer>();
+  // The FIFO: queue[head..] waits. A head index, not shift()/slice() of the rest per dispatch.
+  let queue: Pending[] = [];
+  let head = 0;
+  let scheduled = false;
+  let closed = false;
+  let nextId = 1;
+  const failedAt = slots.map(() => 0);
+  const retiring = new Set<H2Connection>();
+
+  const hooks: ConnectionHooks = {
+    answered(p) {
+      const result = resultOf(p.message.token, { ok: true, answer: { status: p.status, apnsId: p.apnsId, retryAfter: p.retryAfter, body: p.body ? Buffer.concat(p.body).toString('utf8') : '' } });
+      if (signer && result.status === 403 && result.reason === 'ExpiredProviderToken' && !p.tokenRetried) {
+        signer.invalidate(p.generation);
+        logger.info({ generation: p.generation }, 'apns provider token renewed after ExpiredProviderToken');
+        p.tokenRetried = true;
+        return requeue(p);
+      }
+      p.settle(result);
+    },
+    failed(p, reason) {
+      p.settle({ token: p.message.token, status: 0, reason });
+    },
+    unprocessed(p) {
+      if (p.attempts >= MAX_ATTEMPTS) p.settle({ token: p.message.token, status: 0, reason: 'ConnectionError' });
+      else requeue(p);
+    },
+    changed() {
+      schedule();
+    },
+  };
+
+  function requeue(p: Pending): void {
+    if (head > 0) queue[--head] = p;
+    else queue.unshift(p);
+    schedule();
+  }
+
+  function take(n: number): Pending[] {
+    const batch = queue.slice(head, head + n);
+    head += n;
+    if (head === queue.length) {
+      queue = [];
+      head = 0;
+    } else if (head > 4096) {
+      queue = queue.slice(head);
+      head = 0;
+    }
+    return batch;
+  }
+
+  function schedule(): void {
+    if (scheduled) return;
+    scheduled = true;
+    // After the current frames/sends of this tick: one write per connection for all of them.
+    queueMicrotask(pump);
+  }
+
+  function prefixOf(conn: H2Connection): (p: Pending) => Buffer {
+    // The batch's constant fields, rebuilt only when a message differs from the one before.
+    let last: ApnsMessage | undefined;
+    let lastGeneration = -1;
+    let key = '';
+    let fields: Array<[string, string]> = [];
+    return (p) => {
+      const m = p.message;
+      const authorization = signer?.current();
+      p.generation = authorization?.generation ?? 0;
+      if (!last || p.generation !== lastGeneration || m.pushType !== last.pushType || m.priority !== last.priority || m.collapseId !== last.collapseId) {
+        key = `${m.pushType ?? 'alert'}|${m.priority ?? ''}|${m.collapseId ?? '\0'}|${p.generation}`;
+        fields = [[':authority', authority], ['apns-topic', target.topic], ['apns-push-type', m.pushType ?? 'alert']];
+        if (m.priority !== undefined) fields.push(['apns-priority', String(m.priority)]);
+        if (m.collapseId !== undefined) fields.push(['apns-collapse-id', m.collapseId]);
+        if (authorization) fields.push(['authorization', authorization.authorization]);
+      }
+      last = m;
+      lastGeneration = p.generation;
+      // The encoder hands back cached bytes while its table model is unchanged (all but the first).
+      return conn.encoder.prefix(key, fields);
+    };
+  }
+
+  function pump(): void {
+    scheduled = false;
+    if (closed) return failAll('ClientClosed');
+    if (queue.length === head) return;
+    let ready = 0;
+    let alive = 0;
+    const now = Date.now();
+    for (const conn of retiring) if (conn.state === 'closed') retiring.delete(conn);
+    for (let i = 0; i < slots.length; i++) {
+      let conn = slots[i];
+      if (conn && conn.state === 'draining') {
+        // After a GOAWAY it only finishes its streams: a new connection takes the slot now.
+        retiring.add(conn);
+        slots[i] = conn = undefined;
+      }
+      if (conn && conn.state === 'closed') {
+        // A failed connect is not retried at once (no spinning on a refused port).
+        if (!conn.everReady) failedAt[i] = now;
+        slots[i] = conn = undefined;
+      }
+      if (!conn && now - failedAt[i] >= RECONNECT_PAUSE_MS) {
+        slots[i] = conn = new H2Connection({ id: nextId++, host, port, tls, maxStreams, timeoutMs, logger }, hooks);
+      }
+      if (!conn) continue;
+      alive++;
+      if (conn.spare() > 0) ready++;
+    }
+    // Nothing can carry them: answer now; the sender's outcome table retries later.
+    if (alive === 0) return failAll('ConnectionError');
+    if (ready === 0) return;
+    const share = Math.ceil((queue.length - head) / ready);
+    for (const conn of slots) {
+      const waiting = queue.length - head;
+      if (!conn || waiting === 0) continue;
+      const n = Math.min(conn.spare(), share, waiting);
+      if (n > 0) conn.start(take(n), prefixOf(conn));
+    }
+  }
+
+  function failAll(reason: string): void {
+    const failed = queue.slice(head);
+    queue = [];
+    head = 0;
+    for (const p of failed) p.settle({ token: p.message.token, status: 0, reason });
+  }
+
+  function payloadOf(text: string): Buffer {
+    let buf = payloads.get(text);
+    if (!buf) {
+      if (payloads.size >= PAYLOAD_CACHE) payloads.clear();
+      buf = Buffer.from(text, 'utf8');
+      payloads.set(text, buf);
+    }
+    return buf;
+  }
+
+  return {
+    send(messages: ApnsMessage[]): Promise<ApnsResult[]> {
+      return new Promise((resolve) => {
+        const batch = new Batch(messages.length, resolve);
+        messages.forEach((m, i) => {
+          const p = new Pending(m, payloadOf(m.payload), batch, i);
+          if (closed) return p.settle({ token: m.token, status: 0, reason: 'ClientClosed' });
+          // Apple would answer 400 BadDeviceToken; a value that cannot be a header never goes out.
+          if (!framable(m)) return p.settle({ token: m.token, status: 400, reason: 'BadDeviceToken' });
+          queue.push(p);
+        });
+        if (queue.length > head) schedule();
+      });
+    },
+    async close() {
+      closed = true;
+      failAll('ClientClosed');
+      for (const conn of [...slots, ...retiring]) conn?.close();
+    },
+  };
+}

@@ -1,0 +1,47 @@
+// Issue 12 in the chart: Secrets never granted cluster-wide by default, the public ingress serves
+// the API only and over TLS, and the optional NetworkPolicies let each pod reach only its needs.
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { find, valuesDir, useHelm, type Manifest } from './helm.js';
+
+const minimal = join(valuesDir, 'minimal.yaml');
+const NS = 'herald';
+
+describe('charts/herald: security defaults (issue 12)', function () {
+  this.timeout(600_000);
+  const helm = useHelm();
+  const rulesOf = (m: Manifest) => ((m as { rules?: Array<{ resources?: string[]; verbs?: string[] }> }).rules ?? []);
+
+  it('grants no Secret access in a ClusterRole; a Role per controller.appNamespaces entry instead', async () => {
+    const ms = await helm().template(['-n', NS, '-f', minimal, '--set', 'controller.appNamespaces={shop,news}']);
+    for (const m of ms.filter((x) => x.kind === 'ClusterRole')) {
+      expect(rulesOf(m).flatMap((r) => r.resources ?? []), m.metadata.name).to.not.include('secrets');
+    }
+    const roles = ms.filter((m) => m.kind === 'Role' && rulesOf(m).some((r) => r.resources?.includes('secrets')));
+    expect(roles.map((m) => m.metadata.namespace).sort()).to.deep.equal(['news', 'shop']);
+    expect(ms.filter((m) => m.kind === 'RoleBinding' && m.metadata.name === 'herald-controller-secrets')).to.have.length(2);
+  });
+
+  it('routes only /api/ through the ingress, with TLS, by default', async () => {
+    const ms = await helm().template(['-n', NS, '-f', minimal, '--set', 'ingress.enabled=true']);
+    const ingress = find(ms, 'Ingress', 'herald-api');
+    const rules: Array<{ http: { paths: Array<{ path: string }> } }> = ingress.spec.rules;
+    const paths = rules.flatMap((r) => r.http.paths.map((p) => p.path));
+    expect(paths).to.deep.equal(['/api/']);
+    expect(ingress.spec.tls).to.have.length(1);
+  });
+
+  it('renders no NetworkPolicy unless asked; with networkPolicy.enabled, senders reach only the datastores, DNS and Apple', async () => {
+    expect((await helm().template(['-n', NS, '-f', minimal])).filter((m) => m.kind === 'NetworkPolicy')).to.deep.equal([]);
+    const ms = await helm().template(['-n', NS, '-f', minimal, '--set', 'networkPolicy.enabled=true']);
+    expect(ms.filter((m) => m.kind === 'NetworkPolicy').map((m) => m.metadata.name).sort()).to.deep.equal(['herald-api', 'herald-controller', 'herald-sender']);
+    type Egress = { ports?: Array<{ port: number | string }>; to?: Array<{ ipBlock?: { cidr: string } }> };
+    const egress: Egress[] = find(ms, 'NetworkPolicy', 'herald-sender').spec.egress;
+    const ports = egress.flatMap((e) => (e.ports ?? []).map((p) => p.port)).sort();
+    expect(ports).to.deep.equal([2197, 4222, 443, 53, 53, 5432, 6379].sort());
+    const apple = egress.find((e) => e.ports?.some((p) => p.port === 443))!;
+    expect(apple.to).to.deep.equal([{ ipBlock: { cidr: '17.0.0.0/8' } }]);
+    const api = find(ms, 'NetworkPolicy', 'herald-api');
+    expect(api.spec.ingress[0].from[0].namespaceSelector.matchLabels).to.deep.equal({ 'kubernetes.io/metadata.name': 'ingress-nginx' });
+  });
+});

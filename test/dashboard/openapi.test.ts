@@ -1,0 +1,47 @@
+// The OpenAPI 3.1 document: valid by the OpenAPI 3.1 schema and its rules (@readme/openapi-parser),
+// served at /api/v1/openapi.json without a key, naming every route the api has; and the checker
+// the api suites use refuses an answer the document does not describe (so the check can fail).
+import { expect } from 'chai';
+import { validate, compileErrors } from '@readme/openapi-parser';
+import { openApiDocument } from '../../api/openapi/document.js';
+import { useTestEnv } from '../env/index.js';
+import { startTestApi, type TestApi } from '../support/api-server.js';
+import { checkAgainstOpenApi } from '../support/openapi-check.js';
+
+describe('OpenAPI document', () => {
+  const env = useTestEnv({ redis: false });
+  let api: TestApi;
+  before(async () => (api = await startTestApi(env)));
+  after(() => api.close());
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const result = await validate(structuredClone(openApiDocument) as never);
+    expect(result.valid, result.valid ? '' : compileErrors(result)).to.equal(true);
+    expect(result.specification).to.equal('OpenAPI');
+  });
+
+  it('is served at /api/v1/openapi.json without a key', async () => {
+    const res = await api.request('GET', '/api/v1/openapi.json');
+    expect(res.status).to.equal(200);
+    expect(res.body).to.deep.equal(JSON.parse(JSON.stringify(openApiDocument)));
+  });
+
+  it('documents every /api/v1 route of the api', async () => {
+    const { createApi } = await import('../../api/server.js');
+    const koa = createApi(api.deps);
+    const router = (koa.middleware.find((m) => 'router' in m) as unknown as { router: { stack: { path: string; methods: string[] }[] } }).router;
+    for (const layer of router.stack.filter((l) => l.path.startsWith('/api/v1/'))) {
+      const template = layer.path.slice('/api/v1'.length).replace(/:(\w+)/g, '{$1}');
+      const ops = (openApiDocument.paths as Record<string, Record<string, unknown>>)[template];
+      expect(ops, layer.path).to.be.an('object');
+      for (const method of layer.methods.filter((m) => m !== 'HEAD')) expect(ops[method.toLowerCase()], `${method} ${layer.path}`).to.be.an('object');
+    }
+  });
+
+  it('refuses an answer the document does not describe', () => {
+    expect(() => checkAgainstOpenApi('GET', '/api/v1/notifications/1', 200, 'application/json', { id: 1 })).to.throw(/does not match/);
+    expect(() => checkAgainstOpenApi('GET', '/api/v1/notifications/1', 418, 'application/json', {})).to.throw(/does not list/);
+    expect(() => checkAgainstOpenApi('PUT', '/api/v1/apps/x/subscriptions', 200, 'application/json', {})).to.throw(/not documented/);
+    expect(() => checkAgainstOpenApi('POST', '/api/v1/notifications', 422, 'application/json', { errors: ['x'] })).not.to.throw();
+  });
+});

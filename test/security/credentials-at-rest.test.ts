@@ -1,0 +1,57 @@
+// Issue 12: APNs credentials are sealed in PostgreSQL (AES-256-GCM). A dump of the table holds no
+// key, certificate or passphrase; `herald credentials rotate-key` seals rows stored in clear
+// before and moves rows to a new key.
+import { randomBytes } from 'node:crypto';
+import { expect } from 'chai';
+import { useTestEnv } from '../env/index.js';
+import { makeApp } from '../support/apps.js';
+import { getCredentials, setCredentials } from '../../core/apps/app-store.js';
+import { useKeyring } from '../../core/secrets/seal.js';
+import { herald } from '../support/cli.js';
+
+describe('APNs credentials sealed at rest', function () {
+  this.timeout(60_000);
+  const env = useTestEnv({ bus: false, redis: false });
+  const k1 = randomBytes(32);
+  const k2 = randomBytes(32);
+  after(() => useKeyring({ previous: [] }));
+
+  /** What `pg_dump` would print of the table: every column as text. */
+  const dump = async () =>
+    JSON.stringify((await env.pool.query("SELECT row_to_json(c)::text AS row, encode(material, 'escape') AS m FROM app_credentials c")).rows);
+
+  it('stores no key, certificate or passphrase in clear, and reads them back', async () => {
+    useKeyring({ current: k1, previous: [] });
+    const app = await makeApp(env.pool);
+    const passphrase = 'p12-passphrase-4d1c';
+    await setCredentials(env.pool, app.app.id, { kind: 'certificate', material: Buffer.from(app.p8), passphrase });
+    const text = await dump();
+    expect(text).to.not.include('PRIVATE KEY');
+    expect(text).to.not.include(app.p8.split('\n')[1]);
+    expect(text).to.not.include(passphrase);
+    const back = await getCredentials(env.pool, app.app.id);
+    expect(back!.material.toString()).to.equal(app.p8);
+    expect(back!.passphrase).to.equal(passphrase);
+  });
+
+  it('rotate-key seals rows written in clear and moves sealed rows to the new key', async () => {
+    useKeyring({ previous: [] }); // a row from before encryption
+    const legacy = await makeApp(env.pool);
+    expect(await dump()).to.include('PRIVATE KEY');
+    const run = await herald(['credentials', 'rotate-key'], env.childEnv({
+      HERALD_ENCRYPTION_KEY: k2.toString('base64'),
+      HERALD_ENCRYPTION_KEYS_PREVIOUS: k1.toString('hex'),
+    }));
+    expect(run.stderr).to.equal('');
+    expect(run.stdout).to.match(/^sealed \d+ app credentials? with the current key\n$/);
+    expect(await dump()).to.not.include('PRIVATE KEY');
+    useKeyring({ current: k2, previous: [] }); // the old key is gone
+    expect((await getCredentials(env.pool, legacy.app.id))!.material.toString()).to.equal(legacy.p8);
+  });
+
+  it('refuses a key that is not 32 bytes, naming the setting', async () => {
+    const run = await herald(['credentials', 'rotate-key'], env.childEnv({ HERALD_ENCRYPTION_KEY: 'short' }));
+    expect(run.code).to.equal(2);
+    expect(run.stderr).to.include('HERALD_ENCRYPTION_KEY must be 32 bytes');
+  });
+});
