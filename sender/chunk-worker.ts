@@ -29,6 +29,8 @@ import { ApnsClients, CredentialsUnusableError } from './apns-clients.js';
 import { actionFor, backoffMs, type Action } from './outcomes.js';
 import type { Throttle } from './throttle.js';
 import type { SenderMetrics } from './metrics.js';
+import { isUnavailable } from '../core/faults/unavailable.js';
+import { HandBack, holdThroughOutages, pauseUnlessStopping } from './outage-hold.js';
 
 /** The part of a JetStream message the worker uses (a fake in unit tests). */
 export interface WorkMessage {
@@ -82,7 +84,6 @@ interface SendContext {
 }
 
 const SEND_CACHE_MS = 60_000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class ChunkWorker {
   private readonly sends = new Map<number, SendContext>();
@@ -97,8 +98,8 @@ export class ChunkWorker {
       msg.term('not JSON');
       return 'term';
     }
-    if (isChunkJob(job)) return this.chunk(msg, job);
-    if (isPlanJob(job)) return this.plan(msg, job.sendId);
+    if (isChunkJob(job)) return holdThroughOutages(this.deps, msg, () => this.chunk(msg, job));
+    if (isPlanJob(job)) return holdThroughOutages(this.deps, msg, () => this.plan(msg, job.sendId));
     this.deps.logger.warn({ job }, 'unknown job dropped');
     msg.term('unknown job');
     return 'term';
@@ -112,7 +113,7 @@ export class ChunkWorker {
     return () => clearInterval(timer);
   }
 
-  private async plan(msg: WorkMessage, sendId: number): Promise<JobResult> {
+  private async plan(msg: WorkMessage, sendId: number): Promise<JobResult | 'outage'> {
     const log = this.deps.logger.child({ sendId });
     const stop = this.heartbeat(msg);
     try {
@@ -122,6 +123,7 @@ export class ChunkWorker {
       msg.ack();
       return 'ack';
     } catch (error) {
+      if (isUnavailable(error)) return 'outage';
       log.warn({ err: error, delivery: msg.info.deliveryCount }, 'planning failed; the plan job comes back');
       msg.nak(1000 * msg.info.deliveryCount);
       return 'nak';
@@ -141,7 +143,7 @@ export class ChunkWorker {
     return ctx;
   }
 
-  private async chunk(msg: WorkMessage, job: ChunkJob): Promise<JobResult> {
+  private async chunk(msg: WorkMessage, job: ChunkJob): Promise<JobResult | 'outage'> {
     const { pool, settings, metrics } = this.deps;
     const { sendId, chunk } = job;
     const log = this.deps.logger.child({ sendId, chunk });
@@ -170,7 +172,7 @@ export class ChunkWorker {
         if (waitMs > 0) {
           if (waitMs > settings.maxHoldMs || this.deps.stopping()) return this.nak(msg, waitMs, 'throttle');
           const stopBeat = this.heartbeat(msg);
-          await sleep(waitMs).finally(stopBeat);
+          await pauseUnlessStopping(waitMs, () => this.deps.stopping()).finally(stopBeat);
         }
       }
       const claimed = await claimChunk(pool, sendId, chunk, settings.ackWaitMs);
@@ -200,6 +202,8 @@ export class ChunkWorker {
         stopBeat();
       }
     } catch (error) {
+      if (error instanceof HandBack) return this.nak(msg, 1000, 'stopping');
+      if (isUnavailable(error)) return 'outage';
       log.warn({ err: error, delivery: msg.info.deliveryCount }, 'chunk failed; it comes back');
       return this.nak(msg, Math.min(10_000, 500 * 2 ** Math.min(5, msg.info.deliveryCount)), 'error');
     }
@@ -280,7 +284,7 @@ export class ChunkWorker {
         }
       });
       pending = again;
-      if (pending.length) await sleep(Math.min(30_000, Math.max(backoffMs(attempt, backoff), hintMs)));
+      if (pending.length) await pauseUnlessStopping(Math.min(30_000, Math.max(backoffMs(attempt, backoff), hintMs)), () => this.deps.stopping());
     }
     return actions;
   }

@@ -17,6 +17,8 @@ import { ChunkWorker, DEFAULT_WORKER_SETTINGS, type WorkerSettings } from './chu
 import { ensureSenderConsumer, runConsumerLoop } from './consumer.js';
 import { createSenderMetrics, type SenderMetrics } from './metrics.js';
 import { createThrottle } from './throttle.js';
+import { outageLog } from '../core/faults/outage-log.js';
+import { isUnavailable } from '../core/faults/unavailable.js';
 
 export interface SenderOptions {
   pool: Pool;
@@ -67,7 +69,10 @@ export async function startSender(opts: SenderOptions): Promise<Sender> {
     stopping: () => stopping,
   });
   const loop = runConsumerLoop(bus, { concurrency: opts.concurrency ?? 4, logger, handle: (msg) => worker.handle(msg) });
-  const stopRelay = startOutboxRelay(pool, bus, { onError: (e) => logger.warn({ err: e }, 'outbox relay round failed') });
+  // Issue 9: a dependency outage is logged once, not every round.
+  const relayOutage = outageLog(logger, 'outbox relay');
+  const dutyOutage = outageLog(logger, 'sender duties');
+  const stopRelay = startOutboxRelay(pool, bus, { onError: (e) => relayOutage.down(e), onOk: () => relayOutage.up() });
 
   // Duties: the pause check (issue: no new chunk within one second — the claim itself checks the
   // flag; this closes sends whose remaining chunks sit in the queue) and due scheduled sends.
@@ -87,8 +92,10 @@ export async function startSender(opts: SenderOptions): Promise<Sender> {
           const repaired = await repairStalledSends(pool, bus);
           if (repaired.plans.length || repaired.chunks.length) logger.warn({ ...repaired }, 'stalled sends given their jobs again');
         }
+        dutyOutage.up();
       } catch (error) {
-        logger.warn({ err: error }, 'sender duty round failed');
+        if (isUnavailable(error)) dutyOutage.down(error);
+        else logger.warn({ err: error }, 'sender duty round failed');
       }
     })().finally(() => {
       if (!stopping) timer = setTimeout(tick, every);
