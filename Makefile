@@ -6,7 +6,7 @@ SHELL := /bin/bash
 MOCHA := npx mocha
 export NODE_OPTIONS ?= --max-old-space-size=4096
 
-.PHONY: dev test deps services typecheck build lint-regex test-security test-unit test-integration test-dashboard test-kube test-chart test-e2e bench-api bench-delivery bench-fairness e2e-kind clean clean-kube
+.PHONY: dev test deps services typecheck build lint-regex test-security test-unit test-integration test-dashboard test-kube test-chart test-e2e test-faults bench-api bench-delivery bench-fairness e2e-kind clean clean-kube
 
 ## deps: npm packages (from the lock file) — every other target depends on it
 deps: node_modules/.installed
@@ -29,7 +29,7 @@ dev: services
 	bash scripts/dev.sh
 
 ## test: everything `make test` promises — unit, integration, Kubernetes tier, end-to-end
-test: typecheck lint-regex test-unit test-integration test-security test-dashboard test-kube test-chart test-e2e
+test: typecheck lint-regex test-unit test-integration test-security test-dashboard test-kube test-chart test-e2e test-faults
 
 test-unit: deps
 	$(MOCHA) 'api/**/*.test.ts' 'core/**/*.test.ts' 'sender/**/*.test.ts' 'controller/**/*.test.ts' 'cli/**/*.test.ts' 'apns-sim/**/*.test.ts'
@@ -64,6 +64,13 @@ test-chart: deps
 
 test-e2e: services
 	$(MOCHA) --timeout 300000 --spec 'test/e2e/**/*.test.ts'
+
+## test-faults: start-up errors of every role, and the fault suite (private PostgreSQL, Redis and NATS
+## started by the tests on free ports; the machine's own servers are never stopped; the controller
+## faults run on the Kubernetes tier's kube-apiserver)
+test-faults: services
+	bash test/kube/build.sh >/dev/null
+	$(MOCHA) --timeout 600000 --spec 'test/faults/**/*.test.ts'
 
 bench-api: services build
 	npx tsx bench/api/run.ts

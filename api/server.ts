@@ -8,6 +8,7 @@ import { KeyCache } from './key-cache.js';
 import { clientIp } from './client-ip.js';
 import { requestContext } from './middleware/request-context.js';
 import { errorBody } from './middleware/errors.js';
+import { outageLog } from '../core/faults/outage-log.js';
 import { authenticate, requireSendScope } from './middleware/authenticate.js';
 import { limitAnonymous } from './middleware/limit-anonymous.js';
 import { jsonBody } from './middleware/json-body.js';
@@ -43,7 +44,7 @@ export function createApi(deps: ApiDeps): Koa {
   mountDashboard(router, deps, keys);
 
   app.use(requestContext(deps.logger, deps.metrics));
-  app.use(errorBody());
+  app.use(errorBody(outageLog(deps.logger, 'PostgreSQL')));
   app.use(async function clientAddress(ctx, next) {
     ctx.state.ip = clientIp(ctx, deps.trustProxyHops);
     await next();

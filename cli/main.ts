@@ -1,6 +1,8 @@
 // The `herald` command: parses the command line and starts one role.
 import { parseArgs } from 'node:util';
 import { startRuntime, fail } from './runtime.js';
+import { StartupError } from './startup.js';
+import { ConfigError } from '../core/config.js';
 
 const USAGE = `usage: herald <command>
 
@@ -77,6 +79,8 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error) => {
+  // A setting or a dependency that stops a role from starting: one line, exit 2 (cli/startup.ts).
+  if (error instanceof StartupError || error instanceof ConfigError) fail(error.message, 2);
   const message = error instanceof Error ? error.message : String(error);
   fail(message);
 });

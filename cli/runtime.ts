@@ -3,6 +3,7 @@
 import { loadConfig, loadKeyring, redactedConfig, ConfigError, type Config } from '../core/config.js';
 import { useKeyring } from '../core/secrets/seal.js';
 import { createLogger, type Logger } from '../core/log.js';
+import { isUnavailable } from '../core/faults/unavailable.js';
 
 export interface Runtime {
   config: Readonly<Config>;
@@ -46,6 +47,20 @@ export function startRuntime(role: string): Runtime {
     logger.info('stopped');
     process.exit(0);
   };
+  // Last line of defence (issue 9): every client's error path is handled where it is built, but
+  // should a dependency error still escape (an 'error' event or a rejection nobody awaited), it
+  // is logged and the process keeps running, since the client reconnects by itself. Anything
+  // else is a bug: logged, and the process exits as Node would.
+  const escaped = (kind: string) => (error: unknown) => {
+    if (isUnavailable(error)) {
+      logger.warn({ err: error, kind }, 'dependency error escaped its handler; continuing');
+      return;
+    }
+    logger.fatal({ err: error, kind }, 'unexpected error; exiting');
+    process.exit(1);
+  };
+  process.on('uncaughtException', escaped('uncaughtException'));
+  process.on('unhandledRejection', escaped('unhandledRejection'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
   return { config, logger, onShutdown: (name, step) => steps.push({ name, step }) };

@@ -3,6 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { RunningController } from './index.js';
+import { listen } from '../core/http/listen.js';
 
 export function controllerMetrics(controller: RunningController, opts: { defaults?: boolean } = {}): Registry {
   const registry = new Registry();
@@ -53,7 +54,5 @@ export async function serveControllerMetrics(registry: Registry, host: string, p
       res.writeHead(404).end();
     }
   });
-  await new Promise<void>((resolve) => server.listen(port, host, resolve));
-  const address = server.address();
-  return { server, port: typeof address === 'object' && address ? address.port : port };
+  return { server, port: await listen(server, port, host) };
 }

@@ -101,11 +101,28 @@ function oneOf<T extends string>(env: Env, name: string, fallback: T, allowed: r
   return raw as T;
 }
 
+/** A URL setting (a comma-separated list when `list`), each with one of the allowed schemes. */
+function url(env: Env, name: string, fallback: string, schemes: readonly string[], list = false): string {
+  const raw = text(env, name, fallback);
+  for (const part of list ? raw.split(',') : [raw]) {
+    let scheme: string | undefined;
+    try {
+      scheme = new URL(part.trim()).protocol.slice(0, -1);
+    } catch {
+      scheme = undefined;
+    }
+    if (!scheme || !schemes.includes(scheme)) {
+      throw new ConfigError(`${name} must be a ${schemes.map((s) => `${s}://`).join(' or ')} URL, got "${part.trim().replace(/\/\/[^@/]*@/, '//***@')}"`);
+    }
+  }
+  return raw;
+}
+
 export function loadConfig(env: Env): Readonly<Config> {
   return Object.freeze({
-    databaseUrl: text(env, 'HERALD_DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/herald'),
-    redisUrl: text(env, 'HERALD_REDIS_URL', 'redis://127.0.0.1:6379'),
-    natsUrl: text(env, 'HERALD_NATS_URL', 'nats://127.0.0.1:4222'),
+    databaseUrl: url(env, 'HERALD_DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/herald', ['postgres', 'postgresql']),
+    redisUrl: url(env, 'HERALD_REDIS_URL', 'redis://127.0.0.1:6379', ['redis', 'rediss']),
+    natsUrl: url(env, 'HERALD_NATS_URL', 'nats://127.0.0.1:4222', ['nats', 'tls', 'ws', 'wss'], true),
     httpHost: text(env, 'HERALD_HTTP_HOST', '0.0.0.0'),
     httpPort: integer(env, 'HERALD_HTTP_PORT', 8080, 0, 65535),
     metricsPort: integer(env, 'HERALD_METRICS_PORT', 9090, 0, 65535),

@@ -162,3 +162,18 @@ export class RateLimitedError extends HeraldError {
     this.retryAfterSeconds = seconds;
   }
 }
+
+/**
+ * 503: a dependency (PostgreSQL) is unavailable, so the call could not be recorded or read.
+ * Nothing was recorded (the transaction rolled back); the caller retries after Retry-After.
+ */
+export class ServiceUnavailableError extends HeraldError {
+  constructor(retryAfterSeconds = 5, options: HeraldErrorOptions = {}) {
+    super(503, `The service is temporarily unavailable. Retry after ${retryAfterSeconds} seconds.`, {
+      ...options,
+      expose: true,
+      headers: { ...options.headers, 'Retry-After': String(retryAfterSeconds) },
+    });
+    this.name = 'ServiceUnavailableError';
+  }
+}

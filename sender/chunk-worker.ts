@@ -20,6 +20,7 @@ import { actionFor, backoffMs, type Action } from './outcomes.js';
 import type { Throttle } from './throttle.js';
 import type { SenderMetrics } from './metrics.js';
 import type { Work } from './claim-loop.js';
+import { HandBack, pauseUnlessStopping } from './outage-hold.js';
 
 export interface WorkerSettings {
   /** The chunk lease: a chunk whose sender stopped renewing it is claimable again after this. */
@@ -125,7 +126,7 @@ export class ChunkWorker {
       try {
         return await step();
       } catch (error) {
-        if (Date.now() >= until) throw error;
+        if (Date.now() >= until || this.deps.stopping()) throw error;
         await sleep(Math.min(2000, 100 * 2 ** Math.min(attempt, 5)));
       }
     }
@@ -146,7 +147,7 @@ export class ChunkWorker {
           metrics.chunks.inc({ result: 'handed_back_throttle' });
           return;
         }
-        if (waitMs > 0) await sleep(waitMs);
+        if (waitMs > 0) await pauseUnlessStopping(waitMs, () => this.deps.stopping());
       }
       const ctx = await this.persist(() => this.sendContext(sendId));
       if (!ctx) return; // the send was deleted: its chunks went with it
@@ -166,6 +167,12 @@ export class ChunkWorker {
         this.sends.delete(sendId);
       }
     } catch (error) {
+      if (error instanceof HandBack) {
+        // The sender stops during a wait (issue 9): the chunk goes back unrecorded, at once.
+        metrics.chunks.inc({ result: 'handed_back_stopping' });
+        await handBack(pool, sendId, chunk, 0, { uncount: !askedApple }).catch(() => undefined);
+        return;
+      }
       // Hand it back after a back-off; the claim counts only if Apple was asked. If the database
       // stays down, the lease running out frees it instead.
       log.warn({ err: error, claims: c.claims }, 'chunk failed; it is handed back');
@@ -247,7 +254,7 @@ export class ChunkWorker {
         }
       });
       pending = again;
-      if (pending.length) await sleep(Math.min(30_000, Math.max(backoffMs(attempt, backoff), hintMs)));
+      if (pending.length) await pauseUnlessStopping(Math.min(30_000, Math.max(backoffMs(attempt, backoff), hintMs)), () => this.deps.stopping());
     }
     return actions;
   }

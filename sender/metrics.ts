@@ -2,6 +2,7 @@
 // duration, APNs latency, streams in flight, consumer lag.
 import { createServer, type Server } from 'node:http';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { listen } from '../core/http/listen.js';
 
 export interface SenderMetrics {
   registry: Registry;
@@ -83,7 +84,5 @@ export async function serveMetrics(registry: Registry, host: string, port: numbe
       res.writeHead(404).end();
     }
   });
-  await new Promise<void>((resolve) => server.listen(port, host, resolve));
-  const address = server.address();
-  return { server, port: typeof address === 'object' && address ? address.port : port };
+  return { server, port: await listen(server, port, host) };
 }

@@ -16,6 +16,7 @@ import { ChunkWorker, DEFAULT_WORKER_SETTINGS, type WorkerSettings } from './chu
 import { runClaimLoop } from './claim-loop.js';
 import { createSenderMetrics, type SenderMetrics } from './metrics.js';
 import { createThrottle } from './throttle.js';
+import { outageLog } from '../core/faults/outage-log.js';
 
 export interface SenderOptions {
   pool: Pool;
@@ -61,7 +62,9 @@ export async function startSender(opts: SenderOptions): Promise<Sender> {
     worker.wake();
     loop.wake();
   });
-  const stopRelay = startOutboxRelay(pool, bus, { onError: (e) => logger.warn({ err: e }, 'outbox relay round failed') });
+  // Issue 9: a dependency outage is logged once, not every round.
+  const relayOutage = outageLog(logger, 'outbox relay');
+  const stopRelay = startOutboxRelay(pool, bus, { onError: (e) => relayOutage.down(e), onOk: () => relayOutage.up() });
   const scheduler = startScheduler({ pool, bus, logger }, Math.min(opts.dutyEveryMs ?? 500, 1000));
 
   return {

@@ -1,7 +1,5 @@
 // `herald api`: the HTTP front.
 import { createServer } from 'node:http';
-import { createPool } from '../../core/store/db.js';
-import { connectBus } from '../../core/bus/jetstream.js';
 import { startOutboxRelay } from '../../core/bus/outbox.js';
 import { createApi } from '../../api/server.js';
 import { createApiMetrics } from '../../api/metrics.js';
@@ -9,11 +7,13 @@ import { readBacklog } from '../../core/store/backlog.js';
 import type { ApiDeps } from '../../api/deps.js';
 import type { Runtime } from '../runtime.js';
 import { buildLimits } from './limits.js';
+import { listenOn, openBus, openDatabase } from '../startup.js';
+import { outageLog } from '../../core/faults/outage-log.js';
 
 export async function runApi(rt: Runtime): Promise<void> {
   const { config, logger } = rt;
-  const pool = createPool(config.databaseUrl, { max: 20, applicationName: 'herald-api' });
-  const bus = await connectBus(config.natsUrl, config.streamPrefix, { name: 'herald-api' });
+  const pool = await openDatabase(config.databaseUrl, { max: 20, applicationName: 'herald-api', logger });
+  const bus = await openBus(config.natsUrl, config.streamPrefix, { name: 'herald-api', logger });
   const limits = await buildLimits(rt, pool);
   const deps: ApiDeps = {
     pool,
@@ -26,10 +26,9 @@ export async function runApi(rt: Runtime): Promise<void> {
   const app = createApi(deps);
   const server = createServer(app.callback());
   server.keepAliveTimeout = 65_000; // longer than common load balancers' idle timeout
-  const stopRelay = startOutboxRelay(pool, bus, { onError: (e) => logger.warn({ err: e }, 'outbox relay round failed') });
-  await new Promise<void>((resolve) => server.listen(config.httpPort, config.httpHost, resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.httpPort;
+  const relayOutage = outageLog(logger, 'outbox relay');
+  const stopRelay = startOutboxRelay(pool, bus, { onError: (e) => relayOutage.down(e), onOk: () => relayOutage.up() });
+  const port = await listenOn(server, config.httpPort, config.httpHost, 'HERALD_HTTP_PORT', logger);
   logger.info({ port, dashboard: `http://${['0.0.0.0', '::', ''].includes(config.httpHost) ? '127.0.0.1' : config.httpHost}:${port}/dashboard/` }, 'api listening');
   // Machine-readable line for tests and scripts that start the api on port 0.
   if (process.env.HERALD_PRINT_PORT) process.stdout.write(`listening ${port}\n`);

@@ -3,14 +3,13 @@
 // controllers do: the work may already be the other replica's, and a restart is the clean way back).
 import { homedir, hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { createPool } from '../../core/store/db.js';
-import { connectBus } from '../../core/bus/jetstream.js';
 import { kubeClients } from '../../controller/kube/client.js';
 import { checkKubeReachable, loadKubeConfigFrom, type LoadedKubeConfig } from '../../controller/kube/config.js';
 import { startController } from '../../controller/index.js';
 import { controllerMetrics, serveControllerMetrics } from '../../controller/metrics.js';
 import type { Runtime } from '../runtime.js';
 import { fail } from '../runtime.js';
+import { listening, openBus, openDatabase } from '../startup.js';
 
 export async function runController(rt: Runtime): Promise<void> {
   const { config, logger } = rt;
@@ -24,8 +23,8 @@ export async function runController(rt: Runtime): Promise<void> {
     fail((error as Error).message, 2);
   }
   const kc = kube.kc;
-  const pool = createPool(config.databaseUrl, { max: 8, applicationName: 'herald-controller' });
-  const bus = await connectBus(config.natsUrl, config.streamPrefix, { name: 'herald-controller' });
+  const pool = await openDatabase(config.databaseUrl, { max: 8, applicationName: 'herald-controller', logger });
+  const bus = await openBus(config.natsUrl, config.streamPrefix, { name: 'herald-controller', logger });
   const identity = config.podName ?? `${hostname()}-${randomBytes(3).toString('hex')}`;
   const controller = await startController({
     clients: kubeClients(kc),
@@ -47,7 +46,9 @@ export async function runController(rt: Runtime): Promise<void> {
     await pool.end();
   });
   rt.onShutdown('controller', () => controller.stop());
-  const metrics = await serveControllerMetrics(controllerMetrics(controller, { defaults: true }), config.httpHost, config.metricsPort);
+  const metrics = await listening('HERALD_METRICS_PORT', config.metricsPort, config.httpHost, () =>
+    serveControllerMetrics(controllerMetrics(controller, { defaults: true }), config.httpHost, config.metricsPort),
+  );
   rt.onShutdown('metrics server', () => new Promise<void>((resolve) => metrics.server.close(() => resolve())));
   void controller.lost.then(() => {
     logger.error('leadership lost; exiting so that only the new leader works');

@@ -1,12 +1,14 @@
 // `herald migrate`: applies database migrations (a Helm hook, or once by hand).
 import { createPool } from '../../core/store/db.js';
+import { openDatabase } from '../startup.js';
 import { migrate } from '../../core/store/migrate.js';
 import { loadConfig } from '../../core/config.js';
 
 export async function runMigrate(): Promise<void> {
   const config = loadConfig(process.env);
   await ensureDatabase(config.databaseUrl);
-  const pool = createPool(config.databaseUrl, { max: 1, applicationName: 'herald-migrate' });
+  // No statement timeout: a migration may rewrite a large table.
+  const pool = await openDatabase(config.databaseUrl, { max: 1, applicationName: 'herald-migrate', schema: false, statementTimeoutMs: 0 });
   try {
     const applied = await migrate(pool);
     process.stdout.write(applied.length ? `applied ${applied.join(', ')}\n` : 'schema is up to date\n');

@@ -2,10 +2,10 @@
 // and its /metrics, and on SIGTERM stops claiming, lets taken chunks finish (or hands them back), then closes its clients and exits.
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
-import { createPool } from '../../core/store/db.js';
-import { connectBus } from '../../core/bus/jetstream.js';
 import { startSender, createSenderMetrics, serveMetrics, senderBacklog, type Sender } from '../../sender/index.js';
 import type { Runtime } from '../runtime.js';
+import { listening, openBus, openDatabase } from '../startup.js';
+import { outageLog } from '../../core/faults/outage-log.js';
 
 export async function runSender(rt: Runtime, opts: { serveMetrics?: boolean } = {}): Promise<void> {
   await startSenderRole(rt, opts);
@@ -14,10 +14,13 @@ export async function runSender(rt: Runtime, opts: { serveMetrics?: boolean } = 
 export async function startSenderRole(rt: Runtime, opts: { serveMetrics?: boolean } = {}): Promise<Sender> {
   const { config, logger } = rt;
   const concurrency = config.senderConcurrency;
-  const pool = createPool(config.databaseUrl, { max: concurrency * 2 + 4, applicationName: 'herald-sender' });
-  const bus = await connectBus(config.natsUrl, config.streamPrefix, { name: 'herald-sender' });
+  const pool = await openDatabase(config.databaseUrl, { max: concurrency * 2 + 4, applicationName: 'herald-sender', logger });
+  const bus = await openBus(config.natsUrl, config.streamPrefix, { name: 'herald-sender', logger });
+  // Redis only holds the throttle buckets: without it throttled sends wait, nothing else stops.
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false });
-  redis.on('error', (error) => logger.debug({ err: error }, 'redis error'));
+  const redisOutage = outageLog(logger, 'Redis');
+  redis.on('error', (error) => redisOutage.down(error));
+  redis.on('ready', () => redisOutage.up());
   const metrics = createSenderMetrics({
     defaults: true,
     lag: () => senderBacklog(pool),
@@ -49,7 +52,9 @@ export async function startSenderRole(rt: Runtime, opts: { serveMetrics?: boolea
     await pool.end();
   });
   if (opts.serveMetrics !== false) {
-    const { server, port } = await serveMetrics(metrics.registry, config.httpHost, config.metricsPort, () => ready);
+    const { server, port } = await listening('HERALD_METRICS_PORT', config.metricsPort, config.httpHost, () =>
+      serveMetrics(metrics.registry, config.httpHost, config.metricsPort, () => ready),
+    );
     logger.info({ port }, 'sender metrics listening');
     if (process.env.HERALD_PRINT_PORT) process.stdout.write(`metrics ${port}\n`);
     rt.onShutdown('metrics server', () => new Promise<void>((resolve) => server.close(() => resolve())));

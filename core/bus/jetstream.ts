@@ -12,6 +12,8 @@ import {
   type JetStreamManager,
 } from '@nats-io/jetstream';
 import { busNames, type BusNames } from './subjects.js';
+import type { Logger } from '../log.js';
+import { outageLog } from '../faults/outage-log.js';
 
 export interface Bus {
   readonly names: BusNames;
@@ -21,8 +23,13 @@ export interface Bus {
   /** Publishes JSON to a relative subject; resolves once JetStream has stored it. */
   publish(relativeSubject: string, payload: unknown, msgId: string): Promise<void>;
   ping(): Promise<void>;
+  /** False while the connection to NATS is lost (the client reconnects by itself). */
+  connected(): boolean;
   close(): Promise<void>;
 }
+
+/** A publish gives up after this long, so a caller never waits on a NATS outage (the outbox keeps the message). */
+const PUBLISH_TIMEOUT_MS = 2_000;
 
 // Longer than the outbox relay's retry horizon, so a republish after a crash is still deduplicated.
 const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
@@ -56,13 +63,28 @@ export async function ensureStreams(jsm: JetStreamManager, names: BusNames): Pro
   }
 }
 
-export async function connectBus(url: string, prefix: string, opts: { name?: string } = {}): Promise<Bus> {
+export async function connectBus(url: string, prefix: string, opts: { name?: string; logger?: Logger } = {}): Promise<Bus> {
   const nc = await connect({
     servers: url,
     name: opts.name ?? 'herald',
     maxReconnectAttempts: -1, // a NATS restart is an outage to ride out, not a reason to exit
     reconnectTimeWait: 250,
   });
+  // Follow the connection, so publishers fail at once while it is down (the outbox keeps the
+  // message) and the outage is logged once.
+  let up = true;
+  const outage = opts.logger ? outageLog(opts.logger, 'NATS') : undefined;
+  void (async () => {
+    for await (const status of nc.status()) {
+      if (status.type === 'disconnect') {
+        up = false;
+        outage?.down(new Error(`NATS connection lost (${url})`));
+      } else if (status.type === 'reconnect') {
+        up = true;
+        outage?.up();
+      }
+    }
+  })().catch(() => undefined);
   const names = busNames(prefix);
   const jsm = await jetstreamManager(nc);
   await ensureStreams(jsm, names);
@@ -73,11 +95,14 @@ export async function connectBus(url: string, prefix: string, opts: { name?: str
     js,
     jsm,
     async publish(relativeSubject, payload, msgId) {
-      await js.publish(names.subject(relativeSubject), JSON.stringify(payload), { msgID: msgId });
+      if (!up) throw new Error('NATS is not connected');
+      await js.publish(names.subject(relativeSubject), JSON.stringify(payload), { msgID: msgId, timeout: PUBLISH_TIMEOUT_MS });
     },
     async ping() {
+      if (!up) throw new Error('NATS is not connected');
       await nc.flush();
     },
+    connected: () => up,
     async close() {
       await nc.drain().catch(() => nc.close());
     },

@@ -49,13 +49,17 @@ export async function flush(pool: Pool, bus: Bus, opts: { olderThanMs?: number; 
 }
 
 /** Runs the relay every `everyMs` until stopped. Failures (NATS down) are retried next round. */
-export function startOutboxRelay(pool: Pool, bus: Bus, opts: { everyMs?: number; olderThanMs?: number; onError?: (e: unknown) => void } = {}): () => Promise<void> {
+export function startOutboxRelay(
+  pool: Pool,
+  bus: Bus,
+  opts: { everyMs?: number; olderThanMs?: number; onError?: (e: unknown) => void; onOk?: () => void } = {},
+): () => Promise<void> {
   let stopped = false;
   let running: Promise<unknown> = Promise.resolve();
   const tick = () => {
     if (stopped) return;
     running = flush(pool, bus, { olderThanMs: opts.olderThanMs ?? 5000 })
-      .catch((e) => opts.onError?.(e))
+      .then(() => opts.onOk?.(), (e) => opts.onError?.(e))
       .finally(() => {
         if (!stopped) timer = setTimeout(tick, opts.everyMs ?? 1000);
       });
@@ -66,4 +70,10 @@ export function startOutboxRelay(pool: Pool, bus: Bus, opts: { everyMs?: number;
     clearTimeout(timer);
     await running;
   };
+}
+
+/** Rows waiting to be published, counted up to `cap` (a bounded read, for /metrics and /readyz). */
+export async function outboxBacklog(db: Queryable, cap = 100_000): Promise<number> {
+  const { rows } = await db.query(`SELECT count(*)::int AS n FROM (SELECT 1 FROM outbox LIMIT ${Math.floor(cap)}) o`);
+  return rows[0].n as number;
 }

@@ -11,6 +11,8 @@ import type { Logger } from '../log.js';
 import { fireDueSends } from './fire-due.js';
 import { releaseDueChunks } from '../delivery/timezone.js';
 import { stopOverdueSends } from '../delivery/finish.js';
+import { outageLog } from '../faults/outage-log.js';
+import { isUnavailable } from '../faults/unavailable.js';
 
 /** Any constant shared by all Herald processes (distinct from the migrator's lock). */
 export const SCHEDULER_LOCK = 7_341_111;
@@ -83,10 +85,12 @@ export function startScheduler(deps: { pool: Pool; bus?: Bus; logger: Logger }, 
   const round = async () => {
     if (await lead()) await runDuties({ ...deps, logger: log });
   };
+  const outage = outageLog(log, 'scheduler'); // issue 9: an outage is logged once, and its end
   const loop = () => {
     if (stopped) return;
     current = round()
-      .catch((error) => log.warn({ err: error }, 'scheduler round failed'))
+      .then(() => outage.up())
+      .catch((error) => (isUnavailable(error) ? outage.down(error) : log.warn({ err: error }, 'scheduler round failed')))
       .finally(() => {
         if (!stopped) timer = setTimeout(loop, everyMs);
       });

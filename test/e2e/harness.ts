@@ -44,14 +44,14 @@ function exited(child: ChildProcess): Promise<number | null> {
 }
 
 /** Starts `herald <role>` and resolves when it prints `<readyWord> <port>`. */
-export async function startRole(role: 'api' | 'sender', env: Record<string, string>, timeoutMs = 60_000): Promise<Proc> {
+export async function startRole(role: 'api' | 'sender' | 'dev', env: Record<string, string>, timeoutMs = 60_000): Promise<Proc> {
   const child = spawn(process.execPath, [HERALD, role], {
     cwd: ROOT,
     env: { ...env, HERALD_PRINT_PORT: '1', HERALD_HTTP_HOST: '127.0.0.1', HERALD_HTTP_PORT: '0', HERALD_METRICS_PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const { output } = track(child);
-  const word = role === 'api' ? 'listening' : 'metrics';
+  const word = role === 'sender' ? 'metrics' : 'listening';
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`herald ${role} not ready in ${timeoutMs} ms:\n${output()}`)), timeoutMs);
     createInterface({ input: child.stdout! }).on('line', (line) => {
