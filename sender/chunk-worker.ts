@@ -20,7 +20,7 @@ import { actionFor, backoffMs, type Action } from './outcomes.js';
 import type { Throttle } from './throttle.js';
 import type { SenderMetrics } from './metrics.js';
 import type { Work } from './claim-loop.js';
-import { HandBack, pauseUnlessStopping } from './outage-hold.js';
+import { HandBack, pauseUnlessStopping } from './stoppable-wait.js';
 
 export interface WorkerSettings {
   /** The chunk lease: a chunk whose sender stopped renewing it is claimable again after this. */
