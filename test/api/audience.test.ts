@@ -1,6 +1,7 @@
 // DECISIONS "Audiences": built-in segments, custom segments from the app, tag relations, list
 // targets (unknown ids skipped later, duplicates counted once), and the 1,000,000 cap.
 import { expect } from 'chai';
+import pg from 'pg';
 import { useTestEnv } from '../env/index.js';
 import { startTestApi, type TestApi } from '../support/api-server.js';
 import { addDevices, makeApp, type TestApp } from '../support/apps.js';
@@ -94,13 +95,17 @@ describe('api: the 1,000,000-device cap', function () {
     this.timeout(180_000);
     api = await startTestApi(env);
     app = await makeApp(env.pool);
-    // 1,000,001 devices; half of them tagged, so a tag send stays under the cap.
-    await env.pool.query(
+    // 1,000,001 devices; half of them tagged, so a tag send stays under the cap. Seeded on a
+    // connection of its own, without the pool's statement and query timeouts (a loaded machine
+    // can take longer than they allow for a million rows; that is the fixture, not Herald).
+    const seed = new pg.Client({ connectionString: env.databaseUrl });
+    await seed.connect();
+    await seed.query(
       `INSERT INTO subscriptions (id, app_id, token, tags)
        SELECT gen_random_uuid(), $1, lpad(to_hex(g), 64, '0'), CASE WHEN g % 2 = 0 THEN '{"half":"1"}'::jsonb ELSE '{}'::jsonb END
          FROM generate_series(1, 1000001) AS g`,
       [app.app.id],
-    );
+    ).finally(() => seed.end());
   });
   after(() => api.close());
 
