@@ -112,7 +112,7 @@ describe('faults: the controller through outages and a leader kill -9', function
     const errors = proc.output().split('\n').filter((l) => l.startsWith('herald'));
     expect(errors, proc.output()).to.have.length(1);
     expect(errors[0]).to.match(/HERALD_DATABASE_URL: cannot reach PostgreSQL.*start PostgreSQL/);
-    expect(proc.output()).not.to.match(/\n\s+at /);
+    expect(proc.output()).not.to.match(/\n[ \t]+at /);
   });
 
   it('every Send applied during a fault is accepted and delivered exactly; only the killed leader exits', async () => {

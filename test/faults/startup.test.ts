@@ -21,7 +21,7 @@ function expectOneLine(result: { code: number | null; stderr: string }, setting:
   expect(lines, result.stderr).to.have.length(1);
   expect(lines[0]).to.contain(setting);
   expect(lines[0]).to.match(what);
-  expect(result.stderr).not.to.match(/\n\s+at /); // no stack trace
+  expect(result.stderr).not.to.match(/\n[ \t]+at /); // no stack trace
 }
 
 describe('start-up errors: one line naming the setting, exit 2', function () {
