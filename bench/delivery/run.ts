@@ -10,13 +10,11 @@
 //
 // Needs PostgreSQL, Redis and NATS on their usual ports (as the tests do). Prints one line per
 // run and a summary; never part of `make test`.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createInterface } from 'node:readline';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createPool } from '../../core/store/db.js';
@@ -27,6 +25,7 @@ import { connectBus, deleteStreams } from '../../core/bus/jetstream.js';
 import { generateApnsKeyPair, randomAppleId } from '../../apns-sim/index.js';
 import { ProviderTokenSigner } from '../../sender/apns/index.js';
 import { startGoSink } from '../sink/launch.js';
+import { spawnHerald } from '../support/herald-process.js';
 
 const { values } = parseArgs({
   options: {
@@ -44,28 +43,10 @@ const { values } = parseArgs({
   },
 });
 const DEVICES = Number(values.devices);
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const ADMIN = process.env.HERALD_BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB = `herald_bench_delivery_${DEVICES}`;
 const dbUrl = ADMIN.replace(/\/[^/]*$/, `/${DB}`);
 const PREFIX = `BENCH${Date.now().toString(36)}`;
-const children: ChildProcess[] = [];
-process.on('exit', () => children.forEach((c) => c.kill('SIGKILL')));
-
-function spawnLine(args: string[], env: Record<string, string>, match: RegExp, nodeArgs: string[] = []): Promise<{ child: ChildProcess; line: string }> {
-  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'bin', 'herald.js'), ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', HERALD_PRINT_PORT: '1', HERALD_LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (match.test(line)) resolve({ child, line });
-    });
-    child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)));
-  });
-}
 
 async function prepareDatabase(): Promise<{ appId: string; apiKey: string }> {
   const admin = new pg.Client({ connectionString: ADMIN });
@@ -114,11 +95,11 @@ async function runOnce(senders: number, sim: { url: string; caFile: string; pid?
     HERALD_APNS_MAX_STREAMS: values.streams!,
     HERALD_APNS_CLIENT: values.client!,
   };
-  const api = await spawnLine(['api'], env, /^listening \d+/);
+  const api = await spawnHerald(['api'], env, /^listening \d+/);
   const port = Number(api.line.split(' ')[1]);
   // HERALD_BENCH_PROFILE=DIR writes a V8 CPU profile of each sender there (where the time goes).
   const prof = process.env.HERALD_BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.HERALD_BENCH_PROFILE}`] : [];
-  const procs = await Promise.all(Array.from({ length: senders }, () => spawnLine(['sender'], env, /^metrics \d+/, prof)));
+  const procs = await Promise.all(Array.from({ length: senders }, () => spawnHerald(['sender'], env, /^metrics \d+/, { nodeArgs: prof })));
   const simCpuBefore = sim.pid ? cpuSeconds(sim.pid) : Number.NaN;
   await new Promise((r) => setTimeout(r, 1000));
   const pool = createPool(dbUrl, { max: 2 });

@@ -9,12 +9,9 @@
 //
 // Needs PostgreSQL, Redis and NATS on their usual ports (as the tests do); the senders and the
 // APNs simulator run as processes of their own (bin/herald). Never part of `make test`.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createInterface } from 'node:readline';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createPool, type Pool } from '../../core/store/db.js';
@@ -25,6 +22,7 @@ import { createSend } from '../../core/send/create-send.js';
 import { validateSendRequest } from '../../core/validation/validate-send.js';
 import { silentLogger } from '../../core/log.js';
 import { generateApnsKeyPair, randomAppleId } from '../../apns-sim/index.js';
+import { spawnHerald } from '../support/herald-process.js';
 
 const { values } = parseArgs({
   options: {
@@ -37,29 +35,10 @@ const { values } = parseArgs({
   },
 });
 const DEVICES = Number(values.devices);
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const ADMIN = process.env.HERALD_BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB = `herald_bench_fairness_${DEVICES}`;
 const dbUrl = ADMIN.replace(/\/[^/]*$/, `/${DB}`);
 const PREFIX = `FAIR${Date.now().toString(36)}`;
-const children: ChildProcess[] = [];
-process.on('exit', () => children.forEach((c) => c.kill('SIGKILL')));
-
-function spawnLine(args: string[], env: Record<string, string>, match: RegExp): Promise<{ child: ChildProcess; line: string }> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'herald.js'), ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', HERALD_PRINT_PORT: '1', HERALD_LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (match.test(line)) resolve({ child, line });
-      else if (/"level":(40|50|60)/.test(line)) process.stderr.write(`${args[0]}: ${line.slice(0, 400)}\n`); // warnings and errors
-    });
-    child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)));
-  });
-}
 
 async function app(pool: Pool, name: string, key: ReturnType<typeof generateApnsKeyPair>, teamId: string): Promise<AppRecord> {
   const a = await upsertApp(pool, { name, bundleId: `com.example.${name}` });
@@ -147,7 +126,7 @@ for (let i = 0; i < Number(values.apps); i++) {
 }
 const ids = Array.from({ length: 500 }, (_, i) => `u${i + 1}`);
 const certDir = await mkdtemp(join(tmpdir(), 'herald-bench-fair-'));
-const sim = await spawnLine(['apns-sim', '--port', '0', '--control-port', '0', '--cert-dir', certDir, '--max-deliveries', '0', '--track-tokens', 'false'], {}, /^\{"url"/);
+const sim = await spawnHerald(['apns-sim', '--port', '0', '--control-port', '0', '--cert-dir', certDir, '--max-deliveries', '0', '--track-tokens', 'false'], {}, /^\{"url"/, { echoWarnings: true });
 const simInfo = JSON.parse(sim.line) as { url: string; caFile: string };
 const env = {
   HERALD_DATABASE_URL: dbUrl,
@@ -159,7 +138,7 @@ const env = {
   HERALD_APNS_CA_FILE: simInfo.caFile,
   HERALD_SENDER_CONCURRENCY: values.concurrency!,
 };
-await Promise.all(Array.from({ length: Number(values.senders) }, () => spawnLine(['sender'], env, /^metrics \d+/)));
+await Promise.all(Array.from({ length: Number(values.senders) }, () => spawnHerald(['sender'], env, /^metrics \d+/, { echoWarnings: true })));
 const bus = await connectBus(process.env.HERALD_NATS_URL ?? 'nats://127.0.0.1:4222', PREFIX);
 await listSends(pool, bus, lists, ids, 10); // warm-up, 10 s: each app's APNs connections and JWT, prepared statements, the JIT
 
