@@ -6,9 +6,9 @@ import type { CoreV1Api } from '@kubernetes/client-node';
 import type { Pool } from '../../core/store/db.js';
 import { inTransaction } from '../../core/store/db.js';
 import { getIdentity, issueIdentitySecret, setIdentityRequired } from '../../core/apps/identity.js';
-import { API_VERSION } from '../kube/client.js';
 import type { EventRecorder } from '../kube/events.js';
-import { APP_KIND, type AppObject, type AppStatus } from './types.js';
+import { createOwnedSecret } from './owned-secret.js';
+import type { AppObject, AppStatus } from './types.js';
 
 export async function syncIdentity(
   deps: { pool: Pool; core: CoreV1Api; events: EventRecorder },
@@ -33,19 +33,7 @@ export async function syncIdentity(
   await inTransaction(deps.pool, async (db) => {
     const secret = await issueIdentitySecret(db, appId, required);
     await setIdentityRequired(db, appId, required);
-    await deps.core.createNamespacedSecret({
-      namespace: app.metadata.namespace!,
-      body: {
-        metadata: {
-          name: secretName,
-          namespace: app.metadata.namespace,
-          labels: { 'app.kubernetes.io/managed-by': 'herald', 'herald.dev/app': app.metadata.name, 'herald.dev/identity-secret': 'true' },
-          ownerReferences: [{ apiVersion: API_VERSION, kind: APP_KIND, name: app.metadata.name, uid: app.metadata.uid!, controller: true, blockOwnerDeletion: true }],
-        },
-        type: 'Opaque',
-        stringData: { identitySecret: secret, appId },
-      },
-    });
+    await createOwnedSecret(deps.core, app, secretName, { 'herald.dev/identity-secret': 'true' }, { identitySecret: secret, appId });
   });
   deps.events.record(app, 'Normal', 'IdentitySecretIssued', `Identity secret issued (rotation ${rotation}); it is in Secret ${secretName}`);
   return { secretName, rotation };

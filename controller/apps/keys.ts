@@ -6,10 +6,10 @@ import type { CoreV1Api } from '@kubernetes/client-node';
 import type { Pool } from '../../core/store/db.js';
 import { inTransaction } from '../../core/store/db.js';
 import { createKey, listKeys, revokeKey, setKeyAllowIps, setKeyScope, type KeyRecord, type KeyScope } from '../../core/apps/keys.js';
-import { API_VERSION } from '../kube/client.js';
 import { kubeTime } from '../kube/conditions.js';
 import type { EventRecorder } from '../kube/events.js';
-import { APP_KIND, type AppKeyStatus, type AppObject } from './types.js';
+import { createOwnedSecret } from './owned-secret.js';
+import type { AppKeyStatus, AppObject } from './types.js';
 
 export interface KeySyncResult {
   keys: AppKeyStatus[];
@@ -110,19 +110,7 @@ async function issueKey(
   return inTransaction(deps.pool, async (db) => {
     const { record, key } = await createKey(db, appId, { name, allowIps, scope });
     const secretName = keySecretName(app.metadata.name, name, record.id);
-    await deps.core.createNamespacedSecret({
-      namespace: app.metadata.namespace!,
-      body: {
-        metadata: {
-          name: secretName,
-          namespace: app.metadata.namespace,
-          labels: { 'app.kubernetes.io/managed-by': 'herald', 'herald.dev/app': app.metadata.name, 'herald.dev/api-key': name },
-          ownerReferences: [{ apiVersion: API_VERSION, kind: APP_KIND, name: app.metadata.name, uid: app.metadata.uid!, controller: true, blockOwnerDeletion: true }],
-        },
-        type: 'Opaque',
-        stringData: { apiKey: key, appId, keyId: record.id },
-      },
-    });
+    await createOwnedSecret(deps.core, app, secretName, { 'herald.dev/api-key': name }, { apiKey: key, appId, keyId: record.id });
     return { name, id: record.id, secretName, createdAt: kubeTime(new Date(record.createdAt)) };
   });
 }
