@@ -2,9 +2,11 @@
 // the oldest unplanned send, else claim the next chunk (PostgreSQL decides which: claim.ts) and
 // deliver its up to 500 devices, then record the outcome once. A throttled chunk that must wait
 // long is handed back with a "not before", uncounted; a database outage is waited out holding the
-// chunk (up to one lease), then an error hands it back (counted only if Apple was asked); a
-// sender that dies leaves a lease that runs out. Nothing here counts a device as failed unless Apple was
-// asked (or the chunk was started `maxDeliver` times without ever being recorded).
+// chunk (up to one lease), then an error hands it back (counted only if Apple decided on a device
+// of it); an unreachable or failing gateway is waited out holding the chunk (up to
+// `gatewayHoldMs`), then it is handed back the same way; a sender that dies leaves a lease that
+// runs out. Nothing here counts a device as failed unless Apple answered and refused it (or the
+// chunk was started `maxDeliver` times without ever being recorded).
 import type { Pool } from '../core/store/db.js';
 import type { Logger } from '../core/log.js';
 import { planNext } from '../core/delivery/planner.js';
@@ -21,14 +23,29 @@ import type { Throttle } from './throttle.js';
 import type { SenderMetrics } from './metrics.js';
 import type { Work } from './claim-loop.js';
 import { HandBack, pauseUnlessStopping } from './stoppable-wait.js';
+import { outageLog, type OutageLog } from '../core/faults/outage-log.js';
+import { isProgrammingError } from '../core/faults/unavailable.js';
+
+/** The gateway gave no decision for `gatewayHoldMs`: the chunk goes back, uncounted. */
+export class GatewayUnavailableError extends Error {
+  override name = 'GatewayUnavailableError';
+  constructor(readonly reason: string) {
+    super(`APNs gateway unavailable (${reason})`);
+  }
+}
 
 export interface WorkerSettings {
   /** The chunk lease: a chunk whose sender stopped renewing it is claimable again after this. */
   ackWaitMs: number;
   /** A chunk started this many times without being recorded is recorded failed (a poison chunk). */
   maxDeliver: number;
-  /** Attempts per device for retryable answers (429, 5xx, connection loss). */
+  /** Attempts per device for retryable answers (429, an expired provider token). */
   maxAttempts: number;
+  /**
+   * No answer from the gateway, or its own 5xx, is an outage: the chunk is held (its lease renewed)
+   * and retried up to this long, then handed back uncounted.
+   */
+  gatewayHoldMs: number;
   backoff: { baseMs: number; maxMs: number };
   /** A throttled chunk waits in place up to this long; longer, it is handed back until its turn. */
   maxHoldMs: number;
@@ -40,6 +57,7 @@ export const DEFAULT_WORKER_SETTINGS: WorkerSettings = {
   ackWaitMs: 30_000,
   maxDeliver: 6,
   maxAttempts: 4,
+  gatewayHoldMs: 300_000,
   backoff: { baseMs: 250, maxMs: 5000 },
   maxHoldMs: 5000,
   idlePollMs: 1000,
@@ -68,8 +86,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class ChunkWorker {
   private readonly sends = new Map<number, SendContext>();
+  private readonly gateway: OutageLog;
 
-  constructor(private readonly deps: WorkerDeps) {}
+  constructor(private readonly deps: WorkerDeps) {
+    this.gateway = outageLog(deps.logger, 'APNs gateway');
+  }
 
   /** Whether to look for a send to plan before the next claim (a wake-up, an idle round, a hint of the claim). */
   private mayPlan = true;
@@ -137,7 +158,9 @@ export class ChunkWorker {
     const { sendId, chunk } = c;
     const log = this.deps.logger.child({ sendId, chunk });
     const stopBeat = this.heartbeat(c);
-    let askedApple = false;
+    // Whether Apple decided on a device of this chunk: only then does the claim count towards
+    // maxDeliver when the chunk goes back (an outage must never exhaust a chunk).
+    const asked = { apple: false };
     try {
       const throttled = c.throttlePerMinute && (c.targetKind === 'segment' || c.targetKind === 'tag') && !c.timezone;
       if (throttled && this.deps.throttle) {
@@ -156,8 +179,7 @@ export class ChunkWorker {
       if (c.claims >= settings.maxDeliver) outcome = await this.persist(() => this.exhausted(ctx, c, log));
       else {
         const devices = await this.persist(() => loadChunkDevices(pool, ctx.app, ctx.request, c));
-        askedApple = true;
-        outcome = await this.deliver(ctx, c, devices, log);
+        outcome = await this.deliver(ctx, c, devices, log, asked);
       }
       const recorded = await this.persist(() => recordChunk(pool, ctx.app.id, sendId, chunk, outcome));
       metrics.chunks.inc({ result: recorded.counted ? 'recorded' : 'duplicate' });
@@ -170,7 +192,13 @@ export class ChunkWorker {
       if (error instanceof HandBack) {
         // The sender stops during a wait (issue 9): the chunk goes back unrecorded, at once.
         metrics.chunks.inc({ result: 'handed_back_stopping' });
-        await handBack(pool, sendId, chunk, 0, { uncount: !askedApple }).catch(() => undefined);
+        await handBack(pool, sendId, chunk, 0, { uncount: !asked.apple }).catch(() => undefined);
+        return;
+      }
+      if (error instanceof GatewayUnavailableError) {
+        log.warn({ reason: error.reason, claims: c.claims }, 'APNs gateway unavailable past the hold; the chunk is handed back');
+        metrics.chunks.inc({ result: 'handed_back_gateway' });
+        await handBack(pool, sendId, chunk, 0, { uncount: !asked.apple }).catch(() => undefined);
         return;
       }
       // Hand it back after a back-off; the claim counts only if Apple was asked. If the database
@@ -178,7 +206,7 @@ export class ChunkWorker {
       log.warn({ err: error, claims: c.claims }, 'chunk failed; it is handed back');
       metrics.chunks.inc({ result: 'handed_back_error' });
       const delay = Math.min(10_000, 500 * 2 ** Math.min(5, c.claims));
-      await handBack(pool, sendId, chunk, delay, { uncount: !askedApple }).catch(() => undefined);
+      await handBack(pool, sendId, chunk, delay, { uncount: !asked.apple }).catch(() => undefined);
     } finally {
       stopBeat();
     }
@@ -205,7 +233,7 @@ export class ChunkWorker {
     return payload;
   }
 
-  private async deliver(ctx: SendContext, claimed: ClaimedChunk, loaded: ChunkDevices, log: Logger): Promise<ChunkOutcome> {
+  private async deliver(ctx: SendContext, claimed: ClaimedChunk, loaded: ChunkDevices, log: Logger, asked: { apple: boolean }): Promise<ChunkOutcome> {
     const sendId = claimed.sendId;
     const { entries, devices } = loaded;
     let client: ApnsClient;
@@ -224,7 +252,7 @@ export class ChunkWorker {
       if (apns.collapseId !== undefined) m.collapseId = apns.collapseId;
       return m;
     });
-    const actions = await this.sendWithRetries(client, messages);
+    const actions = await this.sendWithRetries(client, messages, asked);
     const outcome = tally(entries, claimed.planned, devices, actions);
     for (const a of actions) {
       const outcomeLabel = a.kind === 'sent' ? 'sent' : a.kind === 'unsubscribe' ? 'unsubscribed' : a.kind === 'stop' ? 'left_out' : 'failed';
@@ -235,28 +263,52 @@ export class ChunkWorker {
     return stop ? { ...outcome, stop: stop.reason } : outcome;
   }
 
-  /** Sends, then resends what the outcome table says to retry, with back-off, a bounded number of times. */
-  private async sendWithRetries(client: ApnsClient, messages: ApnsMessage[]): Promise<Action[]> {
-    const { maxAttempts, backoff } = this.deps.settings;
+  /**
+   * Sends, then resends what the outcome table says to retry (a bounded number of times) or to hold
+   * (until answered, up to `gatewayHoldMs`), with back-off. Sets `asked.apple` once Apple decided
+   * on a device.
+   */
+  private async sendWithRetries(client: ApnsClient, messages: ApnsMessage[], asked: { apple: boolean }): Promise<Action[]> {
+    const { maxAttempts, backoff, gatewayHoldMs } = this.deps.settings;
     const actions: Action[] = new Array(messages.length);
+    const retries = new Uint8Array(messages.length);
+    const holdUntil = Date.now() + gatewayHoldMs;
     let pending = messages.map((_, i) => i);
-    for (let attempt = 1; pending.length; attempt++) {
+    for (let round = 1; pending.length; round++) {
       const results = await this.timedSend(client, pending.map((i) => messages[i]));
       const again: number[] = [];
       let hintMs = 0;
+      let held: Extract<Action, { kind: 'hold' }> | undefined;
+      let holds = 0;
       results.forEach((r, k) => {
+        const i = pending[k];
         const action = actionFor(r);
-        if (action.kind === 'retry' && attempt < maxAttempts) {
-          again.push(pending[k]);
+        if (action.kind === 'hold') (held = action), holds++;
+        else asked.apple = true;
+        if (action.kind === 'hold' || (action.kind === 'retry' && ++retries[i] < maxAttempts)) {
+          again.push(i);
           hintMs = Math.max(hintMs, action.retryAfterMs ?? 0);
         } else {
-          actions[pending[k]] = action.kind === 'retry' ? { kind: 'failed', reason: action.reason } : action;
+          actions[i] = action.kind === 'retry' ? { kind: 'failed', reason: action.reason } : action;
         }
       });
+      this.gatewayRound(results.length, holds, held);
       pending = again;
-      if (pending.length) await pauseUnlessStopping(Math.min(30_000, Math.max(backoffMs(attempt, backoff), hintMs)), () => this.deps.stopping());
+      if (!pending.length) break;
+      if (held && Date.now() >= holdUntil) throw new GatewayUnavailableError(held.reason);
+      await pauseUnlessStopping(Math.min(30_000, Math.max(backoffMs(round, backoff), hintMs)), () => this.deps.stopping());
     }
     return actions;
+  }
+
+  /** One round's answers: a round with no decision at all is the gateway out; any decision ends it. */
+  private gatewayRound(asked: number, held: number, hold: Extract<Action, { kind: 'hold' }> | undefined): void {
+    const { metrics } = this.deps;
+    if (hold) metrics.apnsHeld.inc(held);
+    const out = hold !== undefined && held === asked;
+    if (out) this.gateway.down(new GatewayUnavailableError(hold.reason));
+    else this.gateway.up();
+    metrics.apnsUnavailable.set(out ? 1 : 0);
   }
 
   private timedSend(client: ApnsClient, messages: ApnsMessage[]): Promise<ApnsResult[]> {
@@ -273,7 +325,9 @@ export class ChunkWorker {
           },
           (error: Error): ApnsResult => {
             metrics.inflight.dec();
-            return { token: m.token, status: 0, reason: `ClientError: ${error.message}` };
+            // A bug in the client is not an outage: it fails the chunk (handed back, logged).
+            if (isProgrammingError(error)) throw error;
+            return { token: m.token, status: 0, reason: 'ClientError' };
           },
         );
       }),
@@ -287,7 +341,7 @@ export class ChunkWorker {
  * refused, else left out; an entry with no subscribed install is skipped).
  */
 export function tally(_entries: string[], planned: number, devices: Device[], actions: Action[]): ChunkOutcome {
-  const rank = { sent: 3, failed: 2, unsubscribe: 2, retry: 2, stop: 1 } as const;
+  const rank = { sent: 3, failed: 2, unsubscribe: 2, retry: 2, hold: 2, stop: 1 } as const;
   const best = new Map<string, Action['kind']>();
   const unsubscribe: string[] = [];
   devices.forEach((d, i) => {

@@ -11,6 +11,8 @@ export interface SenderMetrics {
   chunkSeconds: Histogram<string>;
   apnsSeconds: Histogram<'status'>;
   inflight: Gauge<string>;
+  apnsHeld: Counter<string>;
+  apnsUnavailable: Gauge<string>;
   consumerLag: Gauge<'kind'>;
 }
 
@@ -48,6 +50,16 @@ export function createSenderMetrics(opts: { defaults?: boolean; lag?: () => Prom
     inflight: new Gauge({
       name: 'herald_sender_apns_streams_in_flight',
       help: 'APNs requests (HTTP/2 streams) awaiting an answer',
+      registers: [registry],
+    }),
+    apnsHeld: new Counter({
+      name: 'herald_sender_apns_held_total',
+      help: 'Device attempts the gateway did not decide (no answer, or its own 5xx), held and retried, never counted failed',
+      registers: [registry],
+    }),
+    apnsUnavailable: new Gauge({
+      name: 'herald_sender_apns_unavailable',
+      help: '1 while the last round of a chunk got no decision from the APNs gateway (unreachable or failing), else 0',
       registers: [registry],
     }),
     consumerLag: new Gauge({

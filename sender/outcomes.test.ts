@@ -12,11 +12,13 @@ describe('sender outcome table', () => {
     [410, 'Unregistered', 'unsubscribe'],
     [410, 'ExpiredToken', 'unsubscribe'],
     [429, 'TooManyRequests', 'retry'],
-    [500, 'InternalServerError', 'retry'],
-    [503, 'ServiceUnavailable', 'retry'],
-    [0, 'ConnectionError', 'retry'],
-    [0, 'Timeout', 'retry'],
-    [0, undefined, 'retry'],
+    [500, 'InternalServerError', 'hold'],
+    [502, undefined, 'hold'],
+    [503, 'ServiceUnavailable', 'hold'],
+    [0, 'ConnectionError', 'hold'],
+    [0, 'StreamReset', 'hold'],
+    [0, 'Timeout', 'hold'],
+    [0, undefined, 'hold'],
     [403, 'ExpiredProviderToken', 'retry'],
     [403, 'InvalidProviderToken', 'stop'],
     [403, 'MissingProviderToken', 'stop'],
@@ -32,6 +34,10 @@ describe('sender outcome table', () => {
 
   it('keeps Retry-After on a 429', () => {
     expect(actionFor({ status: 429, reason: 'TooManyRequests', retryAfterMs: 3000 })).to.deep.equal({ kind: 'retry', reason: 'TooManyRequests', retryAfterMs: 3000 });
+  });
+
+  it('keeps Retry-After on a 503 while holding', () => {
+    expect(actionFor({ status: 503, reason: 'ServiceUnavailable', retryAfterMs: 2000 })).to.deep.equal({ kind: 'hold', reason: 'ServiceUnavailable', retryAfterMs: 2000 });
   });
 
   it('backs off exponentially within bounds', () => {

@@ -1,15 +1,22 @@
-// Each APNs answer maps to exactly one action, in this one table (STYLE "Sender outcomes";
-// issue "Delivery" item 3). The APNs client answers status 0 when no answer arrived.
+// Each APNs answer maps to exactly one action, in this one table (STYLE "Sender outcomes").
+// The APNs client answers status 0 when no answer arrived.
 //
 // | answer                                                        | action                          |
 // | 200                                                           | sent                            |
 // | 410 Unregistered (any 410)                                    | failed + unsubscribe the device |
-// | 403 ExpiredProviderToken (client already renewed once)        | retry with back-off             |
+// | 403 ExpiredProviderToken (client already renewed once)        | retry with back-off, bounded    |
 // | 403 InvalidProviderToken, MissingProviderToken, BadCertificate,| stop the send: the app's       |
 // |     BadCertificateEnvironment; 400 TopicDisallowed, BadTopic  |   credentials are refused      |
-// | 429, 500, 503, any other 5xx, 0 (connection lost, reset,      | retry with back-off, bounded;   |
-// |     timeout)                                                  |   then failed                   |
+// | 429 TooManyRequests (this device, too often)                  | retry with back-off, bounded;   |
+// |                                                               |   then failed                   |
+// | 0 (no answer: connection refused, lost, reset, TLS, timeout), | hold: Apple refused nothing, so |
+// |     500, 503, any other 5xx (Apple's own failure)             |   retried until answered; never |
+// |                                                               |   counted failed                |
 // | 400, other 403, 404, 405, 413, any other 4xx                  | failed (reason kept)            |
+//
+// A device counts as failed only when Apple answered and refused it (the contract: "failed when
+// the gateway refuses it"). An unreachable or failing gateway is an outage, like a database
+// outage: the worker holds the chunk while it lasts (chunk-worker.ts).
 import type { ApnsResult } from './apns/types.js';
 
 export type Action =
@@ -17,6 +24,7 @@ export type Action =
   | { kind: 'failed'; reason: string }
   | { kind: 'unsubscribe'; reason: string }
   | { kind: 'retry'; reason: string; retryAfterMs?: number }
+  | { kind: 'hold'; reason: string; retryAfterMs?: number }
   | { kind: 'stop'; reason: string };
 
 /** Refusals that concern the app's key, certificate or topic, not one device. */
@@ -32,11 +40,12 @@ export const CREDENTIAL_REASONS = new Set([
 export function actionFor(r: Pick<ApnsResult, 'status' | 'reason' | 'retryAfterMs'>): Action {
   const reason = r.reason ?? (r.status === 0 ? 'ConnectionError' : `HTTP${r.status}`);
   if (r.status === 200) return { kind: 'sent' };
-  if (r.status === 0) return { kind: 'retry', reason };
+  if (r.status === 0) return { kind: 'hold', reason };
   if (r.status === 410) return { kind: 'unsubscribe', reason };
   if (CREDENTIAL_REASONS.has(reason) && (r.status === 403 || r.status === 400)) return { kind: 'stop', reason };
   if (r.status === 403 && reason === 'ExpiredProviderToken') return { kind: 'retry', reason };
-  if (r.status === 429 || r.status >= 500) return { kind: 'retry', reason, retryAfterMs: r.retryAfterMs };
+  if (r.status >= 500) return { kind: 'hold', reason, retryAfterMs: r.retryAfterMs };
+  if (r.status === 429) return { kind: 'retry', reason, retryAfterMs: r.retryAfterMs };
   return { kind: 'failed', reason };
 }
 

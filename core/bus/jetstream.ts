@@ -14,6 +14,7 @@ import {
 import { busNames, type BusNames } from './subjects.js';
 import type { Logger } from '../log.js';
 import { outageLog } from '../faults/outage-log.js';
+import { DependencyUnavailableError } from '../faults/unavailable.js';
 
 export interface Bus {
   readonly names: BusNames;
@@ -95,11 +96,11 @@ export async function connectBus(url: string, prefix: string, opts: { name?: str
     js,
     jsm,
     async publish(relativeSubject, payload, msgId) {
-      if (!up) throw new Error('NATS is not connected');
+      if (!up) throw new DependencyUnavailableError('NATS', 'not connected');
       await js.publish(names.subject(relativeSubject), JSON.stringify(payload), { msgID: msgId, timeout: PUBLISH_TIMEOUT_MS });
     },
     async ping() {
-      if (!up) throw new Error('NATS is not connected');
+      if (!up) throw new DependencyUnavailableError('NATS', 'not connected');
       await nc.flush();
     },
     connected: () => up,

@@ -1,26 +1,61 @@
-// Which errors mean "a dependency is unavailable right now" (PostgreSQL, NATS, Redis, a socket): the
+// Which errors mean "a dependency is unavailable right now" (PostgreSQL, NATS, a socket): the
 // caller should wait and retry, answer 503, or hand work back — never count it as a failed
-// delivery nor turn it into a 500. One rule, used by the api's error body, the sender and the
-// start-up checks.
+// delivery nor turn it into a 500. One rule, used by the api's error body, the sender, the
+// scheduler and the process's last-resort handler.
+//
+// Decided by class and code only, never by message text (STYLE "Errors by type"): an error's text
+// is not a contract, and a bug whose message happens to say "timeout" must stay a bug. Each
+// adapter whose client reports a lost connection without a class or code converts it into a
+// DependencyUnavailableError in one function (PostgreSQL: core/store/db.ts; NATS: core/bus/).
+// Redis errors never get this far: the bucket store answers from memory while Redis is down
+// (core/buckets/fallback-store.ts).
+import { errors as natsErrors } from '@nats-io/transport-node';
 
-// PostgreSQL SQLSTATEs of an outage rather than of a bad statement: connection exceptions (08…),
-// server shutting down or starting (57P01–57P03), statement timeout / cancel (57014), too many
-// connections (53300), out of memory / disk (53100, 53200).
-const PG_OUTAGE = /^(08...|57P0[1-3]|57014|53[123]00)$/;
+/** A dependency could not be reached or lost the connection; `cause` is the client's own error. */
+export class DependencyUnavailableError extends Error {
+  override name = 'DependencyUnavailableError';
+  constructor(
+    readonly dependency: string,
+    cause: unknown,
+  ) {
+    super(`${dependency} unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
+// PostgreSQL SQLSTATEs of an outage rather than of a bad statement: class 08 (connection
+// exception), 57P01–57P03 (admin shutdown, crash shutdown, cannot connect now), 57014 (statement
+// timeout / cancel: the server is overloaded or a lock holder vanished), class 53 (insufficient
+// resources: disk full, out of memory, too many connections).
+const PG_OUTAGE_CLASSES = new Set(['08', '53']);
+const PG_OUTAGE_CODES = new Set(['57P01', '57P02', '57P03', '57014']);
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNABORTED']);
-// Messages of pg and pg-pool for a lost, refused or timed-out connection (they carry no code),
-// of the NATS client while it is disconnected or reconnecting, and of ioredis while Redis is down.
-const MESSAGES =
-  /Connection terminated|Connection is closed|max retries per request|Stream isn't writeable|timeout exceeded when trying to connect|Query read timeout|not queryable|connection error|Cannot use a pool after calling end|NATS is not connected|CONNECTION_CLOSED|connection closed|disconnect|no responders|timeout/i;
-const NATS_ERRORS = new Set(['ClosedConnectionError', 'ConnectionError', 'TimeoutError', 'NoRespondersError', 'DrainingConnectionError', 'RequestError']);
+// The NATS client's classes for a connection that is closed, draining, lost, or not answering.
+const NATS_OUTAGES = [
+  natsErrors.ClosedConnectionError,
+  natsErrors.ConnectionError,
+  natsErrors.DrainingConnectionError,
+  natsErrors.NoRespondersError,
+  natsErrors.RequestError,
+  natsErrors.TimeoutError,
+];
+
+/** JavaScript's own classes of a bug: never an outage, whatever they say. */
+export function isProgrammingError(error: unknown): boolean {
+  return error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError || error instanceof SyntaxError || error instanceof EvalError || error instanceof URIError;
+}
+
+function isOutageCode(code: unknown): boolean {
+  if (typeof code !== 'string') return false;
+  if (SOCKET_CODES.has(code)) return true;
+  return code.length === 5 && (PG_OUTAGE_CLASSES.has(code.slice(0, 2)) || PG_OUTAGE_CODES.has(code));
+}
 
 export function isUnavailable(error: unknown, depth = 0): boolean {
-  if (!error || typeof error !== 'object' || depth > 4) return false;
-  const e = error as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
-  if (typeof e.code === 'string' && (PG_OUTAGE.test(e.code) || SOCKET_CODES.has(e.code))) return true;
-  if (typeof e.name === 'string' && NATS_ERRORS.has(e.name)) return true;
-  if (typeof e.message === 'string' && MESSAGES.test(e.message)) return true;
+  if (!(error instanceof Error) || depth > 4 || isProgrammingError(error)) return false;
+  if (error instanceof DependencyUnavailableError) return true;
+  if (isOutageCode((error as { code?: unknown }).code)) return true;
+  if (NATS_OUTAGES.some((cls) => error instanceof cls)) return true;
   // AggregateError (a connect to several addresses) and wrapped causes.
-  if (Array.isArray(e.errors) && e.errors.some((inner) => isUnavailable(inner, depth + 1))) return true;
-  return isUnavailable(e.cause, depth + 1);
+  if (error instanceof AggregateError && error.errors.some((inner) => isUnavailable(inner, depth + 1))) return true;
+  return isUnavailable(error.cause, depth + 1);
 }

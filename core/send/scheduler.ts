@@ -4,8 +4,8 @@
 // leader run `startScheduler`, but only the process holding a PostgreSQL session advisory lock
 // works: leadership needs no Kubernetes (`herald api` + `herald sender`, `herald dev`), moves to
 // another process as soon as the holder's connection ends (crash, network), and is per database.
-import pg from 'pg';
-import type { Pool } from '../store/db.js';
+import type pg from 'pg';
+import { ownConnection, type Pool } from '../store/db.js';
 import type { Bus } from '../bus/jetstream.js';
 import type { Logger } from '../log.js';
 import { fireDueSends } from './fire-due.js';
@@ -60,7 +60,7 @@ export function startScheduler(deps: { pool: Pool; bus?: Bus; logger: Logger }, 
   };
   const lead = async (): Promise<boolean> => {
     if (!conn) {
-      const client = new pg.Client(deps.pool.options);
+      const client = ownConnection(deps.pool);
       client.on('error', () => {
         if (conn === client) drop();
       });
@@ -85,7 +85,7 @@ export function startScheduler(deps: { pool: Pool; bus?: Bus; logger: Logger }, 
   const round = async () => {
     if (await lead()) await runDuties({ ...deps, logger: log });
   };
-  const outage = outageLog(log, 'scheduler'); // issue 9: an outage is logged once, and its end
+  const outage = outageLog(log, 'scheduler'); // an outage is logged once, and its end
   const loop = () => {
     if (stopped) return;
     current = round()

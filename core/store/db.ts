@@ -2,6 +2,7 @@
 import pg from 'pg';
 import type { Logger } from '../log.js';
 import { outageLog } from '../faults/outage-log.js';
+import { DependencyUnavailableError, isProgrammingError } from '../faults/unavailable.js';
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
@@ -22,9 +23,52 @@ export interface PoolOptions {
 /** Default cap on one statement: long enough for the planner's audience pages, short of a hang. */
 export const STATEMENT_TIMEOUT_MS = 30_000;
 
+/**
+ * The one function that turns pg's failures into Herald's: pg reports a lost, refused or timed-out
+ * connection, a pool that ended, or a client left unusable with a plain Error (no class, no code),
+ * while everything the server refused is a DatabaseError with its SQLSTATE. So an error from a
+ * query or a connect that is neither a DatabaseError, nor a socket error with its errno, nor a
+ * JavaScript bug, is the connection failing: a DependencyUnavailableError.
+ */
+export function pgFailure(error: unknown): unknown {
+  if (!(error instanceof Error) || error instanceof pg.DatabaseError || error instanceof DependencyUnavailableError) return error;
+  if (isProgrammingError(error) || typeof (error as { code?: unknown }).code === 'string') return error;
+  return new DependencyUnavailableError('PostgreSQL', error);
+}
+
+type Callback = (error: Error | null | undefined, ...rest: unknown[]) => void;
+
+/** Calls `run` with `args`, passing any failure (callback or promise form) through pgFailure. */
+function classified(args: unknown[], run: (...a: unknown[]) => unknown): unknown {
+  const last = args[args.length - 1];
+  if (typeof last === 'function') {
+    const done = last as Callback;
+    return run(...args.slice(0, -1), (error: Error | null | undefined, ...rest: unknown[]) => done(error && (pgFailure(error) as Error), ...rest));
+  }
+  const result = run(...args);
+  return result instanceof Promise ? result.catch((error: unknown) => Promise.reject(pgFailure(error))) : result;
+}
+
+class ClassifyingClient extends pg.Client {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override query(...args: any[]): any {
+    const first = args[0] as { submit?: unknown } | undefined;
+    if (first && typeof first.submit === 'function') return super.query(first as pg.Submittable); // a stream (COPY)
+    return classified(args, (...a) => (super.query as (...x: unknown[]) => unknown)(...a));
+  }
+}
+
+class ClassifyingPool extends pg.Pool {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override connect(...args: any[]): any {
+    return classified(args, (...a) => (super.connect as (...x: unknown[]) => unknown)(...a));
+  }
+}
+
 export function createPool(databaseUrl: string, opts: PoolOptions = {}): pg.Pool {
   const statementTimeout = opts.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS;
-  const pool = new pg.Pool({
+  const pool = new ClassifyingPool({
+    Client: ClassifyingClient,
     connectionString: databaseUrl,
     max: opts.max ?? 10,
     application_name: opts.applicationName ?? 'herald',
@@ -64,4 +108,9 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
   } finally {
     client.release();
   }
+}
+
+/** A connection of its own, outside the pool (a session-level advisory lock), classified like the pool's. */
+export function ownConnection(pool: pg.Pool): pg.Client {
+  return new ClassifyingClient(pool.options);
 }
