@@ -71,9 +71,26 @@ describe('api: list of sends', () => {
     expect(await idsOf('&q=100%25')).to.deep.equal([ids[2]]);
     expect(await idsOf('&q=_')).to.deep.equal([ids[2]]);
     expect(await idsOf(`&q=${ids[0]}`)).to.include(ids[0]); // the id, or a text containing it
+    // The stored JSON's keys and punctuation are not text a person wrote.
+    expect(await idsOf('&q=%22')).to.deep.equal([]);
+    expect(await idsOf('&q=en')).to.deep.equal([]);
+    expect(await idsOf('&q=contents')).to.deep.equal([]);
+    expect(await idsOf('&q=%7B')).to.deep.equal([]);
     const today = new Date().toISOString().slice(0, 10);
     expect(await idsOf(`&from=${today}&to=${today}`)).to.have.length(3);
     expect(await idsOf('&to=2000-01-01')).to.deep.equal([]);
+  });
+
+  it('searches through the trigram index on the texts, not a scan of the stored JSON', async () => {
+    const client = await env.pool.connect();
+    try {
+      await client.query('SET enable_seqscan = off'); // a three-row table would be scanned anyway
+      const plan = (await client.query(`EXPLAIN SELECT id FROM sends WHERE search_text ILIKE '%commande%'`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+      expect(plan).to.include('sends_search');
+    } finally {
+      await client.query('RESET enable_seqscan');
+      client.release();
+    }
   });
 
   it('answers 400 naming the parameter for a bad or unbounded one', async () => {
