@@ -76,6 +76,8 @@ export async function readNotification(db: Queryable, appId: string, id: number)
 export const MAX_LIST_LIMIT = 50; // OneSignal's own cap on a page
 export const MAX_LIST_OFFSET = 1_000_000;
 export const MAX_SEARCH_LENGTH = 200;
+/** With `q`, total_count counts up to this many matches; this value means "this many or more". */
+export const MAX_SEARCH_COUNT = 10_000;
 
 export interface ListFilter {
   limit: number;
@@ -118,8 +120,11 @@ export async function listNotifications(db: Queryable, appId: string, filter: Li
     add((p) => `(search_text ILIKE ${p}${id === null ? '' : ` OR id = ${id}`})`, likePattern(filter.search));
   }
   const clause = where.join(' AND ');
-  // The total is one more scan of the app's matching sends; an export paging through skips it.
-  const count = opts.count === false ? undefined : await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM sends WHERE ${clause}`, values);
+  // The total is one more scan of the app's matching sends; an export paging through skips it. A
+  // search counts at most MAX_SEARCH_COUNT matches: a word in every send would otherwise recheck
+  // every row of the app on each call (docs/decisions.md "The list call's search").
+  const counted = filter.search ? `(SELECT 1 FROM sends WHERE ${clause} LIMIT ${MAX_SEARCH_COUNT}) matches` : `sends WHERE ${clause}`;
+  const count = opts.count === false ? undefined : await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${counted}`, values);
   const rows = await db.query<NotificationRow>(
     `SELECT ${NOTIFICATION_COLUMNS} FROM sends WHERE ${clause} ORDER BY id DESC LIMIT ${filter.limit} OFFSET ${filter.offset}`,
     values,

@@ -93,6 +93,21 @@ describe('api: list of sends', () => {
     }
   });
 
+  it('counts at most 10,000 matches of a search (a word in every send), exactly below that', async () => {
+    const bulk = await makeApp(env.pool);
+    await env.pool.query(
+      `INSERT INTO sends (app_id, target_kind, status, request)
+       SELECT $1, 'segment', 'approved', jsonb_build_object('contents', jsonb_build_object('en', 'bulk news ' || i)) FROM generate_series(1, 10005) AS i`,
+      [bulk.app.id],
+    );
+    const page = async (q: string) => (await api.request('GET', `/api/v1/notifications?app_id=${bulk.app.id}&q=${q}`, { key: bulk.key })).body;
+    const all = await page('bulk');
+    expect(all.total_count).to.equal(10_000);
+    expect(all.notifications).to.have.length(50);
+    expect((await page('news%2010004')).total_count).to.equal(1);
+    expect((await api.request('GET', `/api/v1/notifications?app_id=${bulk.app.id}`, { key: bulk.key })).body.total_count, 'without q the count is exact').to.equal(10_005);
+  });
+
   it('answers 400 naming the parameter for a bad or unbounded one', async () => {
     for (const [q, word] of [['&limit=51', 'limit'], ['&offset=-1', 'offset'], ['&kind=2', 'kind'], ['&status=sent', 'status'],
       ['&from=yesterday', 'from'], [`&q=${'x'.repeat(201)}`, 'q'], ['&limit=1&limit=2', 'limit'], ['&kind=1&source=kubernetes', 'kind']]) {
