@@ -2,13 +2,14 @@
 // malformed JSON, 413 above the limit. Runs after authentication, so an unauthenticated body is
 // never parsed.
 //
-// The body is read as text and its nesting checked before JSON.parse (issue 12): V8 builds each
+// The body is read as text and its nesting checked before JSON.parse: V8 builds each
 // level of `[[[[…` slowly enough that a 1 MB body of brackets held the event loop for seconds.
 // No JSON library bounds depth before allocating, so the scan below is written by hand: one pass,
 // no allocation.
 import type { Middleware } from 'koa';
 import { bodyParser } from '@koa/bodyparser';
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../../core/errors.js';
+import { checkUntrustedJson } from '../../core/validation/untrusted-json.js';
 
 /** Deeper than any body of the contract (a send body nests 4 levels). */
 export const MAX_JSON_DEPTH = 32;
@@ -60,7 +61,8 @@ export function jsonBody(): Middleware {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw new BadRequestError('The request body must be a JSON object.');
     }
-    ctx.request.body = body;
+    // Prototype keys and text PostgreSQL cannot store are a 422 before anything reads the body.
+    ctx.request.body = checkUntrustedJson(body);
     await next();
   };
 }

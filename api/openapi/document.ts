@@ -75,7 +75,7 @@ export const openApiDocument = {
           query('to', 'Created before (a bare date includes that day).', { type: 'string' }),
           query('q', 'Text in contents or headings, or an id.', { type: 'string', maxLength: 200 }),
         ],
-        responses: { '200': ok('A page of sends.', 'NotificationPage'), '400': r('BadRequest'), '404': r('NotFound'), ...AUTHENTICATED },
+        responses: { '200': ok('A page of sends.', 'NotificationPage'), '400': r('BadRequest'), '404': r('NotFound'), '422': r('Invalid'), ...AUTHENTICATED },
       },
     },
     '/notifications/{id}': {
@@ -128,7 +128,7 @@ export const openApiDocument = {
         security: [],
         parameters: [{ name: 'app_id', in: 'path', required: true, schema: { type: 'string' } }, { name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
         requestBody: { required: true, content: json(ref('SubscriptionPatch')) },
-        responses: { '200': { description: 'Updated.', content: json(ref('SubscriptionId')) }, '403': IDENTITY, '404': r('NotFound'), ...SDK },
+        responses: { '200': { description: 'Updated.', content: json(ref('SubscriptionId')) }, '403': IDENTITY, '404': r('NotFound'), '409': r('Conflict'), ...SDK },
       },
     },
     '/openapi.json': {

@@ -3,6 +3,7 @@
 import { BadRequestError } from '../errors.js';
 import { MAX_LIST_LIMIT, MAX_LIST_OFFSET, MAX_SEARCH_LENGTH, SEND_SOURCES, type ListFilter, type SendSource } from './report.js';
 import type { SendStatus } from './status.js';
+import { assertStorableText } from '../validation/untrusted-json.js';
 
 const STATUSES: readonly (SendStatus | 'canceled')[] = ['queued', 'sending', 'scheduled', 'approved', 'draft', 'canceled'];
 // OneSignal's `kind`: 0 Dashboard, 1 API, 3 Automated (a Send applied in the cluster).
@@ -58,6 +59,7 @@ export function parseListFilter(query: Query, defaults: { limit: number } = { li
   const search = one(query, 'q')?.trim();
   if (search) {
     if (search.length > MAX_SEARCH_LENGTH) throw new BadRequestError(`q must be at most ${MAX_SEARCH_LENGTH} characters.`);
+    assertStorableText(search, 'q');
     filter.search = search;
   }
   return filter;

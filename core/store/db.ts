@@ -50,7 +50,6 @@ function classified(args: unknown[], run: (...a: unknown[]) => unknown): unknown
 }
 
 class ClassifyingClient extends pg.Client {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override query(...args: any[]): any {
     const first = args[0] as { submit?: unknown } | undefined;
     if (first && typeof first.submit === 'function') return super.query(first as pg.Submittable); // a stream (COPY)
@@ -59,7 +58,6 @@ class ClassifyingClient extends pg.Client {
 }
 
 class ClassifyingPool extends pg.Pool {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override connect(...args: any[]): any {
     return classified(args, (...a) => (super.connect as (...x: unknown[]) => unknown)(...a));
   }

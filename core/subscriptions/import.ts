@@ -1,6 +1,8 @@
 // Bulk load of installs from NDJSON (`herald import`): one object a line with the fields of the
 // SDK call plus an optional `id`. Rows stream through COPY into a temporary table, then one
 // INSERT … ON CONFLICT merges them, so a re-import updates instead of failing on duplicates.
+import { checkUntrustedJson } from '../validation/untrusted-json.js';
+import { ValidationError } from '../errors.js';
 import { randomUUID } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -39,6 +41,12 @@ export function toCopyRow(line: string): { row: string } | { problem: string } {
     return { problem: 'not JSON' };
   }
   if (!obj || typeof obj !== 'object' || Array.isArray(obj)) return { problem: 'not a JSON object' };
+  try {
+    checkUntrustedJson(obj);
+  } catch (error) {
+    if (error instanceof ValidationError) return { problem: error.messages[0] };
+    throw error;
+  }
   if (typeof obj.token !== 'string' || !TOKEN.test(obj.token)) return { problem: 'token must be the APNs device token in hex' };
   if (obj.id !== undefined && (typeof obj.id !== 'string' || !UUID.test(obj.id))) return { problem: 'id must be a UUID' };
   if (obj.language != null && (typeof obj.language !== 'string' || !LANGUAGE.test(obj.language))) return { problem: 'language must be a language code' };

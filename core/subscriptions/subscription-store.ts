@@ -1,6 +1,7 @@
 // Installs registered by the app's SDK (DECISIONS "app-facing interfaces"). Tags are stored as
 // text values so tag matching has one type to compare; each call counts as a session.
 import { randomUUID } from 'node:crypto';
+import { ConflictError } from '../errors.js';
 import type { Queryable } from '../store/db.js';
 
 export interface SubscriptionFields {
@@ -56,9 +57,15 @@ export async function patchSubscription(db: Queryable, appId: string, id: string
       'timezone' in fields, fields.timezone ?? null,
       JSON.stringify(set), remove, fields.subscribed ?? null,
     ],
-  );
+  ).catch((error: unknown) => {
+    // The app's unique token index: another install of this app holds that token.
+    if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) throw new ConflictError('token is registered to another subscription of this app; register it there, or delete that one first.');
+    throw error;
+  });
   return (res.rowCount ?? 0) > 0;
 }
+
+const UNIQUE_VIOLATION = '23505';
 
 function splitTags(tags: Record<string, string | null> | undefined): { set: Record<string, string>; remove: string[] } {
   const set: Record<string, string> = {};
