@@ -1,5 +1,5 @@
 // `herald api`: the HTTP front.
-import { createServer } from 'node:http';
+import { createHttpServer } from '../../core/http/server.js';
 import { startOutboxRelay } from '../../core/bus/outbox.js';
 import { createApi } from '../../api/server.js';
 import { createApiMetrics } from '../../api/metrics.js';
@@ -24,8 +24,7 @@ export async function runApi(rt: Runtime): Promise<void> {
     ...limits.deps,
   };
   const app = createApi(deps);
-  const server = createServer(app.callback());
-  server.keepAliveTimeout = 65_000; // longer than common load balancers' idle timeout
+  const server = createHttpServer(app.callback());
   const relayOutage = outageLog(logger, 'outbox relay');
   const stopRelay = startOutboxRelay(pool, bus, { onError: (e) => relayOutage.down(e), onOk: () => relayOutage.up() });
   const port = await listenOn(server, config.httpPort, config.httpHost, 'HERALD_HTTP_PORT', logger);

@@ -72,7 +72,7 @@ describe('charts/herald: operating it (KEDA, alerts, dashboard)', function () {
   });
 
   describe('the PrometheusRule', () => {
-    it('carries the six alerts, with the labels your Prometheus selects rules by', () => {
+    it('carries the seven alerts, with the labels your Prometheus selects rules by', () => {
       const rule = find(ms, 'PrometheusRule', 'herald');
       expect(rule.apiVersion).to.equal('monitoring.coreos.com/v1');
       expect(rule.metadata.labels).to.include({ release: 'prometheus', 'app.kubernetes.io/instance': 'herald' });
@@ -80,6 +80,7 @@ describe('charts/herald: operating it (KEDA, alerts, dashboard)', function () {
       expect(alerts).to.have.members([
         'HeraldSendsStuck',
         'HeraldDeliveryFailureRatioHigh',
+        'HeraldApnsUnavailable',
         'HeraldConsumerLagGrowing',
         'HeraldCredentialsExpiring',
         'HeraldControllerLeaderMissing',

@@ -1,5 +1,6 @@
 // An in-process api on a loopback port, built from a test env, with a small fetch helper.
-import { createServer, type Server } from 'node:http';
+import { createHttpServer } from '../../core/http/server.js';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApi } from '../../api/server.js';
 import { createApiMetrics } from '../../api/metrics.js';
@@ -32,7 +33,7 @@ export async function startTestApi(env: TestEnv, overrides: Partial<ApiDeps> = {
     idempotency: new PgIdempotencyGuard(env.pool), // tests pick their client address with X-Forwarded-For
     ...overrides,
   };
-  const server: Server = createServer(createApi(deps).callback());
+  const server: Server = createHttpServer(createApi(deps).callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
