@@ -23,6 +23,8 @@ const stats = {
   errored: COUNT,
   contents: LANGUAGE_MAP,
   headings: LANGUAGE_MAP,
+  name: { type: ['string', 'null'], description: "The body's name: the send's internal name." },
+  custom_data: { type: ['object', 'null'], description: "The body's custom_data, as it was given." },
   source: { type: 'string', enum: ['api', 'kubernetes', 'dashboard'] },
   message: { type: 'string' },
   queued_at: UNIX_SECONDS,

@@ -55,7 +55,9 @@ export const SendBodySchema = Type.Object({
   included_segments: Type.Optional(Type.Array(text(128, 'A segment name.'), { maxItems: 1 })),
   tag: Type.Optional(loose(TAG_CONDITION, 'object')),
   filters: Type.Optional(loose(Type.Array(FilterEntry), 'array')),
-  include_subscription_ids: Type.Optional(Type.Array(Type.String({ maxLength: 36 }), { maxItems: 500 })),
+  include_subscription_ids: Type.Optional(
+    Type.Array(Type.String({ maxLength: 36, pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' }), { maxItems: 500 }),
+  ),
   include_external_ids: Type.Optional(Type.Array(Type.String({ maxLength: 128 }), { maxItems: 500 })),
   include_aliases: Type.Optional(
     Type.Object({ external_id: Type.Optional(Type.Array(Type.String({ maxLength: 128 }), { maxItems: 500 })) }),

@@ -122,6 +122,12 @@ describe("delivery: OneSignal's iOS fields reach Apple as Apple documents them",
     expect((await deliver({ contents: { en: 'hi' }, ttl: 0 })).expiration).to.equal(0);
   });
 
+  it('name and custom_data come back in the stats, as given', async () => {
+    const got = await deliver({ contents: { en: 'hi' }, name: 'spring sale', custom_data: { campaign: 7, tags: ['a'] } });
+    const res = await api.request('GET', `/api/v1/notifications/${got.id}?app_id=${app.app.id}`, { key: (await createKey(env.pool, app.app.id)).key });
+    expect(res.body).to.deep.include({ name: 'spring sale', custom_data: { campaign: 7, tags: ['a'] } });
+  });
+
   it('external_id is the older name of the idempotency key: a retry with it sends once', async () => {
     const first = await deliver({ contents: { en: 'once' }, external_id: 'order-77' });
     const again = await client.createNotification(Object.assign(new OneSignal.Notification(), { app_id: app.app.id, included_segments: ['Subscribed Users'], contents: { en: 'once' }, external_id: 'order-77' }));

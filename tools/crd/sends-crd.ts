@@ -67,8 +67,16 @@ const CONDITION = {
   },
 };
 
+/** As the REST API: a value sent with exists / not_exists is ignored, not refused. */
+const TAG_VALUE_RULE = {
+  rule: "!has(self.relation) || self.relation in ['exists', 'not_exists'] || has(self.value)",
+  message: 'value is required with relations =, !=, > and <',
+};
+
 export function sendsCrdDocument() {
-  const properties = crdSpecProperties();
+  const properties = crdSpecProperties() as Record<string, Record<string, unknown> & { items?: Record<string, unknown> }>;
+  properties.tag = { ...properties.tag, 'x-kubernetes-validations': [TAG_VALUE_RULE] };
+  if (properties.filters.items) properties.filters.items = { ...properties.filters.items, 'x-kubernetes-validations': [TAG_VALUE_RULE] };
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
