@@ -23,8 +23,6 @@ const stats = {
   errored: COUNT,
   contents: LANGUAGE_MAP,
   headings: LANGUAGE_MAP,
-  name: { type: ['string', 'null'], description: "The body's name: the send's internal name." },
-  custom_data: { type: ['object', 'null'], description: "The body's custom_data, as it was given." },
   source: { type: 'string', enum: ['api', 'kubernetes', 'dashboard'] },
   message: { type: 'string' },
   queued_at: UNIX_SECONDS,
@@ -72,7 +70,12 @@ export const schemas = {
     type: 'object',
     description: 'A send: its counters (contract "Stats response body") and what it was, as OneSignal names them.',
     required: Object.keys(stats),
-    properties: stats,
+    properties: {
+      ...stats,
+      // Only when the send was given them.
+      name: { type: 'string', description: "The body's name: the send's internal name." },
+      custom_data: { type: 'object', description: "The body's custom_data, as it was given." },
+    },
   },
   NotificationPage: {
     type: 'object',

@@ -26,9 +26,9 @@ export interface NotificationReport extends SendStats {
   app_id: string;
   contents: Record<string, string>;
   headings: Record<string, string>;
-  /** The body's `name` and `custom_data`: kept with the send, never sent to devices. */
-  name: string | null;
-  custom_data: Record<string, unknown> | null;
+  /** The body's `name` and `custom_data` when it had them: kept with the send, never sent to devices. */
+  name?: string;
+  custom_data?: Record<string, unknown>;
   source: SendSource;
   message: string;
   queued_at: number;
@@ -54,8 +54,8 @@ export function toNotification(row: NotificationRow): NotificationReport {
     app_id: row.app_id,
     contents: row.contents ?? {},
     headings: row.headings ?? {},
-    name: row.name ?? null,
-    custom_data: row.custom_data ?? null,
+    ...(row.name !== null ? { name: row.name } : {}),
+    ...(row.custom_data !== null ? { custom_data: row.custom_data } : {}),
     source: row.source,
     message: row.message,
     queued_at: seconds(row.created_at),
