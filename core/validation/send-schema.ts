@@ -16,7 +16,7 @@ export const CONTENTS_REQUIRED =
   'contents is required: the message text keyed by language code, such as {"en": "Hello"}.';
 
 /** One sentence per field, whatever went wrong inside it. */
-const SHAPE_MESSAGES: Record<string, string> = {
+export const SHAPE_MESSAGES: Record<string, string> = {
   app_id: APP_ID_REQUIRED,
   contents: 'contents must be an object of language code to text.',
   headings: 'headings must be an object of language code to text.',
