@@ -1,5 +1,6 @@
 // The HTTP/2 side of the simulator: APNs' `POST /3/device/<token>` with Apple's validation order
-// (auth → method/path → headers → payload → the device), then the scripted rules.
+// (auth → method/path → headers → payload → the device), then the scripted rules. Apple's rules
+// per push type (apple-rules.ts) come last among the request's own checks.
 // Reference: Apple, "Sending notification requests to APNs" and "Handling notification responses
 // from APNs" (status codes and reason strings are used verbatim).
 import { constants, type Http2Session, type IncomingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
@@ -8,6 +9,7 @@ import type { TLSSocket } from 'node:tls';
 import type { Logger } from 'pino';
 import type { ProviderTokenVerifier } from './provider-token.js';
 import type { Recorder } from './recorder.js';
+import { checkPush } from './apple-rules.js';
 import { decide, matchRule, type SimRule } from './rules.js';
 
 export type SimAuthMode = 'token' | 'certificate' | 'token-or-certificate' | 'none';
@@ -52,7 +54,7 @@ interface Answer {
   timestamp?: number;
 }
 
-function validate(state: GatewayState, stream: ServerHttp2Stream, headers: IncomingHttpHeaders, token: string | undefined, bodyLength: number): Answer | undefined {
+function validate(state: GatewayState, stream: ServerHttp2Stream, headers: IncomingHttpHeaders, token: string | undefined, bodyLength: number, body: Buffer): Answer | undefined {
   // Auth first: APNs refuses anything else from an unauthenticated provider.
   const authorization = header(headers, 'authorization');
   const useToken = state.auth === 'token' || (state.auth === 'token-or-certificate' && authorization !== undefined);
@@ -88,7 +90,7 @@ function validate(state: GatewayState, stream: ServerHttp2Stream, headers: Incom
   if (collapseId !== undefined && Buffer.byteLength(collapseId) > 64) return { status: 400, reason: 'BadCollapseId' };
   if (bodyLength === 0) return { status: 400, reason: 'PayloadEmpty' };
   if (bodyLength > (pushType === 'voip' ? MAX_VOIP_PAYLOAD : MAX_PAYLOAD)) return { status: 413, reason: 'PayloadTooLarge' };
-  return undefined;
+  return checkPush({ pushType, priority, topic }, body);
 }
 
 function apnsHeaders(headers: IncomingHttpHeaders): Record<string, string> {
@@ -146,7 +148,7 @@ export function handleStream(state: GatewayState, stream: ServerHttp2Stream, hea
     const connection = (stream.session as NumberedSession | undefined)?.[SESSION_ID] ?? 0;
     const { recorder } = state;
 
-    let answer = validate(state, stream, headers, token, size);
+    let answer = validate(state, stream, headers, token, size, body);
     let delayMs = 0;
     let broken: 'reset-stream' | 'goaway' | undefined;
     if (!answer && token !== undefined) {

@@ -12,6 +12,7 @@ import type { Logger } from '../core/log.js';
 import { planNext } from '../core/delivery/planner.js';
 import { claimNext, handBack, renewLease, type ClaimedChunk } from '../core/delivery/claim.js';
 import { loadChunkDevices, loadSendForDelivery, recordChunk, type ChunkDevices, type ChunkOutcome, type Device } from '../core/delivery/chunks.js';
+import { apnsHeaderValues } from '../core/payload/apns-headers.js';
 import { buildApnsPayload } from '../core/payload/apns-payload.js';
 import { pickLanguage } from '../core/payload/language.js';
 import type { AppRecord } from '../core/apps/app-store.js';
@@ -243,15 +244,8 @@ export class ChunkWorker {
       if (!(error instanceof CredentialsUnusableError)) throw error;
       return { ...tally(entries, claimed.planned, devices, devices.map(() => ({ kind: 'stop', reason: error.message }))), stop: error.message };
     }
-    const apns = ctx.request.apns ?? {};
-    const expiration = apns.ttlSeconds !== undefined ? Math.floor(Date.now() / 1000) + apns.ttlSeconds : undefined;
-    const messages: ApnsMessage[] = devices.map((d) => {
-      const m: ApnsMessage = { token: d.token, payload: this.payloadFor(ctx, sendId, d.language) };
-      if (apns.priority !== undefined) m.priority = apns.priority;
-      if (expiration !== undefined) m.expiration = expiration;
-      if (apns.collapseId !== undefined) m.collapseId = apns.collapseId;
-      return m;
-    });
+    const headers = apnsHeaderValues({ ...ctx.request, apns: ctx.request.apns ?? {} }, Date.now() / 1000);
+    const messages: ApnsMessage[] = devices.map((d) => ({ token: d.token, payload: this.payloadFor(ctx, sendId, d.language), ...headers }));
     const actions = await this.sendWithRetries(client, messages, asked);
     const outcome = tally(entries, claimed.planned, devices, actions);
     for (const a of actions) {

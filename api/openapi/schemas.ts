@@ -1,5 +1,6 @@
 // Components of the OpenAPI document (document.ts): the bodies Herald reads and answers, as JSON
 // Schema 2020-12 (OpenAPI 3.1). Field meanings: docs/api.md and the contract.
+import { openApiSendRequest } from '../../core/validation/schema-views.js';
 
 const STATUS = { type: 'string', enum: ['queued', 'sending', 'scheduled', 'approved', 'draft'] };
 const COUNT = { type: 'integer', minimum: 0 };
@@ -45,17 +46,6 @@ const subscriptionFields = {
   },
 };
 
-const tag = {
-  type: 'object',
-  required: ['key', 'relation'],
-  properties: {
-    field: { const: 'tag' },
-    key: { type: 'string' },
-    relation: { type: 'string', enum: ['=', '!=', '>', '<', 'exists', 'not_exists'] },
-    value: { type: 'string' },
-  },
-};
-
 export const schemas = {
   Errors: {
     type: 'object',
@@ -67,39 +57,10 @@ export const schemas = {
     required: ['message', 'errors'],
     properties: { message: { type: 'string' }, errors: { type: 'array', minItems: 1, items: { type: 'string' } } },
   },
-  SendRequest: {
-    type: 'object',
-    description: 'Exactly one target: included_segments, tag (or filters), include_subscription_ids or include_external_ids (or include_aliases). Every broken rule is one sentence of a 422.',
-    required: ['contents'],
-    properties: {
-      app_id: { type: 'string', format: 'uuid' },
-      contents: LANGUAGE_MAP,
-      headings: LANGUAGE_MAP,
-      included_segments: { type: 'array', items: { type: 'string' }, maxItems: 1 },
-      tag,
-      filters: { type: 'array', items: tag, maxItems: 1 },
-      include_subscription_ids: { type: 'array', items: { type: 'string', format: 'uuid' }, maxItems: 500 },
-      include_external_ids: { type: 'array', items: { type: 'string' }, maxItems: 500 },
-      include_aliases: { type: 'object', properties: { external_id: { type: 'array', items: { type: 'string' }, maxItems: 500 } } },
-      send_after: { type: 'string', description: 'RFC 3339 or a date string OneSignal documents; at most 30 days ahead.' },
-      delayed_option: { type: 'string', enum: ['timezone'] },
-      delivery_time_of_day: { type: 'string', examples: ['9:00AM', '21:45'] },
-      throttle_rate_per_minute: { type: 'integer', minimum: 1, maximum: 100000 },
-      url: { type: 'string' },
-      app_url: { type: 'string' },
-      big_picture: { type: 'string' },
-      ios_attachments: { type: 'object', additionalProperties: { type: 'string' } },
-      data: { type: 'object' },
-      buttons: { type: 'array', maxItems: 1, items: { type: 'object', properties: { id: { type: 'string' }, text: { type: 'string' } } } },
-      bundle_id: { type: 'string' },
-      idempotency_key: { type: 'string', maxLength: 80 },
-      ttl: { type: 'integer' },
-      priority: { type: 'integer' },
-      collapse_id: { type: 'string' },
-      ios_badge_type: { type: 'string', enum: ['None', 'SetTo', 'Increase'] },
-      ios_badge_count: { type: 'integer' },
-    },
-  },
+  // Derived from the send body's one schema, like the api's validator and the Send CRD.
+  SendRequest: openApiSendRequest(
+    'Exactly one target: included_segments, tag (or filters), include_subscription_ids or include_external_ids (or include_aliases). contents is required unless content_available makes a background push. Every broken rule is one sentence of a 422.',
+  ),
   SendResponse: {
     type: 'object',
     required: ['id', 'status', 'sent', 'failed', 'skipped', 'estimate', 'message'],
@@ -109,7 +70,12 @@ export const schemas = {
     type: 'object',
     description: 'A send: its counters (contract "Stats response body") and what it was, as OneSignal names them.',
     required: Object.keys(stats),
-    properties: stats,
+    properties: {
+      ...stats,
+      // Only when the send was given them.
+      name: { type: 'string', description: "The body's name: the send's internal name." },
+      custom_data: { type: 'object', description: "The body's custom_data, as it was given." },
+    },
   },
   NotificationPage: {
     type: 'object',

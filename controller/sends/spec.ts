@@ -1,7 +1,9 @@
 // Between a Send's spec and the REST body. A kubectl-applied Send becomes the body the REST call
 // would carry (same validation, same messages); a REST send mirrored as a Send gets its spec back
-// from the stored, validated SendRequest.
-import type { SendRequest } from '../../core/send/request.js';
+// from the stored, validated SendRequest. Both shapes come from the send body's one schema
+// (core/validation/send-body-schema.ts); spec.test.ts checks that every accepted body comes back
+// unchanged and that no field of the schema is left unmapped.
+import type { ApnsOptions, SendRequest } from '../../core/send/request.js';
 import type { SendSpec } from './types.js';
 
 /**
@@ -14,22 +16,75 @@ export function restBody(spec: SendSpec, appId: string): Record<string, unknown>
   return { app_id: appId, ...fields };
 }
 
-/** The spec of a mirror from the stored request (a read-only picture of what was sent). */
-export function specFromRequest(appName: string, req: SendRequest): SendSpec {
-  const spec: SendSpec = { appRef: { name: appName }, contents: req.contents };
-  if (req.headings && Object.keys(req.headings).length) spec.headings = req.headings;
-  const t = req.target;
+/** Body fields kept as they are in ApnsOptions, by wire name. */
+export const APNS_SPEC_FIELDS = {
+  ttl: 'ttlSeconds',
+  priority: 'priority',
+  collapse_id: 'collapseId',
+  ios_badgeType: 'badgeType',
+  ios_badgeCount: 'badgeCount',
+  ios_sound: 'sound',
+  ios_category: 'category',
+  thread_id: 'threadId',
+  summary_arg: 'summaryArg',
+  summary_arg_count: 'summaryArgCount',
+  ios_interruption_level: 'interruptionLevel',
+  ios_relevance_score: 'relevanceScore',
+  target_content_identifier: 'targetContentId',
+  mutable_content: 'mutableContent',
+  apns_alert: 'alertExtras',
+  content_available: 'contentAvailable',
+  apns_push_type_override: 'pushTypeOverride',
+} as const satisfies Partial<Record<keyof SendSpec, keyof ApnsOptions>>;
+
+/**
+ * Body fields a spec never carries because the request keeps them under another name (the
+ * spec uses that one) or not at all: app_id (appRef), app_url (url), ios_attachments
+ * (big_picture), filters (tag), include_aliases (include_external_ids), external_id
+ * (idempotency_key), bundle_id (checked against the App, not kept).
+ */
+export const FIELDS_KEPT_UNDER_ANOTHER_NAME = ['app_id', 'app_url', 'ios_attachments', 'filters', 'include_aliases', 'external_id', 'bundle_id'] as const;
+
+/** `date` as RFC 3339 in the offset it was written with, so its clock time stays the same. */
+function withOffset(date: Date, offsetMinutes: number): string {
+  const local = new Date(date.getTime() + offsetMinutes * 60_000).toISOString().slice(0, 19);
+  if (offsetMinutes === 0) return `${local}Z`;
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const abs = Math.abs(offsetMinutes);
+  return `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
+function targetSpec(spec: SendSpec, t: SendRequest['target']): void {
   if (t.kind === 'segment') spec.included_segments = [t.segment];
   else if (t.kind === 'tag') spec.tag = { key: t.tag.key, relation: t.tag.relation, ...(t.tag.value !== undefined ? { value: t.tag.value } : {}) };
   else if (t.kind === 'subscription_ids') spec.include_subscription_ids = t.ids;
   else spec.include_external_ids = t.ids;
-  if (req.sendAfter) spec.send_after = new Date(req.sendAfter).toISOString();
-  if (req.timezoneDelivery) spec.delayed_option = 'timezone';
+}
+
+/** The spec of a mirror from the stored request (a read-only picture of what was sent). */
+export function specFromRequest(appName: string, req: SendRequest): SendSpec {
+  const spec: SendSpec = { appRef: { name: appName } };
+  if (Object.keys(req.contents).length) spec.contents = req.contents;
+  if (req.headings && Object.keys(req.headings).length) spec.headings = req.headings;
+  if (req.subtitle && Object.keys(req.subtitle).length) spec.subtitle = req.subtitle;
+  targetSpec(spec, req.target);
+  const zone = req.timezoneDelivery;
+  if (req.sendAfter) spec.send_after = withOffset(new Date(req.sendAfter), zone?.fallbackOffsetMinutes ?? 0);
+  if (zone) {
+    spec.delayed_option = 'timezone';
+    spec.delivery_time_of_day = zone.timeOfDay;
+  }
   if (req.url) spec.url = req.url;
   if (req.imageUrl) spec.big_picture = req.imageUrl;
   if (req.data && Object.keys(req.data).length) spec.data = req.data;
   if (req.button) spec.buttons = [req.button];
   if (req.throttleRatePerMinute !== undefined) spec.throttle_rate_per_minute = req.throttleRatePerMinute;
   if (req.idempotencyKey) spec.idempotency_key = req.idempotencyKey;
+  if (req.name !== undefined) spec.name = req.name;
+  if (req.customData !== undefined) spec.custom_data = req.customData;
+  const apns = (req.apns ?? {}) as Record<string, unknown>;
+  for (const [field, key] of Object.entries(APNS_SPEC_FIELDS)) {
+    if (apns[key] !== undefined) (spec as Record<string, unknown>)[field] = apns[key];
+  }
   return spec;
 }

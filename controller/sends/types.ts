@@ -1,28 +1,16 @@
 // The Send custom resource (crds/sends.herald.dev.yaml) as the controller reads and writes it.
+import type { Static } from 'typebox';
+import type { SendBodySchema } from '../../core/validation/send-body-schema.js';
 import type { KubeObject } from '../kube/client.js';
 import type { Condition } from '../kube/conditions.js';
 import type { SendStatus as SendState } from '../../core/send/status.js';
 
-/** The REST body's fields (same snake_case names), with appRef in place of app_id. */
-export interface SendSpec {
-  appRef: { name: string };
-  contents: Record<string, string>;
-  headings?: Record<string, string>;
-  included_segments?: string[];
-  tag?: { field?: 'tag'; key: string; relation: string; value?: string };
-  include_subscription_ids?: string[];
-  include_external_ids?: string[];
-  send_after?: string;
-  delayed_option?: 'timezone';
-  url?: string;
-  big_picture?: string;
-  data?: Record<string, string>;
-  buttons?: { id: string; text: string }[];
-  throttle_rate_per_minute?: number;
-  idempotency_key?: string;
-  /** true cancels the send (as the REST DELETE does); deleting the Send object does not. */
-  cancel?: boolean;
-}
+/**
+ * The REST body's fields (same snake_case names, from the body's one schema), with appRef in
+ * place of app_id, and `cancel`: true cancels the send (as the REST DELETE does); deleting the
+ * Send object does not.
+ */
+export type SendSpec = Omit<Static<typeof SendBodySchema>, 'app_id'> & { appRef: { name: string }; cancel?: boolean };
 
 export interface SendStatus {
   id?: number;

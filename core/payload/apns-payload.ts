@@ -1,20 +1,27 @@
 // The APNs JSON payload of a send, in one place, so that the 4 KB check at the API and the
 // sender measure the same bytes (DECISIONS "Bodies": 4 KB check). Pure: no I/O, no clock.
+// Keys are Apple's ("Generating a remote notification", payload key reference); the iOS fields
+// of the body map onto them as docs/api.md lists.
 //
 // Layout (what the app and its notification service extension read):
-//   aps.alert.title / aps.alert.body   heading and message in the device's language
-//   aps.sound                          "default"
-//   aps.badge                          ios_badge_type SetTo
-//   aps.mutable-content: 1             when the extension has work: image, button, badge increase
-//   aps.category: "herald.button"      when there is a button; the extension registers the
-//                                      category's single action from custom.b before display
+//   aps.alert.title / .subtitle / .body   heading, subtitle and message in the device's language
+//   aps.alert.summary-arg(-count), loc-key, …  summary_arg(_count) and apns_alert's keys
+//   aps.sound            ios_sound, default "default"; with interruption level critical
+//                        Apple's dictionary {critical: 1, name, volume: 1}
+//   aps.badge            ios_badgeType SetTo
+//   aps.thread-id, aps.category, aps.interruption-level, aps.relevance-score, aps.target-content-id
+//   aps.mutable-content: 1  mutable_content, or when the extension has work: image, button, badge increase
+//   aps.category: "herald.button"  when there is a button; the extension registers the
+//                        category's single action from custom.b before display
+//   aps.content-available: 1  content_available; a background push has only this in aps
 //   custom.i   send id, as a decimal string (64-bit ids do not fit a JS/Swift double safely);
 //              the app reports opens with it (POST /api/v1/notifications/{id}/opened)
 //   custom.u   url opened on tap          custom.a   data dictionary (text values)
 //   custom.m   https image to attach      custom.b   button {id, text}
-//   custom.bi  ios_badge_type Increase: the amount the extension adds to its badge count
+//   custom.bi  ios_badgeType Increase: the amount the extension adds to its badge count
 // `custom.i/u/a` are where OneSignal's SDK looks, which eases moving an app over.
 import type { SendRequest } from '../send/request.js';
+import { isBackgroundRequest } from './apns-headers.js';
 import { pickLanguage, textFor } from './language.js';
 
 export const APNS_PAYLOAD_LIMIT_BYTES = 4096;
@@ -24,9 +31,46 @@ export const BUTTON_CATEGORY = 'herald.button';
  * 64-bit id, so the check is never more lenient than the real payload.
  */
 export const PLACEHOLDER_SEND_ID = '9999999999999999999';
+/** Apple's spelling of OneSignal's interruption levels. */
+const INTERRUPTION_LEVEL = { passive: 'passive', active: 'active', time_sensitive: 'time-sensitive', critical: 'critical' } as const;
 
 export interface ApnsPayloadOptions {
   sendId?: number | bigint | string;
+}
+
+function alertOf(req: SendRequest, lang: string): Record<string, unknown> {
+  const alert: Record<string, unknown> = {};
+  const title = textFor(req.headings, lang, req.defaultLanguage);
+  if (title !== undefined) alert.title = title;
+  const subtitle = textFor(req.subtitle, lang, req.defaultLanguage);
+  if (subtitle !== undefined) alert.subtitle = subtitle;
+  alert.body = req.contents[lang] ?? '';
+  const { summaryArg, summaryArgCount, alertExtras } = req.apns;
+  if (summaryArg !== undefined) alert['summary-arg'] = summaryArg;
+  if (summaryArgCount !== undefined) alert['summary-arg-count'] = summaryArgCount;
+  if (alertExtras) Object.assign(alert, alertExtras);
+  return alert;
+}
+
+function apsOf(req: SendRequest, lang: string): Record<string, unknown> {
+  const a = req.apns;
+  if (isBackgroundRequest(req)) return { 'content-available': 1 };
+  const aps: Record<string, unknown> = { alert: alertOf(req, lang) };
+  const soundName = a.sound ?? 'default';
+  aps.sound = a.interruptionLevel === 'critical' ? { critical: 1, name: soundName, volume: 1 } : soundName;
+  if (a.badgeType === 'SetTo' && a.badgeCount !== undefined) aps.badge = a.badgeCount;
+  if (a.threadId !== undefined) aps['thread-id'] = a.threadId;
+  const badgeIncrease = a.badgeType === 'Increase' && a.badgeCount !== undefined;
+  if (a.mutableContent || req.imageUrl !== undefined || req.button !== undefined || badgeIncrease) {
+    aps['mutable-content'] = 1;
+  }
+  if (req.button !== undefined) aps.category = BUTTON_CATEGORY;
+  else if (a.category !== undefined) aps.category = a.category;
+  if (a.contentAvailable) aps['content-available'] = 1;
+  if (a.interruptionLevel !== undefined) aps['interruption-level'] = INTERRUPTION_LEVEL[a.interruptionLevel];
+  if (a.relevanceScore !== undefined) aps['relevance-score'] = a.relevanceScore;
+  if (a.targetContentId !== undefined) aps['target-content-id'] = a.targetContentId;
+  return aps;
 }
 
 /** The payload for one `contents` language (an unknown language falls back to the default). */
@@ -36,26 +80,13 @@ export function buildApnsPayload(
   opts: ApnsPayloadOptions = {},
 ): string {
   const lang = Object.hasOwn(req.contents, language) ? language : req.defaultLanguage;
-  const alert: Record<string, string> = {};
-  const title = textFor(req.headings, lang, req.defaultLanguage);
-  if (title !== undefined) alert.title = title;
-  alert.body = req.contents[lang] ?? '';
-
-  const aps: Record<string, unknown> = { alert, sound: 'default' };
-  const { badgeType, badgeCount } = req.apns;
-  if (badgeType === 'SetTo' && badgeCount !== undefined) aps.badge = badgeCount;
-  const badgeIncrease = badgeType === 'Increase' && badgeCount !== undefined;
-  if (req.imageUrl !== undefined || req.button !== undefined || badgeIncrease) {
-    aps['mutable-content'] = 1;
-  }
-  if (req.button !== undefined) aps.category = BUTTON_CATEGORY;
-
+  const aps = apsOf(req, lang);
   const custom: Record<string, unknown> = { i: String(opts.sendId ?? PLACEHOLDER_SEND_ID) };
   if (req.url !== undefined) custom.u = req.url;
   if (req.data !== undefined && Object.keys(req.data).length > 0) custom.a = req.data;
   if (req.imageUrl !== undefined) custom.m = req.imageUrl;
   if (req.button !== undefined) custom.b = { id: req.button.id, text: req.button.text };
-  if (badgeIncrease) custom.bi = badgeCount;
+  if (req.apns.badgeType === 'Increase' && req.apns.badgeCount !== undefined) custom.bi = req.apns.badgeCount;
 
   return JSON.stringify({ aps, custom });
 }
@@ -70,18 +101,20 @@ export function buildApnsPayloadForDevice(
 }
 
 /**
- * UTF-8 size of the largest payload over all languages, with the widest send id. Payloads of
- * different languages differ only in their title and body, so the language with the longest
- * encoded title and body is found first and one payload is built for it: a request with many
- * languages and a large `data` costs one build, not one per language (issue 12).
+ * UTF-8 size of the largest payload over all languages, with the widest send id: the whole
+ * payload as Apple receives it. Payloads of different languages differ only in their title,
+ * subtitle and body, so the language with the longest encoded texts is found first and one
+ * payload is built for it: a request with many languages and a large `data` costs one build,
+ * not one per language.
  */
 export function largestPayloadBytes(req: SendRequest): number {
   let longest = req.defaultLanguage;
   let longestBytes = -1;
   for (const language of Object.keys(req.contents)) {
-    const title = textFor(req.headings, language, req.defaultLanguage);
     const bytes =
-      encodedBytes(req.contents[language] ?? '') + (title === undefined ? 0 : encodedBytes(title) + TITLE_KEY_BYTES);
+      encodedBytes(req.contents[language] ?? '') +
+      optionalBytes(textFor(req.headings, language, req.defaultLanguage), TITLE_KEY_BYTES) +
+      optionalBytes(textFor(req.subtitle, language, req.defaultLanguage), SUBTITLE_KEY_BYTES);
     if (bytes > longestBytes) {
       longestBytes = bytes;
       longest = language;
@@ -92,6 +125,11 @@ export function largestPayloadBytes(req: SendRequest): number {
 
 /** `"title":` and its comma: what a payload with a title has over one without. */
 const TITLE_KEY_BYTES = Buffer.byteLength('"title":,', 'utf8');
+const SUBTITLE_KEY_BYTES = Buffer.byteLength('"subtitle":,', 'utf8');
+
+function optionalBytes(text: string | undefined, keyBytes: number): number {
+  return text === undefined ? 0 : encodedBytes(text) + keyBytes;
+}
 
 function encodedBytes(text: string): number {
   return Buffer.byteLength(JSON.stringify(text), 'utf8');

@@ -12,6 +12,8 @@ export interface NotificationRow extends SendRow {
   source: SendSource;
   contents: Record<string, string> | null;
   headings: Record<string, string> | null;
+  name: string | null;
+  custom_data: Record<string, unknown> | null;
   message: string;
   throttle_per_min: number | null;
   send_after: Date | null;
@@ -24,6 +26,9 @@ export interface NotificationReport extends SendStats {
   app_id: string;
   contents: Record<string, string>;
   headings: Record<string, string>;
+  /** The body's `name` and `custom_data` when it had them: kept with the send, never sent to devices. */
+  name?: string;
+  custom_data?: Record<string, unknown>;
   source: SendSource;
   message: string;
   queued_at: number;
@@ -34,9 +39,10 @@ export interface NotificationReport extends SendStats {
 }
 
 /** The columns toNotification reads, for every query that feeds it. */
-// Only the two texts of the request: a list send's request holds up to 500 ids, not read here.
+// Only these parts of the request: a list send's request holds up to 500 ids, not read here.
 export const NOTIFICATION_COLUMNS = `id, app_id, status, total_recipients, sent, failed, skipped, left_out, clicked, source,
-  request->'contents' AS contents, request->'headings' AS headings, message, throttle_per_min, send_after, created_at,
+  request->'contents' AS contents, request->'headings' AS headings, request->>'name' AS name,
+  request->'customData' AS custom_data, message, throttle_per_min, send_after, created_at,
   finished_at, canceled_at`;
 
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
@@ -48,6 +54,8 @@ export function toNotification(row: NotificationRow): NotificationReport {
     app_id: row.app_id,
     contents: row.contents ?? {},
     headings: row.headings ?? {},
+    ...(row.name !== null ? { name: row.name } : {}),
+    ...(row.custom_data !== null ? { custom_data: row.custom_data } : {}),
     source: row.source,
     message: row.message,
     queued_at: seconds(row.created_at),

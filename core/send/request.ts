@@ -1,6 +1,6 @@
 // The send request after validation: the one shape that the API, the Send reconciler and the
 // sender share. Built only by `api/validation` (validateSendRequest); everything downstream
-// trusts it. Field meanings: ../../../shared/spec/push-service.md "Send request body".
+// trusts it. Field meanings: docs/api.md "Send request body".
 
 /** Exactly one audience target (contract: "Target rule"). */
 export type SendTarget =
@@ -22,21 +22,38 @@ export interface SendButton {
   text: string;
 }
 
-/** Optional APNs header values taken from OneSignal-client fields (DECISIONS: extra fields). */
+/**
+ * The iOS fields of the body (OneSignal's wire names in the comments), already checked. Values
+ * keep the body's meaning so a Send spec can be written back from them (controller/sends/spec.ts);
+ * core/payload turns them into Apple's `aps` keys and `apns-*` headers.
+ */
 export interface ApnsOptions {
-  ttlSeconds?: number; // `ttl` → apns-expiration = now + ttl
-  priority?: 5 | 10; // `priority` (OneSignal 1-10 mapped: >= 7 → 10, else 5)
+  ttlSeconds?: number; // `ttl`; absent: 3 days. apns-expiration = start of the device's push + ttl
+  priority?: 1 | 5 | 10; // `priority` 1–10 onto Apple's 1, 5, 10
   collapseId?: string; // `collapse_id`
-  badgeType?: 'None' | 'SetTo' | 'Increase'; // `ios_badge_type`
-  badgeCount?: number; // `ios_badge_count`
+  badgeType?: 'None' | 'SetTo' | 'Increase'; // `ios_badgeType`
+  badgeCount?: number; // `ios_badgeCount`
+  sound?: string; // `ios_sound`
+  category?: string; // `ios_category`
+  threadId?: string; // `thread_id`
+  summaryArg?: string; // `summary_arg`
+  summaryArgCount?: number; // `summary_arg_count`
+  interruptionLevel?: 'passive' | 'active' | 'time_sensitive' | 'critical'; // `ios_interruption_level`
+  relevanceScore?: number; // `ios_relevance_score`
+  targetContentId?: string; // `target_content_identifier`
+  mutableContent?: boolean; // `mutable_content`
+  alertExtras?: Record<string, string | string[]>; // `apns_alert`
+  contentAvailable?: boolean; // `content_available`
+  pushTypeOverride?: 'alert' | 'background'; // `apns_push_type_override`
 }
 
 export interface SendRequest {
   appId: string;
   target: SendTarget;
-  /** language code → text; at least one non-empty entry. */
+  /** language code → text; at least one non-empty entry, except for a background push ({}). */
   contents: Record<string, string>;
   headings?: Record<string, string>;
+  subtitle?: Record<string, string>;
   /** `en` when contents has it, else the first language of contents (contract: "Language rule"). */
   defaultLanguage: string;
   url?: string; // url or app_url (equal when both given)
@@ -51,4 +68,8 @@ export interface SendRequest {
   throttleRatePerMinute?: number;
   idempotencyKey?: string;
   apns: ApnsOptions;
+  /** `name`: the send's internal name (never sent to devices). */
+  name?: string;
+  /** `custom_data`: kept with the send, returned by its stats. */
+  customData?: Record<string, unknown>;
 }

@@ -1,43 +1,133 @@
-// OneSignal-client fields with an APNs counterpart (DECISIONS "Compatibility": extra fields).
-// Their types and ranges are checked by the schema; this maps them onto ApnsOptions.
+// The iOS fields of the official client, by their wire names (DECISIONS "Compatibility": extra
+// fields), checked and mapped onto ApnsOptions. Types, enums and numeric ranges are the shape
+// check's (send-body-schema.ts); lengths, relations between fields and Apple's own rules are here,
+// each with a sentence naming the field and what is allowed.
 import type { ApnsOptions } from '../send/request.js';
+import { APNS_ALERT_KEYS } from './send-body-schema.js';
 import type { SendBody } from './send-schema.js';
+import { codePointLength, quoted } from './text.js';
 
-/** apns-collapse-id may be at most 64 bytes (Apple, "Sending notification requests to APNs"). */
+/** apns-collapse-id: at most 64 bytes (Apple, "Sending notification requests to APNs"). */
 const MAX_COLLAPSE_ID_BYTES = 64;
+/** Printable ASCII: what an HTTP/2 header value carries as is (and what Herald's transport frames). */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const TEXT_LIMITS = {
+  ios_sound: 255,
+  ios_category: 128,
+  thread_id: 128,
+  summary_arg: 128,
+  target_content_identifier: 256,
+} as const;
+const MAX_ALERT_TEXT = 256;
+const MAX_ALERT_ARGS = 20;
 
-/** `present`: fields the body named, so a badge count with a wrong type (already reported) is
- * not also reported as missing. */
-export function readApnsOptions(
-  body: SendBody,
-  present: Set<string>,
-  messages: string[],
-): ApnsOptions {
+/** Fields that only an alert shows or plays: a background push carries none of them (Apple). */
+export const ALERT_ONLY_FIELDS = [
+  'contents', 'headings', 'subtitle', 'ios_sound', 'ios_badgeType', 'apns_alert', 'buttons', 'big_picture',
+  'ios_attachments', 'ios_interruption_level', 'ios_relevance_score', 'summary_arg', 'summary_arg_count',
+  'thread_id', 'ios_category', 'target_content_identifier', 'mutable_content',
+] as const;
+
+/** OneSignal's 1–10 onto Apple's three values: 10 immediately, 5 power-considerate, 1 power first. */
+export function applePriority(priority: number): 1 | 5 | 10 {
+  return priority >= 7 ? 10 : priority >= 4 ? 5 : 1;
+}
+
+/** Whether the body makes a background push: the override says so, or content_available without contents. */
+export function isBackground(body: SendBody): boolean {
+  if (body.apns_push_type_override !== undefined) return body.apns_push_type_override === 'background';
+  return body.content_available === true && body.contents === undefined;
+}
+
+function readCollapseId(value: string, messages: string[]): string | undefined {
+  if (!PRINTABLE_ASCII.test(value) || Buffer.byteLength(value, 'utf8') > MAX_COLLAPSE_ID_BYTES) {
+    messages.push('collapse_id must be printable ASCII (letters, digits, space and punctuation), at most 64 bytes.');
+    return undefined;
+  }
+  return value === '' ? undefined : value;
+}
+
+function readAlertExtras(extras: Record<string, unknown>, messages: string[]): Record<string, string | string[]> | undefined {
+  const before = messages.length;
+  const kept: Record<string, string | string[]> = {};
+  for (const [key, value] of Object.entries(extras)) {
+    if (!(APNS_ALERT_KEYS as readonly string[]).includes(key)) {
+      messages.push(`apns_alert has "${quoted(key)}"; its keys are ${APNS_ALERT_KEYS.join(', ')}.`);
+    } else if (key.endsWith('-args')) {
+      const ok = Array.isArray(value) && value.length <= MAX_ALERT_ARGS &&
+        value.every((v) => typeof v === 'string' && codePointLength(v) <= MAX_ALERT_TEXT);
+      if (ok) kept[key] = value as string[];
+      else messages.push(`apns_alert.${key} must be an array of at most ${MAX_ALERT_ARGS} texts of at most ${MAX_ALERT_TEXT} characters.`);
+    } else if (typeof value === 'string' && codePointLength(value) <= MAX_ALERT_TEXT) {
+      kept[key] = value;
+    } else {
+      messages.push(`apns_alert.${key} must be text of at most ${MAX_ALERT_TEXT} characters.`);
+    }
+  }
+  return messages.length > before || Object.keys(kept).length === 0 ? undefined : kept;
+}
+
+function readBadge(body: SendBody, present: Set<string>, apns: ApnsOptions, messages: string[]): void {
+  const type = body.ios_badgeType;
+  if (type === undefined) return; // a count without a type means nothing to OneSignal either
+  apns.badgeType = type;
+  const count = body.ios_badgeCount;
+  if (type !== 'None' && count === undefined) {
+    if (!present.has('ios_badgeCount')) messages.push(`ios_badgeCount is required with ios_badgeType ${type}.`);
+  } else if (type === 'SetTo' && count! < 0) {
+    messages.push('ios_badgeCount must be 0 or more with ios_badgeType SetTo.');
+  } else if (type !== 'None') {
+    apns.badgeCount = count;
+  }
+}
+
+/** `present`: fields the body named (so a field with a wrong type, already reported, is not reported again). */
+export function readApnsOptions(body: SendBody, present: Set<string>, messages: string[]): ApnsOptions {
   const apns: ApnsOptions = {};
   if (body.ttl !== undefined) apns.ttlSeconds = body.ttl;
-  // OneSignal's 1–10 scale onto APNs' two values: 10 (immediately) or 5 (power-considerate).
-  if (body.priority !== undefined) apns.priority = body.priority >= 7 ? 10 : 5;
+  if (body.priority !== undefined) apns.priority = applePriority(body.priority);
   if (body.collapse_id !== undefined) {
-    if (Buffer.byteLength(body.collapse_id, 'utf8') > MAX_COLLAPSE_ID_BYTES) {
-      messages.push('collapse_id is longer than 64 bytes.');
-    } else if (body.collapse_id !== '') {
-      apns.collapseId = body.collapse_id;
-    }
+    const id = readCollapseId(body.collapse_id, messages);
+    if (id !== undefined) apns.collapseId = id;
   }
-  const type = body.ios_badge_type;
-  if (type !== undefined) {
-    apns.badgeType = type;
-    const count = body.ios_badge_count;
-    if (type !== 'None' && count === undefined) {
-      if (!present.has('ios_badge_count')) {
-        messages.push(`ios_badge_count is required with ios_badge_type ${type}.`);
-      }
-    } else if (type === 'SetTo' && count! < 0) {
-      messages.push('ios_badge_count must be 0 or more with ios_badge_type SetTo.');
-    } else if (type !== 'None') {
-      apns.badgeCount = count;
-    }
+  readBadge(body, present, apns, messages);
+  for (const [field, max] of Object.entries(TEXT_LIMITS) as [keyof typeof TEXT_LIMITS, number][]) {
+    const value = body[field];
+    if (value !== undefined && codePointLength(value) > max) messages.push(`${field} is longer than ${max} characters.`);
   }
-  // ios_badge_count without ios_badge_type means nothing to OneSignal either: ignored.
+  if (body.ios_sound !== undefined && body.ios_sound !== '') apns.sound = body.ios_sound;
+  if (body.ios_category !== undefined && body.ios_category !== '') apns.category = body.ios_category;
+  if (body.thread_id !== undefined && body.thread_id !== '') apns.threadId = body.thread_id;
+  if (body.summary_arg !== undefined && body.summary_arg !== '') apns.summaryArg = body.summary_arg;
+  if (body.summary_arg_count !== undefined) apns.summaryArgCount = body.summary_arg_count;
+  if (body.ios_interruption_level !== undefined) apns.interruptionLevel = body.ios_interruption_level;
+  if (body.ios_relevance_score !== undefined) apns.relevanceScore = body.ios_relevance_score;
+  if (body.target_content_identifier !== undefined && body.target_content_identifier !== '') {
+    apns.targetContentId = body.target_content_identifier;
+  }
+  if (body.mutable_content === true) apns.mutableContent = true;
+  if (body.apns_alert !== undefined) {
+    const extras = readAlertExtras(body.apns_alert, messages);
+    if (extras) apns.alertExtras = extras;
+  }
+  if (body.content_available === true) apns.contentAvailable = true;
+  if (body.apns_push_type_override !== undefined) apns.pushTypeOverride = body.apns_push_type_override;
+  if (body.ios_category !== undefined && body.buttons !== undefined && body.buttons.length > 0) {
+    messages.push('ios_category and buttons both set the notification category. Send one of them.');
+  }
+  if (isBackground(body)) checkBackground(body, present, apns, messages);
   return apns;
+}
+
+/** Apple: a background push has no alert, sound or badge, and goes at priority 5. */
+function checkBackground(body: SendBody, present: Set<string>, apns: ApnsOptions, messages: string[]): void {
+  const alertFields = ALERT_ONLY_FIELDS.filter((field) => present.has(field));
+  if (alertFields.length > 0) {
+    messages.push(
+      `A background push (content_available without contents, or apns_push_type_override background) shows nothing, so it cannot carry ${alertFields.join(', ')}. Remove them, or send an alert.`,
+    );
+  }
+  if (apns.priority !== undefined && apns.priority !== 5) {
+    messages.push('priority of a background push must be from 4 to 6 (Apple delivers background pushes at priority 5), or absent.');
+  }
 }

@@ -4,16 +4,26 @@
 export const KEYS_DIFFER = 'The Idempotency-Key header and idempotency_key differ. Send one key.';
 export const KEY_FORMAT = 'Use a short idempotency key: letters, numbers, dot, or dash.';
 export const KEY_NOT_STRING = 'idempotency_key is a string.';
+export const OLDER_NAME_DIFFERS =
+  "idempotency_key and external_id differ: external_id is the older name of idempotency_key. Send one key.";
+export const OLDER_NAME_NOT_STRING = 'external_id (the older name of idempotency_key) is a string.';
 const KEY = /^[A-Za-z0-9_.-]{1,80}$/;
 
 /** The key of the call, from the header or the body field, or undefined when none is given. */
 export function readIdempotencyKey(
-  field: unknown,
+  newField: unknown,
   header: string | undefined,
   messages: string[],
+  olderField?: unknown,
 ): string | undefined {
   const before = messages.length;
-  if (field !== undefined && typeof field !== 'string') messages.push(KEY_NOT_STRING);
+  if (newField !== undefined && typeof newField !== 'string') messages.push(KEY_NOT_STRING);
+  if (olderField !== undefined && typeof olderField !== 'string') messages.push(OLDER_NAME_NOT_STRING);
+  if (typeof newField === 'string' && typeof olderField === 'string' && newField !== olderField) {
+    messages.push(OLDER_NAME_DIFFERS);
+  }
+  // OneSignal's notification `external_id` is the older name of the same key.
+  const field = newField ?? olderField;
   const bodyKey = typeof field === 'string' ? field : undefined;
   if (header !== undefined && bodyKey !== undefined && header !== bodyKey) {
     messages.push(KEYS_DIFFER);

@@ -181,9 +181,9 @@ describe('APNs options from OneSignal fields', () => {
     [{ priority: 7 }, { priority: 10 }],
     [{ priority: 6 }, { priority: 5 }],
     [{ collapse_id: 'c'.repeat(64) }, { collapseId: 'c'.repeat(64) }],
-    [{ ios_badge_type: 'Increase', ios_badge_count: -1 }, { badgeType: 'Increase', badgeCount: -1 }],
-    [{ ios_badge_type: 'None' }, { badgeType: 'None' }],
-    [{ ios_badge_count: 3 }, {}],
+    [{ ios_badgeType: 'Increase', ios_badgeCount: -1 }, { badgeType: 'Increase', badgeCount: -1 }],
+    [{ ios_badgeType: 'None' }, { badgeType: 'None' }],
+    [{ ios_badgeCount: 3 }, {}],
   ];
   for (const [changes, apns] of cases) {
     it(`maps ${JSON.stringify(changes).slice(0, 60)}`, () => {
@@ -192,9 +192,10 @@ describe('APNs options from OneSignal fields', () => {
   }
 
   const refused: Array<[Record<string, unknown>, string]> = [
-    [{ collapse_id: 'é'.repeat(33) }, 'collapse_id is longer than 64 bytes.'],
-    [{ ios_badge_type: 'SetTo' }, 'ios_badge_count is required with ios_badge_type SetTo.'],
-    [{ ios_badge_type: 'SetTo', ios_badge_count: -1 }, 'ios_badge_count must be 0 or more with ios_badge_type SetTo.'],
+    [{ collapse_id: 'c'.repeat(65) }, 'collapse_id must be printable ASCII (letters, digits, space and punctuation), at most 64 bytes.'],
+    [{ collapse_id: 'café-promo' }, 'collapse_id must be printable ASCII (letters, digits, space and punctuation), at most 64 bytes.'],
+    [{ ios_badgeType: 'SetTo' }, 'ios_badgeCount is required with ios_badgeType SetTo.'],
+    [{ ios_badgeType: 'SetTo', ios_badgeCount: -1 }, 'ios_badgeCount must be 0 or more with ios_badgeType SetTo.'],
   ];
   for (const [changes, message] of refused) {
     it(`refuses ${JSON.stringify(changes).slice(0, 60)}`, () => {

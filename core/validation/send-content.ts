@@ -7,6 +7,7 @@ import { codePointLength, cutToCodePoints, quoted } from './text.js';
 const LANGUAGE = /^[a-z]{2}(-[A-Za-z]{2,4})?$/;
 export const MAX_CONTENTS_CHARS = 2000;
 export const MAX_HEADINGS_CHARS = 120;
+export const MAX_SUBTITLE_CHARS = 120;
 export const MAX_URL_CHARS = 500;
 export const MAX_BUTTON_CHARS = 40;
 export const MAX_DATA_KEY_CHARS = 40;
@@ -28,7 +29,7 @@ const REFUSED_SCHEMES = new Set(['http', 'javascript', 'data', 'file', 'vbscript
  */
 function readLanguageMap(
   map: Record<string, string>,
-  field: 'contents' | 'headings',
+  field: 'contents' | 'headings' | 'subtitle',
   maxChars: number,
   messages: string[],
 ): Record<string, string> {
@@ -60,13 +61,20 @@ function readLanguageMap(
 export interface Texts {
   contents: Record<string, string>;
   headings?: Record<string, string>;
+  subtitle?: Record<string, string>;
   defaultLanguage: string;
 }
 
-export function readTexts(body: SendBody, messages: string[]): Texts | undefined {
+/** The language of a push without text (a background push): the contract's default. */
+const NO_TEXT_LANGUAGE = 'en';
+
+/** `textless`: a background push, which has no text (its alert fields are refused elsewhere). */
+export function readTexts(body: SendBody, messages: string[], textless = false): Texts | undefined {
+  if (textless) return body.contents === undefined ? { contents: {}, defaultLanguage: NO_TEXT_LANGUAGE } : undefined;
   const before = messages.length;
   const contents = body.contents && readLanguageMap(body.contents, 'contents', MAX_CONTENTS_CHARS, messages);
   const headings = body.headings && readLanguageMap(body.headings, 'headings', MAX_HEADINGS_CHARS, messages);
+  const subtitle = body.subtitle && readLanguageMap(body.subtitle, 'subtitle', MAX_SUBTITLE_CHARS, messages);
   if (!contents) return undefined; // missing or wrong shape: already reported
   const languages = Object.keys(contents);
   if (languages.length === 0 && messages.length === before) {
@@ -77,6 +85,7 @@ export function readTexts(body: SendBody, messages: string[]): Texts | undefined
   const defaultLanguage = Object.hasOwn(contents, 'en') ? 'en' : languages[0];
   const texts: Texts = { contents, defaultLanguage };
   if (headings && Object.keys(headings).length > 0) texts.headings = headings;
+  if (subtitle && Object.keys(subtitle).length > 0) texts.subtitle = subtitle;
   return texts;
 }
 

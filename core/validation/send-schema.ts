@@ -1,81 +1,14 @@
-// Stage (a) of send validation: shapes and types, by a JSON schema compiled once at load.
+// Stage (a) of send validation: shapes and types, by the shape view of the send body's one
+// schema (send-body-schema.ts), compiled once at load.
 // Unknown fields are allowed and ignored (DECISIONS "Bodies"). Lengths, formats and relations
 // between fields are stage (b) (send-rules modules), where each gets its own sentence.
 import { Ajv, type ErrorObject } from 'ajv';
+import { type SendBody } from './send-body-schema.js';
+import { shapeSchema } from './schema-views.js';
 
-const text = { type: 'string' } as const;
-const textMap = { type: 'object', additionalProperties: text } as const;
-const textList = { type: 'array', items: text } as const;
+const schema = shapeSchema();
 
-const schema = {
-  type: 'object',
-  required: ['app_id', 'contents'],
-  properties: {
-    // Presence and type only: whether it is the key's app is the route's check (403), made
-    // before the body rules (DECISIONS "Limits": order of checks).
-    app_id: text,
-    contents: textMap,
-    headings: textMap,
-    included_segments: textList,
-    // tag and filter conditions: their members are checked in stage (b), so `tag` and `filters`
-    // get the same sentences.
-    tag: { type: 'object' },
-    filters: { type: 'array', items: { type: 'object' } },
-    include_subscription_ids: textList,
-    include_external_ids: textList,
-    include_aliases: { type: 'object', additionalProperties: textList },
-    send_after: text,
-    delayed_option: text,
-    delivery_time_of_day: text,
-    url: text,
-    app_url: text,
-    big_picture: text,
-    ios_attachments: { type: 'object', additionalProperties: text },
-    data: { type: 'object' },
-    buttons: {
-      type: 'array',
-      items: { type: 'object', required: ['id', 'text'], properties: { id: text, text } },
-    },
-    bundle_id: text,
-    // throttle_rate_per_minute and idempotency_key: any type here; stage (b) gives the
-    // contract's own sentences for every wrong value, type included.
-    ttl: { type: 'integer', minimum: 0, maximum: 2_419_200 },
-    priority: { type: 'integer', minimum: 1, maximum: 10 },
-    collapse_id: text,
-    ios_badge_type: { enum: ['None', 'SetTo', 'Increase'] },
-    ios_badge_count: { type: 'integer', minimum: -2_147_483_648, maximum: 2_147_483_647 },
-  },
-} as const;
-
-/** The body after stage (a): fields with a wrong shape are removed, the others typed. */
-export interface SendBody {
-  app_id?: string;
-  contents?: Record<string, string>;
-  headings?: Record<string, string>;
-  included_segments?: string[];
-  tag?: Record<string, unknown>;
-  filters?: Record<string, unknown>[];
-  include_subscription_ids?: string[];
-  include_external_ids?: string[];
-  include_aliases?: Record<string, string[]>;
-  send_after?: string;
-  delayed_option?: string;
-  delivery_time_of_day?: string;
-  url?: string;
-  app_url?: string;
-  big_picture?: string;
-  ios_attachments?: Record<string, string>;
-  data?: Record<string, unknown>;
-  buttons?: Array<{ id: string; text: string }>;
-  bundle_id?: string;
-  throttle_rate_per_minute?: unknown;
-  idempotency_key?: unknown;
-  ttl?: number;
-  priority?: number;
-  collapse_id?: string;
-  ios_badge_type?: 'None' | 'SetTo' | 'Increase';
-  ios_badge_count?: number;
-}
+export type { SendBody };
 
 export const BODY_NOT_OBJECT = 'The request body must be a JSON object.';
 export const APP_ID_REQUIRED = "app_id is required: the App ID of the key's app.";
@@ -83,7 +16,7 @@ export const CONTENTS_REQUIRED =
   'contents is required: the message text keyed by language code, such as {"en": "Hello"}.';
 
 /** One sentence per field, whatever went wrong inside it. */
-const SHAPE_MESSAGES: Record<string, string> = {
+export const SHAPE_MESSAGES: Record<string, string> = {
   app_id: APP_ID_REQUIRED,
   contents: 'contents must be an object of language code to text.',
   headings: 'headings must be an object of language code to text.',
@@ -106,8 +39,23 @@ const SHAPE_MESSAGES: Record<string, string> = {
   ttl: 'ttl is a whole number of seconds from 0 to 2419200.',
   priority: 'priority is a whole number from 1 to 10.',
   collapse_id: 'collapse_id must be text.',
-  ios_badge_type: 'ios_badge_type is one of None, SetTo or Increase.',
-  ios_badge_count: 'ios_badge_count is a whole number.',
+  ios_badgeType: 'ios_badgeType is one of None, SetTo or Increase.',
+  ios_badgeCount: 'ios_badgeCount is a whole number.',
+  subtitle: 'subtitle must be an object of language code to text.',
+  ios_sound: 'ios_sound must be text: the name of a sound file in the app, such as ping.aiff.',
+  ios_category: 'ios_category must be text: a notification category the app registers.',
+  thread_id: 'thread_id must be text.',
+  summary_arg: 'summary_arg must be text.',
+  summary_arg_count: 'summary_arg_count is a whole number from 0.',
+  ios_interruption_level: 'ios_interruption_level is one of passive, active, time_sensitive or critical.',
+  ios_relevance_score: 'ios_relevance_score is a number from 0 to 1.',
+  target_content_identifier: 'target_content_identifier must be text.',
+  mutable_content: 'mutable_content is true or false.',
+  apns_alert: 'apns_alert must be an object of alert keys such as {"loc-key": "GAME_INVITE", "loc-args": ["Jenna"]}.',
+  content_available: 'content_available is true or false.',
+  apns_push_type_override: 'apns_push_type_override is one of alert or background: Herald sends alert and background pushes only.',
+  name: 'name must be text.',
+  custom_data: 'custom_data must be an object.',
 };
 
 const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
@@ -145,6 +93,7 @@ export function checkShape(input: unknown): ShapeResult {
   for (const [key, value] of Object.entries(input)) if (value !== null) body[key] = value;
   const present = new Set(Object.keys(body));
   if (validateShape(body)) return { body: body as SendBody, present, messages: [] };
+
 
   const bad = new Set<string>();
   const messages: string[] = [];

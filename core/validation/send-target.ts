@@ -224,7 +224,7 @@ export function readTarget(
       );
       return undefined;
     }
-    const ids = readIds(body.include_aliases.external_id, 'include_aliases.external_id', 'external', messages);
+    const ids = readIds(body.include_aliases.external_id!, 'include_aliases.external_id', 'external', messages);
     return ids && { kind: 'external_ids', ids };
   }
   return undefined; // the named field had a wrong shape, already reported

@@ -15,10 +15,10 @@ describe('validateSendRequest: an accepted body', () => {
   });
 
   it('ignores unknown fields and treats null fields as absent', () => {
-    const req = validate({ name: 'campaign 7', headings: null, url: null, some_future_field: { x: 1 } });
+    const req = validate({ android_channel_id: 'c7', headings: null, url: null, some_future_field: { x: 1 } });
     expect(req).to.not.have.property('headings');
     expect(req).to.not.have.property('url');
-    expect(req).to.not.have.property('name');
+    expect(req).to.not.have.property('android_channel_id');
   });
 
   it('takes every optional field into the request', () => {
@@ -35,8 +35,8 @@ describe('validateSendRequest: an accepted body', () => {
       ttl: 3600,
       priority: 10,
       collapse_id: 'news',
-      ios_badge_type: 'SetTo',
-      ios_badge_count: 2,
+      ios_badgeType: 'SetTo',
+      ios_badgeCount: 2,
     });
     expect(req).to.deep.include({
       headings: { en: 'News' },
@@ -74,8 +74,8 @@ describe('validateSendRequest: shapes and types', () => {
     ['send_after a number', { send_after: 1443128400 }, 'send_after must be a date and time as text, such as 2026-11-24T14:00:00-07:00.'],
     ['ttl negative', { ttl: -1 }, 'ttl is a whole number of seconds from 0 to 2419200.'],
     ['priority 11', { priority: 11 }, 'priority is a whole number from 1 to 10.'],
-    ['badge type unknown', { ios_badge_type: 'Add' }, 'ios_badge_type is one of None, SetTo or Increase.'],
-    ['badge count decimal', { ios_badge_type: 'SetTo', ios_badge_count: 1.5 }, 'ios_badge_count is a whole number.'],
+    ['badge type unknown', { ios_badgeType: 'Add' }, 'ios_badgeType is one of None, SetTo or Increase.'],
+    ['badge count decimal', { ios_badgeType: 'SetTo', ios_badgeCount: 1.5 }, 'ios_badgeCount is a whole number.'],
   ];
   for (const [name, changes, message] of cases) {
     it(`${name} → "${message}"`, () => {

@@ -6,7 +6,7 @@
 import { ValidationError } from '../errors.js';
 import { APNS_PAYLOAD_LIMIT_BYTES, largestPayloadBytes } from '../payload/apns-payload.js';
 import type { SendRequest } from '../send/request.js';
-import { readApnsOptions } from './apns-options.js';
+import { isBackground, readApnsOptions } from './apns-options.js';
 import { readIdempotencyKey } from './idempotency-key.js';
 import {
   checkBundleId,
@@ -17,7 +17,8 @@ import {
   readUrl,
 } from './send-content.js';
 import { readSchedule, readThrottle } from './send-schedule.js';
-import { BODY_NOT_OBJECT, checkShape } from './send-schema.js';
+import { APP_ID_REQUIRED, BODY_NOT_OBJECT, CONTENTS_REQUIRED, checkShape } from './send-schema.js';
+import { readBookkeeping } from './send-bookkeeping.js';
 import { readTarget } from './send-target.js';
 
 export const PAYLOAD_TOO_LARGE = 'This notification is larger than 4KB. It is not cut short.';
@@ -45,10 +46,13 @@ export function validateSendRequest(input: SendValidationInput): SendRequest {
   const shape = checkShape(raw);
   const body = shape.body;
   const messages = [...shape.messages];
+  const background = isBackground(body);
+  // contents may be left out of a background push only (its wrong shape is already reported).
+  if (!background && !shape.present.has('contents')) messages.splice(messages[0] === APP_ID_REQUIRED ? 1 : 0, 0, CONTENTS_REQUIRED);
 
-  const idempotencyKey = readIdempotencyKey(body.idempotency_key, input.idempotencyHeader, messages);
+  const idempotencyKey = readIdempotencyKey(body.idempotency_key, input.idempotencyHeader, messages, body.external_id);
   const target = readTarget(body, shape.present, input.app.segmentNames, messages);
-  const texts = readTexts(body, messages);
+  const texts = readTexts(body, messages, background);
   const url = readUrl(body, messages);
   const imageUrl = readImage(body, messages);
   const data = readData(body, messages);
@@ -57,6 +61,7 @@ export function validateSendRequest(input: SendValidationInput): SendRequest {
   const throttleRatePerMinute = readThrottle(body.throttle_rate_per_minute, messages);
   const schedule = readSchedule(body, input.now, messages);
   const apns = readApnsOptions(body, shape.present, messages);
+  const bookkeeping = readBookkeeping(body, messages);
 
   if (messages.length > 0 || !target || !texts) throw new ValidationError(messages);
 
@@ -68,6 +73,9 @@ export function validateSendRequest(input: SendValidationInput): SendRequest {
     apns,
   };
   if (texts.headings) request.headings = texts.headings;
+  if (texts.subtitle) request.subtitle = texts.subtitle;
+  if (bookkeeping.name !== undefined) request.name = bookkeeping.name;
+  if (bookkeeping.customData !== undefined) request.customData = bookkeeping.customData;
   if (url !== undefined) request.url = url;
   if (imageUrl !== undefined) request.imageUrl = imageUrl;
   if (data !== undefined) request.data = data;

@@ -24,7 +24,7 @@ export interface ApnsMessage {
   /** The APNs JSON payload, already built and size-checked. */
   payload: string;
   pushType?: 'alert' | 'background';
-  priority?: 5 | 10;
+  priority?: 1 | 5 | 10;
   /** apns-expiration: UNIX seconds; 0 = deliver once or drop. */
   expiration?: number;
   collapseId?: string;

@@ -16,6 +16,9 @@ function base64url(value: object): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
 }
 
+/** A background push as Apple wants it: content-available and nothing shown. */
+const SILENT = { aps: { 'content-available': 1 } };
+
 describe('apns-sim with @parse/node-apn', function () {
   let f: SimFixture;
   let provider: apn.Provider;
@@ -128,7 +131,7 @@ describe('apns-sim with @parse/node-apn', function () {
   it('counts answers and keeps payloads with their apns-* headers', async function () {
     const token = hexToken(7);
     await provider.send(
-      note({ id: '00000000-0000-4000-8000-000000000001', priority: 5, expiry: 1900000000, collapseId: 'order-1', pushType: 'background' }),
+      note({ id: '00000000-0000-4000-8000-000000000001', priority: 5, expiry: 1900000000, collapseId: 'order-1', pushType: 'background', rawPayload: SILENT }),
       token,
     );
     await provider.send(note(), 'bad02');
@@ -140,7 +143,7 @@ describe('apns-sim with @parse/node-apn', function () {
     const { deliveries } = await control(f.sim, `/deliveries?token=${token}`);
     expect(deliveries).to.have.length(1);
     expect(deliveries[0].status).to.equal(200);
-    expect(JSON.parse(deliveries[0].payload)).to.deep.equal(JSON.parse(PAYLOAD));
+    expect(JSON.parse(deliveries[0].payload)).to.deep.equal(SILENT);
     expect(deliveries[0].headers).to.include({
       'apns-topic': TOPIC,
       'apns-id': '00000000-0000-4000-8000-000000000001',
@@ -184,6 +187,13 @@ describe('apns-sim with @parse/node-apn', function () {
       [{ ':path': path, 'apns-topic': TOPIC, authorization }, '', 400, 'PayloadEmpty'],
       [{ ':path': '/3/device/zz-not-hex', 'apns-topic': TOPIC, authorization }, PAYLOAD, 400, 'BadDeviceToken'],
       [{ ':path': '/2/device/abc', 'apns-topic': TOPIC, authorization }, PAYLOAD, 404, 'BadPath'],
+      // Apple's rules per push type (apns-sim/apple-rules.ts).
+      [{ ':path': path, 'apns-topic': TOPIC, authorization, 'apns-push-type': 'background', 'apns-priority': '10' }, JSON.stringify(SILENT), 400, 'BadPriority'],
+      [{ ':path': path, 'apns-topic': TOPIC, authorization, 'apns-push-type': 'background', 'apns-priority': '5' }, PAYLOAD, 400, 'InvalidPushType'],
+      [{ ':path': path, 'apns-topic': TOPIC, authorization, 'apns-push-type': 'voip' }, PAYLOAD, 400, 'BadTopic'],
+      [{ ':path': path, 'apns-topic': TOPIC, authorization }, JSON.stringify({ aps: { alert: 'x', 'interruption-level': 'loud' } }), 400, 'BadPayload'],
+      [{ ':path': path, 'apns-topic': TOPIC, authorization }, JSON.stringify({ aps: { alert: 'x'.repeat(4100) } }), 413, 'PayloadTooLarge'],
+      [{ ':path': path, 'apns-topic': TOPIC, authorization, 'apns-push-type': 'background', 'apns-priority': '5' }, JSON.stringify(SILENT), 200, undefined],
       [{ ':path': path, 'apns-topic': TOPIC, authorization }, PAYLOAD, 200, undefined],
     ];
     for (const [headers, body, status, reason] of cases) {

@@ -129,6 +129,25 @@ describe('Send controller (real kube-apiserver, kubectl, sender and APNs simulat
     expect(rows.rows[0].n).to.equal(1); // mirrored, never sent again
   });
 
+  it('a scheduled time-zone REST send with the iOS fields is mirrored with every field (none dropped, none refused by the CRD)', async () => {
+    const ios = {
+      subtitle: { en: 'Today only' }, ttl: 3600, priority: 10, collapse_id: 'sale-1', ios_badgeType: 'SetTo', ios_badgeCount: 2,
+      ios_sound: 'ping.aiff', thread_id: 'sales', ios_interruption_level: 'time_sensitive', ios_relevance_score: 0.5,
+      apns_alert: { 'loc-key': 'SALE', 'loc-args': ['20%'] }, name: 'spring sale', custom_data: { campaign: 7 },
+    };
+    const created = await api.request('POST', '/api/v1/notifications', {
+      key,
+      body: { app_id: appId, contents: { en: 'Sale' }, included_segments: ['Pro'], delayed_option: 'timezone', delivery_time_of_day: '9:00AM', ...ios },
+    });
+    expect(created.status).to.equal(200);
+    expect(created.body.status).to.equal('scheduled');
+    const name = `send-${created.body.id}`;
+    const mirrored = await waitFor('the mirror', async () => (await kube.kubectl(['get', 'send', name, '-o', 'json'])).code === 0 && sendObj(name), 10_000);
+    expect(mirrored.spec).to.deep.equal({
+      appRef: { name: 'shop' }, contents: { en: 'Sale' }, included_segments: ['Pro'], delayed_option: 'timezone', delivery_time_of_day: '09:00', ...ios,
+    });
+  });
+
   it('invoiceOverdue during a running send: the pause rule, in GET stats and kubectl get sends alike', async () => {
     // 1,200 devices at 1,500 a minute: chunks of 500 about 20 s apart, so the pause lands mid-send.
     await kube.apply(manifest('Send', 'slow-send', {

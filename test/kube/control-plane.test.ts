@@ -98,7 +98,7 @@ describe('kube tier: control plane and CRDs', function () {
     ['a > condition without a value', app('bad-4', { bundleId: 'a.b', segments: [{ name: 's', conditions: [{ key: 'k', relation: '>' }] }] }), 'value is required with relations'],
     ['a tag = without a value', send('bad-4b', { ...welcome, included_segments: undefined, tag: { key: 'k', relation: '=' } }), 'value is required with relations'],
     ['a Subscription ID that is not a UUID', send('bad-4c', { ...welcome, included_segments: undefined, include_subscription_ids: ['nope'] }), 'include_subscription_ids'],
-    ['ios_badge_type SetTo without a count', send('bad-4d', { ...welcome, ios_badge_type: 'SetTo' }), 'ios_badge_count is required'],
+    ['ios_badgeType SetTo without a count', send('bad-4d', { ...welcome, ios_badgeType: 'SetTo' }), 'ios_badgeCount is required'],
     ['an appId that is not a UUID', app('bad-5', { bundleId: 'a.b', appId: 'nope' }), 'spec.appId'],
     ['two buttons', send('bad-6', { ...welcome, buttons: [{ id: 'a', text: 'a' }, { id: 'b', text: 'b' }] }), 'spec.buttons'],
     ['a throttle above 100000', send('bad-7', { ...welcome, throttle_rate_per_minute: 100001 }), 'spec.throttle_rate_per_minute'],
@@ -119,7 +119,7 @@ describe('kube tier: control plane and CRDs', function () {
     ['an idempotency key with an underscore', send('ok-2', { ...welcome, idempotency_key: 'order_42.v1-a' })],
     ['a timezone send with delivery_time_of_day', send('ok-3', { ...welcome, delayed_option: 'timezone', delivery_time_of_day: '9:00AM' })],
     ['an empty list target (an empty audience)', send('ok-4', { ...welcome, included_segments: undefined, include_external_ids: [] })],
-    ['APNs options', send('ok-5', { ...welcome, ttl: 3600, priority: 10, collapse_id: 'score', ios_badge_type: 'Increase', ios_badge_count: 1 })],
+    ['APNs options', send('ok-5', { ...welcome, ttl: 3600, priority: 10, collapse_id: 'score', ios_badgeType: 'Increase', ios_badgeCount: 1 })],
     ['a scheduled list send', send('ok-6', { ...welcome, included_segments: undefined, include_subscription_ids: ['5b0c6d1e-2f3a-4b5c-8d9e-0f1a2b3c4d5e'], send_after: '2026-11-24T14:00:00-07:00' })],
   ];
   for (const [what, manifest] of accepted) {

@@ -13,7 +13,10 @@ const FIELDS = [
   'app_id', 'contents', 'headings', 'included_segments', 'tag', 'filters', 'include_subscription_ids',
   'include_external_ids', 'include_aliases', 'send_after', 'delayed_option', 'delivery_time_of_day', 'url',
   'app_url', 'big_picture', 'ios_attachments', 'data', 'buttons', 'bundle_id', 'throttle_rate_per_minute',
-  'idempotency_key', 'ttl', 'priority', 'collapse_id', 'ios_badge_type', 'ios_badge_count', 'excluded_segments',
+  'idempotency_key', 'ttl', 'priority', 'collapse_id', 'ios_badgeType', 'ios_badgeCount', 'excluded_segments',
+  'subtitle', 'ios_sound', 'ios_category', 'thread_id', 'summary_arg', 'summary_arg_count', 'ios_interruption_level',
+  'ios_relevance_score', 'target_content_identifier', 'mutable_content', 'apns_alert', 'content_available',
+  'apns_push_type_override', 'name', 'custom_data', 'external_id',
   '__proto__', 'constructor',
 ];
 

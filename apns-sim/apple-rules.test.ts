@@ -1,0 +1,41 @@
+import { expect } from 'chai';
+import { checkPush } from './apple-rules.js';
+
+const TOPIC = 'com.example.app';
+const body = (payload: unknown) => Buffer.from(typeof payload === 'string' ? payload : JSON.stringify(payload));
+const alert = { aps: { alert: { body: 'hi' }, sound: 'default' } };
+const silent = { aps: { 'content-available': 1 }, custom: { i: '1' } };
+
+describe("simulator: Apple's rules per push type and header", () => {
+  const accepted: Array<[string, { pushType?: string; priority?: string; topic?: string }, unknown]> = [
+    ['an alert', { pushType: 'alert', topic: TOPIC }, alert],
+    ['an alert without push type (Apple assumes alert)', { topic: TOPIC }, alert],
+    ['an alert at priority 1, 5 or 10', { pushType: 'alert', priority: '1', topic: TOPIC }, alert],
+    ['a background push at priority 5', { pushType: 'background', priority: '5', topic: TOPIC }, silent],
+    ['a background push without priority', { pushType: 'background', topic: TOPIC }, silent],
+    ['a voip push on the .voip topic', { pushType: 'voip', topic: `${TOPIC}.voip` }, alert],
+    ['every interruption level and a relevance score', { topic: TOPIC }, { aps: { alert: 'x', 'interruption-level': 'time-sensitive', 'relevance-score': 0.5 } }],
+    ["a critical alert's sound dictionary", { topic: TOPIC }, { aps: { alert: 'x', sound: { critical: 1, name: 'a.caf', volume: 1 } } }],
+  ];
+  for (const [what, headers, payload] of accepted) {
+    it(`accepts ${what}`, () => expect(checkPush(headers, body(payload))).to.equal(undefined));
+  }
+
+  const refused: Array<[string, { pushType?: string; priority?: string; topic?: string }, unknown, string]> = [
+    ['a background push at priority 10', { pushType: 'background', priority: '10', topic: TOPIC }, silent, 'BadPriority'],
+    ['a background push with an alert', { pushType: 'background', priority: '5', topic: TOPIC }, { aps: { 'content-available': 1, alert: 'x' } }, 'InvalidPushType'],
+    ['a background push with a sound', { pushType: 'background', topic: TOPIC }, { aps: { 'content-available': 1, sound: 'default' } }, 'InvalidPushType'],
+    ['a background push with a badge', { pushType: 'background', topic: TOPIC }, { aps: { 'content-available': 1, badge: 1 } }, 'InvalidPushType'],
+    ['a background push without content-available', { pushType: 'background', topic: TOPIC }, { aps: {} }, 'InvalidPushType'],
+    ['a voip push on the app topic', { pushType: 'voip', topic: TOPIC }, alert, 'BadTopic'],
+    ['an alert on a .voip topic', { pushType: 'alert', topic: `${TOPIC}.voip` }, alert, 'BadTopic'],
+    ['a live activity on the app topic', { pushType: 'liveactivity', topic: TOPIC }, alert, 'BadTopic'],
+    ['an unknown interruption level', { topic: TOPIC }, { aps: { alert: 'x', 'interruption-level': 'time_sensitive' } }, 'BadPayload'],
+    ['a relevance score above 1', { topic: TOPIC }, { aps: { alert: 'x', 'relevance-score': 1.5 } }, 'BadPayload'],
+    ['a payload that is not JSON', { topic: TOPIC }, '{"aps":', 'BadPayload'],
+    ['a payload without aps', { topic: TOPIC }, { custom: {} }, 'BadPayload'],
+  ];
+  for (const [what, headers, payload, reason] of refused) {
+    it(`answers 400 ${reason} to ${what}`, () => expect(checkPush(headers, body(payload))).to.deep.equal({ status: 400, reason }));
+  }
+});

@@ -1,0 +1,109 @@
+// The send body, defined once (TypeBox: JSON Schema and its static type from one definition).
+// Everything else is derived from it (schema-views.ts): the api's shape check (ajv), the OpenAPI
+// request schema, the Send CRD's `spec` (tools/crd/sends-crd.ts writes the YAML; a test fails when
+// the committed files differ) and the `SendBody` type. Limits written here are the documented
+// ones; the api checks lengths and formats in its rule stage (send-content.ts, …) so each broken
+// rule gets its own sentence, which is why the shape view drops them.
+//
+// `x-herald-shape` marks a field the shape check takes loosely: `any` = not checked there at all
+// (the rule stage has the contract's sentence for every wrong value, type included), `object` /
+// `array` = only that JSON type (the members are checked by the rule stage). Views strip it.
+import Type, { type Static, type TSchema } from 'typebox';
+import { FilterEntry } from '../audience/filter-schema.js';
+
+const MAX_LANGUAGE_TEXT = { contents: 2000, headings: 120, subtitle: 120 } as const;
+
+/** language code → text (additionalProperties, not patternProperties: CRDs allow only that). */
+const textMap = (maxLength: number, description: string) =>
+  Type.Unsafe<Record<string, string>>({ type: 'object', description, additionalProperties: { type: 'string', maxLength } });
+
+function stringEnum<const V extends string>(values: readonly V[], description: string) {
+  return Type.Unsafe<V>({ type: 'string', enum: [...values], description });
+}
+
+/** Any JSON object, kept as it is (the CRD keeps its unknown members). */
+const freeObject = (description: string) =>
+  Type.Unsafe<Record<string, unknown>>({ type: 'object', description, 'x-herald-free': true });
+
+const loose = <T extends TSchema>(schema: T, how: 'any' | 'object' | 'array') =>
+  Type.Unsafe<Static<T>>({ ...schema, 'x-herald-shape': how });
+
+const text = (maxLength: number, description: string) => Type.String({ maxLength, description });
+
+export const INTERRUPTION_LEVELS = ['passive', 'active', 'time_sensitive', 'critical'] as const;
+export const BADGE_TYPES = ['None', 'SetTo', 'Increase'] as const;
+export const PUSH_TYPE_OVERRIDES = ['alert', 'background'] as const;
+/** Apple's alert dictionary keys a caller may add through apns_alert (Herald writes the others). */
+export const APNS_ALERT_KEYS = [
+  'launch-image',
+  'title-loc-key',
+  'title-loc-args',
+  'subtitle-loc-key',
+  'subtitle-loc-args',
+  'loc-key',
+  'loc-args',
+] as const;
+export const MAX_TTL_SECONDS = 2_419_200;
+const TAG_CONDITION = FilterEntry;
+
+export const SendBodySchema = Type.Object({
+  // Presence and type only: whether it is the key's app is the route's check (403).
+  app_id: Type.String({ description: "The App ID of the key's app." }),
+  contents: Type.Optional(textMap(MAX_LANGUAGE_TEXT.contents, 'The message text by language code → aps.alert.body. Required unless content_available.')),
+  headings: Type.Optional(textMap(MAX_LANGUAGE_TEXT.headings, 'The title by language code → aps.alert.title.')),
+  subtitle: Type.Optional(textMap(MAX_LANGUAGE_TEXT.subtitle, 'The subtitle by language code → aps.alert.subtitle.')),
+  included_segments: Type.Optional(Type.Array(text(128, 'A segment name.'), { maxItems: 1 })),
+  tag: Type.Optional(loose(TAG_CONDITION, 'object')),
+  filters: Type.Optional(loose(Type.Array(FilterEntry), 'array')),
+  include_subscription_ids: Type.Optional(
+    Type.Array(Type.String({ maxLength: 36, pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' }), { maxItems: 500 }),
+  ),
+  include_external_ids: Type.Optional(Type.Array(Type.String({ maxLength: 128 }), { maxItems: 500 })),
+  include_aliases: Type.Optional(
+    Type.Object({ external_id: Type.Optional(Type.Array(Type.String({ maxLength: 128 }), { maxItems: 500 })) }),
+  ),
+  send_after: Type.Optional(text(64, 'RFC 3339 or a date string OneSignal documents; at most 30 days ahead.')),
+  delayed_option: Type.Optional(Type.String({ maxLength: 16, description: 'timezone' })),
+  delivery_time_of_day: Type.Optional(text(16, 'A clock time such as 9:00AM or 21:45.')),
+  throttle_rate_per_minute: Type.Optional(loose(Type.Integer({ minimum: 1, maximum: 100_000 }), 'any')),
+  url: Type.Optional(text(500, 'Opened on tap → custom.u.')),
+  app_url: Type.Optional(text(500, 'Another name of url.')),
+  big_picture: Type.Optional(text(2048, 'An https image → custom.m (the extension attaches it).')),
+  ios_attachments: Type.Optional(
+    Type.Unsafe<Record<string, string>>({ type: 'object', maxProperties: 1, additionalProperties: { type: 'string', maxLength: 2048 } }),
+  ),
+  data: Type.Optional(freeObject('Key → value for the app → custom.a (values as text).')),
+  buttons: Type.Optional(
+    Type.Array(Type.Object({ id: Type.String({ maxLength: 40 }), text: Type.String({ maxLength: 40 }) }), { maxItems: 1 }),
+  ),
+  bundle_id: Type.Optional(text(255, "The app's bundle id.")),
+  idempotency_key: Type.Optional(loose(Type.String({ maxLength: 80, pattern: '^[A-Za-z0-9_.-]+$' }), 'any')),
+  external_id: Type.Optional(loose(Type.String({ maxLength: 80, pattern: '^[A-Za-z0-9_.-]+$' }), 'any')),
+  // iOS fields, by the official client's wire names (its model's baseName).
+  ttl: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_TTL_SECONDS, description: 'Seconds → apns-expiration; default 259200 (3 days); 0 = now or never.' })),
+  priority: Type.Optional(Type.Integer({ minimum: 1, maximum: 10, description: '1–3 → apns-priority 1, 4–6 → 5, 7–10 → 10.' })),
+  collapse_id: Type.Optional(text(64, 'apns-collapse-id: printable ASCII, at most 64 bytes.')),
+  ios_badgeType: Type.Optional(stringEnum(BADGE_TYPES, 'SetTo → aps.badge; Increase → added by the extension.')),
+  ios_badgeCount: Type.Optional(Type.Integer({ minimum: -2_147_483_648, maximum: 2_147_483_647, format: 'int32' })),
+  ios_sound: Type.Optional(text(255, 'A sound file of the app bundle → aps.sound (default "default").')),
+  ios_category: Type.Optional(text(128, 'aps.category.')),
+  thread_id: Type.Optional(text(128, 'aps.thread-id.')),
+  summary_arg: Type.Optional(text(128, 'aps.alert.summary-arg.')),
+  summary_arg_count: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'aps.alert.summary-arg-count.' })),
+  ios_interruption_level: Type.Optional(stringEnum(INTERRUPTION_LEVELS, 'aps.interruption-level (time_sensitive → time-sensitive).')),
+  ios_relevance_score: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'aps.relevance-score.' })),
+  target_content_identifier: Type.Optional(text(256, 'aps.target-content-id.')),
+  mutable_content: Type.Optional(Type.Boolean({ description: 'aps.mutable-content: 1.' })),
+  apns_alert: Type.Optional(freeObject(`Extra aps.alert keys: ${APNS_ALERT_KEYS.join(', ')}.`)),
+  content_available: Type.Optional(Type.Boolean({ description: 'A background push: aps.content-available 1, apns-push-type background, apns-priority 5.' })),
+  apns_push_type_override: Type.Optional(stringEnum(PUSH_TYPE_OVERRIDES, 'apns-push-type.')),
+  name: Type.Optional(text(128, "The send's internal name (never sent to devices).")),
+  custom_data: Type.Optional(freeObject('Kept with the send and returned by its stats; never sent to devices.')),
+});
+
+/** The body as the shape check leaves it (fields with a wrong shape removed). */
+export type SendBody = Partial<Omit<Static<typeof SendBodySchema>, LooseFields>> & { [F in LooseFields]?: unknown };
+/** Fields the shape check does not type (`x-herald-shape: any`): the rule stage reads them. */
+type LooseFields = 'throttle_rate_per_minute' | 'idempotency_key' | 'external_id';
+/** The fields of the body, in the schema's order. */
+export const SEND_BODY_FIELDS = Object.keys(SendBodySchema.properties) as (keyof SendBody)[];
