@@ -258,44 +258,49 @@ export class ChunkWorker {
   }
 
   /**
-   * Sends, then resends what the outcome table says to retry (a bounded number of times) or to hold
-   * (until answered, up to `gatewayHoldMs`), with back-off. Sets `asked.apple` once Apple decided
-   * on a device.
+   * Sends, then resends what the outcome table says to retry or hold, with back-off. A device
+   * Apple did not decide waits without spending an attempt while the gateway is out: no answer at
+   * all (status 0), or Apple's 5xx before it decided any device of this chunk. Once Apple decides
+   * devices of the chunk, its 5xx for one device spends an attempt like a 429, so a device it
+   * keeps failing while answering the rest ends `failed` after `maxAttempts`. Waiting lasts up to
+   * `gatewayHoldMs`. Sets `asked.apple` once Apple decided on a device.
    */
   private async sendWithRetries(client: ApnsClient, messages: ApnsMessage[], asked: { apple: boolean }): Promise<Action[]> {
     const { maxAttempts, backoff, gatewayHoldMs } = this.deps.settings;
     const actions: Action[] = new Array(messages.length);
-    const retries = new Uint8Array(messages.length);
+    const attempts = new Uint8Array(messages.length);
     const holdUntil = Date.now() + gatewayHoldMs;
     let pending = messages.map((_, i) => i);
     for (let round = 1; pending.length; round++) {
       const results = await this.timedSend(client, pending.map((i) => messages[i]));
+      const decided = results.map(actionFor);
+      if (decided.some((a) => a.kind !== 'hold')) asked.apple = true;
       const again: number[] = [];
       let hintMs = 0;
-      let held: Extract<Action, { kind: 'hold' }> | undefined;
-      let holds = 0;
-      results.forEach((r, k) => {
+      let waiting: Extract<Action, { kind: 'hold' }> | undefined;
+      decided.forEach((action, k) => {
         const i = pending[k];
-        const action = actionFor(r);
-        if (action.kind === 'hold') (held = action), holds++;
-        else asked.apple = true;
-        if (action.kind === 'hold' || (action.kind === 'retry' && ++retries[i] < maxAttempts)) {
+        const waits = action.kind === 'hold' && (results[k].status === 0 || !asked.apple);
+        if (waits) waiting = action;
+        const spends = action.kind === 'retry' || (action.kind === 'hold' && !waits);
+        if (waits || (spends && ++attempts[i] < maxAttempts)) {
           again.push(i);
-          hintMs = Math.max(hintMs, action.retryAfterMs ?? 0);
+          hintMs = Math.max(hintMs, action.kind === 'retry' || action.kind === 'hold' ? (action.retryAfterMs ?? 0) : 0);
         } else {
-          actions[i] = action.kind === 'retry' ? { kind: 'failed', reason: action.reason } : action;
+          actions[i] = action.kind === 'retry' || action.kind === 'hold' ? { kind: 'failed', reason: action.reason } : action;
         }
       });
-      this.gatewayRound(results.length, holds, held);
+      const waited = decided.filter((a, k) => a.kind === 'hold' && (results[k].status === 0 || !asked.apple)).length;
+      this.gatewayRound(results.length, waited, waiting);
       pending = again;
       if (!pending.length) break;
-      if (held && Date.now() >= holdUntil) throw new GatewayUnavailableError(held.reason);
+      if (waiting && Date.now() >= holdUntil) throw new GatewayUnavailableError(waiting.reason);
       await pauseUnlessStopping(Math.min(30_000, Math.max(backoffMs(round, backoff), hintMs)), () => this.deps.stopping());
     }
     return actions;
   }
 
-  /** One round's answers: a round with no decision at all is the gateway out; any decision ends it. */
+  /** One round's answers: a round in which every device waits on the gateway is the gateway out; anything else ends it. */
   private gatewayRound(asked: number, held: number, hold: Extract<Action, { kind: 'hold' }> | undefined): void {
     const { metrics } = this.deps;
     if (hold) metrics.apnsHeld.inc(held);

@@ -9,14 +9,18 @@
 // |     BadCertificateEnvironment; 400 TopicDisallowed, BadTopic  |   credentials are refused      |
 // | 429 TooManyRequests (this device, too often)                  | retry with back-off, bounded;   |
 // |                                                               |   then failed                   |
-// | 0 (no answer: connection refused, lost, reset, TLS, timeout), | hold: Apple refused nothing, so |
-// |     500, 503, any other 5xx (Apple's own failure)             |   retried until answered; never |
-// |                                                               |   counted failed                |
+// | 0 (no answer: connection refused, lost, reset, TLS, timeout), | hold: Apple refused nothing.    |
+// |     500, 503, any other 5xx (Apple's own failure)             |   No answer, or a 5xx before    |
+// |                                                               |   Apple decided any device of   |
+// |                                                               |   the chunk: retried until      |
+// |                                                               |   answered, never failed. A 5xx |
+// |                                                               |   once it decides the others:   |
+// |                                                               |   bounded retry, then failed    |
 // | 400, other 403, 404, 405, 413, any other 4xx                  | failed (reason kept)            |
 //
-// A device counts as failed only when Apple answered and refused it (the contract: "failed when
-// the gateway refuses it"). An unreachable or failing gateway is an outage, like a database
-// outage: the worker holds the chunk while it lasts (chunk-worker.ts).
+// An unreachable or failing gateway is an outage, not a refusal (the contract: "failed when the
+// gateway refuses it"), like a database outage: the worker holds the chunk while it lasts
+// (chunk-worker.ts). Only a device Apple keeps failing while it answers the others is failed.
 import type { ApnsResult } from './apns/types.js';
 
 export type Action =

@@ -31,7 +31,6 @@ export async function composeSend(ctx: Context, deps: ApiDeps, step: 'show' | 's
   const again = (messages: string[], status: number) => page(ctx, opts, composePage(s, segments, form, messages), status);
   try {
     if (deps.rateLimiter) await deps.rateLimiter.drawAuthenticated({ ...classifySend(body), keyId: s.keyId, appId: app.id, ip: ctx.state.ip });
-    if (app.invoiceOverdue) return again(['Delivery is paused until the invoice for this app is paid.'], 402);
     const { created } = await acceptSend(deps, { app, body, source: 'dashboard', now: deps.now?.() ?? new Date() });
     deps.metrics.sends.inc({ status: created.body.status });
     ctx.state.log.info({ sendId: created.body.id, status: created.body.status }, 'send accepted from the dashboard');

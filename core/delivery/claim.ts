@@ -10,6 +10,7 @@
 import type { Pool } from '../store/db.js';
 import type { SendRequest } from '../send/request.js';
 import { writeTransition } from '../send/transitions.js';
+import { sendableSql } from '../apps/sendable.js';
 
 export interface ClaimedChunk {
   sendId: number;
@@ -36,7 +37,7 @@ export interface ClaimedChunk {
 /** The claim's condition on a chunk and its send, written once. */
 const CLAIMABLE = `k.state IN ('planned', 'working') AND (k.lease_until IS NULL OR k.lease_until < clock_timestamp())
   AND (k.not_before IS NULL OR k.released_at IS NOT NULL)
-  AND s.status IN ('queued', 'sending', 'scheduled') AND s.stopped IS NULL AND NOT a.invoice_overdue AND NOT a.disabled`;
+  AND s.status IN ('queued', 'sending', 'scheduled') AND s.stopped IS NULL AND ${sendableSql('a')}`;
 
 /**
  * Takes the next chunk for `leaseMs`, or returns undefined when none is claimable. The pause
@@ -114,12 +115,18 @@ export async function handBack(pool: Pool, sendId: number, chunk: number, delayM
   );
 }
 
+/** Chunks of running sends that a sender may take: their app may send now, their zone is released. */
+const BACKLOG_FROM = `FROM send_chunks k JOIN sends s ON s.id = k.send_id JOIN apps a ON a.id = s.app_id
+  WHERE s.stopped IS NULL AND ${sendableSql('a')} AND (k.not_before IS NULL OR k.released_at IS NOT NULL)`;
+
+/** The KEDA trigger's query (charts/herald/templates/sender-scaledobject.yaml must say the same; a chart test checks it). */
+export const PENDING_CHUNKS_SQL = `SELECT count(*) ${BACKLOG_FROM} AND k.state = 'planned'`.replace(/\s+/g, ' ');
+
 /** Chunks waiting to be claimed and chunks being worked (the KEDA/HPA signal, read at scrape). */
 export async function chunkBacklog(pool: Pool): Promise<{ pending: number; working: number }> {
   const res = await pool.query(
     `SELECT count(*) FILTER (WHERE k.state = 'planned')::int AS pending, count(*) FILTER (WHERE k.state = 'working')::int AS working
-       FROM send_chunks k JOIN sends s ON s.id = k.send_id
-      WHERE k.state IN ('planned', 'working') AND s.stopped IS NULL AND (k.not_before IS NULL OR k.released_at IS NOT NULL)`,
+       ${BACKLOG_FROM} AND k.state IN ('planned', 'working')`,
   );
   return res.rows[0];
 }

@@ -8,6 +8,7 @@
 import type { Pool, PoolClient } from '../store/db.js';
 import { inTransaction } from '../store/db.js';
 import { writeTransition, type StopReason } from '../send/transitions.js';
+import { haltReasonSql, sendableSql } from '../apps/sendable.js';
 
 export type { StopReason } from '../send/transitions.js';
 
@@ -104,19 +105,20 @@ export async function stopWithin(db: PoolClient, sendId: number, reason: StopRea
 }
 
 /**
- * The pause sweep (a duty of the scheduler leader): stops the running sends of apps whose invoice
- * is overdue, and closes stopped sends whose last chunks' holders died (their leases ran out).
+ * The pause sweep (a duty of the scheduler leader): stops the running sends of apps that may not
+ * send now (core/apps/sendable.ts: overdue, deleted or disabled), and closes stopped sends whose
+ * last chunks' holders died (their leases ran out).
  */
 export async function stopOverdueSends(pool: Pool, appId?: string): Promise<number[]> {
-  const res = await pool.query<{ id: number; stopped: StopReason | null }>(
-    `SELECT s.id, s.stopped FROM sends s JOIN apps a ON a.id = s.app_id
+  const res = await pool.query<{ id: number; stopped: StopReason | null; halted: StopReason | null }>(
+    `SELECT s.id, s.stopped, ${haltReasonSql('a')} AS halted FROM sends s JOIN apps a ON a.id = s.app_id
       WHERE (s.status IN ('queued', 'sending') OR (s.status = 'scheduled' AND s.chunks_total IS NOT NULL))
-        AND ((a.invoice_overdue AND s.stopped IS NULL) OR s.stopped IS NOT NULL) AND ($1::uuid IS NULL OR a.id = $1)`,
+        AND ((NOT ${sendableSql('a')} AND s.stopped IS NULL) OR s.stopped IS NOT NULL) AND ($1::uuid IS NULL OR a.id = $1)`,
     [appId ?? null],
   );
   const stopped: number[] = [];
-  for (const { id, stopped: already } of res.rows) {
-    await stopSend(pool, id, already ?? 'paused');
+  for (const { id, stopped: already, halted } of res.rows) {
+    await stopSend(pool, id, already ?? halted ?? 'paused');
     if (!already) stopped.push(id);
   }
   return stopped;

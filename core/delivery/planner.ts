@@ -12,6 +12,7 @@ import { audienceCondition, Params } from '../audience/filter.js';
 import type { SendRequest } from '../send/request.js';
 import { writeTransition } from '../send/transitions.js';
 import { finishIfComplete, stopWithin } from './finish.js';
+import { haltReason, type HaltReason } from '../apps/sendable.js';
 
 export const CHUNK_SIZE = 500;
 
@@ -25,7 +26,7 @@ export interface ChunkBounds {
 export type PlanOutcome =
   | { kind: 'planned'; chunks: number }
   | { kind: 'finished' } // nothing to plan: planned already, over, or taken by another sender
-  | { kind: 'stopped'; reason: 'paused' | 'credentials' };
+  | { kind: 'stopped'; reason: HaltReason | 'credentials' };
 
 interface SendToPlan {
   id: number;
@@ -93,9 +94,10 @@ async function insertChunks(db: Queryable, sendId: number, bounds: ChunkBounds[]
 /** Plans one locked send in the caller's transaction: stops it when the app cannot send now. */
 async function planLocked(db: PoolClient, send: SendToPlan): Promise<PlanOutcome> {
   const app = await getApp(db, send.app_id);
-  if (!app || app.invoiceOverdue || app.disabled) {
-    await stopWithin(db, send.id, 'paused');
-    return { kind: 'stopped', reason: 'paused' };
+  const halted = haltReason(app);
+  if (halted || !app) {
+    await stopWithin(db, send.id, halted ?? 'disabled');
+    return { kind: 'stopped', reason: halted ?? 'disabled' };
   }
   if (!app.hasCredentials) {
     await stopWithin(db, send.id, 'credentials', 'the app has no push key or certificate');

@@ -6,7 +6,8 @@
 // without Idempotency-Key is not deduplicated, as the contract says).
 import type { PoolClient } from '../store/db.js';
 import type { AppRecord } from '../apps/app-store.js';
-import { PaymentRequiredError } from '../errors.js';
+import { AuthError, PaymentRequiredError } from '../errors.js';
+import { haltReason } from '../apps/sendable.js';
 import { validateSendRequest } from '../validation/validate-send.js';
 import { createSend, type CreatedSend, type CreateSendDeps } from './create-send.js';
 import type { SendSource } from './report.js';
@@ -44,7 +45,10 @@ export interface AcceptInput {
 
 export async function acceptSend(deps: AcceptDeps, input: AcceptInput): Promise<{ created: CreatedSend; replayed: boolean }> {
   const { app, body } = input;
-  if (app.invoiceOverdue) throw new PaymentRequiredError();
+  // The one "may this app send now" rule: a deleted or disabled app's keys no longer work.
+  const halted = haltReason(app);
+  if (halted === 'paused') throw new PaymentRequiredError();
+  if (halted === 'disabled') throw new AuthError('revoked');
   const request = validateSendRequest({
     body,
     idempotencyHeader: input.idempotencyHeader,

@@ -20,6 +20,7 @@ import { wakeSenders } from '../delivery/wake.js';
 import type { SendRequest } from './request.js';
 import { isBroadcast } from './status.js';
 import { writeTransition, type SendStatus } from './transitions.js';
+import { haltReason } from '../apps/sendable.js';
 
 export interface FiredSend {
   sendId: number;
@@ -44,11 +45,11 @@ const DUE = `SELECT id, app_id, request, coalesce(send_after, created_at) AS sta
 async function fireOne(db: PoolClient, row: DueSend): Promise<FiredSend> {
   const req = row.request;
   const app = await getApp(db, row.app_id);
-  const paused = !app || app.invoiceOverdue || app.disabled;
-  const measured = !paused && app.hasCredentials ? await measureAudience(db, app, req.target) : undefined;
+  const halted = haltReason(app);
+  const measured = !halted && app?.hasCredentials ? await measureAudience(db, app, req.target) : undefined;
   const total = measured?.estimate ?? 0;
   const step = await writeTransition(db, row.id, 'scheduled', 'fire', {
-    paused,
+    halted,
     hasCredentials: !!app?.hasCredentials,
     audience: total,
     timezone: req.timezoneDelivery?.timeOfDay,

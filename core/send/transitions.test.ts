@@ -23,7 +23,8 @@ const CASES: Case[] = [
   { name: 'segment or tag', from: 'new', event: 'accept', facts: { ...creds, audience: 1500, broadcast: true }, to: 'queued', message: 'Queued for 1,500 devices; delivery goes on in the background.' },
   { name: 'list of ids', from: 'new', event: 'accept', facts: { ...creds, audience: 3 }, to: 'sending', message: 'Sending to 3 devices.' },
   // fire (a scheduled send's time came)
-  { name: 'firing while paused', from: 'scheduled', event: 'fire', facts: { ...creds, paused: true, audience: 10, broadcast: true }, to: 'draft', message: 'Not sent: delivery is paused until the invoice for the app is paid.' },
+  { name: 'firing while paused', from: 'scheduled', event: 'fire', facts: { ...creds, halted: 'paused', audience: 10, broadcast: true }, to: 'draft', message: 'Not sent: delivery is paused until the invoice for the app is paid.' },
+  { name: 'firing for a deleted or disabled app', from: 'scheduled', event: 'fire', facts: { ...creds, halted: 'disabled', audience: 10, broadcast: true }, to: 'draft', message: 'Not sent: the app was deleted or disabled.' },
   { name: 'firing without credentials', from: 'scheduled', event: 'fire', facts: { hasCredentials: false, audience: 10 }, to: 'draft', message: /no push key or certificate/ },
   { name: 'firing on an empty audience', from: 'scheduled', event: 'fire', facts: { ...creds, audience: 0, broadcast: true }, to: 'approved', message: /reached no one/ },
   { name: 'firing a timezone send', from: 'scheduled', event: 'fire', facts: { ...creds, audience: 1000, timezone: '09:00', broadcast: true }, to: 'scheduled', message: "Going out to 1,000 devices at 09:00 in each device's time zone." },
@@ -37,6 +38,8 @@ const CASES: Case[] = [
   // the end
   { name: 'paused after some reached', from: 'sending', event: 'finished', facts: { stopped: 'paused', sent: 1000, leftOut: 5000 }, to: 'approved', message: 'Sent to 1,000 devices before delivery paused: the app has an invoice past its due date. 5,000 devices were not sent and will not be.' },
   { name: 'paused with no device reached', from: 'queued', event: 'finished', facts: { stopped: 'paused', sent: 0, leftOut: 6000 }, to: 'draft', message: 'Delivery paused: the app has an invoice past its due date. 6,000 devices were not sent and will not be.' },
+  { name: 'app disabled after some reached', from: 'sending', event: 'finished', facts: { stopped: 'disabled', sent: 500, leftOut: 1000 }, to: 'approved', message: 'Sent to 500 devices, then stopped: the app was deleted or disabled. 1,000 devices were not sent and will not be.' },
+  { name: 'app disabled before any reached', from: 'queued', event: 'finished', facts: { stopped: 'disabled', sent: 0, leftOut: 40 }, to: 'draft', message: 'Not sent: the app was deleted or disabled. 40 devices were not sent and will not be.' },
   { name: 'canceled after some reached', from: 'sending', event: 'finished', facts: { stopped: 'canceled', sent: 500, leftOut: 1500 }, to: 'approved', message: 'Sent to 500 devices before it was canceled; 1,500 devices were not sent and will not be.' },
   { name: 'canceled before any reached', from: 'scheduled', event: 'finished', facts: { stopped: 'canceled', sent: 0, leftOut: 20 }, to: 'draft', message: 'Canceled before any device was reached; 20 devices were not sent and will not be.' },
   { name: 'credentials refused after some reached', from: 'sending', event: 'finished', facts: { stopped: 'credentials', sent: 500, detail: 'InvalidProviderToken' }, to: 'approved', message: "Sent to 500 devices, then stopped: Apple's gateway refused the app's push key or certificate (InvalidProviderToken). Fix the app's credentials and send again." },

@@ -8,7 +8,7 @@ import type { Queryable } from '../store/db.js';
 export type SendStatus = 'queued' | 'sending' | 'scheduled' | 'approved' | 'draft';
 /** `new`: a send being accepted (no row yet). */
 export type From = SendStatus | 'new';
-export type StopReason = 'paused' | 'credentials' | 'canceled';
+export type StopReason = 'paused' | 'credentials' | 'canceled' | 'disabled';
 
 export type SendEvent =
   | 'accept' // POST /notifications or a Send object: the first status
@@ -22,7 +22,7 @@ export type SendEvent =
 export interface Facts {
   broadcast?: boolean; // segment or tag target
   hasCredentials?: boolean;
-  paused?: boolean; // the app's invoice is overdue (or the app is disabled)
+  halted?: 'paused' | 'disabled'; // the app may not send now (core/apps/sendable.ts): why
   scheduledFor?: string; // send_after (ISO) or "HH:MM in each device's time zone" at accept
   timezone?: string; // delayed_option: timezone, its time of day, at firing
   audience?: number; // devices measured (accept, fire)
@@ -52,6 +52,8 @@ const RUNNING: From[] = ['queued', 'sending', 'scheduled'];
 
 const NO_CREDENTIALS = "Saved as a draft and not sent: the app has no push key or certificate for Apple's gateway.";
 const EMPTY = 'This notification reached no one: the audience is empty.';
+const DISABLED_WHY = 'the app was deleted or disabled.';
+const DISABLED = `Not sent: ${DISABLED_WHY}`;
 const queued = (f: Facts) => `Queued for ${n(f.audience)}; delivery goes on in the background.`;
 const sending = (f: Facts) => `Sending to ${n(f.audience)}.`;
 const refused = (f: Facts) => `Apple's gateway refused the app's push key or certificate${f.detail ? ` (${f.detail})` : ''}. Fix the app's credentials and send again.`;
@@ -65,7 +67,8 @@ export const TRANSITIONS: readonly Transition[] = [
   { from: ['new'], event: 'accept', guard: always, to: 'sending', message: sending },
 
   // A scheduled send's time comes: the audience is measured again (DECISIONS "Time").
-  { from: ['scheduled'], event: 'fire', guard: (f) => !!f.paused, to: 'draft', message: () => 'Not sent: delivery is paused until the invoice for the app is paid.' },
+  { from: ['scheduled'], event: 'fire', guard: (f) => f.halted === 'disabled', to: 'draft', message: () => DISABLED },
+  { from: ['scheduled'], event: 'fire', guard: (f) => f.halted === 'paused', to: 'draft', message: () => 'Not sent: delivery is paused until the invoice for the app is paid.' },
   { from: ['scheduled'], event: 'fire', guard: (f) => !f.hasCredentials, to: 'draft', message: () => NO_CREDENTIALS },
   { from: ['scheduled'], event: 'fire', guard: (f) => !f.audience, to: 'approved', message: () => EMPTY },
   { from: ['scheduled'], event: 'fire', guard: (f) => !!f.timezone, to: 'same', message: (f) => `Going out to ${n(f.audience)} at ${f.timezone} in each device's time zone.` },
@@ -82,6 +85,8 @@ export const TRANSITIONS: readonly Transition[] = [
   // The end: every device handled, or the send stopped (pause, refused credentials, cancel).
   { from: RUNNING, event: 'finished', guard: (f) => f.stopped === 'paused' && reached(f), to: 'approved', message: (f) => `Sent to ${n(f.sent)} before delivery paused: the app has an invoice past its due date. ${n(f.leftOut)} were not sent and will not be.` },
   { from: RUNNING, event: 'finished', guard: (f) => f.stopped === 'paused', to: 'draft', message: (f) => `Delivery paused: the app has an invoice past its due date. ${n(f.leftOut)} were not sent and will not be.` },
+  { from: RUNNING, event: 'finished', guard: (f) => f.stopped === 'disabled' && reached(f), to: 'approved', message: (f) => `Sent to ${n(f.sent)}, then stopped: ${DISABLED_WHY} ${n(f.leftOut)} were not sent and will not be.` },
+  { from: RUNNING, event: 'finished', guard: (f) => f.stopped === 'disabled', to: 'draft', message: (f) => `Not sent: ${DISABLED_WHY} ${n(f.leftOut)} were not sent and will not be.` },
   { from: RUNNING, event: 'finished', guard: (f) => f.stopped === 'canceled' && reached(f), to: 'approved', message: (f) => `Sent to ${n(f.sent)} before it was canceled; ${n(f.leftOut)} were not sent and will not be.` },
   { from: RUNNING, event: 'finished', guard: (f) => f.stopped === 'canceled', to: 'draft', message: (f) => `Canceled before any device was reached; ${n(f.leftOut)} were not sent and will not be.` },
   { from: RUNNING, event: 'finished', guard: (f) => f.stopped === 'credentials' && reached(f), to: 'approved', message: (f) => `Sent to ${n(f.sent)}, then stopped: ${refused(f)}` },

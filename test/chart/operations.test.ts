@@ -3,6 +3,7 @@
 // prometheus-rules.test.ts (promtool), NOTES.txt in notes.test.ts; the apiserver accepts these
 // objects in apiserver.test.ts.
 import { readFile } from 'node:fs/promises';
+import { PENDING_CHUNKS_SQL } from '../../core/delivery/claim.js';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { chartDir, find, valuesDir, useHelm, type Manifest } from './helm.js';
@@ -12,9 +13,8 @@ const NS = 'herald';
 const minimal = join(valuesDir, 'minimal.yaml');
 const operations = join(valuesDir, 'operations.yaml');
 const full = join(valuesDir, 'full.yaml');
-// The senders' backlog as PostgreSQL counts it (core/delivery/claim.ts chunkBacklog, `pending`).
-const CHUNK_BACKLOG =
-  "SELECT count(*) FROM send_chunks k JOIN sends s ON s.id = k.send_id WHERE k.state = 'planned' AND s.stopped IS NULL AND (k.not_before IS NULL OR k.released_at IS NOT NULL)";
+// The senders' backlog as PostgreSQL counts it: the chart must say what the code counts.
+const CHUNK_BACKLOG = PENDING_CHUNKS_SQL;
 
 describe('charts/herald: operating it (KEDA, alerts, dashboard)', function () {
   const helm = useHelm();
