@@ -41,7 +41,7 @@ export class KeyCache {
   }
 }
 
-function toBlockList(cidrs: string[] | null): BlockList | undefined {
+export function toBlockList(cidrs: string[] | null): BlockList | undefined {
   if (!cidrs?.length) return undefined;
   const list = new BlockList();
   for (const cidr of cidrs) {
@@ -52,7 +52,7 @@ function toBlockList(cidrs: string[] | null): BlockList | undefined {
   return list;
 }
 
-export function ipAllowed(identity: KeyIdentity, ip: string): boolean {
+export function ipAllowed(identity: Pick<KeyIdentity, 'allowList'>, ip: string): boolean {
   if (!identity.allowList) return true;
   const type = isIP(ip) === 6 ? 'ipv6' : 'ipv4';
   return identity.allowList.check(ip, type);

@@ -86,9 +86,10 @@ export function mountDashboard(router: Router, deps: ApiDeps, keys: KeyCache): v
     ctx.set('Referrer-Policy', 'same-origin');
     ctx.set('Cache-Control', 'no-store');
     // A browser names the page a POST came from: one from another origin is refused, sign-in
-    // included (which has no session, so no CSRF token, yet). Changes also need the token below.
+    // included (which has no session, so no CSRF token, yet). `Origin: null` (a sandboxed frame,
+    // a data: page, a redirect chain) names no page of ours either. Changes also need the token.
     const origin = ctx.get('Origin');
-    if (ctx.method === 'POST' && origin && origin !== 'null' && safeHost(origin) !== ctx.host) {
+    if (ctx.method === 'POST' && origin && (origin === 'null' || safeHost(origin) !== ctx.host)) {
       ctx.status = 403;
       ctx.type = 'text/plain';
       ctx.body = 'Cross-origin form refused.';
@@ -103,14 +104,16 @@ export function mountDashboard(router: Router, deps: ApiDeps, keys: KeyCache): v
 
   router.post('/dashboard/sign-in', form, async (ctx) => {
     const key = String((ctx.request.body as Record<string, unknown>)?.key ?? '').trim();
+    // Every attempt, right or wrong, draws the address's anonymous bucket: a valid key cannot mint
+    // sessions in a loop, and a wrong one costs what a 401 costs.
+    try {
+      await deps.rateLimiter?.drawAnonymous(ctx.state.ip);
+    } catch (error) {
+      if (error instanceof HeraldError) return signInPage(ctx, error.messages[0], 429);
+      throw error;
+    }
     const identity = key && key.length <= 200 ? await keys.lookup(key) : null;
     if (!identity || identity.revoked || !ipAllowed(identity, ctx.state.ip)) {
-      try {
-        await deps.rateLimiter?.drawAnonymous(ctx.state.ip); // a wrong key costs what a 401 costs
-      } catch (error) {
-        if (error instanceof HeraldError) return signInPage(ctx, error.messages[0], 429);
-        throw error;
-      }
       return signInPage(ctx, 'This key is not valid here: check it, and that it may be used from this address.', 401);
     }
     setSessionCookie(ctx, await createSession(deps.pool, identity.keyId), secure(ctx));

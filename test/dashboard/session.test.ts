@@ -7,6 +7,9 @@ import { useTestEnv } from '../env/index.js';
 import { startTestApi, type TestApi } from '../support/api-server.js';
 import { makeApp, type TestApp } from '../support/apps.js';
 import { createKey, revokeKey } from '../../core/apps/keys.js';
+import { MAX_SESSIONS_PER_KEY } from '../../api/dashboard/session.js';
+import { BucketRateLimiter } from '../../api/rate-limit/bucket-limiter.js';
+import { MemoryBucketStore } from '../../core/buckets/memory-store.js';
 
 describe('dashboard sessions', () => {
   const env = useTestEnv({ redis: false });
@@ -68,6 +71,45 @@ describe('dashboard sessions', () => {
     expect(await outside.res.text()).to.contain('This key is not valid here');
     expect((await signIn(key, { 'x-forwarded-for': '10.1.2.3' })).res.status).to.equal(302);
     expect((await signIn('hk_wrong')).res.status).to.equal(401);
+  });
+
+  it("honours the key's allow-list on every request, not only at sign-in", async () => {
+    const { key } = await createKey(env.pool, app.app.id, { name: 'office-only', allowIps: ['10.0.0.0/8'] });
+    const { cookie } = await signIn(key, { 'x-forwarded-for': '10.1.2.3' });
+    const from = (ip: string) => fetch(`${api.url}/dashboard/`, { redirect: 'manual', headers: { cookie, 'x-forwarded-for': ip } });
+    expect((await from('10.9.9.9')).status).to.equal(200);
+    const outside = await from('192.0.2.7');
+    expect(outside.status).to.equal(302);
+    expect(outside.headers.get('location')).to.equal('/dashboard/sign-in');
+  });
+
+  it('keeps at most MAX_SESSIONS_PER_KEY sessions per key: signing in again ends the oldest', async () => {
+    const { key, record } = await createKey(env.pool, app.app.id, { name: 'many' });
+    const first = await signIn(key);
+    for (let i = 0; i < MAX_SESSIONS_PER_KEY + 2; i++) expect((await signIn(key)).res.status).to.equal(302);
+    const n = Number((await env.pool.query('SELECT count(*) FROM dashboard_sessions WHERE key_id = $1', [record.id])).rows[0].count);
+    expect(n).to.equal(MAX_SESSIONS_PER_KEY);
+    expect((await get('/dashboard/', first.cookie)).headers.get('location')).to.equal('/dashboard/sign-in');
+  });
+
+  it('refuses a sign-in posted with Origin: null', async () => {
+    const res = await signIn(app.key, { origin: 'null' });
+    expect(res.res.status).to.equal(403);
+    expect(res.setCookie).to.equal('');
+  });
+
+  it('draws the anonymous bucket on every sign-in, a valid key included', async () => {
+    const limited = await startTestApi(env, { rateLimiter: new BucketRateLimiter(new MemoryBucketStore(), 'signin:') });
+    try {
+      const attempt = () =>
+        fetch(`${limited.url}/dashboard/sign-in`, { method: 'POST', redirect: 'manual', body: new URLSearchParams({ key: app.key }), headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '198.51.100.4' } });
+      const statuses: number[] = [];
+      for (let i = 0; i < 125; i++) statuses.push((await attempt()).status);
+      expect(statuses.slice(0, 100).every((st) => st === 302), 'the first sign-ins pass').to.equal(true);
+      expect(statuses.slice(-3), 'past the bucket (120 a minute), a valid key is refused too').to.deep.equal([429, 429, 429]);
+    } finally {
+      await limited.close();
+    }
   });
 
   it('refuses a form posted from another origin, sign-in included', async () => {
