@@ -1,9 +1,11 @@
-// `herald credentials rotate-key`: seals every stored APNs credential with HERALD_ENCRYPTION_KEY
-// (issue 12). Run it after setting a new key with the old one in HERALD_ENCRYPTION_KEYS_PREVIOUS,
-// then drop the old key; run it once after upgrading, to seal rows stored in clear before.
+// `herald credentials rotate-key`: seals every stored APNs credential and identity secret with
+// HERALD_ENCRYPTION_KEY, each bound to its app and column. Run it after setting a new key with the
+// old one in HERALD_ENCRYPTION_KEYS_PREVIOUS, then drop the old key; run it once after upgrading,
+// to seal rows stored in clear before and rows sealed before values were bound to their place.
 import { createPool } from '../../core/store/db.js';
 import { ConfigError, loadConfig, loadKeyring } from '../../core/config.js';
 import { resealCredentials } from '../../core/apps/app-store.js';
+import { resealIdentitySecrets } from '../../core/apps/identity.js';
 import { useKeyring } from '../../core/secrets/seal.js';
 import { fail } from '../runtime.js';
 
@@ -20,7 +22,8 @@ export async function credentialsRotateKey(): Promise<void> {
   const pool = createPool(loadConfig(process.env).databaseUrl, { max: 2, applicationName: 'herald-cli' });
   try {
     const changed = await resealCredentials(pool);
-    process.stdout.write(`sealed ${changed} app credential${changed === 1 ? '' : 's'} with the current key\n`);
+    const secrets = await resealIdentitySecrets(pool);
+    process.stdout.write(`sealed ${changed} app credential${changed === 1 ? '' : 's'} and ${secrets} identity secret${secrets === 1 ? '' : 's'} with the current key\n`);
   } finally {
     await pool.end();
   }

@@ -1,7 +1,7 @@
 // Apps in PostgreSQL: the one place the api, senders and controller read an app's state from.
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../store/db.js';
-import { isSealedWithCurrent, seal, sealText, unseal, unsealText } from '../secrets/seal.js';
+import { isSealedWithCurrent, seal, sealContext, sealText, unseal, unsealText } from '../secrets/seal.js';
 import type { TagCondition } from '../send/request.js';
 import type { StoredCredentials } from './credentials.js';
 
@@ -107,6 +107,10 @@ export async function disableApp(db: Queryable, appId: string): Promise<void> {
   await db.query('UPDATE api_keys SET revoked_at = now() WHERE app_id = $1 AND revoked_at IS NULL', [appId]);
 }
 
+// Each sealed value is bound to its app and column (core/secrets/seal.ts).
+const MATERIAL = (appId: string) => sealContext('app_credentials', 'material', appId);
+const PASSPHRASE = (appId: string) => sealContext('app_credentials', 'passphrase', appId);
+
 export async function setCredentials(db: Queryable, appId: string, creds: StoredCredentials | null): Promise<void> {
   if (!creds) {
     await db.query('DELETE FROM app_credentials WHERE app_id = $1', [appId]);
@@ -118,7 +122,7 @@ export async function setCredentials(db: Queryable, appId: string, creds: Stored
      ON CONFLICT (app_id) DO UPDATE SET kind = EXCLUDED.kind, key_id = EXCLUDED.key_id, team_id = EXCLUDED.team_id,
        material = EXCLUDED.material, passphrase = EXCLUDED.passphrase, expires_at = EXCLUDED.expires_at, updated_at = now()`,
     // Sealed at rest (core/secrets/seal.ts): a dump of the table gives nothing usable.
-    [appId, creds.kind, creds.keyId ?? null, creds.teamId ?? null, seal(creds.material), creds.passphrase === undefined ? null : sealText(creds.passphrase), creds.expiresAt ?? null],
+    [appId, creds.kind, creds.keyId ?? null, creds.teamId ?? null, seal(creds.material, MATERIAL(appId)), creds.passphrase === undefined ? null : sealText(creds.passphrase, PASSPHRASE(appId)), creds.expiresAt ?? null],
   );
 }
 
@@ -133,8 +137,8 @@ export async function getCredentials(db: Queryable, appId: string): Promise<Stor
     kind: r.kind,
     keyId: r.key_id ?? undefined,
     teamId: r.team_id ?? undefined,
-    material: unseal(r.material),
-    passphrase: r.passphrase === null ? undefined : unsealText(r.passphrase),
+    material: unseal(r.material, MATERIAL(appId)),
+    passphrase: r.passphrase === null ? undefined : unsealText(r.passphrase, PASSPHRASE(appId)),
     expiresAt: r.expires_at ?? undefined,
   };
 }
@@ -161,8 +165,8 @@ export async function resealCredentials(db: Queryable): Promise<number> {
   let changed = 0;
   for (const r of rows) {
     if (isSealedWithCurrent(r.material) && (r.passphrase === null || isSealedWithCurrent(Buffer.from(String(r.passphrase).slice(7), 'base64')))) continue;
-    const material = seal(unseal(r.material));
-    const passphrase = r.passphrase === null ? null : sealText(unsealText(r.passphrase));
+    const material = seal(unseal(r.material, MATERIAL(r.app_id)), MATERIAL(r.app_id));
+    const passphrase = r.passphrase === null ? null : sealText(unsealText(r.passphrase, PASSPHRASE(r.app_id)), PASSPHRASE(r.app_id));
     await db.query('UPDATE app_credentials SET material = $2, passphrase = $3 WHERE app_id = $1', [r.app_id, material, passphrase]);
     changed++;
   }

@@ -5,7 +5,10 @@
 // their own install and receive that user's pushes. Off by default, for compatibility.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Queryable } from '../store/db.js';
-import { seal, unseal } from '../secrets/seal.js';
+import { isSealedWithCurrent, seal, sealContext, unseal } from '../secrets/seal.js';
+
+// The secret is bound to its app (core/secrets/seal.ts): copied to another app's row it does not open.
+const SECRET = (appId: string) => sealContext('app_identity', 'secret', appId);
 
 export interface AppIdentity {
   secret: Buffer;
@@ -25,7 +28,7 @@ export function authHashMatches(secret: Buffer, externalId: string, given: unkno
 
 export async function getIdentity(db: Queryable, appId: string): Promise<AppIdentity | undefined> {
   const r = (await db.query('SELECT secret, required FROM app_identity WHERE app_id = $1', [appId])).rows[0];
-  return r ? { secret: unseal(r.secret), required: r.required } : undefined;
+  return r ? { secret: unseal(r.secret, SECRET(appId)), required: r.required } : undefined;
 }
 
 /**
@@ -37,7 +40,7 @@ export async function issueIdentitySecret(db: Queryable, appId: string, required
   await db.query(
     `INSERT INTO app_identity (app_id, secret, required) VALUES ($1, $2, $3)
      ON CONFLICT (app_id) DO UPDATE SET secret = EXCLUDED.secret, updated_at = now()`,
-    [appId, seal(Buffer.from(secret, 'utf8')), required],
+    [appId, seal(Buffer.from(secret, 'utf8'), SECRET(appId)), required],
   );
   return secret;
 }
@@ -46,4 +49,16 @@ export async function issueIdentitySecret(db: Queryable, appId: string, required
 export async function setIdentityRequired(db: Queryable, appId: string, required: boolean): Promise<boolean> {
   const res = await db.query('UPDATE app_identity SET required = $2, updated_at = now() WHERE app_id = $1', [appId, required]);
   return (res.rowCount ?? 0) > 0;
+}
+
+/** Seals every identity secret with the current key, bound to its app (`herald credentials rotate-key`). */
+export async function resealIdentitySecrets(db: Queryable): Promise<number> {
+  const rows = (await db.query('SELECT app_id, secret FROM app_identity')).rows;
+  let changed = 0;
+  for (const r of rows) {
+    if (isSealedWithCurrent(r.secret)) continue;
+    await db.query('UPDATE app_identity SET secret = $2 WHERE app_id = $1', [r.app_id, seal(unseal(r.secret, SECRET(r.app_id)), SECRET(r.app_id))]);
+    changed++;
+  }
+  return changed;
 }

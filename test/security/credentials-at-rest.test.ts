@@ -1,4 +1,4 @@
-// Issue 12: APNs credentials are sealed in PostgreSQL (AES-256-GCM). A dump of the table holds no
+// APNs credentials are sealed in PostgreSQL (AES-256-GCM). A dump of the table holds no
 // key, certificate or passphrase; `herald credentials rotate-key` seals rows stored in clear
 // before and moves rows to a new key.
 import { randomBytes } from 'node:crypto';
@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
 import { makeApp } from '../support/apps.js';
 import { getCredentials, setCredentials } from '../../core/apps/app-store.js';
-import { useKeyring } from '../../core/secrets/seal.js';
+import { SealError, useKeyring } from '../../core/secrets/seal.js';
 import { herald } from '../support/cli.js';
 
 describe('APNs credentials sealed at rest', function () {
@@ -43,10 +43,20 @@ describe('APNs credentials sealed at rest', function () {
       HERALD_ENCRYPTION_KEYS_PREVIOUS: k1.toString('hex'),
     }));
     expect(run.stderr).to.equal('');
-    expect(run.stdout).to.match(/^sealed \d+ app credentials? with the current key\n$/);
+    expect(run.stdout).to.match(/^sealed \d+ app credentials? and \d+ identity secrets? with the current key\n$/);
     expect(await dump()).to.not.include('PRIVATE KEY');
     useKeyring({ current: k2, previous: [] }); // the old key is gone
     expect((await getCredentials(env.pool, legacy.app.id))!.material.toString()).to.equal(legacy.p8);
+  });
+
+  it("a sealed value copied to another app's row does not open there", async () => {
+    useKeyring({ current: k1, previous: [] });
+    const a = await makeApp(env.pool);
+    const b = await makeApp(env.pool);
+    await env.pool.query('UPDATE app_credentials SET material = (SELECT material FROM app_credentials WHERE app_id = $1) WHERE app_id = $2', [a.app.id, b.app.id]);
+    expect((await getCredentials(env.pool, a.app.id))!.material.toString()).to.equal(a.p8);
+    const error = await getCredentials(env.pool, b.app.id).then(() => undefined, (e: unknown) => e);
+    expect(error).to.be.instanceOf(SealError);
   });
 
   it('refuses a key that is not 32 bytes, naming the setting', async () => {
