@@ -8,8 +8,9 @@ import { isIP } from 'node:net';
 import type { Logger } from 'pino';
 import {
   DEFAULT_MAX_FRAME, DEFAULT_WINDOW, ErrorCode, Flag, FrameReader, FrameType, MAX_WINDOW, PREFACE, ProtocolError, SETTINGS_ACK,
-  Setting, goawayFrame, pingAckFrame, rstStreamFrame, settingsFrame, unpad, windowUpdateFrame, writeFrameHeader, FRAME_HEADER,
+  Setting, goawayFrame, pingAckFrame, rstStreamFrame, settingsFrame, windowUpdateFrame, writeFrameHeader, FRAME_HEADER,
 } from './frames.js';
+import { parseFrame, type ParsedFrame } from './frame-rules.js';
 import { HpackDecoder, HpackError } from './hpack.js';
 import { RequestEncoder, varyingFieldsBound, writePseudoFields, writeVaryingFields } from './request-block.js';
 import type { Pending } from './pending.js';
@@ -18,7 +19,15 @@ import type { Pending } from './pending.js';
 const RECV_WINDOW = 1 << 24;
 const MAX_BODY = 64 * 1024;
 /** Retire a connection well before HTTP/2's 2^31 stream ids run out. */
-const LAST_STREAM_ID = 2_000_000_000;
+export const LAST_STREAM_ID = 2_000_000_000;
+/**
+ * A header block (HEADERS + CONTINUATION) bigger than this, or cut into more frames than this, is
+ * a peer flooding us (an answer's headers are a few hundred bytes): ENHANCE_YOUR_CALM.
+ */
+export const MAX_HEADER_BLOCK = 64 * 1024;
+export const MAX_CONTINUATIONS = 32;
+/** An open connection with no request for this long is closed (GOAWAY NO_ERROR); the next send opens one. */
+export const IDLE_CLOSE_MS = 10 * 60_000;
 
 export interface ConnectionHooks {
   answered(p: Pending): void;
@@ -37,6 +46,10 @@ export interface ConnectionSettings {
   maxStreams: number;
   timeoutMs: number;
   logger: Logger;
+  /** Tests: retire the connection after this stream id (default LAST_STREAM_ID). */
+  lastStreamId?: number;
+  /** Tests: close an idle connection after this long (default IDLE_CLOSE_MS). */
+  idleCloseMs?: number;
 }
 
 export class H2Connection {
@@ -53,7 +66,10 @@ export class H2Connection {
   private sendWindow = DEFAULT_WINDOW;
   private recvUnacked = 0;
   private blocked: Pending[] = [];
-  private continuation: { streamId: number; flags: number; chunks: Buffer[]; size: number } | undefined;
+  private continuation: { streamId: number; endStream: boolean; chunks: Buffer[]; size: number } | undefined;
+  /** The socket's buffer is full (write() said false): no new streams until 'drain'. */
+  private congested = false;
+  private idleTimer: NodeJS.Timeout | undefined;
   private control: Buffer[] = [];
   private freed = false;
   private sweeper: NodeJS.Timeout | undefined;
@@ -78,6 +94,10 @@ export class H2Connection {
       ]));
     });
     this.socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    this.socket.on('drain', () => {
+      this.congested = false;
+      this.hooks.changed(this);
+    });
     this.socket.on('error', (err) => this.destroy(err));
     this.socket.on('close', () => {
       clearTimeout(connectTimer);
@@ -92,8 +112,8 @@ export class H2Connection {
 
   /** Streams this connection may open now. */
   spare(): number {
-    if (this.state !== 'ready') return 0;
-    if (this.nextStreamId > LAST_STREAM_ID) {
+    if (this.state !== 'ready' || this.congested) return 0;
+    if (this.nextStreamId > (this.s.lastStreamId ?? LAST_STREAM_ID)) {
       this.drain();
       return 0;
     }
@@ -131,6 +151,7 @@ export class H2Connection {
     }
     this.write(buf.subarray(0, at));
     this.socket.ref();
+    clearTimeout(this.idleTimer);
     this.sweep();
   }
 
@@ -187,46 +208,46 @@ export class H2Connection {
     if (this.control.length > 0) this.write(Buffer.concat(this.control.splice(0)));
     if (this.freed) {
       this.freed = false;
-      if (this.streams.size === 0) this.socket.unref();
+      if (this.streams.size === 0) {
+        this.socket.unref();
+        this.idle();
+      }
       if (this.state === 'draining' && this.streams.size === 0) this.destroy();
       this.hooks.changed(this);
     }
   }
 
   private onFrame(type: number, flags: number, id: number, payload: Buffer): void {
-    if (this.continuation && type !== FrameType.CONTINUATION) throw new ProtocolError('expected CONTINUATION');
-    switch (type) {
-      case FrameType.DATA: return this.onDataFrame(flags, id, payload);
-      case FrameType.HEADERS: {
-        let block = unpad(flags, payload);
-        if (flags & Flag.PRIORITY) block = block.subarray(5);
-        if (flags & Flag.END_HEADERS) return this.onHeaderBlock(id, flags, block);
-        this.continuation = { streamId: id, flags, chunks: [Buffer.from(block)], size: block.length };
+    const f = parseFrame(type, flags, id, payload);
+    if (this.continuation && f.type !== FrameType.CONTINUATION) throw new ProtocolError('expected CONTINUATION');
+    switch (f.type) {
+      case FrameType.DATA: return this.onDataFrame(f);
+      case FrameType.HEADERS:
+        if (f.endHeaders) return this.onHeaderBlock(f.streamId, f.endStream, f.block);
+        this.continuation = { streamId: f.streamId, endStream: f.endStream, chunks: [Buffer.from(f.block)], size: f.block.length };
         return;
-      }
       case FrameType.CONTINUATION: {
         const c = this.continuation;
-        if (!c || c.streamId !== id) throw new ProtocolError('CONTINUATION without HEADERS');
-        c.chunks.push(Buffer.from(payload));
-        c.size += payload.length;
-        if (c.size > 256 * 1024) throw new ProtocolError('header block too large');
-        if (!(flags & Flag.END_HEADERS)) return;
+        if (!c || c.streamId !== f.streamId) throw new ProtocolError('CONTINUATION without HEADERS');
+        c.chunks.push(Buffer.from(f.block));
+        c.size += f.block.length;
+        if (c.size > MAX_HEADER_BLOCK || c.chunks.length > MAX_CONTINUATIONS + 1) throw new ProtocolError('header block too large or cut too fine', ErrorCode.ENHANCE_YOUR_CALM);
+        if (!f.endHeaders) return;
         this.continuation = undefined;
-        return this.onHeaderBlock(id, c.flags, Buffer.concat(c.chunks));
+        return this.onHeaderBlock(f.streamId, c.endStream, Buffer.concat(c.chunks));
       }
-      case FrameType.RST_STREAM: return this.onReset(id, payload.readUInt32BE(0));
-      case FrameType.SETTINGS: return this.onSettings(flags, payload);
+      case FrameType.RST_STREAM: return this.onReset(f.streamId, f.code);
+      case FrameType.SETTINGS: return this.onSettings(f);
       case FrameType.PING:
-        if (!(flags & Flag.ACK)) this.control.push(pingAckFrame(Buffer.from(payload)));
+        if (!f.ack) this.control.push(pingAckFrame(Buffer.from(f.opaque)));
         return;
-      case FrameType.GOAWAY: return this.onGoaway(payload);
-      case FrameType.WINDOW_UPDATE: return this.onWindowUpdate(id, payload.readUInt32BE(0) & 0x7fffffff);
-      case FrameType.PUSH_PROMISE: throw new ProtocolError('PUSH_PROMISE with push disabled');
-      default: return; // PRIORITY and unknown types are ignored (§5.5)
+      case FrameType.GOAWAY: return this.onGoaway(f);
+      case FrameType.WINDOW_UPDATE: return this.onWindowUpdate(f.streamId, f.increment);
+      default: return;
     }
   }
 
-  private onHeaderBlock(id: number, flags: number, block: Buffer): void {
+  private onHeaderBlock(id: number, endStream: boolean, block: Buffer): void {
     // Decoded even for a stream we no longer track: the dynamic table must stay in step.
     const headers = this.decoder.decode(block);
     const p = this.streams.get(id);
@@ -238,25 +259,24 @@ export class H2Connection {
       } else if (name === 'apns-id') p.apnsId = value;
       else if (name === 'retry-after') p.retryAfter = value;
     }
-    if (flags & Flag.END_STREAM) this.complete(p);
+    if (endStream) this.complete(p);
   }
 
-  private onDataFrame(flags: number, id: number, payload: Buffer): void {
-    this.recvUnacked += payload.length;
+  private onDataFrame(f: Extract<ParsedFrame, { type: FrameType.DATA }>): void {
+    this.recvUnacked += f.length;
     if (this.recvUnacked >= RECV_WINDOW / 2) {
       this.control.push(windowUpdateFrame(0, this.recvUnacked));
       this.recvUnacked = 0;
     }
-    const p = this.streams.get(id);
+    const p = this.streams.get(f.streamId);
     if (!p) return;
-    const data = unpad(flags, payload);
-    p.bodyLength += data.length;
+    p.bodyLength += f.data.length;
     if (p.bodyLength > MAX_BODY) {
-      this.control.push(rstStreamFrame(id, ErrorCode.CANCEL));
+      this.control.push(rstStreamFrame(f.streamId, ErrorCode.CANCEL));
       return this.end(p, 'StreamReset');
     }
-    if (data.length > 0) (p.body ??= []).push(Buffer.from(data));
-    if (flags & Flag.END_STREAM) this.complete(p);
+    if (f.data.length > 0) (p.body ??= []).push(Buffer.from(f.data));
+    if (f.endStream) this.complete(p);
   }
 
   private complete(p: Pending): void {
@@ -286,12 +306,10 @@ export class H2Connection {
     } else this.end(p, 'StreamReset');
   }
 
-  private onSettings(flags: number, payload: Buffer): void {
-    if (flags & Flag.ACK) return;
-    if (payload.length % 6 !== 0) throw new ProtocolError('SETTINGS length', ErrorCode.FRAME_SIZE_ERROR);
-    for (let i = 0; i < payload.length; i += 6) {
-      const key = payload.readUInt16BE(i);
-      const value = payload.readUInt32BE(i + 2);
+  private onSettings(f: Extract<ParsedFrame, { type: FrameType.SETTINGS }>): void {
+    if (f.ack) return;
+    for (const [key, value] of f.settings) {
+      if (key === Setting.ENABLE_PUSH && value > 1) throw new ProtocolError('ENABLE_PUSH neither 0 nor 1');
       if (key === Setting.MAX_CONCURRENT_STREAMS) {
         if (value < this.peerMaxStreams) this.s.logger.debug({ connection: this.s.id, value }, 'apns peer lowered MAX_CONCURRENT_STREAMS');
         this.peerMaxStreams = value;
@@ -317,10 +335,9 @@ export class H2Connection {
     }
   }
 
-  private onGoaway(payload: Buffer): void {
-    const last = payload.readUInt32BE(0) & 0x7fffffff;
-    const code = payload.readUInt32BE(4);
-    this.s.logger.warn({ connection: this.s.id, code, lastStreamId: last, data: payload.toString('utf8', 8, 208) }, 'apns GOAWAY');
+  private onGoaway(f: Extract<ParsedFrame, { type: FrameType.GOAWAY }>): void {
+    const last = f.lastStreamId;
+    this.s.logger.warn({ connection: this.s.id, code: f.code, lastStreamId: last, data: f.debug.toString('utf8') }, 'apns GOAWAY');
     this.drain();
     for (const [id, p] of this.streams) {
       if (id <= last) continue;
@@ -330,7 +347,6 @@ export class H2Connection {
   }
 
   private onWindowUpdate(id: number, increment: number): void {
-    if (increment === 0) throw new ProtocolError('WINDOW_UPDATE of 0');
     if (id === 0) this.sendWindow += increment;
     else {
       const p = this.streams.get(id);
@@ -345,8 +361,23 @@ export class H2Connection {
     this.freed = true;
   }
 
+  /** Writes; a full socket buffer stops new streams until 'drain' (backpressure). */
   private write(buf: Buffer): void {
-    if (!this.socket.destroyed) this.socket.write(buf);
+    if (this.socket.destroyed) return;
+    if (!this.socket.write(buf)) this.congested = true;
+  }
+
+  /** No stream open: close after idleCloseMs unless a request comes first. */
+  private idle(): void {
+    clearTimeout(this.idleTimer);
+    if (this.state !== 'ready') return;
+    this.idleTimer = setTimeout(() => {
+      if (this.streams.size === 0 && this.state === 'ready') {
+        this.s.logger.info({ connection: this.s.id }, 'apns connection idle; closing it');
+        this.close();
+      }
+    }, this.s.idleCloseMs ?? IDLE_CLOSE_MS);
+    this.idleTimer.unref();
   }
 
   /** One timer per connection checks deadlines: a timer per stream costs at this rate. */
@@ -374,6 +405,7 @@ export class H2Connection {
     const wasReady = this.state !== 'connecting';
     this.state = 'closed';
     clearTimeout(this.readyTimer);
+    clearTimeout(this.idleTimer);
     if (this.sweeper) clearInterval(this.sweeper);
     if (err) this.s.logger.warn({ connection: this.s.id, err: { message: err.message, code: (err as NodeJS.ErrnoException).code } }, 'apns connection error');
     this.lastError = err?.message ?? (wasReady ? 'connection closed' : 'could not connect');

@@ -44,6 +44,7 @@ export enum ErrorCode {
   REFUSED_STREAM = 0x7,
   CANCEL = 0x8,
   COMPRESSION_ERROR = 0x9,
+  ENHANCE_YOUR_CALM = 0xb,
 }
 
 export const DEFAULT_WINDOW = 65_535;
@@ -120,6 +121,11 @@ export class FrameReader {
 
   constructor(private readonly onFrame: FrameHandler, private readonly maxFrameSize = DEFAULT_MAX_FRAME) {}
 
+  /** Bytes held for a frame not yet whole: never more than one frame (its header and maxFrameSize). */
+  get buffered(): number {
+    return this.pending?.length ?? 0;
+  }
+
   push(chunk: Buffer): void {
     let buf = chunk;
     if (this.pending) {
@@ -138,12 +144,4 @@ export class FrameReader {
     }
     if (at < buf.length) this.pending = Buffer.from(buf.subarray(at));
   }
-}
-
-/** The payload without its padding (DATA, HEADERS with PADDED). */
-export function unpad(flags: number, payload: Buffer): Buffer {
-  if (!(flags & Flag.PADDED)) return payload;
-  const padding = payload[0];
-  if (padding + 1 > payload.length) throw new ProtocolError('padding longer than the frame');
-  return payload.subarray(1, payload.length - padding);
 }

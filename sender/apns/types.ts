@@ -67,4 +67,7 @@ export interface ApnsClientOptions {
   /** Per-request timeout in ms (default 10,000). */
   requestTimeoutMs?: number;
   logger?: Logger;
+  /** Lean transport, for tests: retire a connection after this stream id, close one idle this long (ms). */
+  lastStreamId?: number;
+  idleCloseMs?: number;
 }
