@@ -35,14 +35,14 @@ test-unit: deps
 	$(MOCHA) 'api/**/*.test.ts' 'core/**/*.test.ts' 'sender/**/*.test.ts' 'controller/**/*.test.ts' 'cli/**/*.test.ts' 'apns-sim/**/*.test.ts'
 
 test-integration: services
-	bash bench/sink/build.sh >/dev/null   # the Go HTTP/2 sink of test/apns/lean-peers.test.ts (issue 11)
+	bash bench/sink/build.sh >/dev/null   # the Go HTTP/2 sink of test/apns/lean-peers.test.ts
 	$(MOCHA) --spec 'test/api/**/*.test.ts' --spec 'test/cli/**/*.test.ts' --spec 'test/limits/**/*.test.ts' --spec 'test/apns/**/*.test.ts' --spec 'test/delivery/**/*.test.ts'
 
-## lint-regex: no regular expression in the sources can backtrack super-linearly (issue 12)
+## lint-regex: no regular expression in the sources can backtrack super-linearly
 lint-regex: deps
 	npx tsx tools/lint/regex.ts
 
-## test-security: hostile input — fuzzing of validation and routes, secrets masked in logs (issue 12)
+## test-security: hostile input — fuzzing of validation and routes, secrets masked in logs
 test-security: services
 	$(MOCHA) --spec 'test/security/**/*.test.ts'
 
@@ -78,7 +78,7 @@ bench-api: services build
 bench-delivery: services
 	npx tsx bench/delivery/run.ts
 
-## bench-fairness: list sends' answer-to-last-device p50/p99, idle and during a 1,000,000-device broadcast (issue 10)
+## bench-fairness: list sends' answer-to-last-device p50/p99, idle and during a 1,000,000-device broadcast
 bench-fairness: services
 	npx tsx bench/fairness/run.ts
 

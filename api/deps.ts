@@ -16,7 +16,7 @@ export interface RateDraw {
   audience?: string;
 }
 
-/** Rate buckets (issue "Rate buckets and idempotent retries"). Both throw RateLimitedError when refused. */
+/** Rate buckets (contract "Rate limits"). Both throw RateLimitedError when refused. */
 export interface RateLimiter {
   /** Draws `ip`, then the class bucket, then `audience`; returns the headers of the closest bucket. */
   drawAuthenticated(draw: RateDraw): Promise<Record<string, string>>;

@@ -3,7 +3,7 @@
 // to APNs" (headers, topic suffixes, priorities), "Generating a remote notification" (the `aps`
 // keys and their values) and "Pushing background updates to your App" (no alert, sound or badge;
 // priority 5). Reasons are Apple's; Apple names none for a payload whose `aps` values are wrong,
-// so that one is the simulator's own `BadPayload` (docs/apns-sim.md).
+// so that one is the simulator's own `BadPayload` (docs/apns.md).
 
 /** The keys Apple documents in `aps` (alerts, background, Live Activities and widgets). */
 export const APS_KEYS = new Set([

@@ -47,7 +47,7 @@ export function startRuntime(role: string): Runtime {
     logger.info('stopped');
     process.exit(0);
   };
-  // Last line of defence (issue 9): every client's error path is handled where it is built, but
+  // Last line of defence: every client's error path is handled where it is built, but
   // should a dependency error still escape (an 'error' event or a rejection nobody awaited), it
   // is logged and the process keeps running, since the client reconnects by itself. Anything
   // else is a bug: logged, and the process exits as Node would.

@@ -1,4 +1,4 @@
-// Start-up errors of every role, in one place (issue 9, issue 14 item 2): a dependency or a
+// Start-up errors of every role, in one place: a dependency or a
 // setting that makes a role unable to start is a StartupError naming the setting, what is wrong
 // and what to do; main.ts prints it as one line and exits 2 (the same code as a bad setting), with
 // no stack trace. At run time the same failures are outages the roles ride out instead.

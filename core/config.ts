@@ -42,7 +42,7 @@ export interface Config {
   /** HTTP/2 connections per app to APNs, and streams in flight per connection. */
   apnsConnections: number;
   apnsMaxStreams: number;
-  /** HERALD_APNS_CLIENT: the APNs adapter (issue 11: lean by default, node-apn the conservative one). */
+  /** HERALD_APNS_CLIENT: the APNs adapter (lean by default, node-apn the conservative one). */
   apnsClient: 'lean' | 'node-apn';
   /** Kubernetes namespace the controller watches ('' = all). */
   namespace: string;

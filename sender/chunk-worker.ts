@@ -191,7 +191,7 @@ export class ChunkWorker {
       }
     } catch (error) {
       if (error instanceof HandBack) {
-        // The sender stops during a wait (issue 9): the chunk goes back unrecorded, at once.
+        // The sender stops during a wait: the chunk goes back unrecorded, at once.
         metrics.chunks.inc({ result: 'handed_back_stopping' });
         await handBack(pool, sendId, chunk, 0, { uncount: !asked.apple }).catch(() => undefined);
         return;
@@ -236,18 +236,18 @@ export class ChunkWorker {
 
   private async deliver(ctx: SendContext, claimed: ClaimedChunk, loaded: ChunkDevices, log: Logger, asked: { apple: boolean }): Promise<ChunkOutcome> {
     const sendId = claimed.sendId;
-    const { entries, devices } = loaded;
+    const { devices } = loaded;
     let client: ApnsClient;
     try {
       client = await this.deps.clients.get(ctx.app, claimed.credentialsVersion);
     } catch (error) {
       if (!(error instanceof CredentialsUnusableError)) throw error;
-      return { ...tally(entries, claimed.planned, devices, devices.map(() => ({ kind: 'stop', reason: error.message }))), stop: error.message };
+      return { ...tally(claimed.planned, devices, devices.map(() => ({ kind: 'stop', reason: error.message }))), stop: error.message };
     }
     const headers = apnsHeaderValues({ ...ctx.request, apns: ctx.request.apns ?? {} }, Date.now() / 1000);
     const messages: ApnsMessage[] = devices.map((d) => ({ token: d.token, payload: this.payloadFor(ctx, sendId, d.language), ...headers }));
     const actions = await this.sendWithRetries(client, messages, asked);
-    const outcome = tally(entries, claimed.planned, devices, actions);
+    const outcome = tally(claimed.planned, devices, actions);
     for (const a of actions) {
       const outcomeLabel = a.kind === 'sent' ? 'sent' : a.kind === 'unsubscribe' ? 'unsubscribed' : a.kind === 'stop' ? 'left_out' : 'failed';
       this.deps.metrics.deliveries.inc({ outcome: outcomeLabel, reason: a.kind === 'sent' ? '' : a.reason });
@@ -339,7 +339,7 @@ export class ChunkWorker {
  * external id may name several installs: sent when any was accepted, else failed when any was
  * refused, else left out; an entry with no subscribed install is skipped).
  */
-export function tally(_entries: string[], planned: number, devices: Device[], actions: Action[]): ChunkOutcome {
+export function tally(planned: number, devices: Device[], actions: Action[]): ChunkOutcome {
   const rank = { sent: 3, failed: 2, unsubscribe: 2, retry: 2, hold: 2, stop: 1 } as const;
   const best = new Map<string, Action['kind']>();
   const unsubscribe: string[] = [];

@@ -1,4 +1,4 @@
-// Sender metrics on /metrics (issue "Delivery" item 9): deliveries by outcome and reason, chunk
+// Sender metrics on /metrics (docs/operations.md "Metrics"): deliveries by outcome and reason, chunk
 // duration, APNs latency, streams in flight, consumer lag.
 import { createServer, type Server } from 'node:http';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';

@@ -62,7 +62,7 @@ export async function startSender(opts: SenderOptions): Promise<Sender> {
     worker.wake();
     loop.wake();
   });
-  // Issue 9: a dependency outage is logged once, not every round.
+  // A dependency outage is logged once, not every round.
   const relayOutage = outageLog(logger, 'outbox relay');
   const stopRelay = startOutboxRelay(pool, bus, { onError: (e) => relayOutage.down(e), onOk: () => relayOutage.up() });
   const scheduler = startScheduler({ pool, bus, logger }, Math.min(opts.dutyEveryMs ?? 500, 1000));

@@ -1,6 +1,6 @@
-// A wait that a stopping sender cuts short (issue 9): a throttle or retry back-off never outlasts
+// A wait that a stopping sender cuts short: a throttle or retry back-off never outlasts
 // the shutdown grace. The chunk worker turns HandBack into handing the chunk back unrecorded.
-// (How a chunk lives through a PostgreSQL outage is the worker's `persist`, issue 10.)
+// (How a chunk lives through a PostgreSQL outage is the worker's `persist`.)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Thrown by pauseUnlessStopping when the sender stops: the chunk goes back unrecorded. */

@@ -1,4 +1,4 @@
-// The dashboard at /dashboard/ (issue 13): server-rendered pages and one small script, every asset
+// The dashboard at /dashboard/: server-rendered pages and one small script, every asset
 // served from here (air-gapped clusters). Sign in with a REST key; a `read` key sees, a `send` key
 // may also compose and cancel. One app per session: every query is filtered by the session's app,
 // so another app's send id is a 404 like an unknown one.

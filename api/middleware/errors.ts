@@ -1,7 +1,7 @@
 // The one place errors become answers (STYLE.md "Errors"): {"errors": [...]} for every error
 // status (DECISIONS "Bodies"). Unexpected failures are a 500 that names the request id, logged
 // once with that id; their text never reaches the caller. A dependency outage is a 503 with
-// Retry-After instead (issue 9): the caller did nothing wrong and should retry.
+// Retry-After instead: the caller did nothing wrong and should retry.
 import type { Middleware } from 'koa';
 import {
   BadRequestError,

@@ -22,7 +22,7 @@ const r = (name: string) => ({ $ref: `#/components/responses/${name}` });
 /** The answers every authenticated call can give. */
 const AUTHENTICATED = { '401': r('Unauthorized'), '403': r('Forbidden'), '429': r('TooManyRequests'), '500': r('ServerError'), '503': r('Unavailable') };
 const SDK = { '400': r('BadRequest'), '413': r('TooLarge'), '415': r('UnsupportedMediaType'), '422': r('Invalid'), '429': r('TooManyRequests'), '500': r('ServerError'), '503': r('Unavailable') };
-/** SDK calls of an app with identity verification on (issue 12; api/routes/identity.ts). */
+/** SDK calls of an app with identity verification on (api/routes/identity.ts). */
 const IDENTITY = { description: 'Identity verification is on and external_id_auth_hash is missing or wrong.', content: json(ref('Errors')) };
 
 const appIdQuery = { name: 'app_id', in: 'query', required: false, description: "The key's app (another app's id finds nothing).", schema: { type: 'string' } };

@@ -7,7 +7,7 @@ import { getApp } from '../../core/apps/app-store.js';
 import { acceptSend } from '../../core/send/accept.js';
 import type { ApiDeps, RateDraw } from '../deps.js';
 
-// Aliases name the same audience, so they share its bucket (the same map as validation/send-target.ts).
+// Aliases name the same audience, so they share its bucket (the same map as core/validation/send-target.ts).
 const SEGMENT_ALIASES = new Map([['All', 'Subscribed Users'], ['All Subscribers', 'Subscribed Users']]);
 
 /** The class bucket and audience identity of a send body, read before any body rule runs. */

@@ -26,7 +26,7 @@ const fields = {
     type: 'object',
     maxProperties: 200,
     propertyNames: { maxLength: MAX_TAG_CHARS },
-    // Values as long as keys, and as a send's tag condition (issue 12: they had no limit).
+    // Values as long as keys, and as a send's tag condition (they had no limit).
     additionalProperties: { type: ['string', 'number', 'boolean', 'null'], maxLength: MAX_TAG_CHARS },
   },
   subscribed: { type: 'boolean' },
@@ -34,8 +34,8 @@ const fields = {
   external_id_auth_hash: { type: 'string', maxLength: 128 },
 };
 
-// The first problem only: with allErrors, a body of 30,000 bad tags cost 30,000 error objects
-// (issue 12); an SDK fixes one field at a time anyway.
+// The first problem only: with allErrors, a body of 30,000 bad tags cost 30,000 error objects;
+// an SDK fixes one field at a time anyway.
 const ajv = new Ajv({ allErrors: false, allowUnionTypes: true });
 const checkCreate = ajv.compile({ type: 'object', properties: fields, required: ['token'] });
 const checkPatch = ajv.compile({ type: 'object', properties: fields });

@@ -1,4 +1,4 @@
-// bench/abuse: the worst request bodies issue 12 found or could build, each near the 1 MB body
+// bench/abuse: the worst request bodies we found or could build, each near the 1 MB body
 // limit, sent to a `herald api` process (from the sources) one at a time. For each: its status,
 // the time per request (median and max of --reps), and the api's event-loop delay meanwhile (the
 // max of prom-client's nodejs_eventloop_lag_max_seconds, read from /metrics before and after, so

@@ -1,4 +1,4 @@
-// Fairness benchmark (issue 10): a stream of 500-id list sends of several apps, first on an idle
+// Fairness benchmark: a stream of 500-id list sends of several apps, first on an idle
 // system, then while another app's broadcast to --devices devices (1,000,000: 2,000 chunks) is
 // being delivered. Prints p50/p99/max of each list send's time from its answer (createSend
 // returned, the accept path of the api) to its last device recorded (max(send_chunks.finished_at)).

@@ -1,4 +1,4 @@
-// Recovery times (issue 9, docs/operations.md): each failure against `herald dev` (one process)
+// Recovery times (docs/operations.md): each failure against `herald dev` (one process)
 // and against the split roles (2 apis + 2 senders), on private PostgreSQL, Redis and NATS started
 // here on free ports. For each failure it prints: what the api answered during it, how long after
 // the dependency came back (or the process died) the first send was accepted again, and how long

@@ -1,5 +1,5 @@
 // Admin commands on an app's identity. `herald apps move-id --app NAMESPACE/NAME APP_ID`: the administrator's approval for an app id to
-// move to another App (issue 12). An App can otherwise claim only an id no other app holds, so a
+// move to another App. An App can otherwise claim only an id no other app holds, so a
 // tenant cannot take over another namespace's app by naming its id in spec.appId. Run it after the
 // old App is deleted; the App named here then adopts the id, its keys, installs and sends.
 import { createPool } from '../../core/store/db.js';

@@ -1,4 +1,4 @@
-// `herald controller`: the Kubernetes operator (issue "The operator"). Builds the clients, starts
+// `herald controller`: the Kubernetes operator (docs/operator.md). Builds the clients, starts
 // the controllers under leader election, and exits when leadership is lost (as client-go's
 // controllers do: the work may already be the other replica's, and a restart is the clean way back).
 import { homedir, hostname } from 'node:os';

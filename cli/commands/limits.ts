@@ -1,5 +1,5 @@
-// Builds the rate limiter and the idempotency guard of the api (issue "Rate buckets and
-// idempotent retries"): Redis buckets shared by every replica with the per-process fallback, and
+// Builds the rate limiter and the idempotency guard of the api (contract "Rate limits" and
+// "Idempotency"): Redis buckets shared by every replica with the per-process fallback, and
 // the PostgreSQL idempotency guard with its sweeper of expired keys.
 import { Redis } from 'ioredis';
 import type { Pool } from '../../core/store/db.js';

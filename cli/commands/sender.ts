@@ -1,4 +1,4 @@
-// `herald sender`: the delivery worker (issue "Delivery"). Builds the clients, starts the sender
+// `herald sender`: the delivery worker (docs/delivery.md). Builds the clients, starts the sender
 // and its /metrics, and on SIGTERM stops claiming, lets taken chunks finish (or hands them back), then closes its clients and exits.
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';

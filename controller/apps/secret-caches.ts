@@ -1,4 +1,4 @@
-// Secrets of the namespaces that hold Apps, and of no others (issue 12). One informer per such
+// Secrets of the namespaces that hold Apps, and of no others. One informer per such
 // namespace, started when its first App is seen, so the controller needs no permission to list
 // Secrets cluster-wide: the chart grants it namespace by namespace (controller.appNamespaces).
 // A namespace whose Secrets cannot be listed is reported on its Apps after a grace period,

@@ -45,7 +45,11 @@ describe('WorkQueue', () => {
     });
     q.start();
     for (let i = 0; i < 10; i += 1) q.add('k');
-    await sleep(150);
+    // Until the third call succeeded and nothing is left to do (bounded): then count.
+    for (let waited = 0; !(calls >= 3 && active === 0 && q.length === 0); waited += 5) {
+      if (waited > 5000) throw new Error(`the queue did not settle: ${calls} calls`);
+      await sleep(5);
+    }
     expect(maxActive).to.equal(1);
     expect(calls).to.equal(3);
     await q.stop();

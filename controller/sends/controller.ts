@@ -30,7 +30,7 @@ export interface SendControllerOptions {
   retentionMs: number;
   writesPerSecond: number;
   statusIntervalMs?: number;
-  /** The uid of an App from the App informer's cache: mirrors are owned by their App (issue 12). */
+  /** The uid of an App from the App informer's cache: mirrors are owned by their App. */
   appUid?: (namespace: string, name: string) => string | undefined;
 }
 

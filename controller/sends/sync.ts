@@ -2,7 +2,7 @@
 // follows its row in PostgreSQL; a new kubectl Send is submitted once (submit.ts). Status is
 // written only when it changed, through the caller's rate limiter.
 //
-// Tenancy (issue 12): anyone who may create Sends in a namespace can write any annotation, so the
+// Tenancy: anyone who may create Sends in a namespace can write any annotation, so the
 // send-id annotation alone never makes a mirror. A Send shows a send only when that send belongs
 // to the Send's own App (spec.appRef in the Send's namespace), and a mirror must also carry the
 // labels the controller writes (mirror.ts). Otherwise it is refused with Accepted=False.

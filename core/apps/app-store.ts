@@ -52,7 +52,7 @@ export class AppIdConflictError extends Error {
 
 /**
  * Creates or updates an app by name. The app id never changes once set, and an id belongs to the
- * app that first held it (issue 12): another App (another name, in any namespace) naming it in
+ * app that first held it: another App (another name, in any namespace) naming it in
  * spec.appId is refused, without saying whose it is. Moving an id to another App is an admin's
  * act: `herald apps move-id` (docs/security.md).
  */

@@ -1,4 +1,4 @@
-// Identity verification, as OneSignal does it (issue 12): an app may require that the SDK calls
+// Identity verification, as OneSignal does it: an app may require that the SDK calls
 // setting or using an `external_id` carry `external_id_auth_hash` = hex HMAC-SHA256 of the
 // external id, keyed with the app's identity secret. The app's server computes the hash (it
 // holds the secret); a device alone cannot, so nobody can attach another user's external id to

@@ -37,13 +37,6 @@ const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
 const EVENT_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 export async function ensureStreams(jsm: JetStreamManager, names: BusNames): Promise<void> {
-  const work = {
-    name: names.workStream,
-    subjects: [names.subject('work.>')],
-    retention: RetentionPolicy.Workqueue,
-    storage: StorageType.File,
-    duplicate_window: nanos(DUPLICATE_WINDOW_MS),
-  };
   const events = {
     name: names.eventStream,
     subjects: [names.subject('events.>')],
@@ -53,7 +46,7 @@ export async function ensureStreams(jsm: JetStreamManager, names: BusNames): Pro
     discard: DiscardPolicy.Old,
     duplicate_window: nanos(DUPLICATE_WINDOW_MS),
   };
-  for (const config of [work, events]) {
+  for (const config of [events]) {
     try {
       await jsm.streams.info(config.name);
       await jsm.streams.update(config.name, config);
@@ -112,7 +105,7 @@ export async function connectBus(url: string, prefix: string, opts: { name?: str
 
 /** Deletes the streams of a prefix (tests, uninstall). */
 export async function deleteStreams(jsm: JetStreamManager, names: BusNames): Promise<void> {
-  for (const name of [names.workStream, names.eventStream]) {
+  for (const name of [names.eventStream]) {
     await jsm.streams.delete(name).catch(() => undefined);
   }
 }

@@ -1,4 +1,4 @@
-// Who works which chunk: PostgreSQL alone (issue 10, docs/architecture.md "One owner of delivery
+// Who works which chunk: PostgreSQL alone (docs/architecture.md "One owner of delivery
 // state"). A sender takes the next chunk in one statement, FOR UPDATE SKIP LOCKED, so any number
 // of senders claim at once without waiting on each other; the claim holds a lease that the sender
 // renews while it works, and a chunk whose lease ran out (its sender died) is simply claimable

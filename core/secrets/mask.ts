@@ -1,4 +1,4 @@
-// Secrets written inside URLs, masked wherever a URL can reach a log line (issue 12): the user
+// Secrets written inside URLs, masked wherever a URL can reach a log line: the user
 // info of any URL (`user:pass@`, `:pw@`, `token@`) and query parameters whose name says they
 // carry a secret (`?password=`, `?token=`, `?sslkey=`…). Applied to the configuration logged at
 // start-up and to every line the logger writes. Both regexes are linear (make lint-regex).

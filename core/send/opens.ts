@@ -1,6 +1,6 @@
 // Opens reported by the app (DECISIONS "POST /notifications/{id}/opened"): `clicked` rises once
 // per install and send, however often the app reports it, and only for an install that was in
-// the send's audience (issue 12: the call is anonymous, so any install of the app could
+// the send's audience (the call is anonymous, so any install of the app could
 // otherwise raise any send's count).
 import type { AppRecord } from '../apps/app-store.js';
 import { getApp } from '../apps/app-store.js';

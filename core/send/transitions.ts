@@ -2,7 +2,7 @@
 // schedules, time zones, pause, refused credentials, cancel). Every status a send takes and every
 // sentence of its `message` is decided here, by the first row whose from, event and guard match;
 // `writeTransition` is the only UPDATE of `sends.status` (the accept INSERT writes the value the
-// table gave for `accept`). test/send/transitions.test.ts walks every row.
+// table gave for `accept`). core/send/transitions.test.ts walks every row.
 import type { Queryable } from '../store/db.js';
 
 export type SendStatus = 'queued' | 'sending' | 'scheduled' | 'approved' | 'draft';

@@ -14,7 +14,7 @@ export interface ParsedSendAfter {
 }
 
 // Each regex below is free of ambiguous repetition (no two adjacent `\s*` that can share the
-// same spaces), so matching is linear; `make lint-regex` checks it (issue 12: a padded string
+// same spaces), so matching is linear; `make lint-regex` checks it (a padded string
 // once took seconds). The caller caps the string at 64 characters as well.
 // 2026-11-24T14:00:00-07:00, 2026-11-24 14:00:00.123Z, 2015-09-24 14:00:00 GMT-0700
 const ISO =

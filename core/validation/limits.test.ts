@@ -1,4 +1,4 @@
-// Issue 12's attacks on the send body: each input is refused early with a 422 naming the field,
+// Attacks on the send body: each input is refused early with a 422 naming the field,
 // before any work that grows with its size (docs/security.md "Bounded work per request").
 import { expect } from 'chai';
 import { problems, validate } from './helpers.test-support.js';
@@ -16,7 +16,7 @@ function languageCodes(n: number): string[] {
   });
 }
 
-describe('bounded send bodies (issue 12)', () => {
+describe('bounded send bodies', () => {
   it('refuses a send_after padded with 80,000 spaces by its length, before parsing', () => {
     const padded = '2026-11-24T14:00' + ' '.repeat(80_000) + '!';
     expect(problems(() => validate({ send_after: padded }))).to.deep.equal([

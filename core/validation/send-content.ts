@@ -14,7 +14,7 @@ export const MAX_DATA_KEY_CHARS = 40;
 export const MAX_DATA_VALUE_CHARS = 2000;
 /**
  * Languages per map. OneSignal's list has about 45 languages; 100 leaves room for regional
- * variants (pt-BR, zh-Hans, …) while bounding the work of one request (issue 12; decisions).
+ * variants (pt-BR, zh-Hans, …) while bounding the work of one request (decisions).
  */
 export const MAX_LANGUAGES = 100;
 /** More `data` entries than this cannot fit in 4 KB (each costs at least 7 bytes: `"k":"",`). */

@@ -33,7 +33,7 @@ export function readSchedule(body: SendBody, now: Date, messages: string[]): Sch
   const before = messages.length;
   const schedule: Schedule = {};
 
-  // Length first: nothing longer than the CRD's 64 characters is parsed (issue 12).
+  // Length first: nothing longer than the CRD's 64 characters is parsed.
   const tooLong = body.send_after !== undefined && body.send_after.length > MAX_SEND_AFTER_CHARS;
   const parsed = body.send_after === undefined || tooLong ? undefined : parseSendAfter(body.send_after);
   if (body.send_after !== undefined) {

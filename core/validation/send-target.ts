@@ -45,7 +45,7 @@ export const NO_TARGET =
 const RELATIONS: readonly TagRelation[] = ['=', '!=', '>', '<', 'exists', 'not_exists'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_EXTERNAL_ID_CHARS = 128;
-/** Tag keys and values, and segment names: as long as a device's tag key (issue 12; decisions). */
+/** Tag keys and values, and segment names: as long as a device's tag key (decisions). */
 export const MAX_TAG_CHARS = 128;
 
 function isEmpty(value: unknown): boolean {

@@ -1,4 +1,4 @@
-// Issue 12: with identity verification on, nobody can attach another user's external id to their
+// With identity verification on, nobody can attach another user's external id to their
 // own install (and so receive that user's include_external_ids sends, one-time codes included)
 // without the hash only the app's server can make.
 import { expect } from 'chai';

@@ -68,7 +68,10 @@ describe('api: handing work to the bus', () => {
   it('records no chunk for scheduled, empty and draft sends', async () => {
     const scheduled = await api.request('POST', '/api/v1/notifications', { key: app.key, body: { app_id: app.app.id, contents: { en: 'x' }, included_segments: ['All'], send_after: new Date(Date.now() + 3600_000).toISOString() } });
     const empty = await api.request('POST', '/api/v1/notifications', { key: app.key, body: { app_id: app.app.id, contents: { en: 'x' }, include_subscription_ids: [] } });
-    for (const res of [scheduled, empty]) if (res.body.id) expect(await chunksOf(res.body.id)).to.deep.equal([]);
+    for (const res of [scheduled, empty]) {
+      expect(res.body.id, JSON.stringify(res.body)).to.be.a('number');
+      expect(await chunksOf(res.body.id)).to.deep.equal([]);
+    }
     expect(scheduled.body.status).to.equal('scheduled');
   });
 });

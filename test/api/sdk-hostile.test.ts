@@ -1,4 +1,4 @@
-// Issue 12's attacks on the anonymous app-facing calls: unbounded tags, and opens raised by
+// Attacks on the anonymous app-facing calls: unbounded tags, and opens raised by
 // installs that never received the send.
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';

@@ -1,4 +1,4 @@
-// The chart's operating extras (issue 14): the KEDA ScaledObject on chunks waiting, the
+// The chart's operating extras: the KEDA ScaledObject on chunks waiting, the
 // PrometheusRule and the Grafana dashboard ConfigMap. The rules' behaviour is in
 // prometheus-rules.test.ts (promtool), NOTES.txt in notes.test.ts; the apiserver accepts these
 // objects in apiserver.test.ts.

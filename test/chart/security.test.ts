@@ -1,4 +1,4 @@
-// Issue 12 in the chart: Secrets never granted cluster-wide by default, the public ingress serves
+// In the chart: Secrets never granted cluster-wide by default, the public ingress serves
 // the API only and over TLS, and the optional NetworkPolicies let each pod reach only its needs.
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -7,7 +7,7 @@ import { find, valuesDir, useHelm, type Manifest } from './helm.js';
 const minimal = join(valuesDir, 'minimal.yaml');
 const NS = 'herald';
 
-describe('charts/herald: security defaults (issue 12)', function () {
+describe('charts/herald: security defaults', function () {
   this.timeout(600_000);
   const helm = useHelm();
   const rulesOf = (m: Manifest) => ((m as { rules?: Array<{ resources?: string[]; verbs?: string[] }> }).rules ?? []);

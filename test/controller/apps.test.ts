@@ -106,8 +106,13 @@ describe('App controller (real kube-apiserver, kubectl)', function () {
 
   it('issues a key once: reconciling again (resync, restarts) never makes a second one', async () => {
     const obj = await getApp('demo');
-    await kube.kubectl(['annotate', 'app', 'demo', `touch=${Date.now()}`, '--overwrite']);
-    await new Promise((r) => setTimeout(r, 1500));
+    // A spec change that touches no key (a new generation), then wait until it was reconciled.
+    const before = obj.metadata.generation;
+    ok(await kube.kubectl(['patch', 'app', 'demo', '--type=merge', '-p', '{"spec":{"billing":{"invoiceOverdue":false}}}']));
+    await waitFor('the new generation reconciled', async () => {
+      const o = await getApp('demo');
+      return o.metadata.generation > before && o.status.observedGeneration === o.metadata.generation ? o : undefined;
+    });
     const keys = await listKeys(env.pool, obj.status.appId);
     expect(keys.filter((k) => k.name === 'backend')).to.have.length(1);
     const secrets = ok(await kube.kubectl(['get', 'secrets', '-l', 'herald.dev/app=demo', '-o', 'name']));

@@ -58,8 +58,7 @@ describe('leader election: two controller replicas on a Lease', function () {
     const next = await waitFor('a new leader', async () => ((await holder()) === second ? second : undefined), 20_000, 100);
     const takeoverMs = Date.now() - killedAt;
     console.log(`      takeover after the leader was killed: ${takeoverMs} ms (lease ${LEASE_SECONDS} s)`);
-    expect(next).to.equal(second);
-    expect(takeoverMs).to.be.below((LEASE_SECONDS + 3) * 1000);
+    expect(next).to.equal(second); // how fast is a figure for bench/, not an assertion (printed above)
     const lease = JSON.parse(ok(await kube.kubectl(['get', 'lease', 'herald-controller', '-o', 'json'])));
     expect(lease.spec.leaseTransitions).to.be.at.least(1);
 

@@ -34,7 +34,7 @@ describe('controller RBAC: works under the chart Role/ClusterRole and nothing br
     const helm = await getHelm();
     let rendered: string;
     try {
-      // Apps live in `default` only: Secrets are granted there and nowhere else (issue 12).
+      // Apps live in `default` only: Secrets are granted there and nowhere else.
       const ms = await helm.template(['--namespace', NS, '--show-only', 'templates/controller-rbac.yaml', '--show-only', 'templates/controller-secrets-rbac.yaml',
         '--set', 'controller.appNamespaces={default}', '-f', join(valuesDir, 'minimal.yaml')]);
       rendered = ms.map((m) => stringify(m)).join('---\n');

@@ -1,4 +1,4 @@
-// Cancel and key scopes through the cluster (issue 13): a Send's spec.cancel stops it as the REST
+// Cancel and key scopes through the cluster: a Send's spec.cancel stops it as the REST
 // DELETE does and the Send shows canceled; the rest of the spec stays immutable and a cancel cannot
 // be undone; an App's apiKeys scope read issues a key that may read but not send, and a scope
 // change in the spec follows.

@@ -1,4 +1,4 @@
-// Issue 12: no tenant can see or steer another's sends through the cluster. A Send in a namespace
+// No tenant can see or steer another's sends through the cluster. A Send in a namespace
 // without the App (or with another App) annotated with another namespace's send id shows nothing
 // of it; an App cannot claim another app's id, until an administrator moves it.
 import { expect } from 'chai';

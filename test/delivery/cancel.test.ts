@@ -38,7 +38,10 @@ describe('delivery: cancel a running send', function () {
     await addDevices(env.pool, main.app.id, 6000, { prefix: '5104' }); // 200 ms per answer: ~12 chunks of 500
     const created = await api.request('POST', '/api/v1/notifications', { key, body: { app_id: main.app.id, contents: { en: 'x' }, included_segments: ['All'] } });
     const id = created.body.id as number;
-    for (let i = 0; i < 400 && (await stats(env.pool, id)).sent === 0; i++) await sleep(25);
+    for (let i = 0; (await stats(env.pool, id)).sent === 0; i++) {
+      if (i > 400) throw new Error('no device reached within 10 s');
+      await sleep(25);
+    }
     const canceled = await api.request('DELETE', `/api/v1/notifications/${id}?app_id=${main.app.id}`, { key });
     expect(canceled.status).to.equal(200);
     const { final } = await waitFinal(env.pool, id);

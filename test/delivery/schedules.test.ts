@@ -105,7 +105,9 @@ describe('delivery: scheduler and transitions without a sender', function () {
       };
       const first = await leaders();
       expect(first).to.have.length(1);
-      await sleep(300); // several rounds: nobody else gets the lock
+      // The lock is PostgreSQL's: exactly one session holds it, and it is the leader's.
+      const holders = await env.pool.query(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`);
+      expect(holders.rows[0].n).to.equal(1);
       expect(started.filter((s) => s.leading())).to.deep.equal(first);
       await first[0].stop();
       started.splice(started.indexOf(first[0]), 1);

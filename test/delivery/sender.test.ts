@@ -163,7 +163,10 @@ describe('delivery: sender against the simulator', function () {
     const app = (await createTestApp(env.pool, 'overdue', { key: main.key, teamId: main.teamId })).app;
     await addDevices(env.pool, app.id, 6000, { prefix: '5104' }); // 200 ms per answer: ~12 chunks of 500
     const created = await send(env, app, { included_segments: ['All'], contents: { en: 'x' } });
-    for (let i = 0; i < 200 && (await stats(env.pool, created.body.id)).sent === 0; i++) await sleep(25);
+    for (let i = 0; (await stats(env.pool, created.body.id)).sent === 0; i++) {
+      if (i > 400) throw new Error('no device reached within 10 s');
+      await sleep(25);
+    }
     await setInvoiceOverdue(env.pool, app.id, true);
     const pausedAt = Date.now();
     const { final } = await waitFinal(env.pool, created.body.id);
@@ -181,9 +184,15 @@ describe('delivery: sender against the simulator', function () {
       [created.body.id, pausedAt],
     );
     expect(late.rows[0].n).to.equal(0);
+    // Never resumed: no chunk of it is claimable any more, and once the invoice is paid a new send
+    // of the app goes through while this one's count stays where it ended.
+    const open = await env.pool.query(`SELECT count(*)::int AS n FROM send_chunks WHERE send_id = $1 AND state IN ('planned', 'working')`, [created.body.id]);
+    expect(open.rows[0].n).to.equal(0);
     await setInvoiceOverdue(env.pool, app.id, false);
-    await sleep(1500);
-    expect(sim.stats().requests).to.equal(requestsAtEnd);
+    const two = (await env.pool.query('SELECT id FROM subscriptions WHERE app_id = $1 ORDER BY token LIMIT 2', [app.id])).rows.map((r) => r.id);
+    const after = await send(env, app, { include_subscription_ids: two, contents: { en: 'after' } });
+    expect((await waitFinal(env.pool, after.body.id)).final.sent).to.equal(2);
+    expect(sim.stats().requests, 'only the new send reached Apple').to.equal(requestsAtEnd + 2);
     expect(await stats(env.pool, created.body.id)).to.deep.equal(final);
   });
 

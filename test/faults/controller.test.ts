@@ -1,4 +1,4 @@
-// The controller through the faults of issue 9, on the Kubernetes tier: two `herald controller`
+// The controller through the dependency faults, on the Kubernetes tier: two `herald controller`
 // replicas on one Lease, a sender and the simulator, on a private PostgreSQL and NATS. A Send
 // object is applied during each fault in turn — PostgreSQL stopped for 20 s, NATS restarted, the
 // leader kill -9'd — and every Send must still be accepted and reach its final state with exact

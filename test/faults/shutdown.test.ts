@@ -1,4 +1,4 @@
-// Shutdown (issue 9 item 4): a sender told to stop while a chunk waits between retries does not
+// Shutdown: a sender told to stop while a chunk waits between retries does not
 // sleep out its back-off past the shutdown grace — it hands the chunk back unrecorded and exits 0
 // (a forced exit at the end of the grace is exit 1) — and another sender then delivers the chunk
 // with exact counts.

@@ -1,4 +1,4 @@
-// Start-up errors of every role (issue 9 item 1, issue 14 item 2): a taken port, an unreachable
+// Start-up errors of every role: a taken port, an unreachable
 // server, a missing database, a bad URL → one line on stderr naming the setting and what to do,
 // exit code 2, no stack trace.
 import { expect } from 'chai';

@@ -254,7 +254,7 @@ describe('idempotency guard (PostgreSQL)', () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => { release = r; });
     const slow = guard.run(t.app.id, key, { a: 1 }, async (hook) => { await gate; return fakeCreate(t.app.id)(hook); });
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor(async () => (await env.pool.query('SELECT 1 FROM idempotency_keys WHERE key = $1', [key])).rowCount === 1);
     let conflict: unknown;
     try { await guard.run(t.app.id, key, { a: 1 }, fakeCreate(t.app.id)); } catch (error) { conflict = error; }
     expect((conflict as { status?: number }).status).to.equal(409);

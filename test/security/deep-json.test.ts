@@ -1,4 +1,4 @@
-// Issue 12: a 1 MB body of nested brackets once held the api's event loop for seconds inside
+// A 1 MB body of nested brackets once held the api's event loop for seconds inside
 // JSON.parse; its depth is now checked by one scan before parsing.
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';

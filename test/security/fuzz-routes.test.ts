@@ -1,4 +1,4 @@
-// Property-based tests (fast-check) over the HTTP routes (issue 12): random and mutated bodies,
+// Property-based tests (fast-check) over the HTTP routes: random and mutated bodies,
 // headers, ids and encodings, with a valid key, a wrong one or none (the anonymous SDK calls).
 // Every answer is below 500 and, when an error, the contract's {"errors": [sentences]} shape.
 import { expect } from 'chai';

@@ -1,4 +1,4 @@
-// Issue 12: every secret form of a URL is masked in the logs of a run. The api is started with a
+// Every secret form of a URL is masked in the logs of a run. The api is started with a
 // password, a bare password, a token and secret query parameters in its URLs, at debug level; its
 // whole output is then searched for each secret.
 import { expect } from 'chai';

@@ -1,5 +1,5 @@
 // `make lint-regex`: every regular expression in Herald's sources is checked for super-linear
-// backtracking (issue 12: a padded send_after once held the api for seconds). ESLint's TypeScript
+// backtracking (a padded send_after once held the api for seconds). ESLint's TypeScript
 // parser does not support this project's TypeScript 7, so each file is first stripped of its
 // types by esbuild (tsx's own transpiler) and the JavaScript is linted with eslint-plugin-regexp;
 // regex literals and `new RegExp("…")` survive the stripping unchanged, and line numbers are kept.
