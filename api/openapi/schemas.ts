@@ -64,7 +64,18 @@ export const schemas = {
   SendResponse: {
     type: 'object',
     required: ['id', 'status', 'sent', 'failed', 'skipped', 'estimate', 'message'],
-    properties: { id: { type: 'integer' }, status: STATUS, sent: COUNT, failed: COUNT, skipped: COUNT, estimate: COUNT, message: { type: 'string' } },
+    properties: {
+      id: { type: 'integer' }, status: STATUS, sent: COUNT, failed: COUNT, skipped: COUNT, estimate: COUNT, message: { type: 'string' },
+      errors: {
+        type: 'object',
+        description: "A list send's ids that name no subscribed install of the app (OneSignal's shape); the send goes on to the others, and these are counted skipped.",
+        additionalProperties: false,
+        properties: {
+          invalid_aliases: { type: 'object', additionalProperties: false, properties: { external_id: { type: 'array', items: { type: 'string' } } } },
+          invalid_player_ids: { type: 'array', items: { type: 'string' } },
+        },
+      },
+    },
   },
   Notification: {
     type: 'object',

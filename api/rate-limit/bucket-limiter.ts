@@ -36,7 +36,18 @@ export class BucketRateLimiter implements RateLimiter {
   private async draw(chain: BucketDraw[]): Promise<Record<string, string>> {
     const result = await this.store.drawChain(chain);
     const headers = rateLimitHeaders(result);
-    if (result.refused) throw new RateLimitedError(retryAfterSeconds(result.refused), { headers });
+    if (result.refused) {
+      const seconds = retryAfterSeconds(result.refused);
+      // The contract's message says when to retry; it also names the bucket and its rate, so a
+      // caller knows which of its six limits it met.
+      throw new RateLimitedError(seconds, { headers, message: `Too many requests: the ${result.refused.spec.name} bucket allows ${rateText(result.refused.spec)}. Retry after ${seconds} seconds.` });
+    }
     return headers;
   }
+}
+
+/** "50 a second", "30 a minute (bursts of 10)": a bucket's rate as a person reads it. */
+export function rateText(spec: { rate: number; windowSeconds: number; burst: number }): string {
+  const per = spec.windowSeconds === 1 ? 'a second' : spec.windowSeconds === 60 ? 'a minute' : `per ${spec.windowSeconds} seconds`;
+  return `${spec.rate.toLocaleString('en-US')} ${per} (bursts of ${spec.burst.toLocaleString('en-US')})`;
 }

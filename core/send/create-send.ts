@@ -4,6 +4,7 @@
 // after commit, wakes the senders, and returns the answer. A segment or tag send is planned by
 // the first sender free (core/delivery/planner.ts planNext).
 import type { Pool, PoolClient, Queryable } from '../store/db.js';
+import { unknownListIds, type UnknownIds } from '../audience/unknown-ids.js';
 import { inTransaction } from '../store/db.js';
 import type { Bus } from '../bus/jetstream.js';
 import { SUBJECTS } from '../bus/subjects.js';
@@ -26,6 +27,8 @@ export interface SendResponse {
   skipped: number;
   estimate: number;
   message: string;
+  /** A list send's ids that name no subscribed install (OneSignal's `errors`); absent when none. */
+  errors?: UnknownIds;
 }
 
 export interface CreatedSend {
@@ -64,7 +67,7 @@ export interface SendCreatedEvent {
 
 export async function createSend(deps: CreateSendDeps, app: AppRecord, req: SendRequest, opts: CreateSendOptions = {}): Promise<CreatedSend> {
   const source = opts.source ?? 'api';
-  const { estimate, maxSeq } = await measureAudience(deps.pool, app, req.target);
+  const [{ estimate, maxSeq }, unknown] = await Promise.all([measureAudience(deps.pool, app, req.target), unknownListIds(deps.pool, app.id, req.target)]);
   if (isBroadcast(req) && estimate > MAX_AUDIENCE) throw new ValidationError([audienceTooLargeMessage(estimate)]);
   const decision = decideStatus(req, app, estimate);
 
@@ -124,7 +127,7 @@ export async function createSend(deps: CreateSendDeps, app: AppRecord, req: Send
     const outboxIds = res.rows[0].outbox_ids as number[];
     const created: CreatedSend = {
       httpStatus: decision.httpStatus,
-      body: { id, status: decision.status, sent: 0, failed: 0, skipped: 0, estimate, message: decision.message },
+      body: { id, status: decision.status, sent: 0, failed: 0, skipped: 0, estimate, message: decision.message, ...(unknown ? { errors: unknown } : {}) },
     };
     const outbox: EnqueuedMessage[] = templates.map((t, i) => ({
       id: outboxIds[i],

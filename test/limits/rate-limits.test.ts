@@ -95,6 +95,7 @@ describe('rate buckets over HTTP (Redis)', function () {
     const retryAfter = Number(refused.headers.get('retry-after'));
     expect(retryAfter).to.be.at.least(1);
     expect(refused.body.message).to.match(new RegExp(`retry after ${retryAfter} seconds`, 'i'));
+    expect(refused.body.message, 'it names the refusing bucket and its rate').to.include('the read bucket allows 20 a second (bursts of 40)');
     expect(refused.body.errors).to.deep.equal([refused.body.message]);
     expect(refused.headers.get('ratelimit-limit')).to.equal('40');
     expect(refused.headers.get('ratelimit-remaining')).to.equal('0');
