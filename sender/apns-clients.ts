@@ -1,4 +1,5 @@
-// One APNs client per app (its credentials, topic and environment), built on first use and
+// One APNs client per app and environment (its credentials, topic and gateway: an App holds
+// installs of both, docs/delivery.md "Token hygiene"), built on first use and
 // rebuilt when the app's credentials change (their updated_at, read with every chunk).
 import type { Pool } from '../core/store/db.js';
 import type { Logger } from '../core/log.js';
@@ -11,6 +12,8 @@ import type { ApnsClient, ApnsClientOptions, ApnsCredentials } from './apns/type
 export interface ApnsSettings {
   /** HERALD_APNS_URL: overrides Apple's host (the simulator). */
   url?: string;
+  /** HERALD_APNS_SANDBOX_URL: overrides the sandbox host; `url` when unset. */
+  sandboxUrl?: string;
   /** Content of HERALD_APNS_CA_FILE. */
   ca?: string;
   client?: Omit<ApnsClientOptions, 'logger'>;
@@ -39,21 +42,22 @@ export class ApnsClients {
     private readonly factory: typeof createApnsClient = createApnsClient,
   ) {}
 
-  async get(app: AppRecord, credentialsVersion: number): Promise<ApnsClient> {
-    const known = this.clients.get(app.id);
+  async get(app: AppRecord, credentialsVersion: number, environment: AppRecord['environment'] = app.environment): Promise<ApnsClient> {
+    const cacheKey = `${app.id}:${environment}`;
+    const known = this.clients.get(cacheKey);
     if (known && known.version === credentialsVersion) return known.client;
     const stored = await getCredentials(this.pool, app.id);
     if (!stored) throw new CredentialsUnusableError('the app has no push key or certificate');
     let client: ApnsClient;
     try {
       client = this.factory(
-        { credentials: toApnsCredentials(stored), topic: app.bundleId, environment: app.environment, url: this.settings.url, ca: this.settings.ca },
+        { credentials: toApnsCredentials(stored), topic: app.bundleId, environment, url: environment === 'sandbox' ? (this.settings.sandboxUrl ?? this.settings.url) : this.settings.url, ca: this.settings.ca },
         { ...this.settings.client, logger: this.logger },
       );
     } catch (error) {
       throw new CredentialsUnusableError((error as Error).message);
     }
-    this.clients.set(app.id, { version: credentialsVersion, client });
+    this.clients.set(cacheKey, { version: credentialsVersion, client });
     if (known) void known.client.close().catch(() => undefined);
     return client;
   }

@@ -4,7 +4,9 @@ import { actionFor, backoffMs } from './outcomes.js';
 describe('sender outcome table', () => {
   const cases: [number, string | undefined, string][] = [
     [200, undefined, 'sent'],
-    [400, 'BadDeviceToken', 'failed'],
+    [400, 'BadDeviceToken', 'unsubscribe'],
+    [400, 'DeviceTokenNotForTopic', 'unsubscribe'],
+    [400, 'BadCollapseId', 'failed'],
     [400, 'PayloadTooLarge', 'failed'],
     [413, 'PayloadTooLarge', 'failed'],
     [403, 'Forbidden', 'failed'],
@@ -31,6 +33,10 @@ describe('sender outcome table', () => {
       expect(actionFor({ status, reason }).kind).to.equal(kind);
     });
   }
+
+  it("keeps Apple's timestamp on a 410 (the unsubscribe weighs it against the last registration)", () => {
+    expect(actionFor({ status: 410, reason: 'Unregistered', timestamp: 1_700_000_000_000 })).to.deep.equal({ kind: 'unsubscribe', reason: 'Unregistered', appleTimestampMs: 1_700_000_000_000 });
+  });
 
   it('keeps Retry-After on a 429', () => {
     expect(actionFor({ status: 429, reason: 'TooManyRequests', retryAfterMs: 3000 })).to.deep.equal({ kind: 'retry', reason: 'TooManyRequests', retryAfterMs: 3000 });

@@ -3,7 +3,11 @@
 //
 // | answer                                                        | action                          |
 // | 200                                                           | sent                            |
-// | 410 Unregistered (any 410)                                    | failed + unsubscribe the device |
+// | 410 Unregistered, ExpiredToken (any 410)                      | failed + unsubscribe the device |
+// |                                                               |   unless it registered after    |
+// |                                                               |   Apple's timestamp             |
+// | 400 BadDeviceToken, DeviceTokenNotForTopic (the token was sent | failed + unsubscribe, with the |
+// |     to its own environment's gateway, for the app's topic)    |   reason                        |
 // | 403 ExpiredProviderToken (client already renewed once)        | retry with back-off, bounded    |
 // | 403 InvalidProviderToken, MissingProviderToken, BadCertificate,| stop the send: the app's       |
 // |     BadCertificateEnvironment; 400 TopicDisallowed, BadTopic  |   credentials are refused      |
@@ -18,6 +22,9 @@
 // |                                                               |   bounded retry, then failed    |
 // | 400, other 403, 404, 405, 413, any other 4xx                  | failed (reason kept)            |
 //
+// "Unsubscribe" of a Live Activity push removes that activity's (or type's) token instead; the
+// install stays subscribed (core/delivery/chunks.ts recordChunk).
+//
 // An unreachable or failing gateway is an outage, not a refusal (the contract: "failed when the
 // gateway refuses it"), like a database outage: the worker holds the chunk while it lasts
 // (chunk-worker.ts). Only a device Apple keeps failing while it answers the others is failed.
@@ -26,7 +33,7 @@ import type { ApnsResult } from './apns/types.js';
 export type Action =
   | { kind: 'sent' }
   | { kind: 'failed'; reason: string }
-  | { kind: 'unsubscribe'; reason: string }
+  | { kind: 'unsubscribe'; reason: string; appleTimestampMs?: number }
   | { kind: 'retry'; reason: string; retryAfterMs?: number }
   | { kind: 'hold'; reason: string; retryAfterMs?: number }
   | { kind: 'stop'; reason: string };
@@ -41,11 +48,18 @@ export const CREDENTIAL_REASONS = new Set([
   'BadTopic',
 ]);
 
-export function actionFor(r: Pick<ApnsResult, 'status' | 'reason' | 'retryAfterMs'>): Action {
+/**
+ * 400 reasons that condemn the token itself. Each device goes to its own environment's gateway
+ * (chunk-worker.ts), so BadDeviceToken there is not an environment mix-up.
+ */
+export const REFUSED_TOKEN_REASONS = new Set(['BadDeviceToken', 'DeviceTokenNotForTopic']);
+
+export function actionFor(r: Pick<ApnsResult, 'status' | 'reason' | 'retryAfterMs' | 'timestamp'>): Action {
   const reason = r.reason ?? (r.status === 0 ? 'ConnectionError' : `HTTP${r.status}`);
   if (r.status === 200) return { kind: 'sent' };
   if (r.status === 0) return { kind: 'hold', reason };
-  if (r.status === 410) return { kind: 'unsubscribe', reason };
+  if (r.status === 410) return { kind: 'unsubscribe', reason, appleTimestampMs: r.timestamp };
+  if (r.status === 400 && REFUSED_TOKEN_REASONS.has(reason)) return { kind: 'unsubscribe', reason };
   if (CREDENTIAL_REASONS.has(reason) && (r.status === 403 || r.status === 400)) return { kind: 'stop', reason };
   if (r.status === 403 && reason === 'ExpiredProviderToken') return { kind: 'retry', reason };
   if (r.status >= 500) return { kind: 'hold', reason, retryAfterMs: r.retryAfterMs };

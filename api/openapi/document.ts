@@ -17,6 +17,7 @@ const RATE_HEADERS = {
   'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
 };
 
+const pathParam = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string' } });
 const ok = (description: string, schema: string) => ({ description, headers: RATE_HEADERS, content: json(ref(schema)) });
 const r = (name: string) => ({ $ref: `#/components/responses/${name}` });
 /** The answers every authenticated call can give. */
@@ -39,7 +40,7 @@ export const openApiDocument = {
   },
   servers: [{ url: '/api/v1' }],
   security: [{ restApiKey: [] }],
-  tags: [{ name: 'notifications', description: 'Sends and their reports (REST API key).' }, { name: 'sdk', description: 'App-facing calls of the iOS SDK (app id only).' }],
+  tags: [{ name: 'notifications', description: 'Sends and their reports (REST API key).' }, { name: 'sdk', description: 'App-facing calls of the iOS SDK (app id only).' }, { name: 'subscriptions', description: 'Installs of the app, read with its REST API key.' }, { name: 'live activities', description: 'Start, update and end Live Activities (REST API key).' }],
   paths: {
     '/notifications': {
       post: {
@@ -122,6 +123,13 @@ export const openApiDocument = {
       },
     },
     '/apps/{app_id}/subscriptions/{id}': {
+      get: {
+        operationId: 'readSubscription',
+        tags: ['subscriptions'],
+        summary: "One install of the key's app: whether it is subscribed and why not, its gateway and last registration.",
+        parameters: [{ name: 'app_id', in: 'path', required: true, schema: { type: 'string' } }, { name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { '200': ok('The install.', 'Subscription'), '404': r('NotFound'), ...AUTHENTICATED },
+      },
       patch: {
         operationId: 'updateSubscription',
         tags: ['sdk'],
@@ -129,6 +137,74 @@ export const openApiDocument = {
         parameters: [{ name: 'app_id', in: 'path', required: true, schema: { type: 'string' } }, { name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
         requestBody: { required: true, content: json(ref('SubscriptionPatch')) },
         responses: { '200': { description: 'Updated.', content: json(ref('SubscriptionId')) }, '403': IDENTITY, '404': r('NotFound'), '409': r('Conflict'), ...SDK },
+      },
+    },
+    '/apps/{app_id}/activities/activity/{activity_type}': {
+      post: {
+        operationId: 'startLiveActivity',
+        tags: ['live activities'],
+        summary: 'Start a Live Activity by push (push-to-start) on the installs of an audience named as in sends that hold a push-to-start token of the type (needs a key of scope send).',
+        parameters: [pathParam('app_id'), pathParam('activity_type'), { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 80 } }],
+        requestBody: { required: true, content: json(ref('StartLiveActivityRequest')) },
+        responses: {
+          '201': ok('Accepted: a send of kind live_activity (read it with GET /notifications/{id}).', 'StartLiveActivityResponse'),
+          '400': r('BadRequest'), '402': r('PaymentRequired'), '409': r('Conflict'), '413': r('TooLarge'), '415': r('UnsupportedMediaType'), '422': r('Invalid'),
+          ...AUTHENTICATED,
+        },
+      },
+    },
+    '/apps/{app_id}/live_activities/{activity_id}/notifications': {
+      post: {
+        operationId: 'updateLiveActivity',
+        tags: ['live activities'],
+        summary: "Update or end a Live Activity: a push to every update token the app's installs registered for the activity (needs a key of scope send).",
+        parameters: [pathParam('app_id'), pathParam('activity_id'), { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 80 } }],
+        requestBody: { required: true, content: json(ref('UpdateLiveActivityRequest')) },
+        responses: {
+          '200': ok('Accepted: a send of kind live_activity (read it with GET /notifications/{id}); an end drops the tokens once delivered.', 'UpdateLiveActivityResponse'),
+          '400': r('BadRequest'), '402': r('PaymentRequired'), '409': r('Conflict'), '413': r('TooLarge'), '415': r('UnsupportedMediaType'), '422': r('Invalid'),
+          ...AUTHENTICATED,
+        },
+      },
+    },
+    '/apps/{app_id}/live_activities/{activity_id}/token': {
+      post: {
+        operationId: 'setLiveActivityUpdateToken',
+        tags: ['sdk'],
+        security: [],
+        summary: "An install's update token for a Live Activity it shows (OneSignal's SDK: OSRequestSetUpdateToken).",
+        parameters: [pathParam('app_id'), pathParam('activity_id')],
+        requestBody: { required: true, content: json(ref('LiveActivityUpdateToken')) },
+        responses: { '200': { description: 'Set (replaces the install\'s earlier token for the activity).', content: json(ref('Success')) }, '403': IDENTITY, '404': r('NotFound'), ...SDK },
+      },
+    },
+    '/apps/{app_id}/live_activities/{activity_id}/token/{subscription_id}': {
+      delete: {
+        operationId: 'removeLiveActivityUpdateToken',
+        tags: ['sdk'],
+        security: [],
+        summary: 'The activity ended on the device: its update token goes (OSRequestRemoveUpdateToken).',
+        parameters: [pathParam('app_id'), pathParam('activity_id'), pathParam('subscription_id')],
+        responses: { '200': { description: 'Removed.', content: json(ref('Success')) }, '404': r('NotFound'), ...SDK },
+      },
+    },
+    '/apps/{app_id}/activities/tokens/start/{activity_type}/subscriptions/{subscription_id}': {
+      put: {
+        operationId: 'setLiveActivityStartToken',
+        tags: ['sdk'],
+        security: [],
+        summary: "An install's push-to-start token for an activity type (OSRequestSetStartToken).",
+        parameters: [pathParam('app_id'), pathParam('activity_type'), pathParam('subscription_id')],
+        requestBody: { required: true, content: json(ref('LiveActivityStartToken')) },
+        responses: { '200': { description: 'Set.', content: json(ref('Success')) }, '403': IDENTITY, '404': r('NotFound'), ...SDK },
+      },
+      delete: {
+        operationId: 'removeLiveActivityStartToken',
+        tags: ['sdk'],
+        security: [],
+        summary: 'The push-to-start token of an activity type goes.',
+        parameters: [pathParam('app_id'), pathParam('activity_type'), pathParam('subscription_id')],
+        responses: { '200': { description: 'Removed.', content: json(ref('Success')) }, '404': r('NotFound'), ...SDK },
       },
     },
     '/openapi.json': {

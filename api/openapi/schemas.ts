@@ -1,6 +1,8 @@
 // Components of the OpenAPI document (document.ts): the bodies Herald reads and answers, as JSON
 // Schema 2020-12 (OpenAPI 3.1). Field meanings: docs/api.md and the contract.
 import { openApiSendRequest } from '../../core/validation/schema-views.js';
+import { StartLiveActivityBodySchema, UpdateLiveActivityBodySchema } from '../../core/validation/live-activity-schema.js';
+import { SUBSCRIPTION_FIELDS } from '../../core/validation/subscription-schema.js';
 
 const STATUS = { type: 'string', enum: ['queued', 'sending', 'scheduled', 'approved', 'draft'] };
 const COUNT = { type: 'integer', minimum: 0 };
@@ -32,19 +34,7 @@ const stats = {
   canceled: { type: 'boolean' },
 };
 
-const subscriptionFields = {
-  token: { type: 'string', pattern: '^[0-9a-fA-F]{8,200}$' },
-  external_id: { type: ['string', 'null'], minLength: 1, maxLength: 128 },
-  language: { type: ['string', 'null'], pattern: '^[a-z]{2}(-[A-Za-z]{2,4})?$' },
-  timezone: { type: ['string', 'null'], maxLength: 64 },
-  tags: { type: 'object', maxProperties: 200, propertyNames: { maxLength: 128 }, additionalProperties: { type: ['string', 'number', 'boolean', 'null'], maxLength: 128 } },
-  subscribed: { type: 'boolean' },
-  external_id_auth_hash: {
-    type: 'string',
-    maxLength: 128,
-    description: "Identity verification (docs/api.md): hex HMAC-SHA256 of the external id with the app's identity secret, made by the app's server.",
-  },
-};
+const subscriptionFields = SUBSCRIPTION_FIELDS;
 
 export const schemas = {
   Errors: {
@@ -61,6 +51,25 @@ export const schemas = {
   SendRequest: openApiSendRequest(
     'Exactly one target: included_segments, tag (or filters), include_subscription_ids or include_external_ids (or include_aliases). contents is required unless content_available makes a background push. Every broken rule is one sentence of a 422.',
   ),
+  // The Live Activity bodies' one schema (core/validation/live-activity-schema.ts).
+  StartLiveActivityRequest: openApiSendRequest(
+    "OneSignal's StartLiveActivityRequest: one audience as in sends, activity_id, event_attributes, event_updates and the alert (contents, required; headings). Installs without a push-to-start token of the type are left out.",
+    StartLiveActivityBodySchema,
+  ),
+  UpdateLiveActivityRequest: openApiSendRequest(
+    "OneSignal's UpdateLiveActivityRequest: event update or end, event_updates, an optional alert (contents, headings, ios_sound), stale_date, dismissal_date (end only), priority 5 or 10 (default 10), ios_relevance_score.",
+    UpdateLiveActivityBodySchema,
+  ),
+  StartLiveActivityResponse: {
+    type: 'object',
+    required: ['notification_id'],
+    properties: { notification_id: { type: 'string', description: 'The send id, as text (the client types it so).' } },
+  },
+  UpdateLiveActivityResponse: {
+    type: 'object',
+    required: ['id'],
+    properties: { id: { type: 'string', description: 'The send id, as text (the client types it so).' } },
+  },
   SendResponse: {
     type: 'object',
     required: ['id', 'status', 'sent', 'failed', 'skipped', 'estimate', 'message'],
@@ -86,6 +95,12 @@ export const schemas = {
       // Only when the send was given them.
       name: { type: 'string', description: "The body's name: the send's internal name." },
       custom_data: { type: 'object', description: "The body's custom_data, as it was given." },
+      live_activity: {
+        type: 'object',
+        description: 'A Live Activity push (kind live_activity): its event and activity.',
+        required: ['event', 'activity_id'],
+        properties: { event: { type: 'string', enum: ['start', 'update', 'end'] }, activity_id: { type: 'string' }, activity_type: { type: 'string' } },
+      },
     },
   },
   NotificationPage: {
@@ -101,6 +116,46 @@ export const schemas = {
   Success: { type: 'object', required: ['success'], properties: { success: { const: true } } },
   SubscriptionCreate: { type: 'object', required: ['token'], properties: subscriptionFields },
   SubscriptionPatch: { type: 'object', properties: subscriptionFields },
+  LiveActivityUpdateToken: {
+    type: 'object',
+    required: ['subscription_id', 'push_token'],
+    properties: {
+      subscription_id: { type: 'string', format: 'uuid' },
+      push_token: { type: 'string', pattern: '^[0-9a-fA-F]{8,200}$', description: "The activity's APNs update token (Activity.pushTokenUpdates), hex." },
+      device_type: { enum: [0], description: '0: iOS.' },
+      external_id_auth_hash: { type: 'string', maxLength: 128 },
+    },
+  },
+  LiveActivityStartToken: {
+    type: 'object',
+    required: ['activity_token'],
+    properties: {
+      activity_token: { type: 'string', pattern: '^[0-9a-fA-F]{8,200}$', description: 'The push-to-start token (Activity.pushToStartTokenUpdates), hex.' },
+      device_type: { enum: [0], description: '0: iOS.' },
+      external_id_auth_hash: { type: 'string', maxLength: 128 },
+    },
+  },
+  Subscription: {
+    type: 'object',
+    required: ['id', 'token', 'subscribed', 'unsubscribed_reason', 'environment', 'registered_at'],
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      token: { type: 'string' },
+      external_id: { type: ['string', 'null'] },
+      language: { type: ['string', 'null'] },
+      timezone: { type: ['string', 'null'] },
+      tags: { type: 'object', additionalProperties: { type: 'string' } },
+      subscribed: { type: 'boolean' },
+      unsubscribed_reason: {
+        type: ['string', 'null'],
+        description: "Why not subscribed: `app` (the SDK said so) or Apple's reason (Unregistered, BadDeviceToken, DeviceTokenNotForTopic); null when subscribed.",
+      },
+      environment: { type: ['string', 'null'], enum: ['production', 'sandbox', null], description: "The gateway its token belongs to (from test_type); null = the App's environment." },
+      registered_at: { type: 'string', format: 'date-time', description: 'The last time the SDK registered the token.' },
+      last_active: { type: ['string', 'null'], format: 'date-time' },
+      created_at: { type: 'string', format: 'date-time' },
+    },
+  },
   SubscriptionId: { type: 'object', required: ['id'], properties: { id: { type: 'string', format: 'uuid' } } },
   Open: {
     type: 'object',

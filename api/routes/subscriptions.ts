@@ -8,7 +8,7 @@ import { getApp } from '../../core/apps/app-store.js';
 import { patchSubscription, upsertSubscription, type SubscriptionFields } from '../../core/subscriptions/subscription-store.js';
 import { recordOpen } from '../../core/send/opens.js';
 import type { ApiDeps } from '../deps.js';
-import { MAX_TAG_CHARS } from '../../core/validation/send-target.js';
+import { SUBSCRIPTION_FIELDS as fields } from '../../core/validation/subscription-schema.js';
 import { checkIdentity } from './identity.js';
 
 /** At most this many messages in a 422: a body of 100,000 bad tags gets a short answer. */
@@ -17,22 +17,6 @@ const MAX_MESSAGES = 10;
 const UUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 const UUID_RE = new RegExp(UUID);
 
-const fields = {
-  token: { type: 'string', pattern: '^[0-9a-fA-F]{8,200}$' },
-  external_id: { type: ['string', 'null'], minLength: 1, maxLength: 128 },
-  language: { type: ['string', 'null'], pattern: '^[a-z]{2}(-[A-Za-z]{2,4})?$' },
-  timezone: { type: ['string', 'null'], maxLength: 64 },
-  tags: {
-    type: 'object',
-    maxProperties: 200,
-    propertyNames: { maxLength: MAX_TAG_CHARS },
-    // Values as long as keys, and as a send's tag condition (they had no limit).
-    additionalProperties: { type: ['string', 'number', 'boolean', 'null'], maxLength: MAX_TAG_CHARS },
-  },
-  subscribed: { type: 'boolean' },
-  // Identity verification (api/routes/identity.ts): checked by value, not by shape.
-  external_id_auth_hash: { type: 'string', maxLength: 128 },
-};
 
 // The first problem only: with allErrors, a body of 30,000 bad tags cost 30,000 error objects;
 // an SDK fixes one field at a time anyway.
@@ -50,6 +34,7 @@ function messages(errors: typeof checkCreate.errors): string[] {
     const field = e.instancePath.replace(/^\//, '').replace(/\//g, '.') || (e.params as { missingProperty?: string }).missingProperty || 'body';
     if (e.keyword === 'required') return `${(e.params as { missingProperty: string }).missingProperty} is required.`;
     if (field === 'token') return 'token must be the APNs device token in hex.';
+    if (field === 'test_type') return 'test_type must be 1 (development build), 2 (ad hoc build) or null (the App\'s environment).';
     if (field === 'language') return 'language must be a language code such as en or pt-BR.';
     if (e.keyword === 'maxLength') return `${field} is longer than ${(e.params as { limit: number }).limit} characters.`;
     return `${field} ${e.message}.`;
@@ -70,8 +55,12 @@ function toFields(body: Record<string, unknown>): SubscriptionFields {
     out.tags = Object.fromEntries(Object.entries(body.tags as Record<string, unknown>).map(([k, v]) => [k, v === null ? null : String(v)]));
   }
   if (typeof body.subscribed === 'boolean') out.subscribed = body.subscribed;
+  if ('test_type' in body) out.environment = TEST_TYPE_ENVIRONMENT[String(body.test_type)] ?? null;
   return out;
 }
+
+/** Apple: a development build's token is valid on the sandbox gateway; ad hoc and App Store builds use production. */
+const TEST_TYPE_ENVIRONMENT: Record<string, 'sandbox' | 'production'> = { 1: 'sandbox', 2: 'production' };
 
 function validTimeZone(tz: string): boolean {
   try {
@@ -82,14 +71,14 @@ function validTimeZone(tz: string): boolean {
   }
 }
 
-async function appOf(deps: ApiDeps, ctx: Context) {
+export async function appOf(deps: ApiDeps, ctx: Context) {
   const appId = String(ctx.params.app_id);
   const app = UUID_RE.test(appId) ? await getApp(deps.pool, appId.toLowerCase()) : undefined;
   if (!app || app.disabled) throw new NotFoundError('No such app.');
   return app;
 }
 
-async function drawSdk(deps: ApiDeps, ctx: Context) {
+export async function drawSdk(deps: ApiDeps, ctx: Context) {
   const headers = await deps.rateLimiter?.drawSdk?.(ctx.state.ip);
   for (const [name, value] of Object.entries(headers ?? {})) ctx.set(name, value);
 }

@@ -31,9 +31,12 @@ export interface MirrorOptions {
   appUid?: (namespace: string, name: string) => string | undefined;
 }
 
-/** Which REST sends get a Send object: broadcasts = segment, tag and scheduled sends. */
+/**
+ * Which REST sends get a Send object: broadcasts = segment, tag and scheduled sends. Never a Live
+ * Activity push: the Send's spec has no field of one, so its mirror would show another send.
+ */
 export function shouldMirror(mode: MirrorMode, event: SendCreatedEvent): boolean {
-  if (event.source !== 'api' || mode === 'none') return false;
+  if (event.source !== 'api' || mode === 'none' || event.kind === 'live_activity') return false;
   return mode === 'all' || event.broadcast || event.scheduled;
 }
 

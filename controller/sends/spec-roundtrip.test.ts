@@ -33,6 +33,15 @@ const target = fc.oneof(
   fc.constant({ included_segments: ['Power users'] }),
   fc.record({ tag: fc.record({ key: word, relation: fc.constantFrom('=', '!=', '>', '<'), value: word }) }),
   fc.record({ filters: fc.tuple(fc.record({ field: fc.constant('tag'), key: word, relation: fc.constantFrom('exists', 'not_exists') })) }),
+  fc.record({
+    filters: fc.constant([
+      { field: 'tag', key: 'level', relation: '>', value: '10' },
+      { field: 'language', relation: '=', value: 'en' },
+      { operator: 'OR' },
+      { field: 'last_session', relation: '<', hours_ago: '24' },
+    ]),
+    excluded_segments: fc.constant(['Inactive Users']),
+  }),
   fc.record({ include_external_ids: fc.uniqueArray(word, { minLength: 1, maxLength: 5 }) }),
   fc.record({ include_aliases: fc.record({ external_id: fc.uniqueArray(word, { minLength: 1, maxLength: 5 }) }) }),
   fc.record({ include_subscription_ids: fc.uniqueArray(fc.uuid({ version: 4 }), { minLength: 1, maxLength: 3 }) }),
@@ -110,7 +119,7 @@ describe('the send body has one schema', () => {
     const mapped = new Set<string>([
       ...Object.keys(APNS_SPEC_FIELDS),
       ...FIELDS_KEPT_UNDER_ANOTHER_NAME,
-      'contents', 'headings', 'subtitle', 'included_segments', 'tag', 'include_subscription_ids', 'include_external_ids',
+      'contents', 'headings', 'subtitle', 'included_segments', 'tag', 'filters', 'excluded_segments', 'include_subscription_ids', 'include_external_ids',
       'send_after', 'delayed_option', 'delivery_time_of_day', 'url', 'big_picture', 'data', 'buttons',
       'throttle_rate_per_minute', 'idempotency_key', 'name', 'custom_data',
     ]);

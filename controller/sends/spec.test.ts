@@ -41,5 +41,8 @@ describe('Send spec ↔ REST body', () => {
     expect(shouldMirror('all', e(false, false))).to.equal(true);
     expect(shouldMirror('none', e(true, true))).to.equal(false);
     expect(shouldMirror('all', e(true, false, 'kubernetes'))).to.equal(false);
+    // A Live Activity push has no Send spec to show it.
+    expect(shouldMirror('all', { ...e(true, false), kind: 'live_activity' })).to.equal(false);
+    expect(shouldMirror('all', { ...e(true, false), kind: 'push' })).to.equal(true);
   });
 });

@@ -3,7 +3,8 @@
 // from the stored, validated SendRequest. Both shapes come from the send body's one schema
 // (core/validation/send-body-schema.ts); spec.test.ts checks that every accepted body comes back
 // unchanged and that no field of the schema is left unmapped.
-import type { ApnsOptions, SendRequest } from '../../core/send/request.js';
+import type { ApnsOptions, AudienceCondition, SendRequest } from '../../core/send/request.js';
+import type { FilterEntry } from '../../core/audience/filter-schema.js';
 import type { SendSpec } from './types.js';
 
 /**
@@ -40,10 +41,10 @@ export const APNS_SPEC_FIELDS = {
 /**
  * Body fields a spec never carries because the request keeps them under another name (the
  * spec uses that one) or not at all: app_id (appRef), app_url (url), ios_attachments
- * (big_picture), filters (tag), include_aliases (include_external_ids), external_id
+ * (big_picture), include_aliases (include_external_ids), external_id
  * (idempotency_key), bundle_id (checked against the App, not kept).
  */
-export const FIELDS_KEPT_UNDER_ANOTHER_NAME = ['app_id', 'app_url', 'ios_attachments', 'filters', 'include_aliases', 'external_id', 'bundle_id'] as const;
+export const FIELDS_KEPT_UNDER_ANOTHER_NAME = ['app_id', 'app_url', 'ios_attachments', 'include_aliases', 'external_id', 'bundle_id'] as const;
 
 /** `date` as RFC 3339 in the offset it was written with, so its clock time stays the same. */
 function withOffset(date: Date, offsetMinutes: number): string {
@@ -57,8 +58,23 @@ function withOffset(date: Date, offsetMinutes: number): string {
 function targetSpec(spec: SendSpec, t: SendRequest['target']): void {
   if (t.kind === 'segment') spec.included_segments = [t.segment];
   else if (t.kind === 'tag') spec.tag = { key: t.tag.key, relation: t.tag.relation, ...(t.tag.value !== undefined ? { value: t.tag.value } : {}) };
+  else if (t.kind === 'filters') spec.filters = filterEntries(t.groups);
   else if (t.kind === 'subscription_ids') spec.include_subscription_ids = t.ids;
-  else spec.include_external_ids = t.ids;
+  else if (t.kind === 'external_ids') spec.include_external_ids = t.ids;
+  // A Live Activity's tokens: such sends are never mirrored (controller/sends/mirror.ts).
+  if (t.excluding) spec.excluded_segments = t.excluding;
+}
+
+/** A filters target as the client writes it: each group's conditions, {"operator": "OR"} between. */
+export function filterEntries(groups: AudienceCondition[][]): FilterEntry[] {
+  return groups.flatMap((group, i) => [
+    ...(i > 0 ? [{ operator: 'OR' as const }] : []),
+    ...group.map((c): FilterEntry => {
+      if (c.field === 'tag') return { field: 'tag', key: c.key, relation: c.relation, ...(c.value !== undefined ? { value: c.value } : {}) };
+      if (c.field === 'language') return { field: 'language', relation: c.relation, value: c.value };
+      return { field: c.field, relation: c.relation, hours_ago: String(c.hoursAgo) };
+    }),
+  ]);
 }
 
 /** The spec of a mirror from the stored request (a read-only picture of what was sent). */

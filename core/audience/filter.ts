@@ -2,7 +2,7 @@
 // `subscriptions`. Shared by the API's estimate and the planner's keyset pages, so both always
 // agree on who is in a send. DECISIONS "Audiences".
 import type { AppRecord } from '../apps/app-store.js';
-import type { TagCondition, SendTarget } from '../send/request.js';
+import type { AudienceCondition, TagCondition, SendTarget } from '../send/request.js';
 
 export const BUILT_IN_SEGMENTS = ['Subscribed Users', 'Active Users', 'Inactive Users'] as const;
 const ACTIVE_DAYS = 7;
@@ -48,11 +48,69 @@ export function tagCondition(tag: TagCondition, params: Params, column = 'tags')
   }
 }
 
-/** The SQL condition (beyond app and subscribed) of a segment or tag target. */
+/** One condition of a filters target; every value a parameter. */
+function filterCondition(c: AudienceCondition, params: Params): string {
+  switch (c.field) {
+    case 'tag':
+      return tagCondition(c, params);
+    case 'language':
+      // "!=": a device with no language is not that language either.
+      return c.relation === '=' ? `(language = ${params.add(c.value)}::text)` : `(language IS DISTINCT FROM ${params.add(c.value)}::text)`;
+    case 'last_session':
+    case 'first_session': {
+      // "> 24 hours ago": the session was longer ago than that (OneSignal's reading).
+      const column = c.field === 'last_session' ? 'last_active' : 'created_at';
+      const at = `(now() - ${params.add(c.hoursAgo)}::numeric * interval '1 hour')`;
+      return c.relation === '>' ? `(${column} < ${at})` : `(${column} >= ${at})`;
+    }
+  }
+}
+
+/**
+ * The SQL condition (beyond app and subscribed) of a segment, tag or filters target, narrowed by
+ * its excluded segments and push-to-start type. For a list target's devices: narrowing(...).
+ */
 export function audienceCondition(app: AppRecord, target: SendTarget, params: Params): string {
-  if (target.kind === 'tag') return tagCondition(target.tag, params);
-  if (target.kind !== 'segment') throw new Error(`audienceCondition: ${target.kind} is a list target`);
-  switch (target.segment) {
+  if (target.kind === 'subscription_ids' || target.kind === 'external_ids' || target.kind === 'activity') {
+    throw new Error(`audienceCondition: ${target.kind} is not a condition on installs`);
+  }
+  const included =
+    target.kind === 'tag'
+      ? tagCondition(target.tag, params)
+      : target.kind === 'filters'
+        ? `(${target.groups.map((g) => `(${g.map((c) => filterCondition(c, params)).join(' AND ')})`).join(' OR ')})`
+        : segmentCondition(app, target.segment, params);
+  return `${included}${narrowing(app, target, params)}`;
+}
+
+/**
+ * What narrows any target's installs (alias `s`): " AND NOT (…)" for each excluded segment, and
+ * for a Live Activity start " AND" the install holds a push-to-start token of the type ('' when
+ * neither).
+ */
+export function narrowing(app: AppRecord, target: Pick<SendTarget, 'excluding' | 'pushToStart'>, params: Params): string {
+  const start = target.pushToStart === undefined ? '' : ` AND EXISTS (${startTokenOf(params.add(target.pushToStart))})`;
+  return `${exclusion(app, target.excluding, params)}${start}`;
+}
+
+/** The push-to-start token row of install `s` for an activity type (a parameter). */
+function startTokenOf(type: string): string {
+  return `SELECT 1 FROM live_activity_tokens t WHERE t.app_id = s.app_id AND t.kind = 'start' AND t.activity = ${type}::text AND t.subscription_id = s.id`;
+}
+
+/** The column a device's push goes to: its APNs token, or for a Live Activity start its push-to-start token. */
+export function deviceTokenColumn(target: Pick<SendTarget, 'pushToStart'>, params: Params): string {
+  if (target.pushToStart === undefined) return 's.token';
+  return `(SELECT t.token FROM live_activity_tokens t WHERE t.app_id = s.app_id AND t.kind = 'start' AND t.activity = ${params.add(target.pushToStart)}::text AND t.subscription_id = s.id)`;
+}
+
+/** " AND NOT (…)" for each excluded segment ('' when none). */
+export function exclusion(app: AppRecord, excluding: string[] | undefined, params: Params): string {
+  return (excluding ?? []).map((name) => ` AND NOT ${segmentCondition(app, name, params)}`).join('');
+}
+
+function segmentCondition(app: AppRecord, segment: string, params: Params): string {
+  switch (segment) {
     case 'Subscribed Users':
       return 'true';
     case 'Active Users':
@@ -60,8 +118,8 @@ export function audienceCondition(app: AppRecord, target: SendTarget, params: Pa
     case 'Inactive Users':
       return `(last_active IS NULL OR last_active < now() - interval '${ACTIVE_DAYS} days')`;
   }
-  const custom = app.segments.find((s) => s.name === target.segment);
-  if (!custom) throw new Error(`segment ${target.segment} is not defined for app ${app.name}`);
+  const custom = app.segments.find((s) => s.name === segment);
+  if (!custom) throw new Error(`segment ${segment} is not defined for app ${app.name}`);
   if (!custom.conditions.length) return 'true';
-  return custom.conditions.map((c) => tagCondition(c, params)).join(' AND ');
+  return `(${custom.conditions.map((c) => tagCondition(c, params)).join(' AND ')})`;
 }

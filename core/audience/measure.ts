@@ -3,6 +3,7 @@ import type { Queryable } from '../store/db.js';
 import type { AppRecord } from '../apps/app-store.js';
 import type { SendTarget } from '../send/request.js';
 import { audienceCondition, Params } from './filter.js';
+import { countActivityTokens } from '../live-activities/activity-audience.js';
 
 export interface AudienceMeasure {
   /** Devices in the audience (distinct ids given, for list targets). */
@@ -15,6 +16,7 @@ export async function measureAudience(db: Queryable, app: AppRecord, target: Sen
   if (target.kind === 'subscription_ids' || target.kind === 'external_ids') {
     return { estimate: target.ids.length, maxSeq: null };
   }
+  if (target.kind === 'activity') return { estimate: await countActivityTokens(db, app.id, target.activityId), maxSeq: null };
   const params = new Params([app.id]);
   const condition = audienceCondition(app, target, params);
   // One statement: the count and the mark come from the same snapshot.

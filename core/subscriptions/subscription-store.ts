@@ -12,26 +12,41 @@ export interface SubscriptionFields {
   /** Values already text; null removes a tag (PATCH). */
   tags?: Record<string, string | null>;
   subscribed?: boolean;
+  /** The gateway the token belongs to (the SDK's test_type); null = the App's environment. */
+  environment?: 'production' | 'sandbox' | null;
 }
 
-/** Registers a token or updates the install that has it. */
+/** Why an install is not subscribed when the SDK itself said so (else Apple's reason is kept). */
+export const UNSUBSCRIBED_BY_APP = 'app';
+
+/**
+ * Registers a token or updates the install that has it. A registration is the SDK vouching for
+ * the token now: an install Apple had unsubscribed (its reason kept) is subscribed again unless
+ * the call says `subscribed: false`; one the app itself unsubscribed stays so until it says true.
+ */
 export async function upsertSubscription(db: Queryable, appId: string, fields: SubscriptionFields & { token: string }): Promise<{ id: string; created: boolean }> {
   const { set, remove } = splitTags(fields.tags);
   const res = await db.query(
-    `INSERT INTO subscriptions (id, app_id, token, external_id, language, timezone, tags, subscribed, last_active)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, coalesce($8, true), now())
+    `INSERT INTO subscriptions (id, app_id, token, external_id, language, timezone, tags, subscribed, last_active, environment, registered_at, unsubscribed_reason)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, coalesce($8, true), now(), $13, now(), CASE WHEN $8 = false THEN $15 END)
      ON CONFLICT (app_id, token) DO UPDATE SET
        external_id = CASE WHEN $9 THEN EXCLUDED.external_id ELSE subscriptions.external_id END,
        language    = CASE WHEN $10 THEN EXCLUDED.language ELSE subscriptions.language END,
        timezone    = CASE WHEN $11 THEN EXCLUDED.timezone ELSE subscriptions.timezone END,
+       environment = CASE WHEN $14 THEN EXCLUDED.environment ELSE subscriptions.environment END,
        tags        = (subscriptions.tags || $7::jsonb) - $12::text[],
-       subscribed  = coalesce($8, subscriptions.subscribed),
-       last_active = now(), updated_at = now()
+       subscribed  = coalesce($8, subscriptions.subscribed OR coalesce(subscriptions.unsubscribed_reason <> $15, false)),
+       unsubscribed_reason = CASE
+         WHEN coalesce($8, subscriptions.subscribed OR coalesce(subscriptions.unsubscribed_reason <> $15, false)) THEN NULL
+         WHEN $8 = false THEN $15
+         ELSE subscriptions.unsubscribed_reason END,
+       registered_at = now(), last_active = now(), updated_at = now()
      RETURNING id, (xmax = 0) AS created`,
     [
       randomUUID(), appId, fields.token, fields.external_id ?? null, fields.language ?? null, fields.timezone ?? null,
       JSON.stringify(set), fields.subscribed ?? null,
       'external_id' in fields, 'language' in fields, 'timezone' in fields, remove,
+      fields.environment ?? null, 'environment' in fields, UNSUBSCRIBED_BY_APP,
     ],
   );
   return { id: res.rows[0].id, created: res.rows[0].created };
@@ -47,7 +62,11 @@ export async function patchSubscription(db: Queryable, appId: string, id: string
        language    = CASE WHEN $6 THEN $7 ELSE language END,
        timezone    = CASE WHEN $8 THEN $9 ELSE timezone END,
        tags        = (tags || $10::jsonb) - $11::text[],
+       environment = CASE WHEN $13 THEN $14 ELSE environment END,
        subscribed  = coalesce($12, subscribed),
+       unsubscribed_reason = CASE WHEN $12 = true THEN NULL WHEN $12 = false THEN $15 ELSE unsubscribed_reason END,
+       -- A new token is a registration (its 410s before now are about the old one).
+       registered_at = CASE WHEN $3::text IS NOT NULL THEN now() ELSE registered_at END,
        last_active = now(), updated_at = now()
      WHERE app_id = $1 AND id = $2`,
     [
@@ -56,6 +75,7 @@ export async function patchSubscription(db: Queryable, appId: string, id: string
       'language' in fields, fields.language ?? null,
       'timezone' in fields, fields.timezone ?? null,
       JSON.stringify(set), remove, fields.subscribed ?? null,
+      'environment' in fields, fields.environment ?? null, UNSUBSCRIBED_BY_APP,
     ],
   ).catch((error: unknown) => {
     // The app's unique token index: another install of this app holds that token.
@@ -77,8 +97,73 @@ function splitTags(tags: Record<string, string | null> | undefined): { set: Reco
   return { set, remove };
 }
 
-/** Marks an install unsubscribed (APNs answered 410 Unregistered for its token). */
-export async function unsubscribeTokens(db: Queryable, appId: string, tokens: string[]): Promise<void> {
-  if (!tokens.length) return;
-  await db.query('UPDATE subscriptions SET subscribed = false, updated_at = now() WHERE app_id = $1 AND token = ANY($2)', [appId, tokens]);
+/** A token Apple refused: its reason and, for a 410, when Apple found it invalid (ms since epoch). */
+export interface RefusedToken {
+  token: string;
+  reason: string;
+  appleTimestampMs?: number;
+}
+
+/**
+ * Marks installs unsubscribed with Apple's reason. A 410 carries the time Apple found the token
+ * invalid: a registration after it (the app vouched for the token again) wins, as Apple asks.
+ */
+export async function unsubscribeRefused(db: Queryable, appId: string, refused: RefusedToken[]): Promise<void> {
+  if (!refused.length) return;
+  await db.query(
+    `UPDATE subscriptions s SET subscribed = false, unsubscribed_reason = r.reason, updated_at = now()
+       FROM unnest($2::text[], $3::text[], $4::float8[]) AS r(token, reason, apple_ms)
+      WHERE s.app_id = $1 AND s.token = r.token AND s.subscribed
+        AND (r.apple_ms IS NULL OR coalesce(s.registered_at, s.created_at) < to_timestamp(r.apple_ms / 1000.0))`,
+    [appId, refused.map((r) => r.token), refused.map((r) => r.reason), refused.map((r) => r.appleTimestampMs ?? null)],
+  );
+}
+
+/** One install's row, as the dashboard's install page and the keyed read show it. */
+export interface Install {
+  id: string;
+  seq: number;
+  token: string;
+  external_id: string | null;
+  language: string | null;
+  timezone: string | null;
+  tags: Record<string, string>;
+  subscribed: boolean;
+  /** Why not subscribed: 'app' (the SDK said so) or Apple's reason; null when subscribed. */
+  unsubscribed_reason: string | null;
+  /** The gateway its token belongs to; null = the App's environment. */
+  environment: 'production' | 'sandbox' | null;
+  /** The last time the SDK registered the token. */
+  registered_at: Date;
+  last_active: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** One install of the app, or undefined (an id that is not a UUID finds nothing). */
+export async function readInstall(db: Queryable, appId: string, id: string): Promise<Install | undefined> {
+  if (!UUID.test(id)) return undefined;
+  const res = await db.query<Install>(
+    `SELECT id, seq::int AS seq, token, external_id, language, timezone, tags, subscribed, unsubscribed_reason, environment,
+            coalesce(registered_at, created_at) AS registered_at, last_active, created_at, updated_at
+       FROM subscriptions WHERE app_id = $1 AND id = $2::uuid`,
+    [appId, id],
+  );
+  return res.rows[0];
+}
+
+/** The keyed REST read of one install: its row without the internal order, times in ISO 8601. */
+export interface SubscriptionView extends Omit<Install, 'seq' | 'updated_at' | 'registered_at' | 'last_active' | 'created_at'> {
+  registered_at: string;
+  last_active: string | null;
+  created_at: string;
+}
+
+export async function readSubscription(db: Queryable, appId: string, id: string): Promise<SubscriptionView | undefined> {
+  const row = await readInstall(db, appId, id);
+  if (!row) return undefined;
+  const { seq: _seq, updated_at: _updated, ...view } = row;
+  return { ...view, registered_at: row.registered_at.toISOString(), last_active: row.last_active?.toISOString() ?? null, created_at: row.created_at.toISOString() };
 }

@@ -42,9 +42,9 @@ const withoutMarkers = (node: Json): Json => {
   return rest;
 };
 
-/** The api's stage (a): JSON types only (unknown fields allowed and ignored). */
-export function shapeSchema(): Json {
-  return mapSchema(plain(SendBodySchema), (node) => {
+/** The api's stage (a): JSON types only (unknown fields allowed and ignored). `body`: another body's schema (Live Activities). */
+export function shapeSchema(body: unknown = SendBodySchema): Json {
+  return mapSchema(plain(body), (node) => {
     const how = node['x-herald-shape'];
     if (how === 'any') return undefined;
     if (how === 'object' || how === 'array') return { type: how };
@@ -57,8 +57,8 @@ export function shapeSchema(): Json {
 }
 
 /** The OpenAPI 3.1 request schema (JSON Schema 2020-12), limits included. */
-export function openApiSendRequest(description: string): Json {
-  const schema = mapSchema(plain(SendBodySchema), withoutMarkers) as Json;
+export function openApiSendRequest(description: string, body: unknown = SendBodySchema): Json {
+  const schema = mapSchema(plain(body), withoutMarkers) as Json;
   return { ...schema, description };
 }
 

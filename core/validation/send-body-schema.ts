@@ -9,7 +9,10 @@
 // (the rule stage has the contract's sentence for every wrong value, type included), `object` /
 // `array` = only that JSON type (the members are checked by the rule stage). Views strip it.
 import Type, { type Static, type TSchema } from 'typebox';
-import { FilterEntry } from '../audience/filter-schema.js';
+import { FilterEntry, MAX_FILTER_ENTRIES } from '../audience/filter-schema.js';
+
+/** Segments one send may leave out (excluded_segments). */
+export const MAX_EXCLUDED_SEGMENTS = 10;
 
 const MAX_LANGUAGE_TEXT = { contents: 2000, headings: 120, subtitle: 120 } as const;
 
@@ -54,7 +57,8 @@ export const SendBodySchema = Type.Object({
   subtitle: Type.Optional(textMap(MAX_LANGUAGE_TEXT.subtitle, 'The subtitle by language code → aps.alert.subtitle.')),
   included_segments: Type.Optional(Type.Array(text(128, 'A segment name.'), { maxItems: 1 })),
   tag: Type.Optional(loose(TAG_CONDITION, 'object')),
-  filters: Type.Optional(loose(Type.Array(FilterEntry), 'array')),
+  filters: Type.Optional(loose(Type.Array(FilterEntry, { maxItems: MAX_FILTER_ENTRIES }), 'array')),
+  excluded_segments: Type.Optional(loose(Type.Array(text(128, 'A segment name.'), { maxItems: MAX_EXCLUDED_SEGMENTS }), 'array')),
   include_subscription_ids: Type.Optional(
     Type.Array(Type.String({ maxLength: 36, pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' }), { maxItems: 500 }),
   ),

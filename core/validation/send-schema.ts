@@ -22,7 +22,8 @@ export const SHAPE_MESSAGES: Record<string, string> = {
   headings: 'headings must be an object of language code to text.',
   included_segments: 'included_segments must be an array holding one segment name.',
   tag: 'tag must be an object such as {"key": "level", "relation": ">", "value": "10"}.',
-  filters: 'filters must be an array holding one tag condition.',
+  filters: 'filters must be an array of conditions (and {"operator": "OR"} entries).',
+  excluded_segments: 'excluded_segments must be an array of segment names.',
   include_subscription_ids: 'include_subscription_ids must be an array of Subscription IDs.',
   include_external_ids: 'include_external_ids must be an array of External IDs.',
   include_aliases: 'include_aliases must be {"external_id": [...]} with an array of External IDs.',
@@ -59,7 +60,6 @@ export const SHAPE_MESSAGES: Record<string, string> = {
 };
 
 const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
-const validateShape = ajv.compile(schema);
 
 export interface ShapeResult {
   /** The fields of the body whose shape is right; null fields are dropped as absent. */
@@ -84,10 +84,21 @@ function fieldOf(error: ErrorObject): string | undefined {
 }
 
 /**
+ * A shape check of one body schema (its shape view), with one sentence per field: the send body's
+ * (checkShape) and the Live Activity bodies' (live-activity-schema.ts).
+ */
+export function shapeCheck<B>(shape: Record<string, unknown>, sentences: Record<string, string>): (input: unknown) => ShapeResult & { body: B } {
+  const validateShape = ajv.compile(shape);
+  return (input) => checkWith(validateShape, sentences, input) as ShapeResult & { body: B };
+}
+
+/**
  * Checks shapes and types. A null field counts as absent: clients generated from OpenAPI
  * models (other languages than the Node client) send null for fields they do not set.
  */
-export function checkShape(input: unknown): ShapeResult {
+export const checkShape = shapeCheck<SendBody>(schema, SHAPE_MESSAGES);
+
+function checkWith(validateShape: ReturnType<typeof ajv.compile>, sentences: Record<string, string>, input: unknown): ShapeResult {
   if (!isObject(input)) return { body: {}, present: new Set(), messages: [BODY_NOT_OBJECT] };
   const body: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) if (value !== null) body[key] = value;
@@ -103,7 +114,7 @@ export function checkShape(input: unknown): ShapeResult {
     bad.add(field);
     if (error.instancePath === '' && field === 'contents') messages.push(CONTENTS_REQUIRED);
     else if (error.instancePath === '' && field === 'app_id') messages.push(APP_ID_REQUIRED);
-    else messages.push(SHAPE_MESSAGES[field] ?? `${field} has the wrong type.`);
+    else messages.push(sentences[field] ?? `${field} has the wrong type.`);
   }
   for (const field of bad) delete body[field];
   return { body: body as SendBody, present, messages };

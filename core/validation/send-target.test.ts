@@ -26,6 +26,15 @@ describe('target rule', () => {
     ['500 ids', only({ include_external_ids: Array.from({ length: 500 }, (_, i) => `u${i}`) }), undefined],
     ['an external id of 128 characters (code points)', only({ include_external_ids: ['😀'.repeat(128)] }), undefined],
     ['an excluded_segments left empty', { excluded_segments: [] }, undefined],
+    ['filters: AND between neighbours, OR between groups, every field', only({ filters: [
+      { field: 'tag', key: 'level', relation: '>', value: 10 }, { operator: 'AND' }, { field: 'language', relation: '!=', value: 'fr' },
+      { operator: 'OR' }, { field: 'last_session', relation: '<', hours_ago: '24' }, { field: 'first_session', relation: '>', hours_ago: 1.5 },
+    ] }), { kind: 'filters', groups: [
+      [{ field: 'tag', key: 'level', relation: '>', value: '10' }, { field: 'language', relation: '!=', value: 'fr' }],
+      [{ field: 'last_session', relation: '<', hoursAgo: 24 }, { field: 'first_session', relation: '>', hoursAgo: 1.5 }],
+    ] }],
+    ['excluded_segments narrowing a segment (aliases read, duplicates dropped)', { excluded_segments: ['Inactive Users', 'Beta Testers', 'Inactive Users'] }, { kind: 'segment', segment: 'Subscribed Users', excluding: ['Inactive Users', 'Beta Testers'] }],
+    ['excluded_segments narrowing a list', only({ include_external_ids: ['u-1'], excluded_segments: ['All'] }), { kind: 'external_ids', ids: ['u-1'], excluding: ['Subscribed Users'] }],
   ];
   for (const [name, changes, target] of accepted) {
     it(`accepts ${name}`, () => {
@@ -49,10 +58,15 @@ describe('target rule', () => {
     ['tag with an unknown relation', only({ tag: { key: 'level', relation: '>=', value: '1' } }), 'tag.relation must be one of =, !=, >, <, exists, not_exists.'],
     ['tag without key', only({ tag: { relation: 'exists' } }), 'tag.key must be the name of a tag.'],
     ['tag with an object value', only({ tag: { key: 'k', relation: '=', value: { a: 1 } } }), 'tag.value must be text or a number.'],
-    ['tag with another field', only({ tag: { field: 'country', key: 'k', relation: 'exists' } }), 'tag.field must be "tag"; other filters are not supported.'],
-    ['filters with two conditions', only({ filters: [{ field: 'tag', key: 'a', relation: 'exists' }, { operator: 'OR' }] }), 'filters must hold exactly one tag condition; other filters are not supported.'],
-    ['filters with no condition', only({ filters: [] }), 'filters must hold exactly one tag condition; other filters are not supported.'],
-    ['a filter that is not a tag', only({ filters: [{ field: 'last_session', relation: '>', hours_ago: '1' }] }), 'filters[0].field must be "tag"; other filters are not supported.'],
+    ['tag with another field', only({ tag: { field: 'country', key: 'k', relation: 'exists' } }), 'tag.field must be "tag" here.'],
+    ['filters ending with OR', only({ filters: [{ field: 'tag', key: 'a', relation: 'exists' }, { operator: 'OR' }] }), 'filters: "OR" must stand between two conditions.'],
+    ['filters starting with OR', only({ filters: [{ operator: 'OR' }, { field: 'tag', key: 'a', relation: 'exists' }] }), 'filters[0]: "OR" must stand between two conditions.'],
+    ['filters with no condition', only({ filters: [] }), 'filters holds 1 to 200 entries.'],
+    ['filters of 201 entries', only({ filters: Array(201).fill({ field: 'tag', key: 'a', relation: 'exists' }) }), 'filters holds 1 to 200 entries.'],
+    ['a field no install records', only({ filters: [{ field: 'country', relation: '=', value: 'US' }, { field: 'tag', key: 'a', relation: 'exists' }] }), 'filters[0].field must be one of tag, language, last_session, first_session; Herald records no other field of an install.'],
+    ['a language filter with >', only({ filters: [{ field: 'language', relation: '>', value: 'en' }, { operator: 'OR' }, { field: 'tag', key: 'a', relation: 'exists' }] }), 'filters[0]: a language filter is {"field": "language", "relation": "=" or "!=", "value": a language code such as "en"}.'],
+    ['a last_session filter without hours_ago', only({ filters: [{ field: 'last_session', relation: '>' }] }), 'filters[0]: a last_session filter is {"field": "last_session", "relation": ">" or "<", "hours_ago": a number of hours such as "24"}.'],
+    ['an operator entry with more members', only({ filters: [{ field: 'tag', key: 'a', relation: 'exists' }, { operator: 'OR', key: 'x' }, { field: 'tag', key: 'b', relation: 'exists' }] }), 'filters[1] is an operator entry: {"operator": "OR"} (or "AND"), nothing else.'],
     ['501 external ids', only({ include_external_ids: ids501 }), 'include_external_ids holds at most 500 ids; this request has 501.'],
     ['501 entries even when duplicated', only({ include_external_ids: Array(501).fill('same') }), 'include_external_ids holds at most 500 ids; this request has 501.'],
     ['501 subscription ids', only({ include_subscription_ids: Array(501).fill(UUID_A) }), 'include_subscription_ids holds at most 500 ids; this request has 501.'],
@@ -62,7 +76,8 @@ describe('target rule', () => {
     ['an external id of 129 characters', only({ include_external_ids: ['x'.repeat(129)] }), 'include_external_ids[0] is not an External ID of 1 to 128 characters.'],
     ['another alias label', only({ include_aliases: { onesignal_id: ['x'] } }), 'include_aliases supports only external_id, as {"external_id": [...]}; onesignal_id is not supported.'],
     ['an empty include_aliases', only({ include_aliases: {} }), 'include_aliases supports only external_id, as {"external_id": [...]}.'],
-    ['excluded_segments (would widen the audience)', { excluded_segments: ['VIP'] }, 'excluded_segments is not supported. Name the audience with included_segments, tag, include_subscription_ids or include_external_ids.'],
+    ['an unknown excluded segment', { excluded_segments: ['Everyone'] }, 'excluded_segments: unknown segment "Everyone". Use Subscribed Users, Active Users, Inactive Users or a segment defined for this app.'],
+    ['11 excluded segments', { excluded_segments: Array(11).fill('All') }, 'excluded_segments is a list of at most 10 segment names.'],
   ];
   for (const [name, changes, message] of refused) {
     it(`refuses ${name}`, () => {

@@ -1,6 +1,8 @@
 // The audience of a send (contract "Target rule"; DECISIONS "Audiences" and "Compatibility with
 // the official OneSignal client").
-import type { SendTarget, TagCondition, TagRelation } from '../send/request.js';
+import type { AudienceCondition, SendTarget, TagCondition, TagRelation } from '../send/request.js';
+import { FILTER_FIELDS, MAX_FILTER_ENTRIES } from '../audience/filter-schema.js';
+import { MAX_EXCLUDED_SEGMENTS } from './send-body-schema.js';
 import type { SendBody } from './send-schema.js';
 import { codePointLength, quoted } from './text.js';
 
@@ -12,9 +14,11 @@ const SEGMENT_ALIASES: Record<string, string> = {
 export const MAX_IDS_PER_LIST = 500;
 
 /**
- * Fields that name an audience. `filters` (one tag condition) is the client's spelling of `tag`
- * and `include_aliases.external_id` of `include_external_ids`, but each field named counts as
- * one target, so naming both spellings is two targets.
+ * Fields that name an audience. `filters` is the client's tag target (one tag condition is the
+ * same as `tag`; several conditions, groups joined by {"operator": "OR"}, other install fields)
+ * and `include_aliases.external_id` the client's spelling of `include_external_ids`, but each
+ * field named counts as one target, so naming both spellings is two targets.
+ * `excluded_segments` is not a target: it narrows whichever target is named.
  */
 const TARGET_FIELDS = [
   'included_segments',
@@ -31,7 +35,6 @@ const TARGET_FIELDS = [
  * somewhere the caller did not mean, so each is refused when it holds anything.
  */
 const UNSUPPORTED_AUDIENCE_FIELDS = [
-  'excluded_segments',
   'include_player_ids',
   'include_external_user_ids',
   'include_ios_tokens',
@@ -82,7 +85,7 @@ function readTag(
   const before = messages.length;
   if (raw.field !== undefined && raw.field !== 'tag') {
     // Another kind of filter: its members mean something else, so say only this.
-    messages.push(`${where}.field must be "tag"; other filters are not supported.`);
+    messages.push(`${where}.field must be "tag" here.`);
     return undefined;
   }
   const key = raw.key;
@@ -199,12 +202,14 @@ export function readTarget(
     return tag && { kind: 'tag', tag };
   }
   if (body.filters) {
-    if (body.filters.length !== 1) {
-      messages.push('filters must hold exactly one tag condition; other filters are not supported.');
-      return undefined;
+    const entries = body.filters as Record<string, unknown>[];
+    // One tag condition is the contract's tag target, as it always was (and maps to a Send's tag).
+    if (entries.length === 1 && (entries[0].field ?? 'tag') === 'tag' && entries[0].operator === undefined) {
+      const tag = readTag(entries[0], 'filters[0]', messages);
+      return tag && { kind: 'tag', tag };
     }
-    const tag = readTag(body.filters[0], 'filters[0]', messages);
-    return tag && { kind: 'tag', tag };
+    const groups = readFilters(entries, messages);
+    return groups && { kind: 'filters', groups };
   }
   if (body.include_subscription_ids) {
     const ids = readIds(body.include_subscription_ids, field, 'subscription', messages);
@@ -229,3 +234,93 @@ export function readTarget(
   }
   return undefined; // the named field had a wrong shape, already reported
 }
+
+/** Segment names whose installs a send leaves out (`excluded_segments`; it is not a target). */
+export function readExcludedSegments(value: unknown, segmentNames: string[], messages: string[]): string[] | undefined {
+  if (value === undefined || (Array.isArray(value) && value.length === 0)) return undefined;
+  if (!Array.isArray(value) || value.length > MAX_EXCLUDED_SEGMENTS || !value.every((v) => typeof v === 'string')) {
+    messages.push(`excluded_segments is a list of at most ${MAX_EXCLUDED_SEGMENTS} segment names.`);
+    return undefined;
+  }
+  const names: string[] = [];
+  for (const given of value as string[]) {
+    const name = SEGMENT_ALIASES[given] ?? given;
+    if (!(BUILT_IN_SEGMENTS as readonly string[]).includes(name) && !segmentNames.includes(name)) {
+      messages.push(`excluded_segments: unknown segment "${quoted(given)}". Use Subscribed Users, Active Users, Inactive Users or a segment defined for this app.`);
+      return undefined;
+    }
+    if (!names.includes(name)) names.push(name);
+  }
+  return names;
+}
+
+/**
+ * `filters` with several entries: conditions ANDed with their neighbours, {"operator": "OR"}
+ * between groups (OneSignal's rule). Fields: tag (key, relation, value), language (= or !=, a
+ * language code), last_session and first_session (> or <, hours_ago: more or fewer hours ago).
+ */
+function readFilters(entries: Record<string, unknown>[], messages: string[]): AudienceCondition[][] | undefined {
+  if (entries.length === 0 || entries.length > MAX_FILTER_ENTRIES) {
+    messages.push(`filters holds 1 to ${MAX_FILTER_ENTRIES} entries.`);
+    return undefined;
+  }
+  const before = messages.length;
+  const groups: AudienceCondition[][] = [[]];
+  let afterCondition = false; // the previous entry was a condition (valid or not)
+  entries.forEach((raw, i) => {
+    const where = `filters[${i}]`;
+    if (messages.length - before >= 5) return; // a few sentences are enough to fix a list
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+      messages.push(`${where} must be an object.`);
+      return;
+    }
+    if (raw.operator !== undefined) {
+      if (raw.operator === 'AND' && Object.keys(raw).length === 1) return; // neighbours are ANDed anyway
+      if (raw.operator !== 'OR' || Object.keys(raw).length !== 1) {
+        messages.push(`${where} is an operator entry: {"operator": "OR"} (or "AND"), nothing else.`);
+      } else if (!afterCondition) {
+        messages.push(`${where}: "OR" must stand between two conditions.`);
+      } else groups.push([]);
+      afterCondition = false;
+      return;
+    }
+    afterCondition = true;
+    const condition = readCondition(raw, where, messages);
+    if (condition) groups[groups.length - 1].push(condition);
+  });
+  if (messages.length > before) return undefined;
+  if (!afterCondition) {
+    messages.push('filters: "OR" must stand between two conditions.');
+    return undefined;
+  }
+  return groups;
+}
+
+const LANGUAGE_CODE = /^[a-z]{2}(-[A-Za-z]{2,4})?$/;
+const HOURS = /^\d{1,6}(\.\d{1,3})?$/;
+
+function readCondition(raw: Record<string, unknown>, where: string, messages: string[]): AudienceCondition | undefined {
+  const field = raw.field ?? 'tag';
+  if (field === 'tag') {
+    const tag = readTag(raw, where, messages);
+    return tag && { field: 'tag', ...tag };
+  }
+  if (field === 'language') {
+    if ((raw.relation !== '=' && raw.relation !== '!=') || typeof raw.value !== 'string' || !LANGUAGE_CODE.test(raw.value)) {
+      messages.push(`${where}: a language filter is {"field": "language", "relation": "=" or "!=", "value": a language code such as "en"}.`);
+      return undefined;
+    }
+    return { field: 'language', relation: raw.relation, value: raw.value };
+  }
+  if (field === 'last_session' || field === 'first_session') {
+    const hours = typeof raw.hours_ago === 'number' ? String(raw.hours_ago) : raw.hours_ago;
+    if ((raw.relation !== '>' && raw.relation !== '<') || typeof hours !== 'string' || !HOURS.test(hours)) {
+      messages.push(`${where}: a ${field} filter is {"field": "${field}", "relation": ">" or "<", "hours_ago": a number of hours such as "24"}.`);
+      return undefined;
+    }
+    return { field, relation: raw.relation, hoursAgo: Number(hours) };
+  }
+  messages.push(`${where}.field must be one of ${FILTER_FIELDS.join(', ')}; Herald records no other field of an install.`);
+  return undefined;
+}
+

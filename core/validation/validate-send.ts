@@ -19,7 +19,7 @@ import {
 import { readSchedule, readThrottle } from './send-schedule.js';
 import { APP_ID_REQUIRED, BODY_NOT_OBJECT, CONTENTS_REQUIRED, checkShape } from './send-schema.js';
 import { readBookkeeping } from './send-bookkeeping.js';
-import { readTarget } from './send-target.js';
+import { readExcludedSegments, readTarget } from './send-target.js';
 
 export const PAYLOAD_TOO_LARGE = 'This notification is larger than 4KB. It is not cut short.';
 
@@ -52,6 +52,8 @@ export function validateSendRequest(input: SendValidationInput): SendRequest {
 
   const idempotencyKey = readIdempotencyKey(body.idempotency_key, input.idempotencyHeader, messages, body.external_id);
   const target = readTarget(body, shape.present, input.app.segmentNames, messages);
+  const excluding = readExcludedSegments(body.excluded_segments, input.app.segmentNames, messages);
+  if (target && excluding) target.excluding = excluding;
   const texts = readTexts(body, messages, background);
   const url = readUrl(body, messages);
   const imageUrl = readImage(body, messages);

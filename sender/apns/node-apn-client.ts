@@ -8,6 +8,7 @@ import { rootCertificates } from 'node:tls';
 import apn from '@parse/node-apn';
 import { pino } from 'pino';
 import { apnsOrigin } from './endpoint.js';
+import { topicOf } from '../../core/payload/push-types.js';
 import type { ApnsClient, ApnsClientOptions, ApnsMessage, ApnsResult, ApnsTarget } from './types.js';
 
 const DEFAULTS = { connections: 2, maxConcurrentStreams: 500, requestTimeoutMs: 10_000 };
@@ -63,7 +64,7 @@ export function createNodeApnClient(target: ApnsTarget, opts: ApnsClientOptions 
 
   function notificationFor(m: ApnsMessage): apn.Notification {
     const n = new apn.Notification();
-    n.topic = target.topic;
+    n.topic = topicOf(target.topic, m.pushType);
     n.pushType = m.pushType ?? 'alert';
     if (m.priority !== undefined) n.priority = m.priority;
     if (m.expiration !== undefined) n.expiry = m.expiration;

@@ -17,6 +17,7 @@ import { ProviderTokenSigner } from './provider-token.js';
 import { framable } from './request-block.js';
 import { resultOf } from './result.js';
 import { tlsOptions } from './tls-options.js';
+import { topicOf } from '../../core/payload/push-types.js';
 import type { ApnsClient, ApnsClientOptions, ApnsMessage, ApnsResult, ApnsTarget } from './types.js';
 
 const DEFAULTS = { connections: 2, maxConcurrentStreams: 500, requestTimeoutMs: 10_000 };
@@ -109,7 +110,7 @@ export function createLeanApnsClient(target: ApnsTarget, opts: ApnsClientOptions
       p.generation = authorization?.generation ?? 0;
       if (!last || p.generation !== lastGeneration || m.pushType !== last.pushType || m.priority !== last.priority || m.collapseId !== last.collapseId) {
         key = `${m.pushType ?? 'alert'}|${m.priority ?? ''}|${m.collapseId ?? '\0'}|${p.generation}`;
-        fields = [[':authority', authority], ['apns-topic', target.topic], ['apns-push-type', m.pushType ?? 'alert']];
+        fields = [[':authority', authority], ['apns-topic', topicOf(target.topic, m.pushType)], ['apns-push-type', m.pushType ?? 'alert']];
         if (m.priority !== undefined) fields.push(['apns-priority', String(m.priority)]);
         if (m.collapseId !== undefined) fields.push(['apns-collapse-id', m.collapseId]);
         if (authorization) fields.push(['authorization', authorization.authorization]);

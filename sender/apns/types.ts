@@ -2,6 +2,7 @@
 // environment); the caller owns retries and back-off — the client only refreshes an expired
 // provider token and retries that one message once.
 import type { Logger } from 'pino';
+import type { HeraldPushType } from '../../core/payload/push-types.js';
 
 export type ApnsCredentials =
   | { kind: 'token'; keyP8: string; keyId: string; teamId: string }
@@ -9,7 +10,7 @@ export type ApnsCredentials =
 
 export interface ApnsTarget {
   credentials: ApnsCredentials;
-  /** The app's bundle id, sent as apns-topic. */
+  /** The app's bundle id: apns-topic, with the suffix of the message's push type (core/payload/push-types.ts). */
   topic: string;
   environment: 'production' | 'sandbox';
   /** Overrides the Apple host (HERALD_APNS_URL), e.g. the simulator's https://127.0.0.1:2197. */
@@ -23,7 +24,8 @@ export interface ApnsMessage {
   token: string;
   /** The APNs JSON payload, already built and size-checked. */
   payload: string;
-  pushType?: 'alert' | 'background';
+  /** Absent: alert. The topic follows it (a liveactivity push goes to `<bundle id>.push-type.liveactivity`). */
+  pushType?: HeraldPushType;
   priority?: 1 | 5 | 10;
   /** apns-expiration: UNIX seconds; 0 = deliver once or drop. */
   expiration?: number;

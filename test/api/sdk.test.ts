@@ -74,4 +74,31 @@ describe('api: SDK subscriptions and opens', () => {
     const unknown = await api.request('POST', `/api/v1/notifications/${send.body.id}/opened`, { body: { app_id: app.app.id, subscription_id: '00000000-0000-4000-8000-000000000000' } });
     expect(unknown.status).to.equal(404);
   });
+
+  it('records the build\'s environment from test_type and shows it, with the subscription state, to a keyed read', async () => {
+    const dev = (await register({ token: '1d'.repeat(32), test_type: 1 })).body.id;
+    const adHoc = (await register({ token: '2d'.repeat(32), test_type: 2, subscribed: false })).body.id;
+    const store = (await register({ token: '3d'.repeat(32) })).body.id;
+    const read = (id: string, key = app.key, appId = app.app.id) => api.request('GET', `/api/v1/apps/${appId}/subscriptions/${id}`, { key });
+    const devView = await read(dev);
+    expect(devView.status).to.equal(200);
+    expect(devView.body).to.include({ id: dev, token: '1d'.repeat(32), environment: 'sandbox', subscribed: true, unsubscribed_reason: null });
+    expect(Date.parse(devView.body.registered_at)).to.be.a('number').and.not.NaN;
+    expect((await read(adHoc)).body).to.include({ environment: 'production', subscribed: false, unsubscribed_reason: 'app' });
+    expect((await read(store)).body).to.include({ environment: null, subscribed: true });
+    // test_type: null returns the install to the App's environment.
+    expect((await api.request('PATCH', `/api/v1/apps/${app.app.id}/subscriptions/${dev}`, { body: { test_type: null } })).status).to.equal(200);
+    expect((await read(dev)).body).to.include({ environment: null });
+
+    const bad = await register({ token: '4d'.repeat(32), test_type: 3 });
+    expect(bad.status).to.equal(422);
+    expect(bad.body.errors).to.deep.equal(["test_type must be 1 (development build), 2 (ad hoc build) or null (the App's environment)."]);
+    // The read needs the app's key; another app's key or an unknown id finds nothing.
+    expect((await api.request('GET', `/api/v1/apps/${app.app.id}/subscriptions/${dev}`)).status).to.equal(401);
+    const other = await makeApp(env.pool);
+    expect((await read(dev, other.key, app.app.id)).status).to.equal(404);
+    expect((await read(dev, other.key, other.app.id)).status).to.equal(404);
+    expect((await read('00000000-0000-4000-8000-000000000000')).status).to.equal(404);
+    expect((await read('nope')).status).to.equal(404);
+  });
 });

@@ -1,0 +1,117 @@
+// validateLiveActivityRequest: the body (and path) of startLiveActivity or updateLiveActivity →
+// SendRequest with its `liveActivity` part, or a ValidationError (422) listing every problem.
+// The same two stages as a send (validate-send.ts): shapes by the bodies' one schema
+// (live-activity-schema.ts), then the rules, reusing the send's readers for what means the same
+// (texts, audience, idempotency key, name), and last Apple's 4 KB on the exact payload.
+import { ValidationError } from '../errors.js';
+import { ACTIVITY_ID, ACTIVITY_ID_RULE, ACTIVITY_TYPE, ACTIVITY_TYPE_RULE } from '../live-activities/names.js';
+import { APNS_PAYLOAD_LIMIT_BYTES, largestPayloadBytes } from '../payload/apns-payload.js';
+import type { ApnsOptions, LiveActivityRequest, SendRequest, SendTarget } from '../send/request.js';
+import { readIdempotencyKey } from './idempotency-key.js';
+import { checkStartShape, checkUpdateShape, type StartLiveActivityBody, type UpdateLiveActivityBody } from './live-activity-schema.js';
+import { readBookkeeping } from './send-bookkeeping.js';
+import { readTexts } from './send-content.js';
+import { BODY_NOT_OBJECT, CONTENTS_REQUIRED, type SendBody } from './send-schema.js';
+import { readExcludedSegments, readTarget } from './send-target.js';
+
+export const LIVE_ACTIVITY_TOO_LARGE =
+  'This Live Activity push is larger than 4KB (event_updates, event_attributes and the texts together). It is not cut short.';
+export const ALERT_NEEDS_CONTENTS = 'headings and ios_sound belong to the alert of the change: send contents with them.';
+export const DISMISSAL_ONLY_ON_END = 'dismissal_date is only for event end.';
+export const SOUNDS_DIFFER = 'ios_sound and sound differ: sound is the older name of ios_sound. Send one.';
+
+export interface LiveActivityValidationInput {
+  /** startLiveActivity (`activityType` from its path) or updateLiveActivity (`activityId` from its path). */
+  call: { event: 'start'; activityType: string } | { event: 'update'; activityId: string };
+  body: unknown;
+  idempotencyHeader?: string;
+  app: { id: string; bundleId: string; segmentNames: string[] };
+  now: Date;
+}
+
+type Body = StartLiveActivityBody & UpdateLiveActivityBody;
+
+/** The alert fields: optional on an update (a silent change), required on a start (Apple shows the new activity with it). */
+function readAlert(body: Body, present: Set<string>, start: boolean, messages: string[]) {
+  if (!start && !present.has('contents')) {
+    if (present.has('headings') || present.has('ios_sound') || present.has('sound')) messages.push(ALERT_NEEDS_CONTENTS);
+    return readTexts(body as SendBody, messages, true);
+  }
+  if (!present.has('contents')) {
+    messages.push(CONTENTS_REQUIRED);
+    return undefined;
+  }
+  return readTexts(body as SendBody, messages);
+}
+
+function readApns(body: Body, messages: string[]): ApnsOptions {
+  const apns: ApnsOptions = {};
+  if (body.priority !== undefined) apns.priority = body.priority;
+  if (body.ios_relevance_score !== undefined) apns.relevanceScore = body.ios_relevance_score;
+  if (body.ios_sound !== undefined && body.sound !== undefined && body.ios_sound !== body.sound) messages.push(SOUNDS_DIFFER);
+  const sound = body.ios_sound ?? body.sound;
+  if (sound !== undefined && sound !== '') apns.sound = sound;
+  return apns;
+}
+
+function readLiveActivity(input: LiveActivityValidationInput, body: Body, messages: string[]): LiveActivityRequest | undefined {
+  const { call } = input;
+  const before = messages.length;
+  const la: LiveActivityRequest = {
+    event: call.event === 'start' ? 'start' : (body.event ?? 'update'),
+    activityId: call.event === 'update' ? call.activityId : (body.activity_id ?? ''),
+    contentState: body.event_updates ?? {},
+    timestamp: Math.floor(input.now.getTime() / 1000),
+  };
+  if (call.event === 'start') {
+    la.activityType = call.activityType;
+    la.attributes = body.event_attributes ?? {};
+    if (body.activity_id !== undefined && !ACTIVITY_ID.test(body.activity_id)) messages.push(ACTIVITY_ID_RULE);
+  }
+  if (body.stale_date !== undefined) la.staleDate = body.stale_date;
+  if (body.dismissal_date !== undefined) {
+    if (la.event === 'end') la.dismissalDate = body.dismissal_date;
+    else messages.push(DISMISSAL_ONLY_ON_END);
+  }
+  return messages.length > before ? undefined : la;
+}
+
+export function validateLiveActivityRequest(input: LiveActivityValidationInput): SendRequest {
+  const raw = input.body;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ValidationError(BODY_NOT_OBJECT);
+  const start = input.call.event === 'start';
+  const shape = start ? checkStartShape(raw) : checkUpdateShape(raw);
+  // The send's readers also read subtitle and custom_data, which these bodies do not have: as
+  // unknown fields they were never shape-checked, so they are left out here.
+  const body = { ...shape.body, subtitle: undefined, custom_data: undefined } as Body & Pick<SendBody, 'subtitle' | 'custom_data'>;
+  const messages: string[] = [];
+  // The path first: it names what the call is about.
+  if (input.call.event === 'start' && !ACTIVITY_TYPE.test(input.call.activityType)) messages.push(ACTIVITY_TYPE_RULE);
+  if (input.call.event === 'update' && !ACTIVITY_ID.test(input.call.activityId)) messages.push(ACTIVITY_ID_RULE);
+  messages.push(...shape.messages);
+
+  const idempotencyKey = readIdempotencyKey(body.idempotency_key, input.idempotencyHeader, messages);
+  let target: SendTarget | undefined;
+  if (input.call.event === 'start') {
+    target = readTarget(body as SendBody, shape.present, input.app.segmentNames, messages);
+    const excluding = readExcludedSegments(body.excluded_segments, input.app.segmentNames, messages);
+    if (target && excluding) target.excluding = excluding;
+    if (target) target.pushToStart = input.call.activityType;
+  } else {
+    target = { kind: 'activity', activityId: input.call.activityId };
+  }
+  const texts = readAlert(body, shape.present, start, messages);
+  const apns = readApns(body, messages);
+  const bookkeeping = readBookkeeping(body as SendBody, messages);
+  const liveActivity = readLiveActivity(input, body, messages);
+
+  if (messages.length > 0 || !target || !texts || !liveActivity) throw new ValidationError(messages);
+
+  const request: SendRequest = { appId: input.app.id, target, contents: texts.contents, defaultLanguage: texts.defaultLanguage, apns, liveActivity };
+  if (texts.headings) request.headings = texts.headings;
+  if (bookkeeping.name !== undefined) request.name = bookkeeping.name;
+  if (idempotencyKey !== undefined) request.idempotencyKey = idempotencyKey;
+  // Last, on a complete request: the exact payload of every language against Apple's limit.
+  if (largestPayloadBytes(request) > APNS_PAYLOAD_LIMIT_BYTES) throw new ValidationError(LIVE_ACTIVITY_TOO_LARGE);
+  return request;
+}
