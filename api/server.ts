@@ -15,6 +15,9 @@ import { jsonBody } from './middleware/json-body.js';
 import { createNotification } from './routes/notifications.js';
 import { cancelNotificationRoute, listNotificationsRoute, readNotificationRoute } from './routes/notification-reports.js';
 import { createSubscription, reportOpen, updateSubscription } from './routes/subscriptions.js';
+import { readSubscriptionRoute } from './routes/subscription-read.js';
+import { removeStartToken, removeUpdateToken, setStartToken, setUpdateToken } from './routes/live-activity-tokens.js';
+import { startLiveActivity, updateLiveActivity } from './routes/live-activities.js';
 import { healthz, metricsEndpoint, readyz } from './routes/health.js';
 import { mountDashboard } from './dashboard/routes.js';
 import { openApiDocument } from './openapi/document.js';
@@ -37,10 +40,17 @@ export function createApi(deps: ApiDeps): Koa {
   router.get('/api/v1/notifications', ...authenticated, listNotificationsRoute(deps));
   router.get('/api/v1/notifications/:id', ...authenticated, readNotificationRoute(deps));
   router.delete('/api/v1/notifications/:id', ...sending, cancelNotificationRoute(deps));
+  router.post('/api/v1/apps/:app_id/activities/activity/:activity_type', ...sending, jsonBody(), startLiveActivity(deps));
+  router.post('/api/v1/apps/:app_id/live_activities/:activity_id/notifications', ...sending, jsonBody(), updateLiveActivity(deps));
 
   router.post('/api/v1/apps/:app_id/subscriptions', jsonBody(), createSubscription(deps));
   router.patch('/api/v1/apps/:app_id/subscriptions/:id', jsonBody(), updateSubscription(deps));
+  router.get('/api/v1/apps/:app_id/subscriptions/:id', ...authenticated, readSubscriptionRoute(deps));
   router.post('/api/v1/notifications/:id/opened', jsonBody(), reportOpen(deps));
+  router.post('/api/v1/apps/:app_id/live_activities/:activity_id/token', jsonBody(), setUpdateToken(deps));
+  router.delete('/api/v1/apps/:app_id/live_activities/:activity_id/token/:subscription_id', removeUpdateToken(deps));
+  router.put('/api/v1/apps/:app_id/activities/tokens/start/:activity_type/subscriptions/:subscription_id', jsonBody(), setStartToken(deps));
+  router.delete('/api/v1/apps/:app_id/activities/tokens/start/:activity_type/subscriptions/:subscription_id', removeStartToken(deps));
   mountDashboard(router, deps, keys);
 
   app.use(requestContext(deps.logger, deps.metrics));

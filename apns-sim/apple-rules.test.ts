@@ -35,6 +35,31 @@ describe("simulator: Apple's rules per push type and header", () => {
     ['a payload that is not JSON', { topic: TOPIC }, '{"aps":', 'BadPayload'],
     ['a payload without aps', { topic: TOPIC }, { custom: {} }, 'BadPayload'],
   ];
+  const LA = { pushType: 'liveactivity', topic: `${TOPIC}.push-type.liveactivity` };
+  const update = { timestamp: 1_700_000_000, event: 'update', 'content-state': { score: '1-0' } };
+  const laAccepted: Array<[string, Record<string, string>, Record<string, unknown>]> = [
+    ['an update at priority 10', { ...LA, priority: '10' }, update],
+    ['an update at priority 5 with an alert, a stale date and a relevance score', { ...LA, priority: '5' }, { ...update, 'stale-date': 1_700_003_600, 'relevance-score': 0.5, alert: { title: 'Goal', body: '1-0', sound: 'goal.caf' } }],
+    ['an end with a dismissal date', LA, { ...update, event: 'end', 'dismissal-date': 1_700_000_600 }],
+    ['an end without content-state', LA, { timestamp: 1_700_000_000, event: 'end' }],
+    ['a start with its attributes', LA, { ...update, event: 'start', 'attributes-type': 'MatchAttributes', attributes: { home: 'A' }, alert: { title: 'Kick-off', body: 'A v B' } }],
+  ];
+  for (const [what, headers, aps] of laAccepted) {
+    it(`accepts a live activity: ${what}`, () => expect(checkPush(headers, body({ aps }))).to.equal(undefined));
+  }
+  refused.push(
+    ['a live activity at priority 1', { ...LA, priority: '1' }, { aps: update }, 'BadPriority'],
+    ['a live activity without timestamp', LA, { aps: { event: 'update', 'content-state': {} } }, 'BadPayload'],
+    ['a live activity with a timestamp in milliseconds as a fraction', LA, { aps: { ...update, timestamp: 1.5 } }, 'BadPayload'],
+    ['a live activity with an unknown event', LA, { aps: { ...update, event: 'pause' } }, 'BadPayload'],
+    ['a live activity update without content-state', LA, { aps: { timestamp: 1, event: 'update' } }, 'BadPayload'],
+    ['a live activity update with a dismissal date', LA, { aps: { ...update, 'dismissal-date': 2 } }, 'BadPayload'],
+    ['a live activity start without attributes-type', LA, { aps: { ...update, event: 'start', attributes: {} } }, 'BadPayload'],
+    ['a live activity update with attributes', LA, { aps: { ...update, 'attributes-type': 'T', attributes: {} } }, 'BadPayload'],
+    ['a live activity with an alert push\'s keys', LA, { aps: { ...update, badge: 1 } }, 'BadPayload'],
+    ['a live activity alert with a subtitle', LA, { aps: { ...update, alert: { title: 'x', subtitle: 'y', body: 'z' } } }, 'BadPayload'],
+    ['an alert on the live activity topic', { pushType: 'alert', topic: `${TOPIC}.push-type.liveactivity` }, alert, 'BadTopic'],
+  );
   for (const [what, headers, payload, reason] of refused) {
     it(`answers 400 ${reason} to ${what}`, () => expect(checkPush(headers, body(payload))).to.deep.equal({ status: 400, reason }));
   }

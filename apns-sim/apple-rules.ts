@@ -3,7 +3,9 @@
 // to APNs" (headers, topic suffixes, priorities), "Generating a remote notification" (the `aps`
 // keys and their values) and "Pushing background updates to your App" (no alert, sound or badge;
 // priority 5). Reasons are Apple's; Apple names none for a payload whose `aps` values are wrong,
-// so that one is the simulator's own `BadPayload` (docs/apns.md).
+// so that one is the simulator's own `BadPayload` (docs/apns.md). Live Activity pushes: "Starting
+// and updating Live Activities with ActivityKit push notifications".
+import { PUSH_TYPES } from '../core/payload/push-types.js';
 
 /** The keys Apple documents in `aps` (alerts, background, Live Activities and widgets). */
 export const APS_KEYS = new Set([
@@ -17,16 +19,14 @@ export const ALERT_KEYS = new Set([
   'subtitle-loc-args', 'loc-key', 'loc-args', 'summary-arg', 'summary-arg-count',
 ]);
 export const INTERRUPTION_LEVELS = new Set(['passive', 'active', 'time-sensitive', 'critical']);
-/** The topic each push type needs: the bundle id and this suffix. */
-const TOPIC_SUFFIX: Record<string, string> = {
-  voip: '.voip',
-  complication: '.complication',
-  fileprovider: '.pushkit.fileprovider',
-  location: '.location-query',
-  liveactivity: '.push-type.liveactivity',
-  pushtotalk: '.voip-ptt',
-};
-const SUFFIXES = Object.values(TOPIC_SUFFIX);
+/** The keys Apple documents in the `aps` of a Live Activity push, and in its alert. */
+export const LIVE_ACTIVITY_APS_KEYS = new Set([
+  'timestamp', 'event', 'content-state', 'stale-date', 'dismissal-date', 'relevance-score', 'alert', 'attributes-type', 'attributes',
+]);
+export const LIVE_ACTIVITY_ALERT_KEYS = new Set(['title', 'body', 'sound']);
+const LIVE_ACTIVITY_EVENTS = new Set(['start', 'update', 'end']);
+/** The topic suffixes of the push types that have one (Herald's table, which its transport reads too). */
+const SUFFIXES = Object.values(PUSH_TYPES).map((t) => t.topicSuffix).filter((suffix) => suffix !== '');
 
 export interface RuleAnswer {
   status: number;
@@ -38,9 +38,30 @@ const bad = (reason: string): RuleAnswer => ({ status: 400, reason });
 /** The topic fits the push type: its suffix for types that have one, none of them for the others. */
 export function checkTopic(pushType: string, topic: string | undefined): RuleAnswer | undefined {
   if (topic === undefined || topic === '') return undefined; // MissingTopic is the gateway's check
-  const suffix = TOPIC_SUFFIX[pushType];
-  if (suffix !== undefined) return topic.endsWith(suffix) ? undefined : bad('BadTopic');
+  const suffix = PUSH_TYPES[pushType]?.topicSuffix;
+  if (suffix) return topic.endsWith(suffix) ? undefined : bad('BadTopic');
   return SUFFIXES.some((s) => topic.endsWith(s)) ? bad('BadTopic') : undefined;
+}
+
+const isSeconds = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+
+/**
+ * A Live Activity push: the timestamp of the change, its event, the content-state (an object) of
+ * a start or update, the attributes-type and attributes of a start, a dismissal-date only when it
+ * ends, dates in whole seconds, and only ActivityKit's keys in `aps` and its alert.
+ */
+function checkLiveActivity(aps: Record<string, unknown>): RuleAnswer | undefined {
+  if (Object.keys(aps).some((k) => !LIVE_ACTIVITY_APS_KEYS.has(k))) return bad('BadPayload');
+  if (!isSeconds(aps.timestamp) || typeof aps.event !== 'string' || !LIVE_ACTIVITY_EVENTS.has(aps.event)) return bad('BadPayload');
+  const state = aps['content-state'];
+  if (state === undefined ? aps.event !== 'end' : !isObject(state)) return bad('BadPayload');
+  if (aps.event === 'start' && !(typeof aps['attributes-type'] === 'string' && isObject(aps.attributes))) return bad('BadPayload');
+  if (aps.event !== 'start' && ('attributes-type' in aps || 'attributes' in aps)) return bad('BadPayload');
+  if ('dismissal-date' in aps && (aps.event !== 'end' || !isSeconds(aps['dismissal-date']))) return bad('BadPayload');
+  if ('stale-date' in aps && !isSeconds(aps['stale-date'])) return bad('BadPayload');
+  const alert = aps.alert;
+  if (alert !== undefined && !(isObject(alert) && Object.keys(alert).every((k) => LIVE_ACTIVITY_ALERT_KEYS.has(k)))) return bad('BadPayload');
+  return undefined;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -73,7 +94,9 @@ export function checkPush(headers: { pushType?: string; priority?: string; topic
   const pushType = headers.pushType ?? 'alert';
   const topicProblem = checkTopic(pushType, headers.topic);
   if (topicProblem) return topicProblem;
-  if (pushType === 'background' && headers.priority !== undefined && headers.priority !== '5') return bad('BadPriority');
+  // Background pushes go at 5 only, Live Activity pushes at 5 or 10.
+  const priorities = PUSH_TYPES[pushType]?.priorities;
+  if (priorities && headers.priority !== undefined && !priorities.includes(headers.priority)) return bad('BadPriority');
   let payload: unknown;
   try {
     payload = JSON.parse(body.toString('utf8'));
@@ -82,6 +105,7 @@ export function checkPush(headers: { pushType?: string; priority?: string; topic
   }
   if (!isObject(payload) || !isObject(payload.aps)) return bad('BadPayload');
   const aps = payload.aps;
+  if (pushType === 'liveactivity') return checkLiveActivity(aps) ?? checkApsValues(aps);
   if (pushType === 'background') {
     // A background push wakes the app and shows nothing: content-available 1, no alert, sound or badge.
     if (aps['content-available'] !== 1 || 'alert' in aps || 'sound' in aps || 'badge' in aps) return bad('InvalidPushType');

@@ -21,16 +21,21 @@ export interface Config {
   /** Number of proxy hops whose X-Forwarded-For is trusted (0: use the socket address). */
   trustProxyHops: number;
   apnsUrl?: string;
+  /** The sandbox gateway's override (a second simulator); HERALD_APNS_URL when unset. */
+  apnsSandboxUrl?: string;
   apnsCaFile?: string;
   /** YAML file of App manifests, when no cluster is used. */
   appsFile?: string;
   logLevel: string;
+  /** auto: readable lines on a terminal, JSON otherwise (pods, files, pipes). */
+  logFormat: 'auto' | 'json' | 'pretty';
   /** Which REST sends the controller mirrors as Send objects. */
   mirrorSends: MirrorMode;
   /** Seconds a process waits for in-flight work on SIGTERM before it exits anyway. */
   shutdownGraceSeconds: number;
   /** How many chunk jobs one sender works at once. */
   senderConcurrency: number;
+  senderLiveActivitySlots: number;
   /** AckWait of the shared consumer, and the lease a sender holds on a chunk (ms). */
   senderAckWaitMs: number;
   /** Deliveries of one job before its chunk is recorded failed (the consumer's max_deliver). */
@@ -56,6 +61,10 @@ export interface Config {
   kubernetesServiceHost?: string;
   /** Controller: Send objects older than this are deleted (0 = kept). */
   sendRetentionSeconds: number;
+  /** Days a finished send is kept in PostgreSQL (0: forever); core/send/retention.ts. */
+  finishedSendRetentionDays: number;
+  /** Days a finished send keeps its chunk rows (0: forever). */
+  chunkRetentionDays: number;
   /** Controller: leader-election Lease (namespace, name, duration); the namespace defaults to the pod's. */
   leaseNamespace: string;
   leaseName: string;
@@ -130,12 +139,15 @@ export function loadConfig(env: Env): Readonly<Config> {
     redisPrefix: text(env, 'HERALD_REDIS_PREFIX', 'herald:'),
     trustProxyHops: integer(env, 'HERALD_TRUST_PROXY_HOPS', 0, 0, 10),
     apnsUrl: optional(env, 'HERALD_APNS_URL'),
+    apnsSandboxUrl: optional(env, 'HERALD_APNS_SANDBOX_URL'),
     apnsCaFile: optional(env, 'HERALD_APNS_CA_FILE'),
     appsFile: optional(env, 'HERALD_APPS_FILE'),
     logLevel: oneOf(env, 'HERALD_LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    logFormat: oneOf(env, 'HERALD_LOG_FORMAT', 'auto', ['auto', 'json', 'pretty'] as const),
     mirrorSends: oneOf<MirrorMode>(env, 'HERALD_MIRROR_SENDS', 'broadcasts', ['all', 'broadcasts', 'none']),
     shutdownGraceSeconds: integer(env, 'HERALD_SHUTDOWN_GRACE_SECONDS', 25, 0, 3600),
     senderConcurrency: integer(env, 'HERALD_SENDER_CONCURRENCY', 4, 1, 256),
+    senderLiveActivitySlots: integer(env, 'HERALD_SENDER_LIVE_ACTIVITY_SLOTS', 2, 0, 64),
     senderAckWaitMs: integer(env, 'HERALD_SENDER_ACK_WAIT_MS', 30_000, 1000, 3_600_000),
     senderMaxDeliver: integer(env, 'HERALD_SENDER_MAX_DELIVER', 6, 2, 100),
     senderMaxAttempts: integer(env, 'HERALD_SENDER_MAX_ATTEMPTS', 4, 1, 20),
@@ -149,6 +161,8 @@ export function loadConfig(env: Env): Readonly<Config> {
     kubeconfigList: optional(env, 'KUBECONFIG'),
     kubernetesServiceHost: optional(env, 'KUBERNETES_SERVICE_HOST'),
     sendRetentionSeconds: integer(env, 'HERALD_SEND_RETENTION_SECONDS', 86_400, 0, 365 * 86_400),
+    finishedSendRetentionDays: integer(env, 'HERALD_FINISHED_SEND_RETENTION_DAYS', 90, 0, 3650),
+    chunkRetentionDays: integer(env, 'HERALD_CHUNK_RETENTION_DAYS', 30, 0, 3650),
     leaseNamespace: text(env, 'HERALD_LEASE_NAMESPACE', text(env, 'HERALD_POD_NAMESPACE', 'default')),
     leaseName: text(env, 'HERALD_LEASE_NAME', 'herald-controller'),
     leaseDurationSeconds: integer(env, 'HERALD_LEASE_DURATION_SECONDS', 15, 2, 300),

@@ -10,7 +10,7 @@
 import type { Pool } from '../core/store/db.js';
 import type { Logger } from '../core/log.js';
 import { planNext } from '../core/delivery/planner.js';
-import { claimNext, handBack, renewLease, type ClaimedChunk } from '../core/delivery/claim.js';
+import { claimNext, handBack, renewLease, type ClaimedChunk, type Lane } from '../core/delivery/claim.js';
 import { loadChunkDevices, loadSendForDelivery, recordChunk, type ChunkDevices, type ChunkOutcome, type Device } from '../core/delivery/chunks.js';
 import { apnsHeaderValues } from '../core/payload/apns-headers.js';
 import { buildApnsPayload } from '../core/payload/apns-payload.js';
@@ -73,7 +73,12 @@ export interface WorkerDeps {
   settings: WorkerSettings;
   /** True once the sender is stopping: throttle waits end with a hand-back instead. */
   stopping(): boolean;
+  /** Live Activity pushes only: the fast lane's worker (sender.ts). Default: any send. */
+  lane?: Lane;
 }
+
+/** A message with the client of its device's environment. */
+type RoutedMessage = ApnsMessage & { client: ApnsClient };
 
 interface SendContext {
   request: SendRequest;
@@ -105,14 +110,14 @@ export class ChunkWorker {
   async next(): Promise<Work | undefined> {
     if (this.mayPlan) {
       this.mayPlan = false;
-      const planned = await planNext(this.deps.pool);
+      const planned = await planNext(this.deps.pool, this.deps.lane);
       if (planned) {
         this.mayPlan = true; // there may be more
         this.deps.logger.info({ sendId: planned.sendId, outcome: planned.outcome }, 'send planned');
         return async () => undefined; // planned in the transaction above; the slot is free again
       }
     }
-    const claimed = await claimNext(this.deps.pool, this.deps.settings.ackWaitMs);
+    const claimed = await claimNext(this.deps.pool, this.deps.settings.ackWaitMs, this.deps.lane);
     // Nothing to claim: look for a send to plan after the pause (a wake-up may have been lost).
     this.mayPlan ||= !claimed || claimed.unplannedWaiting;
     return claimed ? () => this.chunk(claimed) : undefined;
@@ -163,7 +168,7 @@ export class ChunkWorker {
     // maxDeliver when the chunk goes back (an outage must never exhaust a chunk).
     const asked = { apple: false };
     try {
-      const throttled = c.throttlePerMinute && (c.targetKind === 'segment' || c.targetKind === 'tag') && !c.timezone;
+      const throttled = c.throttlePerMinute && (c.targetKind === 'segment' || c.targetKind === 'tag' || c.targetKind === 'filters') && !c.timezone;
       if (throttled && this.deps.throttle) {
         const waitMs = await this.deps.throttle.reserve(sendId, chunk, c.planned, c.throttlePerMinute!);
         if (waitMs > settings.maxHoldMs || (waitMs > 0 && this.deps.stopping())) {
@@ -182,7 +187,7 @@ export class ChunkWorker {
         const devices = await this.persist(() => loadChunkDevices(pool, ctx.app, ctx.request, c));
         outcome = await this.deliver(ctx, c, devices, log, asked);
       }
-      const recorded = await this.persist(() => recordChunk(pool, ctx.app.id, sendId, chunk, outcome));
+      const recorded = await this.persist(() => recordChunk(pool, ctx.app.id, sendId, chunk, outcome, ctx.request.liveActivity));
       metrics.chunks.inc({ result: recorded.counted ? 'recorded' : 'duplicate' });
       metrics.chunkSeconds.observe((Date.now() - started) / 1000);
       if (recorded.finished) {
@@ -237,16 +242,26 @@ export class ChunkWorker {
   private async deliver(ctx: SendContext, claimed: ClaimedChunk, loaded: ChunkDevices, log: Logger, asked: { apple: boolean }): Promise<ChunkOutcome> {
     const sendId = claimed.sendId;
     const { devices } = loaded;
-    let client: ApnsClient;
+    // Each device goes to its own environment's gateway (a development build's token is valid
+    // only on the sandbox one): at most two clients per chunk.
+    const clientOf = new Map<'production' | 'sandbox', ApnsClient>();
     try {
-      client = await this.deps.clients.get(ctx.app, claimed.credentialsVersion);
+      for (const d of devices) {
+        const environment = d.environment ?? ctx.app.environment;
+        if (!clientOf.has(environment)) clientOf.set(environment, await this.deps.clients.get(ctx.app, claimed.credentialsVersion, environment));
+      }
     } catch (error) {
       if (!(error instanceof CredentialsUnusableError)) throw error;
       return { ...tally(claimed.planned, devices, devices.map(() => ({ kind: 'stop', reason: error.message }))), stop: error.message };
     }
     const headers = apnsHeaderValues({ ...ctx.request, apns: ctx.request.apns ?? {} }, Date.now() / 1000);
-    const messages: ApnsMessage[] = devices.map((d) => ({ token: d.token, payload: this.payloadFor(ctx, sendId, d.language), ...headers }));
-    const actions = await this.sendWithRetries(client, messages, asked);
+    const messages: RoutedMessage[] = devices.map((d) => ({
+      token: d.token,
+      payload: this.payloadFor(ctx, sendId, d.language),
+      ...headers,
+      client: clientOf.get(d.environment ?? ctx.app.environment)!,
+    }));
+    const actions = await this.sendWithRetries(messages, asked);
     const outcome = tally(claimed.planned, devices, actions);
     for (const a of actions) {
       const outcomeLabel = a.kind === 'sent' ? 'sent' : a.kind === 'unsubscribe' ? 'unsubscribed' : a.kind === 'stop' ? 'left_out' : 'failed';
@@ -265,14 +280,14 @@ export class ChunkWorker {
    * keeps failing while answering the rest ends `failed` after `maxAttempts`. Waiting lasts up to
    * `gatewayHoldMs`. Sets `asked.apple` once Apple decided on a device.
    */
-  private async sendWithRetries(client: ApnsClient, messages: ApnsMessage[], asked: { apple: boolean }): Promise<Action[]> {
+  private async sendWithRetries(messages: RoutedMessage[], asked: { apple: boolean }): Promise<Action[]> {
     const { maxAttempts, backoff, gatewayHoldMs } = this.deps.settings;
     const actions: Action[] = new Array(messages.length);
     const attempts = new Uint8Array(messages.length);
     const holdUntil = Date.now() + gatewayHoldMs;
     let pending = messages.map((_, i) => i);
     for (let round = 1; pending.length; round++) {
-      const results = await this.timedSend(client, pending.map((i) => messages[i]));
+      const results = await this.timedSend(pending.map((i) => messages[i]));
       const decided = results.map(actionFor);
       if (decided.some((a) => a.kind !== 'hold')) asked.apple = true;
       const again: number[] = [];
@@ -310,11 +325,11 @@ export class ChunkWorker {
     metrics.apnsUnavailable.set(out ? 1 : 0);
   }
 
-  private timedSend(client: ApnsClient, messages: ApnsMessage[]): Promise<ApnsResult[]> {
+  private timedSend(messages: RoutedMessage[]): Promise<ApnsResult[]> {
     const { metrics } = this.deps;
     metrics.inflight.inc(messages.length);
     return Promise.all(
-      messages.map((m) => {
+      messages.map(({ client, ...m }) => {
         const t0 = performance.now();
         return client.send([m]).then(
           (r) => {
@@ -342,10 +357,10 @@ export class ChunkWorker {
 export function tally(planned: number, devices: Device[], actions: Action[]): ChunkOutcome {
   const rank = { sent: 3, failed: 2, unsubscribe: 2, retry: 2, hold: 2, stop: 1 } as const;
   const best = new Map<string, Action['kind']>();
-  const unsubscribe: string[] = [];
+  const unsubscribe: ChunkOutcome['unsubscribe'] = [];
   devices.forEach((d, i) => {
     const a = actions[i];
-    if (a.kind === 'unsubscribe') unsubscribe.push(d.token);
+    if (a.kind === 'unsubscribe') unsubscribe.push({ token: d.token, reason: a.reason, appleTimestampMs: a.appleTimestampMs });
     const prev = best.get(d.entry);
     if (!prev || rank[a.kind] > rank[prev]) best.set(d.entry, a.kind);
   });

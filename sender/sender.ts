@@ -1,5 +1,6 @@
-// A sender process's parts, wired: the claim loop and the chunk worker (work taken from
-// PostgreSQL, claim.ts), the bus wake-up, the APNs clients, the throttle, the outbox relay, and
+// A sender process's parts, wired: the claim loops and chunk workers (work taken from
+// PostgreSQL, claim.ts; a fast lane of a few slots for Live Activity pushes only), the bus
+// wake-up, the APNs clients, the throttle, the outbox relay, and
 // the shared scheduler of periodic duties (core/send/scheduler.ts: only the process holding its
 // advisory lock works, so a cluster-less install fires schedules and exactly one process does).
 // cli/commands/sender.ts builds the clients and calls startSender; tests call it in-process.
@@ -8,6 +9,7 @@ import type { Pool } from '../core/store/db.js';
 import type { Bus } from '../core/bus/jetstream.js';
 import type { Logger } from '../core/log.js';
 import { startOutboxRelay } from '../core/bus/outbox.js';
+import type { Retention } from '../core/send/retention.js';
 import { startScheduler } from '../core/send/scheduler.js';
 import { chunkBacklog } from '../core/delivery/claim.js';
 import { subscribeWake } from '../core/delivery/wake.js';
@@ -28,11 +30,21 @@ export interface SenderOptions {
   apns: ApnsSettings;
   /** Chunks worked at once. */
   concurrency?: number;
+  /**
+   * Slots kept for Live Activity pushes besides `concurrency` (the fast lane, default 2; 0: none):
+   * a broadcast's chunks can fill every other slot, never these.
+   */
+  liveActivitySlots?: number;
   worker?: Partial<WorkerSettings>;
   /** How often the scheduler's duties run when this process leads (ms, at most 1,000). */
   dutyEveryMs?: number;
+  /** Retention of finished sends, applied by the scheduler's leader. */
+  retention?: Retention;
   metrics?: SenderMetrics;
 }
+
+/** The fast lane's slots when not configured (HERALD_SENDER_LIVE_ACTIVITY_SLOTS). */
+export const DEFAULT_LIVE_ACTIVITY_SLOTS = 2;
 
 export interface Sender {
   metrics: SenderMetrics;
@@ -48,7 +60,7 @@ export async function startSender(opts: SenderOptions): Promise<Sender> {
   const clients = new ApnsClients(pool, opts.apns, logger);
   if (!opts.redis) logger.warn('no Redis: throttle_rate_per_minute is not applied by this sender');
   let stopping = false;
-  const worker = new ChunkWorker({
+  const workerDeps = {
     pool,
     logger,
     metrics,
@@ -56,27 +68,39 @@ export async function startSender(opts: SenderOptions): Promise<Sender> {
     throttle: opts.redis ? createThrottle(opts.redis, opts.redisPrefix ?? 'herald:') : undefined,
     settings,
     stopping: () => stopping,
-  });
-  const loop = runClaimLoop({ concurrency: opts.concurrency ?? 4, logger, next: () => worker.next(), idlePollMs: settings.idlePollMs });
+  };
+  // Two loops over the same engine: every kind of send, and the fast lane of Live Activity pushes.
+  const lanes = [{ worker: new ChunkWorker(workerDeps), slots: opts.concurrency ?? 4 }];
+  const fast = opts.liveActivitySlots ?? DEFAULT_LIVE_ACTIVITY_SLOTS;
+  // The lane has its own APNs connection (one per app and environment): its pushes never queue
+  // behind the thousands of streams a broadcast keeps in flight on the others.
+  const laneClients = fast > 0 ? new ApnsClients(pool, { ...opts.apns, client: { ...opts.apns.client, connections: 1 } }, logger) : undefined;
+  if (laneClients) lanes.push({ worker: new ChunkWorker({ ...workerDeps, clients: laneClients, lane: 'live_activity' }), slots: fast });
+  const loops = lanes.map(({ worker, slots }) => ({
+    worker,
+    loop: runClaimLoop({ concurrency: slots, logger, next: () => worker.next(), idlePollMs: settings.idlePollMs }),
+  }));
   const unsubscribe = subscribeWake(bus, () => {
-    worker.wake();
-    loop.wake();
+    for (const { worker, loop } of loops) {
+      worker.wake();
+      loop.wake();
+    }
   });
   // A dependency outage is logged once, not every round.
   const relayOutage = outageLog(logger, 'outbox relay');
   const stopRelay = startOutboxRelay(pool, bus, { onError: (e) => relayOutage.down(e), onOk: () => relayOutage.up() });
-  const scheduler = startScheduler({ pool, bus, logger }, Math.min(opts.dutyEveryMs ?? 500, 1000));
+  const scheduler = startScheduler({ pool, bus, logger, retention: opts.retention }, Math.min(opts.dutyEveryMs ?? 500, 1000));
 
   return {
     metrics,
-    active: () => loop.active(),
+    active: () => loops.reduce((n, { loop }) => n + loop.active(), 0),
     async stop() {
       stopping = true;
       unsubscribe();
-      await loop.stop();
+      await Promise.all(loops.map(({ loop }) => loop.stop()));
       await scheduler.stop();
       await stopRelay();
-      await clients.close();
+      await Promise.all([clients.close(), laneClients?.close()]);
     },
   };
 }

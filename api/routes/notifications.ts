@@ -4,7 +4,9 @@
 import type { Context } from 'koa';
 import { AuthError } from '../../core/errors.js';
 import { getApp } from '../../core/apps/app-store.js';
-import { acceptSend } from '../../core/send/accept.js';
+import { acceptSend, type AcceptInput } from '../../core/send/accept.js';
+import type { CreatedSend } from '../../core/send/create-send.js';
+import { SharedRead } from '../../core/store/coalesce.js';
 import type { ApiDeps, RateDraw } from '../deps.js';
 
 // Aliases name the same audience, so they share its bucket (the same map as core/validation/send-target.ts).
@@ -28,6 +30,8 @@ export function classifySend(body: Record<string, unknown>): Pick<RateDraw, 'buc
     const t = tag as Record<string, unknown>;
     return { bucket: 'broadcast', audience: `tag:${JSON.stringify([t.key, t.relation, t.value ?? null])}` };
   }
+  // Several conditions: the same list is the same audience (the limiter hashes it to a short key).
+  if (Array.isArray(filters)) return { bucket: 'broadcast', audience: `filters:${JSON.stringify(filters)}` };
   return { bucket: 'broadcast' };
 }
 
@@ -37,22 +41,39 @@ export async function drawBuckets(deps: ApiDeps, ctx: Context, draw: Omit<RateDr
   for (const [name, value] of Object.entries(headers)) ctx.set(name, value);
 }
 
-export function createNotification(deps: ApiDeps) {
-  const now = deps.now ?? (() => new Date());
-  return async function createNotificationHandler(ctx: Context): Promise<void> {
-    const body = ctx.request.body as Record<string, unknown>;
-    const appId: string = ctx.state.auth.appId;
-    if (typeof body.app_id === 'string' && body.app_id.toLowerCase() !== appId) throw new AuthError('wrong_app');
-    await drawBuckets(deps, ctx, classifySend(body));
+export interface AcceptCall {
+  /** The app the path or body names: it must be the key's (else 403, as a send's app_id). */
+  namedAppId?: unknown;
+  draw: Pick<RateDraw, 'bucket' | 'audience'>;
+  body: Record<string, unknown>;
+  validate?: AcceptInput['validate'];
+  fingerprint?: unknown;
+}
 
-    const app = await getApp(deps.pool, appId);
+/**
+ * The route's half of the one accept path (core/send/accept.ts), shared by the send and the Live
+ * Activity calls: the app named, the buckets, the app's row (shared while a read is in flight),
+ * acceptSend, the replay headers, the metric and the log line.
+ */
+export function routeAccept(deps: ApiDeps) {
+  const now = deps.now ?? (() => new Date());
+  // The app row is read for every send (its pause and segments): concurrent sends of one app
+  // share the read in flight, never a cached copy (core/store/coalesce.ts).
+  const apps = new SharedRead((id) => getApp(deps.pool, id));
+  return async function accept(ctx: Context, call: AcceptCall): Promise<CreatedSend> {
+    const appId: string = ctx.state.auth.appId;
+    if (typeof call.namedAppId === 'string' && call.namedAppId.toLowerCase() !== appId) throw new AuthError('wrong_app');
+    await drawBuckets(deps, ctx, call.draw);
+    const app = await apps.get(appId);
     if (!app || app.disabled) throw new AuthError('revoked');
     const { created, replayed } = await acceptSend(deps, {
       app,
-      body,
+      body: call.body,
       source: 'api',
       idempotencyHeader: ctx.get('Idempotency-Key') || undefined,
       now: now(),
+      validate: call.validate,
+      fingerprint: call.fingerprint,
     });
     if (replayed) {
       ctx.set('Idempotent-Replay', 'true');
@@ -61,6 +82,15 @@ export function createNotification(deps: ApiDeps) {
       deps.metrics.sends.inc({ status: created.body.status });
       ctx.state.log.info({ sendId: created.body.id, status: created.body.status, estimate: created.body.estimate }, 'send accepted');
     }
+    return created;
+  };
+}
+
+export function createNotification(deps: ApiDeps) {
+  const accept = routeAccept(deps);
+  return async function createNotificationHandler(ctx: Context): Promise<void> {
+    const body = ctx.request.body as Record<string, unknown>;
+    const created = await accept(ctx, { namedAppId: body.app_id, draw: classifySend(body), body });
     ctx.status = created.httpStatus;
     ctx.body = created.body;
   };

@@ -14,7 +14,8 @@ export async function runSender(rt: Runtime, opts: { serveMetrics?: boolean } = 
 export async function startSenderRole(rt: Runtime, opts: { serveMetrics?: boolean } = {}): Promise<Sender> {
   const { config, logger } = rt;
   const concurrency = config.senderConcurrency;
-  const pool = await openDatabase(config.databaseUrl, { max: concurrency * 2 + 4, applicationName: 'herald-sender', logger });
+  const liveActivitySlots = config.senderLiveActivitySlots;
+  const pool = await openDatabase(config.databaseUrl, { max: (concurrency + liveActivitySlots) * 2 + 4, applicationName: 'herald-sender', logger });
   const bus = await openBus(config.natsUrl, config.streamPrefix, { name: 'herald-sender', logger });
   // Redis only holds the throttle buckets: without it throttled sends wait, nothing else stops.
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false });
@@ -33,8 +34,11 @@ export async function startSenderRole(rt: Runtime, opts: { serveMetrics?: boolea
     redisPrefix: config.redisPrefix,
     metrics,
     concurrency,
+    liveActivitySlots,
+    retention: { finishedSendDays: config.finishedSendRetentionDays, chunkDays: config.chunkRetentionDays },
     apns: {
       url: config.apnsUrl,
+      sandboxUrl: config.apnsSandboxUrl,
       ca: config.apnsCaFile ? readFileSync(config.apnsCaFile, 'utf8') : undefined,
       client: { adapter: config.apnsClient, connections: config.apnsConnections, maxConcurrentStreams: config.apnsMaxStreams },
     },
@@ -63,7 +67,7 @@ export async function startSenderRole(rt: Runtime, opts: { serveMetrics?: boolea
     ready = false;
     await sender.stop();
   });
-  logger.info({ concurrency }, 'sender started');
+  logger.info({ concurrency, liveActivitySlots }, 'sender started');
   if (process.env.HERALD_PRINT_PORT) process.stdout.write('sender ready\n');
   return sender;
 }

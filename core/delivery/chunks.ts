@@ -4,11 +4,14 @@
 import type { Pool, Queryable } from '../store/db.js';
 import { inTransaction } from '../store/db.js';
 import { getApp, type AppRecord } from '../apps/app-store.js';
-import { audienceCondition, Params } from '../audience/filter.js';
-import type { SendRequest } from '../send/request.js';
+import { audienceCondition, deviceTokenColumn, narrowing, Params } from '../audience/filter.js';
+import { loadActivityDevices } from '../live-activities/activity-audience.js';
+import type { LiveActivityRequest, SendRequest } from '../send/request.js';
 import { writeTransition } from '../send/transitions.js';
 import type { ClaimedChunk } from './claim.js';
+import { unsubscribeRefused, type RefusedToken } from '../subscriptions/subscription-store.js';
 import { finishIfComplete, stopWithin, type FinishedSend } from './finish.js';
+import { dropActivityTokens, removeRefusedTokens } from '../live-activities/tokens.js';
 
 export type ChunkState = 'planned' | 'working' | 'done' | 'left_out';
 
@@ -17,6 +20,8 @@ export interface Device {
   entry: string;
   token: string;
   language: string | null;
+  /** The gateway its token belongs to; null = the App's environment. */
+  environment: 'production' | 'sandbox' | null;
 }
 
 export interface ChunkDevices {
@@ -30,17 +35,26 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The devices of a chunk, the same on every attempt (up to subscriptions changed in between). */
 export async function loadChunkDevices(db: Queryable, app: AppRecord, req: SendRequest, bounds: Pick<ClaimedChunk, 'fromSeq' | 'toSeq' | 'planned' | 'zone' | 'entries'>): Promise<ChunkDevices> {
   const target = req.target;
+  // A Live Activity's update or end: the installs of the chunk, with their activity's token.
+  if (target.kind === 'activity') return loadActivityDevices(db, app.id, target.activityId, bounds.entries ?? []);
   if (target.kind === 'subscription_ids' || target.kind === 'external_ids') {
     const byId = target.kind === 'subscription_ids';
     // A timezone list send's chunk counts for its own share of the ids (timezone.ts).
     const given = bounds.entries ?? target.ids;
     const ids = byId ? given.filter((id) => UUID.test(id)).map((id) => id.toLowerCase()) : given;
-    const res = await db.query<{ entry: string; token: string; language: string | null }>(
+    // excluded_segments (and a Live Activity start's token) narrows a list too: those installs
+    // are left as if unknown (skipped).
+    const params = new Params([app.id, ids]);
+    const narrowed = narrowing(app, target, params);
+    const token = deviceTokenColumn(target, params);
+    const res = await db.query<Device>(
       byId
-        ? `SELECT id::text AS entry, token, language FROM subscriptions WHERE app_id = $1 AND subscribed AND id = ANY($2::uuid[])`
-        : `SELECT external_id AS entry, token, language FROM subscriptions WHERE app_id = $1 AND subscribed AND external_id = ANY($2::text[])
-           ORDER BY seq`,
-      [app.id, ids],
+        ? `SELECT s.id::text AS entry, ${token} AS token, s.language, s.environment FROM subscriptions s
+            WHERE s.app_id = $1 AND s.subscribed AND s.id = ANY($2::uuid[])${narrowed}`
+        : `SELECT s.external_id AS entry, ${token} AS token, s.language, s.environment FROM subscriptions s
+            WHERE s.app_id = $1 AND s.subscribed AND s.external_id = ANY($2::text[])${narrowed}
+           ORDER BY s.seq`,
+      params.values,
     );
     // Entries as given (a subscription id matches whatever its case was in the request).
     const entries = byId ? given.map((id) => id.toLowerCase()) : given;
@@ -50,13 +64,14 @@ export async function loadChunkDevices(db: Queryable, app: AppRecord, req: SendR
   const condition = audienceCondition(app, target, params);
   // A timezone send's chunk: the devices of its zone only (timezone.ts).
   const zone = bounds.zone ? ` AND s.timezone IS NOT DISTINCT FROM ${params.add(bounds.zone.timezone)}::text` : '';
-  const res = await db.query<{ seq: number; token: string; language: string | null }>(
-    `SELECT seq, token, language FROM subscriptions s
+  const token = deviceTokenColumn(target, params);
+  const res = await db.query<{ seq: number; token: string; language: string | null; environment: Device['environment'] }>(
+    `SELECT seq, ${token} AS token, language, environment FROM subscriptions s
       WHERE s.app_id = $1 AND s.subscribed AND s.seq > $2 AND s.seq <= $3 AND ${condition}${zone}
       ORDER BY seq LIMIT $4`,
     params.values,
   );
-  const devices = res.rows.map((r) => ({ entry: String(r.seq), token: r.token, language: r.language }));
+  const devices = res.rows.map((r) => ({ entry: String(r.seq), token: r.token, language: r.language, environment: r.environment }));
   return { devices, entries: devices.map((d) => d.entry) };
 }
 
@@ -66,8 +81,8 @@ export interface ChunkOutcome {
   skipped: number;
   /** Entries not sent because the send stopped (credentials refused) inside this chunk. */
   leftOut: number;
-  /** Tokens APNs answered 410 Unregistered for: unsubscribed in the same transaction. */
-  unsubscribe: string[];
+  /** Tokens Apple refused for good (410, BadDeviceToken, DeviceTokenNotForTopic): unsubscribed in the same transaction. */
+  unsubscribe: RefusedToken[];
   /** APNs refused the app's credentials (their reason): the send stops in the same transaction. */
   stop?: string;
 }
@@ -81,8 +96,10 @@ export interface RecordResult {
 /**
  * Records a chunk's outcome and moves the send's counters, once: the conditional close of the
  * (send, chunk) row decides, in the same transaction as the counters, whether anything moves.
+ * A Live Activity push (`liveActivity`) went to its own tokens: Apple's refusals remove those,
+ * never the install's subscription, and an `end` that finished unstopped drops the activity's tokens.
  */
-export async function recordChunk(pool: Pool, appId: string, sendId: number, chunk: number, outcome: ChunkOutcome): Promise<RecordResult> {
+export async function recordChunk(pool: Pool, appId: string, sendId: number, chunk: number, outcome: ChunkOutcome, liveActivity?: LiveActivityRequest): Promise<RecordResult> {
   return inTransaction(pool, async (db) => {
     // Lock order everywhere: the send row first, then its chunks.
     const locked = await db.query('SELECT status FROM sends WHERE id = $1 FOR UPDATE', [sendId]);
@@ -101,16 +118,16 @@ export async function recordChunk(pool: Pool, appId: string, sendId: number, chu
     });
     const s = moved.rows[0];
     if (!s) return { counted: false };
-    if (outcome.unsubscribe.length) {
-      await db.query(
-        `UPDATE subscriptions SET subscribed = false, updated_at = now() WHERE app_id = $1 AND token = ANY($2) AND subscribed`,
-        [appId, outcome.unsubscribe],
-      );
-    }
+    if (liveActivity) await removeRefusedTokens(db, appId, liveActivity, outcome.unsubscribe);
+    else await unsubscribeRefused(db, appId, outcome.unsubscribe);
     if (locked.rows[0]?.status === 'queued') await writeTransition(db, sendId, 'queued', 'chunk_started', {});
     if (outcome.stop) return { counted: true, finished: await stopWithin(db, sendId, 'credentials', outcome.stop) };
     const last = s.stopped !== null || (s.chunks_total !== null && s.chunks_done >= s.chunks_total);
-    return { counted: true, finished: last ? await finishIfComplete(db, sendId) : undefined };
+    const finished = last ? await finishIfComplete(db, sendId) : undefined;
+    // The end went to every token it could (a canceled or stopped one did not: the activity may
+    // still run): nothing more goes to them.
+    if (finished && finished.stopped === null && liveActivity?.event === 'end') await dropActivityTokens(db, appId, liveActivity.activityId);
+    return { counted: true, finished };
   });
 }
 

@@ -34,23 +34,29 @@ export interface ClaimedChunk {
   unplannedWaiting: boolean;
 }
 
+/**
+ * Which sends a claim (or a plan) may take: any, or Live Activity pushes only (the senders' fast
+ * lane: a few slots that a broadcast's chunks can never hold, so an update waits for none of them).
+ */
+export type Lane = 'all' | 'live_activity';
+
 /** The claim's condition on a chunk and its send, written once. */
 const CLAIMABLE = `k.state IN ('planned', 'working') AND (k.lease_until IS NULL OR k.lease_until < clock_timestamp())
   AND (k.not_before IS NULL OR k.released_at IS NOT NULL)
   AND s.status IN ('queued', 'sending', 'scheduled') AND s.stopped IS NULL AND ${sendableSql('a')}`;
 
 /**
- * Takes the next chunk for `leaseMs`, or returns undefined when none is claimable. The pause
+ * Takes the next chunk for `leaseMs` (of a Live Activity push, in that lane), or returns undefined when none is claimable. The pause
  * check is in the same statement, so a pause committed before it is always seen. One more
  * statement: the send's turn (last_claim_at, with what the worker needs to know about the send and
  * whether a send waits to be planned), and on a send's first chunk the transition queued → sending.
  */
-export async function claimNext(pool: Pool, leaseMs: number): Promise<ClaimedChunk | undefined> {
+export async function claimNext(pool: Pool, leaseMs: number, lane: Lane = 'all'): Promise<ClaimedChunk | undefined> {
   const res = await pool.query({
-    name: 'herald-claim-chunk',
+    name: lane === 'all' ? 'herald-claim-chunk' : 'herald-claim-chunk-live-activity',
     text: `WITH pick AS (
          SELECT k.send_id, k.chunk FROM send_chunks k JOIN sends s ON s.id = k.send_id JOIN apps a ON a.id = s.app_id
-          WHERE ${CLAIMABLE}
+          WHERE ${CLAIMABLE}${lane === 'all' ? '' : ` AND s.kind = 'live_activity'`}
           ORDER BY s.last_claim_at NULLS FIRST, k.send_id, k.chunk
           LIMIT 1 FOR UPDATE OF k SKIP LOCKED)
        UPDATE send_chunks k SET state = 'working', lease_until = clock_timestamp() + $1 * interval '1 millisecond', claims = k.claims + 1

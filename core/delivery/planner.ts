@@ -13,6 +13,9 @@ import type { SendRequest } from '../send/request.js';
 import { writeTransition } from '../send/transitions.js';
 import { finishIfComplete, stopWithin } from './finish.js';
 import { haltReason, type HaltReason } from '../apps/sendable.js';
+import { isBroadcast } from '../send/status.js';
+import { planActivityChunks } from '../live-activities/activity-audience.js';
+import type { Lane } from './claim.js';
 
 export const CHUNK_SIZE = 500;
 
@@ -103,29 +106,38 @@ async function planLocked(db: PoolClient, send: SendToPlan): Promise<PlanOutcome
     await stopWithin(db, send.id, 'credentials', 'the app has no push key or certificate');
     return { kind: 'stopped', reason: 'credentials' };
   }
-  const bounds =
-    send.request.target.kind === 'segment' || send.request.target.kind === 'tag'
+  const target = send.request.target;
+  let chunks: number;
+  if (target.kind === 'activity') {
+    // A Live Activity's update or end: its tokens now, at most as many as the answer counted.
+    chunks = await planActivityChunks(db, send.id, app.id, target.activityId, send.total_recipients, CHUNK_SIZE);
+    await db.query('UPDATE sends SET chunks_total = $2, updated_at = now() WHERE id = $1', [send.id, chunks]);
+  } else {
+    const bounds = isBroadcast(send.request)
       ? await audienceBoundaries(db, app, send.request, send.audience_max_seq ?? 0, send.total_recipients)
       : listBounds(send.request);
-  await insertChunks(db, send.id, bounds);
+    await insertChunks(db, send.id, bounds);
+    chunks = bounds.length;
+  }
   // An audience that emptied since the estimate: nothing to deliver, everyone is skipped.
-  if (!bounds.length) await finishIfComplete(db, send.id);
-  return { kind: 'planned', chunks: bounds.length };
+  if (!chunks) await finishIfComplete(db, send.id);
+  return { kind: 'planned', chunks };
 }
 
 const UNPLANNED = `SELECT id, app_id, request, total_recipients, audience_max_seq FROM sends
   WHERE chunks_total IS NULL AND status IN ('queued', 'sending') AND stopped IS NULL`;
 
 /**
- * Plans the oldest unplanned send no other sender is planning; undefined when there is none. A
+ * Plans the oldest unplanned send (of a Live Activity push, in that lane) no other sender is
+ * planning; undefined when there is none. A
  * send whose planning throws becomes a draft saying why (transitions table, `plan_failed`), in a
  * transaction of its own, so it never blocks the sends behind it.
  */
-export async function planNext(pool: Pool): Promise<{ sendId: number; outcome: PlanOutcome | { kind: 'failed'; error: string } } | undefined> {
+export async function planNext(pool: Pool, lane: Lane = 'all'): Promise<{ sendId: number; outcome: PlanOutcome | { kind: 'failed'; error: string } } | undefined> {
   let sendId: number | undefined;
   try {
     return await inTransaction(pool, async (db) => {
-      const res = await db.query<SendToPlan>(`${UNPLANNED} ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`);
+      const res = await db.query<SendToPlan>(`${UNPLANNED}${lane === 'all' ? '' : ` AND kind = 'live_activity'`} ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`);
       const send = res.rows[0];
       if (!send) return undefined;
       sendId = send.id;

@@ -2,13 +2,14 @@
 // "Sending notification requests to APNs"). Pure: the caller passes the moment the device's
 // push starts.
 import type { SendRequest } from '../send/request.js';
+import { PUSH_TYPES, type HeraldPushType } from './push-types.js';
 
 /** OneSignal's default time to live when `ttl` is absent: 3 days. */
 export const DEFAULT_TTL_SECONDS = 259_200;
 
 export interface ApnsHeaderValues {
-  pushType: 'alert' | 'background';
-  /** Absent: Apple's default (10). A background push always has 5. */
+  pushType: HeraldPushType;
+  /** Absent: Apple's default (10). A background push always has 5; a Live Activity push 5 or 10. */
   priority?: 1 | 5 | 10;
   /** apns-expiration: UNIX seconds; 0 = deliver now or never. */
   expiration: number;
@@ -26,13 +27,11 @@ export function isBackgroundRequest(req: SendRequest): boolean {
 export function apnsHeaderValues(req: SendRequest, nowSeconds: number): ApnsHeaderValues {
   const a = req.apns;
   const ttl = a.ttlSeconds ?? DEFAULT_TTL_SECONDS;
-  const background = isBackgroundRequest(req);
-  const values: ApnsHeaderValues = {
-    pushType: background ? 'background' : 'alert',
-    expiration: ttl === 0 ? 0 : Math.floor(nowSeconds) + ttl,
-  };
-  if (background) values.priority = 5;
-  else if (a.priority !== undefined) values.priority = a.priority;
+  const pushType: HeraldPushType = req.liveActivity ? 'liveactivity' : isBackgroundRequest(req) ? 'background' : 'alert';
+  const values: ApnsHeaderValues = { pushType, expiration: ttl === 0 ? 0 : Math.floor(nowSeconds) + ttl };
+  // A background push's priority is fixed; the others take the request's, else their default.
+  const priority = pushType === 'background' ? PUSH_TYPES.background.defaultPriority : (a.priority ?? PUSH_TYPES[pushType].defaultPriority);
+  if (priority !== undefined) values.priority = priority;
   if (a.collapseId !== undefined) values.collapseId = a.collapseId;
   return values;
 }

@@ -20,9 +20,11 @@
 //   custom.m   https image to attach      custom.b   button {id, text}
 //   custom.bi  ios_badgeType Increase: the amount the extension adds to its badge count
 // `custom.i/u/a` are where OneSignal's SDK looks, which eases moving an app over.
+// A Live Activity push has its own `aps` and nothing else (live-activity-payload.ts).
 import type { SendRequest } from '../send/request.js';
 import { isBackgroundRequest } from './apns-headers.js';
 import { pickLanguage, textFor } from './language.js';
+import { liveActivityAps } from './live-activity-payload.js';
 
 export const APNS_PAYLOAD_LIMIT_BYTES = 4096;
 export const BUTTON_CATEGORY = 'herald.button';
@@ -80,6 +82,7 @@ export function buildApnsPayload(
   opts: ApnsPayloadOptions = {},
 ): string {
   const lang = Object.hasOwn(req.contents, language) ? language : req.defaultLanguage;
+  if (req.liveActivity) return JSON.stringify({ aps: liveActivityAps(req, lang) });
   const aps = apsOf(req, lang);
   const custom: Record<string, unknown> = { i: String(opts.sendId ?? PLACEHOLDER_SEND_ID) };
   if (req.url !== undefined) custom.u = req.url;

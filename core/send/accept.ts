@@ -8,7 +8,8 @@ import type { PoolClient } from '../store/db.js';
 import type { AppRecord } from '../apps/app-store.js';
 import { AuthError, PaymentRequiredError } from '../errors.js';
 import { haltReason } from '../apps/sendable.js';
-import { validateSendRequest } from '../validation/validate-send.js';
+import { validateSendRequest, type SendValidationInput } from '../validation/validate-send.js';
+import type { SendRequest } from './request.js';
 import { createSend, type CreatedSend, type CreateSendDeps } from './create-send.js';
 import type { SendSource } from './report.js';
 
@@ -41,6 +42,10 @@ export interface AcceptInput {
   /** The key used when the request names none (a Send object: its uid). */
   fallbackKey?: string;
   now: Date;
+  /** Reads the body into a request: a send's rules by default; a Live Activity call passes its own. */
+  validate?: (input: SendValidationInput) => SendRequest;
+  /** What "the same request" means for idempotency: the body by default; a call whose path names more (a Live Activity) passes both. */
+  fingerprint?: unknown;
 }
 
 export async function acceptSend(deps: AcceptDeps, input: AcceptInput): Promise<{ created: CreatedSend; replayed: boolean }> {
@@ -49,7 +54,8 @@ export async function acceptSend(deps: AcceptDeps, input: AcceptInput): Promise<
   const halted = haltReason(app);
   if (halted === 'paused') throw new PaymentRequiredError();
   if (halted === 'disabled') throw new AuthError('revoked');
-  const request = validateSendRequest({
+  const validate = input.validate ?? validateSendRequest;
+  const request = validate({
     body,
     idempotencyHeader: input.idempotencyHeader,
     app: { id: app.id, bundleId: app.bundleId, segmentNames: app.segments.map((s) => s.name) },
@@ -59,5 +65,5 @@ export async function acceptSend(deps: AcceptDeps, input: AcceptInput): Promise<
     createSend(deps, app, request, { source: input.source, withinTransaction });
   const key = request.idempotencyKey ?? input.fallbackKey;
   if (!key) return { created: await create(), replayed: false };
-  return deps.idempotency.run(app.id, key, body, create);
+  return deps.idempotency.run(app.id, key, input.fingerprint ?? body, create);
 }

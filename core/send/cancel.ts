@@ -3,6 +3,7 @@
 // the send ends `approved` when some devices were reached, else `draft`; the rest are never sent.
 // A scheduled send that has not fired ends `draft` at once. `sends.canceled_at` records the cancel
 // (GET stats and the Send show `canceled: true`). Repeating a cancel changes nothing.
+import { LISTED_KINDS_SQL } from './report.js';
 import type { Pool, PoolClient } from '../store/db.js';
 import { inTransaction } from '../store/db.js';
 import { stopWithin } from '../delivery/finish.js';
@@ -27,7 +28,7 @@ export async function cancelSend(pool: Pool, appId: string, sendId: number): Pro
 export async function cancelWithin(db: PoolClient, appId: string, sendId: number): Promise<CancelOutcome> {
   const res = await db.query<Row>(
     `SELECT app_id, status, chunks_total, canceled_at, total_recipients FROM sends
-      WHERE id = $1 AND app_id = $2 AND kind = 'push' FOR UPDATE`,
+      WHERE id = $1 AND app_id = $2 AND ${LISTED_KINDS_SQL} FOR UPDATE`,
     [sendId, appId],
   );
   const s = res.rows[0];

@@ -6,10 +6,11 @@
 import type { Pool, PoolClient, Queryable } from '../store/db.js';
 import { unknownListIds, type UnknownIds } from '../audience/unknown-ids.js';
 import { inTransaction } from '../store/db.js';
+import { GroupedStatement, perPool } from '../store/coalesce.js';
 import type { Bus } from '../bus/jetstream.js';
 import { SUBJECTS } from '../bus/subjects.js';
 import { wakeSenders } from '../delivery/wake.js';
-import { listBounds } from '../delivery/planner.js';
+import { CHUNK_SIZE, listBounds } from '../delivery/planner.js';
 import { publishAndDelete, type EnqueuedMessage } from '../bus/outbox.js';
 import type { Logger } from '../log.js';
 import type { AppRecord } from '../apps/app-store.js';
@@ -48,16 +49,21 @@ export interface CreateSendOptions {
   withinTransaction?: (db: PoolClient, created: CreatedSend) => Promise<void>;
 }
 
-interface MessageTemplate {
+export interface MessageTemplate {
   subject: string;
   msgIdPrefix: string;
   payload: Record<string, unknown>;
 }
 
+/** A notification, or a Live Activity push (the same engine, recorded apart: docs/live-activities.md). */
+export type SendKind = 'push' | 'live_activity';
+
 /** The send-created event the controller's mirror and metrics read. */
 export interface SendCreatedEvent {
   sendId: number;
   appId: string;
+  /** Absent in events written before Live Activities: a push. */
+  kind?: SendKind;
   status: SendStatus;
   targetKind: SendRequest['target']['kind'];
   broadcast: boolean;
@@ -68,12 +74,15 @@ export interface SendCreatedEvent {
 export async function createSend(deps: CreateSendDeps, app: AppRecord, req: SendRequest, opts: CreateSendOptions = {}): Promise<CreatedSend> {
   const source = opts.source ?? 'api';
   const [{ estimate, maxSeq }, unknown] = await Promise.all([measureAudience(deps.pool, app, req.target), unknownListIds(deps.pool, app.id, req.target)]);
-  if (isBroadcast(req) && estimate > MAX_AUDIENCE) throw new ValidationError([audienceTooLargeMessage(estimate)]);
+  // An activity's tokens are as unbounded as a segment: the same cap.
+  if ((isBroadcast(req) || req.target.kind === 'activity') && estimate > MAX_AUDIENCE) throw new ValidationError([audienceTooLargeMessage(estimate)]);
+  const kind: SendKind = req.liveActivity ? 'live_activity' : 'push';
   const decision = decideStatus(req, app, estimate);
 
   const broadcast = isBroadcast(req);
   const event: Omit<SendCreatedEvent, 'sendId'> = {
     appId: app.id,
+    kind,
     status: decision.status,
     targetKind: req.target.kind,
     broadcast,
@@ -82,69 +91,46 @@ export async function createSend(deps: CreateSendDeps, app: AppRecord, req: Send
   };
   // The bus messages of the send, as templates: the send id is filled in by the database.
   const templates: MessageTemplate[] = [{ subject: SUBJECTS.sendEvent('created'), msgIdPrefix: 'send-created-', payload: event }];
-  // A list send delivered now is one chunk (at most 500 ids), recorded with the send.
-  const listChunk = decision.plan && !broadcast ? (listBounds(req)[0]?.planned ?? 0) : 0;
+  // A list send delivered now is one chunk (at most 500 ids), recorded with the send; so is a
+  // Live Activity's update to at most 500 tokens (its installs read in the same statement), so a
+  // sender claims it at once without a planning step. A larger one is planned by the planner.
+  const activity = req.target.kind === 'activity' ? req.target.activityId : null;
+  const listChunk = !decision.plan || broadcast ? 0 : activity === null ? (listBounds(req)[0]?.planned ?? 0) : estimate <= CHUNK_SIZE ? estimate : 0;
+  const answer = (id: number): CreatedSend => ({
+    httpStatus: decision.httpStatus,
+    body: { id, status: decision.status, sent: 0, failed: 0, skipped: 0, estimate, message: decision.message, ...(unknown ? { errors: unknown } : {}) },
+  });
 
-  const record = async (db: Queryable) => {
-    // One statement records the send and its outbox rows: atomic without BEGIN/COMMIT, and one
-    // round trip instead of four (each round trip is a syscall pair, the api's main cost).
-    const res = await db.query({
-      name: 'herald-record-send', // prepared once per connection: the hottest statement
-      text: `WITH s AS (
-         INSERT INTO sends (app_id, source, target_kind, request, status, message, total_recipients, audience_max_seq,
-                            throttle_per_min, send_after, finished_at, chunks_total)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, CASE WHEN $5 IN ('approved', 'draft') THEN now() END,
-                 CASE WHEN $14::int > 0 THEN 1 END)
-         RETURNING id
-       ), k AS (
-         INSERT INTO send_chunks (send_id, chunk, planned) SELECT id, 0, $14::int FROM s WHERE $14::int > 0
-       ), o AS (
-         INSERT INTO outbox (subject, msg_id, payload)
-         SELECT t.subject, t.prefix || s.id, t.payload || jsonb_build_object('sendId', s.id)
-           FROM s, unnest($11::text[], $12::text[], $13::jsonb[]) WITH ORDINALITY AS t(subject, prefix, payload, n)
-          ORDER BY t.n
-         RETURNING id
-       )
-       SELECT (SELECT id FROM s) AS send_id, coalesce((SELECT array_agg(id ORDER BY id) FROM o), '{}') AS outbox_ids`,
-      values: [
-        app.id,
-        source,
-        req.target.kind,
-        JSON.stringify(req),
-        decision.status,
-        decision.message,
-        estimate,
-        maxSeq,
-        req.throttleRatePerMinute ?? null,
-        req.sendAfter ?? null,
-        templates.map((t) => t.subject),
-        templates.map((t) => t.msgIdPrefix),
-        templates.map((t) => JSON.stringify(t.payload)),
-        listChunk,
-      ],
-    });
-    const id = res.rows[0].send_id as number;
-    const outboxIds = res.rows[0].outbox_ids as number[];
-    const created: CreatedSend = {
-      httpStatus: decision.httpStatus,
-      body: { id, status: decision.status, sent: 0, failed: 0, skipped: 0, estimate, message: decision.message, ...(unknown ? { errors: unknown } : {}) },
-    };
-    const outbox: EnqueuedMessage[] = templates.map((t, i) => ({
-      id: outboxIds[i],
-      subject: t.subject,
-      msgId: `${t.msgIdPrefix}${id}`,
-      payload: { ...t.payload, sendId: id },
-    }));
-    return { created, outbox };
+  const row: SendRow = {
+    appId: app.id,
+    kind,
+    source,
+    targetKind: req.target.kind,
+    request: JSON.stringify(req),
+    status: decision.status,
+    message: decision.message,
+    estimate,
+    maxSeq,
+    throttle: req.throttleRatePerMinute ?? null,
+    sendAfter: req.sendAfter ?? null,
+    listChunk,
+    activity,
+    templates,
   };
-
-  const { created, outbox } = opts.withinTransaction
+  const [{ id, outboxIds }] = opts.withinTransaction
     ? await inTransaction(deps.pool, async (db) => {
-        const result = await record(db);
-        await opts.withinTransaction!(db, result.created);
-        return result;
+        const recorded = await recordSends(db, [row]);
+        await opts.withinTransaction!(db, answer(recorded[0].id));
+        return recorded;
       })
-    : await record(deps.pool);
+    : await groupedRecorderOf(deps.pool).submit([row]);
+  const created = answer(id);
+  const outbox: EnqueuedMessage[] = templates.map((t, i) => ({
+    id: outboxIds[i],
+    subject: t.subject,
+    msgId: `${t.msgIdPrefix}${id}`,
+    payload: { ...t.payload, sendId: id },
+  }));
 
   // Publish before answering, so the work is on the bus when the caller hears 202; if NATS is
   // down the outbox relay publishes later and the answer does not wait for it.
@@ -154,3 +140,89 @@ export async function createSend(deps: CreateSendDeps, app: AppRecord, req: Send
   if (decision.plan) wakeSenders(deps.bus);
   return created;
 }
+
+/** One send as the recording statement takes it. */
+export interface SendRow {
+  appId: string;
+  kind: SendKind;
+  source: SendSource;
+  targetKind: SendRequest['target']['kind'];
+  request: string;
+  status: SendStatus;
+  message: string;
+  estimate: number;
+  maxSeq: number | null;
+  throttle: number | null;
+  sendAfter: Date | null;
+  /** Devices of a list send's one chunk, recorded with it; 0 = planned later. */
+  listChunk: number;
+  /** A Live Activity update's activity: its one chunk holds the installs with a token for it. */
+  activity: string | null;
+  templates: MessageTemplate[];
+}
+
+/**
+ * Records sends, their list chunk and their outbox rows in one statement: atomic without
+ * BEGIN/COMMIT, and one round trip and one commit for every send written together (group
+ * commit: concurrent requests share it, each answered only once its row is durable).
+ * The ids are drawn first so each row's outbox messages name their send.
+ */
+export async function recordSends(db: Queryable, rows: SendRow[]): Promise<Array<{ id: number; outboxIds: number[] }>> {
+  const messages = rows.flatMap((r, i) => r.templates.map((t) => ({ send: i + 1, ...t })));
+  const res = await db.query<{ send_ids: string[]; outbox: Array<[string, string]> | null }>({
+    name: 'herald-record-sends', // prepared once per connection: the hottest statement
+    text: `WITH input AS MATERIALIZED (
+       SELECT t.*, nextval(pg_get_serial_sequence('sends', 'id')) AS id
+         FROM unnest($1::uuid[], $2::text[], $3::text[], $4::jsonb[], $5::text[], $6::text[], $7::int[], $8::bigint[],
+                     $9::int[], $10::timestamptz[], $11::int[], $16::text[], $17::text[])
+              WITH ORDINALITY AS t(app_id, source, target_kind, request, status, message, total, max_seq, throttle, send_after, list_chunk, kind, activity, n)
+     ), s AS (
+       INSERT INTO sends (id, app_id, kind, source, target_kind, request, status, message, total_recipients, audience_max_seq,
+                          throttle_per_min, send_after, finished_at, chunks_total)
+       OVERRIDING SYSTEM VALUE
+       SELECT id, app_id, kind, source, target_kind, request, status, message, total, max_seq, throttle, send_after,
+              CASE WHEN status IN ('approved', 'draft') THEN now() END, CASE WHEN list_chunk > 0 THEN 1 END
+         FROM input ORDER BY n
+     ), k AS (
+       INSERT INTO send_chunks (send_id, chunk, planned, entries)
+       SELECT id, 0, list_chunk, CASE WHEN activity IS NOT NULL THEN ARRAY(
+                SELECT t.subscription_id::text FROM live_activity_tokens t
+                 WHERE t.app_id = input.app_id AND t.kind = 'update' AND t.activity = input.activity
+                 ORDER BY t.subscription_id LIMIT input.list_chunk) END
+         FROM input WHERE list_chunk > 0
+     ), o AS (
+       INSERT INTO outbox (subject, msg_id, payload)
+       SELECT m.subject, m.prefix || i.id, m.payload || jsonb_build_object('sendId', i.id)
+         FROM unnest($12::int[], $13::text[], $14::text[], $15::jsonb[]) WITH ORDINALITY AS m(send_n, subject, prefix, payload, k)
+         JOIN input i ON i.n = m.send_n
+        ORDER BY m.k
+       RETURNING msg_id, id
+     )
+     SELECT (SELECT array_agg(id ORDER BY n) FROM input)::text[] AS send_ids,
+            (SELECT json_agg(json_build_array(msg_id, id::text)) FROM o) AS outbox`,
+    values: [
+      rows.map((r) => r.appId),
+      rows.map((r) => r.source),
+      rows.map((r) => r.targetKind),
+      rows.map((r) => r.request),
+      rows.map((r) => r.status),
+      rows.map((r) => r.message),
+      rows.map((r) => r.estimate),
+      rows.map((r) => r.maxSeq),
+      rows.map((r) => r.throttle),
+      rows.map((r) => r.sendAfter),
+      rows.map((r) => r.listChunk),
+      messages.map((m) => m.send),
+      messages.map((m) => m.subject),
+      messages.map((m) => m.msgIdPrefix),
+      messages.map((m) => JSON.stringify(m.payload)),
+      rows.map((r) => r.kind),
+      rows.map((r) => r.activity),
+    ],
+  });
+  const ids = res.rows[0].send_ids.map(Number);
+  const outboxId = new Map((res.rows[0].outbox ?? []).map(([msgId, id]) => [msgId, Number(id)]));
+  return rows.map((r, i) => ({ id: ids[i], outboxIds: r.templates.map((t) => outboxId.get(t.msgIdPrefix + ids[i])!) }));
+}
+
+const groupedRecorderOf = perPool((pool: Pool) => new GroupedStatement<SendRow, { id: number; outboxIds: number[] }>((rows) => recordSends(pool, rows)));

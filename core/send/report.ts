@@ -7,6 +7,11 @@ import type { SendStatus } from './status.js';
 
 export type SendSource = 'api' | 'kubernetes' | 'dashboard';
 export const SEND_SOURCES: readonly SendSource[] = ['api', 'kubernetes', 'dashboard'];
+/**
+ * The sends the list, stats and cancel calls know: notifications and Live Activity pushes. An
+ * in-app card is not one of them (the contract: its id is a 404).
+ */
+export const LISTED_KINDS_SQL = `kind IN ('push', 'live_activity')`;
 
 export interface NotificationRow extends SendRow {
   source: SendSource;
@@ -20,6 +25,16 @@ export interface NotificationRow extends SendRow {
   created_at: Date;
   finished_at: Date | null;
   canceled_at: Date | null;
+  la_event: string | null;
+  la_activity: string | null;
+  la_type: string | null;
+}
+
+/** What a Live Activity push was (absent from a notification's report). */
+export interface LiveActivityReport {
+  event: 'start' | 'update' | 'end';
+  activity_id: string;
+  activity_type?: string;
 }
 
 export interface NotificationReport extends SendStats {
@@ -36,6 +51,7 @@ export interface NotificationReport extends SendStats {
   completed_at: number | null;
   throttle_rate_per_minute: number | null;
   canceled: boolean;
+  live_activity?: LiveActivityReport;
 }
 
 /** The columns toNotification reads, for every query that feeds it. */
@@ -43,7 +59,8 @@ export interface NotificationReport extends SendStats {
 export const NOTIFICATION_COLUMNS = `id, app_id, status, total_recipients, sent, failed, skipped, left_out, clicked, source,
   request->'contents' AS contents, request->'headings' AS headings, request->>'name' AS name,
   request->'customData' AS custom_data, message, throttle_per_min, send_after, created_at,
-  finished_at, canceled_at`;
+  finished_at, canceled_at, request->'liveActivity'->>'event' AS la_event,
+  request->'liveActivity'->>'activityId' AS la_activity, request->'liveActivity'->>'activityType' AS la_type`;
 
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 
@@ -63,7 +80,14 @@ export function toNotification(row: NotificationRow): NotificationReport {
     completed_at: row.finished_at ? seconds(row.finished_at) : null,
     throttle_rate_per_minute: row.throttle_per_min,
     canceled: row.canceled_at !== null,
+    ...(row.la_event !== null ? { live_activity: liveActivityOf(row) } : {}),
   };
+}
+
+function liveActivityOf(row: NotificationRow): LiveActivityReport {
+  const report: LiveActivityReport = { event: row.la_event as LiveActivityReport['event'], activity_id: row.la_activity ?? '' };
+  if (row.la_type !== null) report.activity_type = row.la_type;
+  return report;
 }
 
 /** The text a list shows for a send: its default language's content. */
@@ -75,7 +99,7 @@ export function defaultContent(report: Pick<NotificationReport, 'contents'>): st
 export async function readNotification(db: Queryable, appId: string, id: number): Promise<NotificationReport | undefined> {
   const res = await db.query<NotificationRow>({
     name: 'herald-read-notification', // prepared once per connection (the stats call is hot)
-    text: `SELECT ${NOTIFICATION_COLUMNS} FROM sends WHERE id = $1 AND app_id = $2 AND kind = 'push'`,
+    text: `SELECT ${NOTIFICATION_COLUMNS} FROM sends WHERE id = $1 AND app_id = $2 AND ${LISTED_KINDS_SQL}`,
     values: [id, appId],
   });
   return res.rows[0] ? toNotification(res.rows[0]) : undefined;
@@ -111,7 +135,7 @@ const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}
 
 /** One app's sends, newest first (OneSignal's list call). Bounded by the caller's checked filter; total_count -1 when not counted. */
 export async function listNotifications(db: Queryable, appId: string, filter: ListFilter, opts: { count?: boolean } = {}): Promise<NotificationPage> {
-  const where = [`app_id = $1`, `kind = 'push'`];
+  const where = [`app_id = $1`, LISTED_KINDS_SQL];
   const values: unknown[] = [appId];
   const add = (sql: (p: string) => string, value: unknown) => {
     values.push(value);

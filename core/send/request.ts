@@ -2,12 +2,26 @@
 // sender share. Built only by `api/validation` (validateSendRequest); everything downstream
 // trusts it. Field meanings: docs/api.md "Send request body".
 
-/** Exactly one audience target (contract: "Target rule"). */
-export type SendTarget =
+/**
+ * Exactly one audience target (contract: "Target rule"), narrowed by `excluding`: segments whose
+ * installs are left out (`excluded_segments`, which is not a target), and by `pushToStart`: only
+ * installs holding a push-to-start token of that activity type (a Live Activity start).
+ * `activity` is the installs holding an update token of one Live Activity (its update or end).
+ */
+export type SendTarget = (
   | { kind: 'segment'; segment: string }
   | { kind: 'tag'; tag: TagCondition }
+  | { kind: 'filters'; groups: AudienceCondition[][] } // OR of groups, AND within a group
   | { kind: 'subscription_ids'; ids: string[] } // distinct, in first-seen order
-  | { kind: 'external_ids'; ids: string[] }; // distinct, in first-seen order
+  | { kind: 'external_ids'; ids: string[] } // distinct, in first-seen order
+  | { kind: 'activity'; activityId: string }
+) & { excluding?: string[]; pushToStart?: string };
+
+/** One condition of a `filters` target, on a field an install records. */
+export type AudienceCondition =
+  | ({ field: 'tag' } & TagCondition)
+  | { field: 'language'; relation: '=' | '!='; value: string }
+  | { field: 'last_session' | 'first_session'; relation: '>' | '<'; hoursAgo: number };
 
 export type TagRelation = '=' | '!=' | '>' | '<' | 'exists' | 'not_exists';
 
@@ -47,6 +61,26 @@ export interface ApnsOptions {
   pushTypeOverride?: 'alert' | 'background'; // `apns_push_type_override`
 }
 
+/**
+ * A Live Activity push (docs/live-activities.md): ActivityKit's `aps` keys, already checked.
+ * `timestamp` is the acceptance second, so an update retried or delayed never overwrites a newer
+ * one on the device (ActivityKit keeps the latest timestamp).
+ */
+export interface LiveActivityRequest {
+  event: 'start' | 'update' | 'end';
+  /** update/end: the activity the tokens were registered for; start: the body's activity_id. */
+  activityId: string;
+  /** start: the ActivityAttributes type (the path's activity_type) → aps.attributes-type. */
+  activityType?: string;
+  /** `event_updates` → aps.content-state. */
+  contentState: Record<string, unknown>;
+  /** start: `event_attributes` → aps.attributes. */
+  attributes?: Record<string, unknown>;
+  timestamp: number;
+  staleDate?: number; // Unix seconds → aps.stale-date
+  dismissalDate?: number; // end only → aps.dismissal-date
+}
+
 export interface SendRequest {
   appId: string;
   target: SendTarget;
@@ -72,4 +106,6 @@ export interface SendRequest {
   name?: string;
   /** `custom_data`: kept with the send, returned by its stats. */
   customData?: Record<string, unknown>;
+  /** A Live Activity push instead of a notification (sends of kind `live_activity`). */
+  liveActivity?: LiveActivityRequest;
 }

@@ -18,7 +18,7 @@ export interface Decision {
 const devices = (n: number) => `${n.toLocaleString('en-US')} device${n === 1 ? '' : 's'}`;
 
 export function isBroadcast(req: Pick<SendRequest, 'target'>): boolean {
-  return req.target.kind === 'segment' || req.target.kind === 'tag';
+  return req.target.kind === 'segment' || req.target.kind === 'tag' || req.target.kind === 'filters';
 }
 
 export function decideStatus(req: SendRequest, app: { hasCredentials: boolean }, estimate: number): Decision {

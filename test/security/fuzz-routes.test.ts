@@ -1,5 +1,6 @@
 // Property-based tests (fast-check) over the HTTP routes: random and mutated bodies,
-// headers, ids and encodings, with a valid key, a wrong one or none (the anonymous SDK calls).
+// headers, ids and encodings, with a valid key, a wrong one or none (the anonymous SDK calls,
+// the Live Activity token calls among them).
 // Every answer is below 500 and, when an error, the contract's {"errors": [sentences]} shape.
 import { expect } from 'chai';
 import fc from 'fast-check';
@@ -38,13 +39,22 @@ describe('fuzz: HTTP routes', function () {
       id().map((x) => `/api/v1/notifications/${x}/opened`),
       id().map((x) => `/api/v1/apps/${x}/subscriptions`),
       fc.tuple(id(), id()).map(([a, s]) => `/api/v1/apps/${a}/subscriptions/${s}`),
+      fc.tuple(id(), id()).map(([a, x]) => `/api/v1/apps/${a}/live_activities/${x}/token`),
+      fc.tuple(id(), id(), id()).map(([a, x, s]) => `/api/v1/apps/${a}/live_activities/${x}/token/${s}`),
+      fc.tuple(id(), id(), id()).map(([a, x, s]) => `/api/v1/apps/${a}/activities/tokens/start/${x}/subscriptions/${s}`),
+      fc.tuple(id(), id()).map(([a, x]) => `/api/v1/apps/${a}/live_activities/${x}/notifications`),
+      fc.tuple(id(), id()).map(([a, x]) => `/api/v1/apps/${a}/activities/activity/${x}`),
       fc.constantFrom('/healthz', '/api/v1/notifications?app_id=%FF&limit=-1', '/api/v1//notifications', '/%'),
     );
     const sendBody = () => ({ app_id: app.app.id, contents: { en: 'Hi' }, include_subscription_ids: [subscription] });
     const json = fc.oneof(
       fc.jsonValue({ maxDepth: 4 }),
-      fc.dictionary(fc.constantFrom('app_id', 'contents', 'token', 'subscription_id', 'tags', 'external_id', 'send_after', 'data', 'language', 'timezone'), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 5 })
-        .map((changes) => ({ ...sendBody(), token: 'cd'.repeat(32), subscription_id: subscription, ...changes })),
+      fc.dictionary(fc.constantFrom('app_id', 'contents', 'token', 'subscription_id', 'tags', 'external_id', 'send_after', 'data', 'language', 'timezone', 'push_token', 'activity_token', 'device_type',
+        'event', 'event_updates', 'event_attributes', 'activity_id', 'stale_date', 'dismissal_date', 'priority', 'ios_sound', 'sound', 'headings'), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 5 })
+        .map((changes) => ({
+          ...sendBody(), token: 'cd'.repeat(32), subscription_id: subscription, push_token: 'ef'.repeat(32), activity_token: 'ef'.repeat(32), device_type: 0,
+          event: 'update', event_updates: { score: '1-0' }, event_attributes: { home: 'A' }, activity_id: 'match-7', ...changes,
+        })),
     );
     const body = fc.oneof(
       json.map((v) => Buffer.from(JSON.stringify(v) ?? 'null')),

@@ -1,0 +1,213 @@
+// Live Activity fast-lane benchmark: updates to activities of 1, 10, 100 and 1,000 tokens through
+// the real api (POST /apps/{app}/live_activities/{activity}/notifications, as the official client
+// sends it), first on an idle system, then while a --devices broadcast (1,000,000) is delivered.
+// For each update it measures from its answer (the bench received the api's 200) to the gateway:
+//   - "gateway": the last of its pushes received by the APNs simulator (its receivedAt, read from
+//     the simulator's control port), for the 1- and 10-token activities;
+//   - "recorded": its last chunk recorded (send_chunks.finished_at: the record's transaction,
+//     which starts once Apple answered every push of the chunk), for every size.
+// Prints p50/p99/max per phase and the machine's load. The broadcast is paused (invoice overdue)
+// once the measurement ends.
+//
+//   npx tsx bench/live-activity/run.ts [--devices 1000000] [--senders 2] [--concurrency 4]
+//        [--rate 4] [--seconds 30]
+//
+// Needs PostgreSQL, Redis and NATS on their usual ports; the api, the senders and the simulator
+// run as processes of their own (bin/herald). Never part of `make test`.
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Pool } from '../../core/store/db.js';
+import { upsertApp, setCredentials, getApp, setInvoiceOverdue, type AppRecord } from '../../core/apps/app-store.js';
+import { createKey } from '../../core/apps/keys.js';
+import { generateApnsKeyPair, randomAppleId } from '../../apns-sim/index.js';
+import { benchDatabase } from '../support/bench-database.js';
+import { spawnHerald } from '../support/herald-process.js';
+
+const { values } = parseArgs({
+  options: {
+    devices: { type: 'string', default: '1000000' },
+    senders: { type: 'string', default: '2' },
+    concurrency: { type: 'string', default: '4' },
+    rate: { type: 'string', default: '4' }, // updates a second
+    seconds: { type: 'string', default: '30' }, // per phase
+  },
+});
+const DEVICES = Number(values.devices);
+const SIZES = [1, 10, 100, 1000];
+const PER_SIZE = 5; // activities of each size
+const PREFIX = `LA${Date.now().toString(36)}`;
+const loadAverage = async () => (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ');
+
+async function app(pool: Pool, name: string, key: ReturnType<typeof generateApnsKeyPair>, teamId: string): Promise<AppRecord> {
+  const a = await upsertApp(pool, { name, bundleId: `com.example.${name}` });
+  await setCredentials(pool, a.id, { kind: 'token', keyId: key.keyId, teamId, material: Buffer.from(key.privateKeyP8) });
+  await setInvoiceOverdue(pool, a.id, false);
+  return (await getApp(pool, a.id))!;
+}
+
+const { pool, url } = await benchDatabase(`herald_bench_la_${DEVICES}`, { fresh: false });
+await pool.query('DELETE FROM sends');
+const apnsKey = generateApnsKeyPair();
+const teamId = randomAppleId();
+const big = await app(pool, 'broadcaster', apnsKey, teamId);
+const have = Number((await pool.query('SELECT count(*) FROM subscriptions WHERE app_id = $1 AND subscribed', [big.id])).rows[0].count);
+if (have !== DEVICES) {
+  await pool.query('DELETE FROM subscriptions WHERE app_id = $1', [big.id]);
+  await pool.query(
+    `INSERT INTO subscriptions (id, app_id, token, language, last_active)
+     SELECT gen_random_uuid(), $1::uuid, md5($1::text || i) || md5(i || $1::text), 'en', now() FROM generate_series(1, $2::int) AS i`,
+    [big.id, DEVICES],
+  );
+  await pool.query('VACUUM ANALYZE subscriptions');
+}
+// The Live Activity app: PER_SIZE activities of each size, each install holding one update token.
+const live = await app(pool, 'scores', apnsKey, teamId);
+await pool.query('DELETE FROM subscriptions WHERE app_id = $1', [live.id]);
+const activities: Array<{ id: string; size: number; tokens: string[] }> = [];
+for (const size of SIZES) {
+  for (let k = 0; k < PER_SIZE; k++) {
+    const id = `match-${size}-${k}`;
+    const res = await pool.query<{ token: string }>(
+      `WITH s AS (INSERT INTO subscriptions (id, app_id, token, language) SELECT gen_random_uuid(), $1, md5($2 || i) || md5(i || $2), 'en' FROM generate_series(1, $3::int) i RETURNING id, token)
+       INSERT INTO live_activity_tokens (app_id, kind, activity, subscription_id, token) SELECT $1, 'update', $2, id, reverse(token) FROM s RETURNING token`,
+      [live.id, id, size],
+    );
+    activities.push({ id, size, tokens: res.rows.map((r) => r.token) });
+  }
+}
+const { key } = await createKey(pool, live.id, { name: 'bench' });
+const { key: bigKey } = await createKey(pool, big.id, { name: 'bench' });
+
+const certDir = await mkdtemp(join(tmpdir(), 'herald-bench-la-'));
+// The ring keeps the last 50,000 pushes: enough to find an update's a moment after its answer.
+const sim = await spawnHerald(['apns-sim', '--port', '0', '--control-port', '0', '--cert-dir', certDir, '--max-deliveries', '50000', '--track-tokens', 'false'], {}, /^\{"url"/, { echoWarnings: true });
+const simInfo = JSON.parse(sim.line) as { url: string; controlUrl: string; caFile: string };
+const env = {
+  HERALD_DATABASE_URL: url,
+  HERALD_STREAM_PREFIX: PREFIX,
+  HERALD_REDIS_PREFIX: `${PREFIX.toLowerCase()}:`,
+  HERALD_HTTP_HOST: '127.0.0.1',
+  HERALD_METRICS_PORT: '0',
+  HERALD_RATE_LIMITS: 'off',
+  HERALD_APNS_URL: simInfo.url,
+  HERALD_APNS_CA_FILE: simInfo.caFile,
+  HERALD_SENDER_CONCURRENCY: values.concurrency!,
+};
+const api = await spawnHerald(['api'], { ...env, HERALD_HTTP_PORT: '0' }, /^listening \d+/);
+const base = `http://127.0.0.1:${/listening (\d+)/.exec(api.line)![1]}`;
+await Promise.all(Array.from({ length: Number(values.senders) }, () => spawnHerald(['sender'], env, /^metrics \d+/, { echoWarnings: true })));
+
+interface Sample {
+  n: number;
+  size: number;
+  sendId: number;
+  answeredAt: number;
+  answerMs: number;
+  tokens: string[];
+}
+
+async function updateOnce(a: (typeof activities)[number], n: number): Promise<Sample> {
+  const t0 = Date.now();
+  const res = await fetch(`${base}/api/v1/apps/${live.id}/live_activities/${a.id}/notifications`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Key ${key}` },
+    body: JSON.stringify({ name: 'score', event: 'update', event_updates: { home: n % 7, away: n % 5, minute: n } }),
+  });
+  const body = (await res.json()) as { id?: string; errors?: string[] };
+  const answeredAt = Date.now();
+  if (res.status !== 200 || !body.id) throw new Error(`update answered ${res.status}: ${JSON.stringify(body)}`);
+  return { n, size: a.size, sendId: Number(body.id), answeredAt, answerMs: answeredAt - t0, tokens: a.tokens };
+}
+
+/** The last of the update's pushes as the simulator received it (ms since epoch), for small activities. */
+async function gatewayAt(s: Sample): Promise<number | undefined> {
+  let last = 0;
+  for (const token of s.tokens) {
+    const res = (await (await fetch(`${simInfo.controlUrl}/deliveries?token=${token}&limit=1000`)).json()) as { deliveries: Array<{ receivedAt: number; payload: string }> };
+    // This update's push: its own content-state, received around its answer (it may come first).
+    const at = res.deliveries.filter((d) => d.payload.includes(`"minute":${s.n}}`) && d.receivedAt >= s.answeredAt - 1000).map((d) => d.receivedAt);
+    if (!at.length) return undefined;
+    last = Math.max(last, Math.min(...at));
+  }
+  return last;
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const summary = (xs: number[]) => {
+  const s = [...xs].sort((x, y) => x - y);
+  return s.length ? `p50 ${percentile(s, 50)} ms, p99 ${percentile(s, 99)} ms, max ${s[s.length - 1]} ms (${s.length})` : 'none';
+};
+
+async function phase(label: string, seconds = Number(values.seconds)): Promise<void> {
+  const rate = Number(values.rate);
+  const total = Math.round(rate * seconds);
+  const samples: Sample[] = [];
+  const gateway: number[] = [];
+  const started = Date.now();
+  const load0 = await loadAverage();
+  for (let i = 0; i < total; i++) {
+    const wait = started + (i * 1000) / rate - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const s = await updateOnce(activities[i % activities.length], i);
+    samples.push(s);
+    // Read the gateway while the pushes are still in the simulator's ring (a 1- or 10-token activity).
+    if (s.size <= 10) {
+      await new Promise((r) => setTimeout(r, 150));
+      const at = await gatewayAt(s);
+      if (at !== undefined) gateway.push(at - s.answeredAt);
+    }
+  }
+  // Each update's last chunk recorded, waiting at most 60 s after the last answer.
+  const recorded = new Map<number, number>();
+  const until = Date.now() + 60_000;
+  while (recorded.size < samples.length && Date.now() < until) {
+    const res = await pool.query(
+      `SELECT s.id, extract(epoch FROM max(k.finished_at)) * 1000 AS last FROM sends s JOIN send_chunks k ON k.send_id = s.id
+        WHERE s.id = ANY($1) AND s.status IN ('approved', 'draft') GROUP BY s.id`,
+      [samples.map((s) => s.sendId)],
+    );
+    for (const r of res.rows) recorded.set(Number(r.id), Number(r.last));
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  console.log(`${label} (load average ${load0} → ${await loadAverage()}):`);
+  console.log(`  answer (request → 200): ${summary(samples.map((s) => s.answerMs))}`);
+  console.log(`  answer → the gateway received the last push (1 and 10 tokens): ${summary(gateway)}`);
+  for (const size of SIZES) {
+    const ms = samples.filter((s) => s.size === size && recorded.has(s.sendId)).map((s) => Math.round(recorded.get(s.sendId)! - s.answeredAt));
+    console.log(`  answer → last chunk recorded, ${size} token${size === 1 ? '' : 's'}: ${summary(ms)}`);
+  }
+  const all = samples.filter((s) => recorded.has(s.sendId)).map((s) => Math.round(recorded.get(s.sendId)! - s.answeredAt));
+  console.log(`  answer → last chunk recorded, all sizes: ${summary(all)}${samples.length - all.length ? `; ${samples.length - all.length} not finished within 60 s` : ''}`);
+}
+
+await phase('warm-up', 10); // the APNs connections and JWTs, prepared statements, the JIT
+await phase('idle');
+
+const broadcast = await fetch(`${base}/api/v1/notifications`, {
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json', Authorization: `Key ${bigKey}` },
+  body: JSON.stringify({ app_id: big.id, contents: { en: 'Sale' }, included_segments: ['Subscribed Users'] }),
+});
+const broadcastId = ((await broadcast.json()) as { id: number }).id;
+const bStart = Date.now();
+for (;;) {
+  const r = await pool.query('SELECT chunks_done FROM sends WHERE id = $1', [broadcastId]);
+  if (r.rows[0].chunks_done >= 4) break;
+  await new Promise((res) => setTimeout(res, 100));
+}
+await phase(`during a ${DEVICES.toLocaleString('en-US')}-device broadcast`);
+const progress = (await pool.query('SELECT sent, chunks_done, chunks_total, status FROM sends WHERE id = $1', [broadcastId])).rows[0];
+console.log(`broadcast: ${progress.sent} devices sent in ${((Date.now() - bStart) / 1000).toFixed(0)} s (${progress.chunks_done}/${progress.chunks_total} chunks, ${progress.status}); paused now`);
+
+await setInvoiceOverdue(pool, big.id, true);
+for (let i = 0; i < 600; i++) {
+  const r = await pool.query('SELECT status FROM sends WHERE id = $1', [broadcastId]);
+  if (r.rows[0].status === 'approved' || r.rows[0].status === 'draft') break;
+  await new Promise((res) => setTimeout(res, 100));
+}
+await setInvoiceOverdue(pool, big.id, false);
+await pool.query('DELETE FROM sends');
+await pool.end();
+process.exit(0);

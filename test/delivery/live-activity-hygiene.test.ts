@@ -1,0 +1,97 @@
+// Live Activity tokens Apple refuses, on real PostgreSQL against the simulator: Unregistered and
+// ExpiredToken (410) and BadDeviceToken (400) remove the refused update or push-to-start token,
+// never the install's subscription; a token registered again after Apple's 410 timestamp stays;
+// the others of the activity are delivered and kept. Update tokens of activities that have
+// certainly ended (registered over 12 hours ago) are dropped by the scheduler's sweep.
+import { expect } from 'chai';
+import { useTestEnv } from '../env/index.js';
+import { startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
+import { createKey } from '../../core/apps/keys.js';
+import { dropEndedActivityTokens, ENDED_ACTIVITY_HOURS } from '../../core/live-activities/tokens.js';
+import type { Sender } from '../../sender/index.js';
+import { startTestApi, type TestApi } from '../support/api-server.js';
+import { createTestApp, startTestSender, token, waitFinal, type TestApp } from './fixtures.js';
+
+describe('delivery: Live Activity token hygiene', function () {
+  this.timeout(120_000);
+  const env = useTestEnv();
+  let sim: ApnsSim;
+  let sender: Sender;
+  let api: TestApi;
+  let app: TestApp;
+  let key: string;
+  const HOUR_AGO = Date.now() - 3_600_000;
+
+  before(async () => {
+    app = await createTestApp(env.pool, 'lahygiene');
+    sim = await startApnsSim({
+      keys: [{ keyId: app.key.keyId, teamId: app.teamId, publicKey: app.key.publicKeyPem }],
+      rules: [
+        { prefix: 'dead', status: 410, reason: 'Unregistered' },
+        { prefix: 'e0e0', status: 410, reason: 'ExpiredToken' },
+        { prefix: 'bade', status: 400, reason: 'BadDeviceToken' },
+        // Apple found it invalid an hour ago; the app registered it since: it stays.
+        { prefix: 'feed', status: 410, reason: 'Unregistered', timestamp: HOUR_AGO },
+      ],
+    });
+    sender = await startTestSender(env, sim);
+    api = await startTestApi(env);
+    ({ key } = await createKey(env.pool, app.app.id));
+  });
+  after(async () => {
+    await api?.close();
+    await sender?.stop();
+    await sim?.close();
+  });
+
+  async function install(n: number): Promise<string> {
+    const res = await api.request('POST', `/api/v1/apps/${app.app.id}/subscriptions`, { body: { token: token('c0', n), external_id: `rider-${n}` } });
+    return res.body.id;
+  }
+  const setUpdate = (sub: string, activity: string, pushToken: string) =>
+    api.request('POST', `/api/v1/apps/${app.app.id}/live_activities/${activity}/token`, { body: { subscription_id: sub, push_token: pushToken } });
+  const tokensOf = async (kind: string, activity: string) =>
+    (await env.pool.query('SELECT token FROM live_activity_tokens WHERE app_id = $1 AND kind = $2 AND activity = $3 ORDER BY token', [app.app.id, kind, activity])).rows.map((r) => r.token);
+
+  it('update tokens: Unregistered, ExpiredToken and BadDeviceToken go, the rest stay; the installs stay subscribed', async () => {
+    const subs = await Promise.all([1, 2, 3, 4, 5].map(install));
+    const given = [token('dead', 1), token('e0e0', 1), token('bade', 1), token('feed', 1), token('0a', 1)];
+    for (let i = 0; i < subs.length; i++) expect((await setUpdate(subs[i], 'ride-1', given[i])).status).to.equal(200);
+    const res = await api.request('POST', `/api/v1/apps/${app.app.id}/live_activities/ride-1/notifications`, { key, body: { event: 'update', event_updates: { eta: 3 } } });
+    const { final } = await waitFinal(env.pool, Number(res.body.id));
+    expect(final).to.include({ total_recipients: 5, sent: 1, failed: 4 });
+    expect(await tokensOf('update', 'ride-1')).to.deep.equal([token('0a', 1), token('feed', 1)]);
+    const subscribed = await env.pool.query('SELECT count(*)::int AS n FROM subscriptions WHERE id = ANY($1::uuid[]) AND subscribed', [subs]);
+    expect(subscribed.rows[0].n).to.equal(5);
+  });
+
+  it(`drops update tokens registered over ${ENDED_ACTIVITY_HOURS} hours ago, never push-to-start tokens`, async () => {
+    const sub = await install(21);
+    await setUpdate(sub, 'old-ride', token('0c', 1));
+    await setUpdate(sub, 'new-ride', token('0c', 2));
+    await api.request('PUT', `/api/v1/apps/${app.app.id}/activities/tokens/start/OldAttributes/subscriptions/${sub}`, { body: { activity_token: token('0c', 3) } });
+    await env.pool.query(
+      `UPDATE live_activity_tokens SET updated_at = now() - make_interval(hours => $2 + 1) WHERE subscription_id = $1 AND activity IN ('old-ride', 'OldAttributes')`,
+      [sub, ENDED_ACTIVITY_HOURS],
+    );
+    expect(await dropEndedActivityTokens(env.pool)).to.equal(1);
+    const left = await env.pool.query('SELECT kind, activity FROM live_activity_tokens WHERE subscription_id = $1 ORDER BY kind DESC', [sub]);
+    expect(left.rows).to.deep.equal([{ kind: 'update', activity: 'new-ride' }, { kind: 'start', activity: 'OldAttributes' }]);
+  });
+
+  it('push-to-start tokens: a refused one goes, a good one stays', async () => {
+    const [good, gone] = await Promise.all([install(11), install(12)]);
+    const put = (sub: string, t: string) =>
+      api.request('PUT', `/api/v1/apps/${app.app.id}/activities/tokens/start/RideAttributes/subscriptions/${sub}`, { body: { activity_token: t } });
+    expect((await put(good, token('0b', 1))).status).to.equal(200);
+    expect((await put(gone, token('dead', 2))).status).to.equal(200);
+    const res = await api.request('POST', `/api/v1/apps/${app.app.id}/activities/activity/RideAttributes`, {
+      key,
+      body: { activity_id: 'ride-2', event_attributes: { driver: 'Ana' }, event_updates: { eta: 9 }, contents: { en: 'Ana is on her way' }, include_aliases: { external_id: ['rider-11', 'rider-12'] } },
+    });
+    expect(res.status).to.equal(201);
+    const { final } = await waitFinal(env.pool, Number(res.body.notification_id));
+    expect(final).to.include({ sent: 1, failed: 1 });
+    expect(await tokensOf('start', 'RideAttributes')).to.deep.equal([token('0b', 1)]);
+  });
+});
