@@ -2,6 +2,11 @@
 // (the "after"), 2 `herald api` processes, load from a separate process (bench/api/load.ts).
 //
 //   npx tsx bench/api/run.ts [--duration 10] [--connections 32] [--keys 400] [--ips 500] [--devices 3000]
+//                            [--apis 2] [--limits both|on|off]
+//
+// With each scenario it prints where the CPU went while it ran (seconds of CPU, from /proc, of the
+// api processes, PostgreSQL's backends, Redis, NATS and the load generator), so the ceiling is
+// named: PostgreSQL or Node.
 //
 // Scenarios: (a) POST list send, 1 subscription id; (b) POST segment send ("Subscribed Users",
 // limits off only: audience allows 10 a minute per app by contract, so it cannot be driven at
@@ -10,6 +15,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpus, totalmem } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -29,9 +35,13 @@ const { values } = parseArgs({
     ips: { type: 'string', default: '500' },
     devices: { type: 'string', default: '3000' },
     cpuProf: { type: 'string' }, // directory: run the api processes under --cpu-prof
+    apis: { type: 'string', default: '2' },
+    limits: { type: 'string', default: 'both' },
   },
 });
 const DURATION = Number(values.duration);
+const APIS = Number(values.apis);
+const LIMITS = values.limits === 'both' ? (['off', 'on'] as const) : [values.limits as 'on' | 'off'];
 const CONNECTIONS = Number(values.connections);
 const NATS_URL = process.env.HERALD_TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 const REDIS_URL = process.env.HERALD_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -103,25 +113,66 @@ function stop(api: Api): Promise<void> {
   });
 }
 
-interface Figures { rps: number; total: number; p50: number; p99: number; non2xx: number; errors: number; statuses: Record<string, number> }
+interface Figures { rps: number; total: number; p50: number; p99: number; non2xx: number; errors: number; statuses: Record<string, number>; cpu?: Record<string, number> }
+
+/** CPU seconds used so far by processes, grouped: by pid for ours, by name for the servers. */
+function cpuSeconds(groups: Record<string, number[]>): Record<string, number> {
+  const ticks = (pid: number | string) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return Number(f[11]) + Number(f[12]); // utime + stime
+    } catch {
+      return 0;
+    }
+  };
+  const byName: Record<string, number> = { postgres: 0, 'redis-server': 0, 'nats-server': 0 };
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    let comm = '';
+    try {
+      comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+    } catch {
+      continue;
+    }
+    if (comm in byName) byName[comm] += ticks(pid);
+  }
+  const out: Record<string, number> = {};
+  for (const [name, pids] of Object.entries(groups)) out[name] = pids.reduce((sum, pid) => sum + ticks(pid), 0) / 100;
+  for (const [name, t] of Object.entries(byName)) out[name] = t / 100;
+  return out;
+}
 
 function load(urls: string[], method: 'GET' | 'POST', paths: string[], body: unknown, duration = DURATION): Promise<Figures> {
   const job = { urls, method, paths, body: body === undefined ? undefined : JSON.stringify(body), keys, ips, connections: CONNECTIONS, duration };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/api/load.ts'), JSON.stringify(job)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const groups = () => ({ api: running.map((a) => a.child.pid!), load: [child.pid!] });
+    const before = cpuSeconds(groups());
+    let loadCpu = 0;
     let out = '';
-    child.stdout.on('data', (d) => { out += String(d); });
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`load exited ${code}`))));
+    child.stdout.on('data', (d) => {
+      out += String(d);
+      loadCpu = cpuSeconds({ load: [child.pid!] }).load; // read before it exits
+    });
+    child.once('exit', (code) => {
+      if (code !== 0) return reject(new Error(`load exited ${code}`));
+      const after = cpuSeconds(groups());
+      const cpu = Object.fromEntries(Object.keys(after).map((k) => [k, Math.round((after[k] - before[k]) * 10) / 10]));
+      cpu.load = Math.round(loadCpu * 10) / 10;
+      resolve({ ...JSON.parse(out.trim().split('\n').pop()!), cpu });
+    });
   });
 }
 
 const listBody = { app_id: app.id, contents: { en: 'Your order has shipped.' }, include_subscription_ids: [subscriptionId] };
 const segmentBody = { app_id: app.id, contents: { en: 'Flash sale today.' }, included_segments: ['Subscribed Users'] };
 const rows: { limits: string; scenario: string; f: Figures }[] = [];
+let running: Api[] = [];
 
 try {
-  for (const limits of ['off', 'on'] as const) {
-    const apis = await Promise.all([startApi(limits, 1), startApi(limits, 2)]);
+  for (const limits of LIMITS) {
+    const apis = await Promise.all(Array.from({ length: APIS }, (_, i) => startApi(limits, i + 1)));
+    running = apis;
     const urls = apis.map((a) => a.url);
     try {
       await load(urls, 'POST', ['/api/v1/notifications'], listBody, 3); // warm-up: JIT, pools, key cache
@@ -148,7 +199,7 @@ try {
 }
 
 const cpu = cpus()[0]?.model ?? 'unknown';
-console.log(`\nbench/api — ${cpus().length} cores (${cpu}), ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}; 2 api processes, ` +
+console.log(`\nbench/api — ${cpus().length} cores (${cpu}), ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}; ${APIS} api processes, ` +
   `${CONNECTIONS} connections each, ${DURATION} s per scenario, ${keys.length} keys, ${ips.length} caller IPs\n`);
 console.log('| limits | scenario | requests/s | p50 ms | p99 ms | non-2xx | errors |');
 console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: |');
@@ -156,4 +207,11 @@ for (const { limits, scenario, f } of rows) {
   console.log(`| ${limits} | ${scenario} | ${Math.round(f.rps)} | ${f.p50} | ${f.p99} | ${f.non2xx} | ${f.errors} |`);
 }
 for (const { limits, scenario, f } of rows) if (f.non2xx) console.log(`  ${limits} ${scenario}: statuses ${JSON.stringify(f.statuses)}`);
+console.log('\nCPU seconds during each scenario (of about ' + DURATION * 2 + ' available on 2 cores):\n');
+console.log('| limits | scenario | api | postgres | redis | nats | load |');
+console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: |');
+for (const { limits, scenario, f } of rows) {
+  const c = f.cpu ?? {};
+  console.log(`| ${limits} | ${scenario} | ${c.api} | ${c.postgres} | ${c['redis-server']} | ${c['nats-server']} | ${c.load} |`);
+}
 process.exit(0);

@@ -5,9 +5,7 @@
 //
 //   npx tsx bench/list-search/run.ts [--sends 1000000] [--rounds 200]
 import { parseArgs } from 'node:util';
-import pg from 'pg';
-import { createPool } from '../../core/store/db.js';
-import { migrate } from '../../core/store/migrate.js';
+import { benchDatabase } from '../support/bench-database.js';
 import { upsertApp } from '../../core/apps/app-store.js';
 import { listNotifications } from '../../core/send/report.js';
 import { parseListFilter } from '../../core/send/list-query.js';
@@ -15,16 +13,8 @@ import { parseListFilter } from '../../core/send/list-query.js';
 const { values } = parseArgs({ options: { sends: { type: 'string', default: '1000000' }, rounds: { type: 'string', default: '200' } } });
 const SENDS = Number(values.sends);
 const ROUNDS = Number(values.rounds);
-const ADMIN = process.env.HERALD_BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const DB = `herald_bench_search_${SENDS}`;
-const dbUrl = ADMIN.replace(/\/[^/]*$/, `/${DB}`);
 
-const admin = new pg.Client({ connectionString: ADMIN });
-await admin.connect();
-if (!(await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [DB])).rowCount) await admin.query(`CREATE DATABASE ${DB}`);
-await admin.end();
-const pool = createPool(dbUrl, { max: 2, statementTimeoutMs: 0 });
-await migrate(pool);
+const { pool } = await benchDatabase(`herald_bench_search_${SENDS}`, { fresh: false });
 const app = await upsertApp(pool, { name: 'bench', bundleId: 'com.example.bench' });
 const have = Number((await pool.query('SELECT count(*) FROM sends WHERE app_id = $1', [app.id])).rows[0].count);
 if (have !== SENDS) {

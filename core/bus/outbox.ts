@@ -2,6 +2,7 @@
 // transaction (`enqueue`). After commit the writer publishes at once (`flush`); a relay in every
 // api and sender process re-publishes rows left behind by a process that died in between.
 // Message ids make a double publish harmless.
+import { GroupedStatement, perPool } from '../store/coalesce.js';
 import type { Pool, Queryable } from '../store/db.js';
 import type { Bus } from './jetstream.js';
 
@@ -30,8 +31,17 @@ export async function enqueue(db: Queryable, messages: OutboxMessage[]): Promise
 export async function publishAndDelete(pool: Pool, bus: Bus, messages: EnqueuedMessage[]): Promise<void> {
   if (!messages.length) return;
   await Promise.all(messages.map((m) => bus.publish(m.subject, m.payload, m.msgId)));
-  await pool.query({ name: 'herald-outbox-delete', text: 'DELETE FROM outbox WHERE id = ANY($1)', values: [messages.map((m) => m.id)] });
+  await deleterOf(pool).submit(messages.map((m) => m.id));
 }
+
+// Concurrent requests' published rows are deleted together: one statement per round trip, not per send.
+const deleterOf = perPool(
+  (pool: Pool) =>
+    new GroupedStatement<number>(async (ids) => {
+      await pool.query({ name: 'herald-outbox-delete', text: 'DELETE FROM outbox WHERE id = ANY($1)', values: [ids] });
+      return [];
+    }),
+);
 
 /** Publishes outbox rows older than `olderThanMs` (left behind by a process that died) and deletes them. */
 export async function flush(pool: Pool, bus: Bus, opts: { olderThanMs?: number; limit?: number } = {}): Promise<number> {

@@ -1,6 +1,7 @@
 // The one scheduler of every periodic delivery duty: firing due scheduled sends, releasing the
 // chunks of time-zone sends whose moment has come, and the pause sweep (stopping the sends of apps
-// marked overdue, closing stopped sends whose last holder died). Every sender and the controller
+// marked overdue, closing stopped sends whose last holder died) and, once a minute, the retention
+// of finished sends and of ended Live Activities' tokens. Every sender and the controller
 // leader run `startScheduler`, but only the process holding a PostgreSQL session advisory lock
 // works: leadership needs no Kubernetes (`herald api` + `herald sender`, `herald dev`), moves to
 // another process as soon as the holder's connection ends (crash, network), and is per database.
@@ -13,6 +14,8 @@ import { releaseDueChunks } from '../delivery/timezone.js';
 import { stopOverdueSends } from '../delivery/finish.js';
 import { outageLog } from '../faults/outage-log.js';
 import { isUnavailable } from '../faults/unavailable.js';
+import { DEFAULT_RETENTION, pruneFinishedSends, type Retention } from './retention.js';
+import { dropEndedActivityTokens } from '../live-activities/tokens.js';
 
 /** Any constant shared by all Herald processes (distinct from the migrator's lock). */
 export const SCHEDULER_LOCK = 7_341_111;
@@ -42,7 +45,10 @@ export async function runDuties(deps: { pool: Pool; bus?: Bus; logger: Logger })
   }
 }
 
-export function startScheduler(deps: { pool: Pool; bus?: Bus; logger: Logger }, everyMs = 500): Scheduler {
+/** How often the leader prunes finished sends (core/send/retention.ts). */
+const PRUNE_EVERY_MS = 60_000;
+
+export function startScheduler(deps: { pool: Pool; bus?: Bus; logger: Logger; retention?: Retention }, everyMs = 500): Scheduler {
   const log = deps.logger.child({ component: 'scheduler' });
   // A connection of its own, outside the pool, kept open: it holds the lock while this process
   // leads, and asks for it each round while it does not.
@@ -82,8 +88,16 @@ export function startScheduler(deps: { pool: Pool; bus?: Bus; logger: Logger }, 
     if (leading) log.info('this process now runs the scheduled duties');
     return leading;
   };
+  let nextPrune = 0;
   const round = async () => {
-    if (await lead()) await runDuties({ ...deps, logger: log });
+    if (!(await lead())) return;
+    await runDuties({ ...deps, logger: log });
+    if (Date.now() < nextPrune) return;
+    nextPrune = Date.now() + PRUNE_EVERY_MS;
+    const pruned = await pruneFinishedSends(deps.pool, deps.retention ?? DEFAULT_RETENTION);
+    if (pruned.chunks || pruned.sends) log.info(pruned, 'finished sends past their retention pruned');
+    const tokens = await dropEndedActivityTokens(deps.pool);
+    if (tokens) log.info({ tokens }, 'update tokens of ended Live Activities dropped');
   };
   const outage = outageLog(log, 'scheduler'); // an outage is logged once, and its end
   const loop = () => {

@@ -1,0 +1,62 @@
+// The audience conditions at 1,000,000 installs of one app (--installs): the estimate's count for a
+// segment, a tag, several AND-ed filters, OR-ed groups, and excluded_segments, each timed
+// (--rounds, p50 / max) and with its plan (EXPLAIN ANALYZE), one JSON line per kind. The SQL is
+// the code's own (core/audience/measure.ts). Figures: docs/benchmarks.md "Audience plans".
+//
+//   npx tsx bench/audience/plans.ts [--installs 1000000] [--rounds 5]
+import { parseArgs } from 'node:util';
+import { benchDatabase } from '../support/bench-database.js';
+import { getApp, upsertApp } from '../../core/apps/app-store.js';
+import { measureAudience } from '../../core/audience/measure.js';
+import { audienceCondition, Params } from '../../core/audience/filter.js';
+import type { SendTarget } from '../../core/send/request.js';
+
+const { values } = parseArgs({ options: { installs: { type: 'string', default: '1000000' }, rounds: { type: 'string', default: '5' } } });
+const INSTALLS = Number(values.installs);
+const ROUNDS = Number(values.rounds);
+
+const { pool } = await benchDatabase(`herald_bench_audience_${INSTALLS}`, { fresh: false });
+const created = await upsertApp(pool, { name: 'bench', bundleId: 'com.example.bench', segments: [{ name: 'Gold', conditions: [{ key: 'plan', relation: '=', value: 'gold' }] }] });
+const have = Number((await pool.query('SELECT count(*) FROM subscriptions WHERE app_id = $1', [created.id])).rows[0].count);
+if (have !== INSTALLS) {
+  await pool.query('DELETE FROM subscriptions WHERE app_id = $1', [created.id]);
+  const t0 = Date.now();
+  process.stderr.write(`inserting ${INSTALLS} installs… `);
+  await pool.query(
+    `INSERT INTO subscriptions (id, app_id, token, language, tags, last_active, created_at)
+     SELECT gen_random_uuid(), $1, lpad(to_hex(i), 64, '0'), (ARRAY['en','fr','de','pt-BR'])[1 + i % 4],
+            jsonb_build_object('level', (i % 100)::text, 'plan', CASE WHEN i % 10 = 0 THEN 'gold' ELSE 'free' END),
+            now() - ((i % 720) || ' hours')::interval, now() - ((i % 2000) || ' hours')::interval
+       FROM generate_series(1, $2::int) AS i`,
+    [created.id, INSTALLS],
+  );
+  await pool.query('VACUUM ANALYZE subscriptions');
+  process.stderr.write(`${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+}
+const app = (await getApp(pool, created.id))!;
+
+const kinds: Record<string, SendTarget> = {
+  'segment Subscribed Users': { kind: 'segment', segment: 'Subscribed Users' },
+  'tag level > 90': { kind: 'tag', tag: { key: 'level', relation: '>', value: '90' } },
+  'filters: level > 50 AND language = en AND last_session < 24 h': {
+    kind: 'filters',
+    groups: [[{ field: 'tag', key: 'level', relation: '>', value: '50' }, { field: 'language', relation: '=', value: 'en' }, { field: 'last_session', relation: '<', hoursAgo: 24 }]],
+  },
+  'filters: plan = gold OR language = de': { kind: 'filters', groups: [[{ field: 'tag', key: 'plan', relation: '=', value: 'gold' }], [{ field: 'language', relation: '=', value: 'de' }]] },
+  'segment Active Users excluding Gold': { kind: 'segment', segment: 'Active Users', excluding: ['Gold'] },
+};
+for (const [kind, target] of Object.entries(kinds)) {
+  const times: number[] = [];
+  let estimate = 0;
+  for (let i = 0; i < ROUNDS; i++) {
+    const t0 = performance.now();
+    estimate = (await measureAudience(pool, app, target)).estimate;
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  const params = new Params([app.id]);
+  const condition = audienceCondition(app, target, params);
+  const plan = (await pool.query(`EXPLAIN ANALYZE SELECT count(*) FROM subscriptions s WHERE s.app_id = $1 AND s.subscribed AND ${condition}`, params.values)).rows.map((r) => r['QUERY PLAN'].trim());
+  console.log(JSON.stringify({ installs: INSTALLS, kind, estimate, p50Ms: Math.round(times[Math.floor(times.length / 2)]), maxMs: Math.round(times[times.length - 1]), plan: plan.filter((l) => /Scan|Aggregate|Execution/.test(l)).slice(0, 4) }));
+}
+await pool.end();
