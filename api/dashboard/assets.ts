@@ -1,4 +1,4 @@
-// The dashboard's two static files, read once from ./assets (copied next to the build by
+// The dashboard's static files, read once from ./assets (copied next to the build by
 // `make build`); any other name is a 404, so no path from the URL ever reaches the file system.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -6,7 +6,11 @@ import { fileURLToPath } from 'node:url';
 import type { Context } from 'koa';
 
 const DIR = join(dirname(fileURLToPath(import.meta.url)), 'assets');
-const FILES: Record<string, string> = { 'dashboard.css': 'text/css; charset=utf-8', 'dashboard.js': 'text/javascript; charset=utf-8' };
+const FILES: Record<string, string> = {
+  'dashboard.css': 'text/css; charset=utf-8',
+  'dashboard.js': 'text/javascript; charset=utf-8',
+  'favicon.svg': 'image/svg+xml',
+};
 const cache = new Map<string, Buffer>();
 
 export function serveAsset(ctx: Context): void {

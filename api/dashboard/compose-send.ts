@@ -1,20 +1,40 @@
-// The compose page's two steps: show the form (a `send` key only) and send it through the REST
-// call's own path: the same buckets, then acceptSend (402, validation, idempotency, the record), with
-// source Dashboard.
+// The compose page's steps: show the form (a `send` key only); review it (the REST rules, the
+// audience estimate from core/audience, the preview, a confirmation for a large audience); and
+// send it through the REST call's own path: the same buckets, then acceptSend (402, validation,
+// idempotency, the record), with source Dashboard. "Edit" goes back to the form with its values.
 import type { Context } from 'koa';
-import { getApp } from '../../core/apps/app-store.js';
+import { getApp, type AppRecord } from '../../core/apps/app-store.js';
+import { measureAudience } from '../../core/audience/measure.js';
 import { HeraldError } from '../../core/errors.js';
 import { acceptSend } from '../../core/send/accept.js';
+import { validateSendRequest } from '../../core/validation/validate-send.js';
 import type { ApiDeps } from '../deps.js';
 import { classifySend } from '../routes/notifications.js';
 import { html } from './html.js';
-import { bodyFromForm, composePage, type ComposeForm } from './pages/compose.js';
+import { bodyFromForm, composePage, fieldOf, LARGE_AUDIENCE, reviewPage, type ComposeForm } from './pages/compose.js';
+import { when } from './pages/format.js';
 import { layoutOf, page } from './respond.js';
+import { describeTarget } from './send-audiences.js';
 import type { DashboardSession } from './session.js';
 
 const BUILT_IN_SEGMENTS = ['Subscribed Users', 'Active Users', 'Inactive Users'];
+const TARGET_FIELDS = ['target', 'segment', 'tag_key', 'tag_relation', 'tag_value', 'ids'];
 
-export async function composeSend(ctx: Context, deps: ApiDeps, step: 'show' | 'send'): Promise<void> {
+/** The send the form stands for, checked by the REST rules, and its audience measured now. */
+async function review(deps: ApiDeps, app: AppRecord, form: ComposeForm, now: Date) {
+  const request = validateSendRequest({
+    body: bodyFromForm(form, app.id),
+    app: { id: app.id, bundleId: app.bundleId, segmentNames: app.segments.map((seg) => seg.name) },
+    now,
+  });
+  const { estimate } = await measureAudience(deps.pool, app, request.target);
+  const at = request.sendAfter
+    ? `${when(Math.floor(request.sendAfter.getTime() / 1000))}${form.send_tz && form.send_tz !== 'UTC' ? ` (${form.send_after.replace('T', ' ')} ${form.send_tz})` : ''}`
+    : request.timezoneDelivery ? `${request.timezoneDelivery.timeOfDay} in each device's time zone` : 'Now';
+  return { estimate, audience: describeTarget(request.target), when: at };
+}
+
+export async function composeSend(ctx: Context, deps: ApiDeps, method: 'show' | 'post'): Promise<void> {
   const s = ctx.state.session as DashboardSession;
   const opts = layoutOf(ctx, 'New message', 'compose');
   if (s.scope !== 'send') {
@@ -24,19 +44,60 @@ export async function composeSend(ctx: Context, deps: ApiDeps, step: 'show' | 's
   if (!app) return page(ctx, opts, html`<h1>Not found</h1>`, 404);
   const segments = [...BUILT_IN_SEGMENTS, ...app.segments.map((seg) => seg.name)];
   const form: ComposeForm = {};
-  if (step === 'show') return page(ctx, opts, composePage(s, segments, form));
+  if (method === 'show') return page(ctx, opts, composePage(s, app.name, segments, form));
 
   for (const [k, v] of Object.entries((ctx.request.body ?? {}) as Record<string, unknown>)) if (typeof v === 'string') form[k] = v;
-  const body = bodyFromForm(form, app.id);
-  const again = (messages: string[], status: number) => page(ctx, opts, composePage(s, segments, form, messages), status);
+  const step = form.step === 'send' || form.step === 'edit' ? form.step : 'review';
+  const again = (messages: string[], status: number) => page(ctx, opts, composePage(s, app.name, segments, form, messages), status);
+  if (step === 'edit') return again([], 200);
+  const now = deps.now?.() ?? new Date();
   try {
+    // Reviewing counts the audience: it draws the key's read bucket, as a page does.
+    if (step === 'review' && deps.rateLimiter) await deps.rateLimiter.drawAuthenticated({ bucket: 'read', keyId: s.keyId, appId: app.id, ip: ctx.state.ip });
+    const checked = await review(deps, app, form, now);
+    const reviewOpts = layoutOf(ctx, 'Review the message', 'compose');
+    if (step === 'review') return page(ctx, reviewOpts, reviewPage(s, app.name, form, checked));
+    // A large audience is sent only with its box ticked (the count may have grown since: any tick will do).
+    if (checked.estimate >= LARGE_AUDIENCE && !form.confirm_audience) {
+      const confirmError = `Tick the box to confirm sending to ${checked.estimate.toLocaleString('en-US')} devices.`;
+      return page(ctx, reviewOpts, reviewPage(s, app.name, form, { ...checked, confirmError }), 422);
+    }
+    const body = bodyFromForm(form, app.id);
     if (deps.rateLimiter) await deps.rateLimiter.drawAuthenticated({ ...classifySend(body), keyId: s.keyId, appId: app.id, ip: ctx.state.ip });
-    const { created } = await acceptSend(deps, { app, body, source: 'dashboard', now: deps.now?.() ?? new Date() });
+    const { created } = await acceptSend(deps, { app, body, source: 'dashboard', now });
     deps.metrics.sends.inc({ status: created.body.status });
     ctx.state.log.info({ sendId: created.body.id, status: created.body.status }, 'send accepted from the dashboard');
     ctx.redirect(`/dashboard/sends/${created.body.id}`);
   } catch (error) {
     if (error instanceof HeraldError && error.expose) return again(error.messages, error.status);
     throw error;
+  }
+}
+
+/**
+ * The audience estimate while composing (compose's script asks as the audience fields change): the
+ * target fields only, checked by the REST rules, counted by core/audience. A GET: it draws the
+ * key's read bucket like a page.
+ */
+export async function composeEstimate(ctx: Context, deps: ApiDeps): Promise<void> {
+  const s = ctx.state.session as DashboardSession;
+  const app = s.scope === 'send' ? await getApp(deps.pool, s.appId) : undefined;
+  if (!app) {
+    ctx.status = 403;
+    ctx.body = { errors: ['Composing a message needs a key of scope send.'] };
+    return;
+  }
+  const form: ComposeForm = { lang_0: 'en', content_0: 'estimate' }; // the text is not the question here
+  for (const k of TARGET_FIELDS) {
+    const v = ctx.query[k];
+    if (typeof v === 'string') form[k] = v;
+  }
+  try {
+    const { estimate, audience } = await review(deps, app, form, deps.now?.() ?? new Date());
+    ctx.body = { estimate, audience };
+  } catch (error) {
+    if (!(error instanceof HeraldError) || !error.expose) throw error;
+    ctx.status = error.status;
+    ctx.body = { errors: error.messages.filter((m) => fieldOf(m) === 'audience') };
   }
 }

@@ -31,7 +31,7 @@ export interface LayoutOptions {
   title: string;
   /** The signed-in app's name and the key's scope; absent on the sign-in page. */
   session?: { appName: string; scope: 'send' | 'read'; csrf: string };
-  current?: 'sends' | 'compose';
+  current?: 'sends' | 'compose' | 'audience';
 }
 
 export function layout(opts: LayoutOptions, body: Html): string {
@@ -39,6 +39,7 @@ export function layout(opts: LayoutOptions, body: Html): string {
   const nav = s
     ? html`<nav aria-label="Main">
         <a href="/dashboard/" ${opts.current === 'sends' ? html`aria-current="page"` : ''}>Sends</a>
+        <a href="/dashboard/audience" ${opts.current === 'audience' ? html`aria-current="page"` : ''}>Audience</a>
         ${s.scope === 'send' ? html`<a href="/dashboard/compose" ${opts.current === 'compose' ? html`aria-current="page"` : ''}>New message</a>` : ''}
         <span class="who">${s.appName} · ${s.scope === 'send' ? 'send key' : 'read-only key'}</span>
         <form method="post" action="/dashboard/sign-out" class="inline">
@@ -52,6 +53,7 @@ export function layout(opts: LayoutOptions, body: Html): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${opts.title} · Herald</title>
+<link rel="icon" href="/dashboard/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/dashboard/assets/dashboard.css">
 <script src="/dashboard/assets/dashboard.js" defer></script>
 </head>

@@ -15,9 +15,12 @@ import { html, type Html } from './html.js';
 import { layoutOf, page, session } from './respond.js';
 import { COOKIE, createSession, csrfValid, deleteSession, overTls, requireSession, setSessionCookie } from './session.js';
 import { PAGE_SIZE, sendsCsv, sendsPage } from './pages/list.js';
-import { live, reportPage } from './pages/report.js';
-import { composeSend } from './compose-send.js';
+import { cancellable, cancelConfirmPage, live, reportPage } from './pages/report.js';
+import { composeEstimate, composeSend } from './compose-send.js';
 import { serveAsset } from './assets.js';
+import { mountAudience } from './audience-routes.js';
+import { readSendOptions } from './send-options.js';
+import { sendAudiences } from './send-audiences.js';
 
 const ID = /^\d{1,15}$/;
 // No inline script or style, nothing from elsewhere, never framed.
@@ -153,13 +156,28 @@ export function mountDashboard(router: Router, deps: ApiDeps, keys: KeyCache): v
   router.get('/dashboard/sends/:id', ...signedIn, async (ctx) => {
     const data = await loadReport(ctx);
     if (!data) return notFound(ctx);
-    page(ctx, layoutOf(ctx, `Send ${data.report.id}`), reportPage(data, session(ctx)));
+    const appId = session(ctx).appId;
+    const [options, audiences] = await Promise.all([readSendOptions(deps.pool, appId, data.report.id), sendAudiences(deps.pool, appId, [data.report.id])]);
+    page(ctx, layoutOf(ctx, `Send ${data.report.id}`), reportPage(data, session(ctx), { options, audience: audiences.get(data.report.id) ?? '' }));
   });
 
   router.get('/dashboard/sends/:id/live.json', ...signedIn, async (ctx) => {
     const data = await loadReport(ctx);
     if (!data) throw new NotFoundError();
     ctx.body = data;
+  });
+
+  // A GET only asks: the change is the POST of its form (the CSRF token and the scope are checked there too).
+  router.get('/dashboard/sends/:id/cancel', ...signedIn, async (ctx) => {
+    const s = session(ctx);
+    if (s.scope !== 'send') {
+      return page(ctx, layoutOf(ctx, 'Not allowed'), html`<h1>Not allowed</h1><p>Cancelling needs a key of scope send.</p>`, 403);
+    }
+    const data = await loadReport(ctx);
+    if (!data) return notFound(ctx);
+    if (!cancellable(data.report)) return ctx.redirect(`/dashboard/sends/${data.report.id}`);
+    const audience = (await sendAudiences(deps.pool, s.appId, [data.report.id])).get(data.report.id) ?? '';
+    page(ctx, layoutOf(ctx, `Cancel send ${data.report.id}?`), cancelConfirmPage(data, s, audience));
   });
 
   router.post('/dashboard/sends/:id/cancel', ...signedIn, ...changes(), async (ctx) => {
@@ -174,7 +192,10 @@ export function mountDashboard(router: Router, deps: ApiDeps, keys: KeyCache): v
     ctx.redirect(`/dashboard/sends/${id}`);
   });
 
+  mountAudience(router, deps, signedIn);
+
+  router.get('/dashboard/compose/estimate.json', ...signedIn, (ctx) => composeEstimate(ctx, deps));
   router.get('/dashboard/compose', ...signedIn, (ctx) => composeSend(ctx, deps, 'show'));
-  router.post('/dashboard/compose', ...signedIn, ...changes(), (ctx) => composeSend(ctx, deps, 'send'));
+  router.post('/dashboard/compose', ...signedIn, ...changes(), (ctx) => composeSend(ctx, deps, 'post'));
 }
 

@@ -10,6 +10,7 @@ import { useTestEnv } from '../env/index.js';
 import { startTestApi, type TestApi } from '../support/api-server.js';
 import { launchBrowser, type TestBrowser } from '../support/browser.js';
 import { createKey } from '../../core/apps/keys.js';
+import { zonedInstant } from '../../core/time/zone-clock.js';
 import { startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
 import type { Sender } from '../../sender/index.js';
 import { addDevices, createTestApp, startTestSender, type TestApp } from '../delivery/fixtures.js';
@@ -29,8 +30,8 @@ describe('dashboard in a browser', function () {
   let readKey: string;
   let otherSendId: number;
 
-  const shot = async (name: string) => {
-    if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  const shot = async (name: string, fullPage = true) => {
+    if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage });
   };
   const rest = (method: string, path: string, body?: unknown, key = sendKey) => api.request(method, path, { key, body });
   const post = async (body: Record<string, unknown>) => (await rest('POST', '/api/v1/notifications', { app_id: main.app.id, ...body })).body.id as number;
@@ -43,7 +44,7 @@ describe('dashboard in a browser', function () {
     await page.waitForURL(`${api.url}/dashboard/`);
   };
   const signOut = () => page.getByRole('button', { name: 'Sign out' }).click();
-  const rowIds = async () => (await page.locator('tbody tr td:first-child').allTextContents()).map(Number);
+  const rowIds = async () => (await page.locator('tbody tr').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.id))).map(Number);
 
   before(async function () {
     this.timeout(180_000);
@@ -97,40 +98,199 @@ describe('dashboard in a browser', function () {
     expect((await csv.text()).split('\r\n')[1]).to.match(new RegExp(`^${b},Your parcel left,scheduled,false,API,`));
   });
 
+  it('shows name or title, audience and a status word, dates on one line, and opens a report from anywhere on the row', async () => {
+    const named = await post({ name: 'Winter promo', contents: { en: 'Coats -20%' }, headings: { en: 'Shop' }, tag: { key: 'plan', relation: '=', value: 'gold' }, send_after: later() });
+    const titled = await post({ contents: { en: 'Hello there' }, headings: { en: 'Welcome' }, include_external_ids: ['u1', 'u2', 'u3'], send_after: later() });
+    await page.goto(`${api.url}/dashboard/`);
+    const row = (id: number) => page.locator(`tbody tr[data-id="${id}"]`);
+    expect(await row(named).locator('td.name').textContent()).to.equal('Winter promo');
+    expect(await row(titled).locator('td.name').textContent()).to.equal('Welcome');
+    expect(await row(named).locator('td.audience').textContent()).to.match(/^tag plan = gold /);
+    expect(await row(titled).locator('td.audience').textContent()).to.equal('3 external ids (3)');
+    expect(await row(named).locator('td:first-child').textContent()).to.equal('Coats -20%');
+    expect(await row(named).locator('.status').textContent()).to.equal('Scheduled');
+    // Each date is one line high: the cell's content (two dates) is two lines tall.
+    const created = row(titled).locator('td.date');
+    const [dateHeight, lineHeight] = await created.evaluate((td) => {
+      const style = getComputedStyle(td);
+      return [td.getBoundingClientRect().height - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom), parseFloat(style.lineHeight)];
+    });
+    expect(await created.textContent()).to.match(/^\d{4}-\d\d-\d\d\u00a0\d\d:\d\dfor \d{4}-\d\d-\d\d\u00a0\d\d:\d\d$/);
+    expect(dateHeight).to.be.at.most(lineHeight * 2 + 2); // two dates, each on one line
+    // A click where the row shows its sent count, far from the message's text, opens the report.
+    const box = (await row(titled).locator('td[data-label="Sent"]').boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await page.waitForURL(`${api.url}/dashboard/sends/${titled}`);
+    const icon = await page.request.get(`${api.url}${await page.locator('link[rel="icon"]').getAttribute('href')}`);
+    expect(icon.status()).to.equal(200);
+    expect(icon.headers()['content-type']).to.equal('image/svg+xml');
+  });
+
+  it('lists Live Activity pushes with their activity and event, and opens their report', async () => {
+    const ended = Number((await rest('POST', `/api/v1/apps/${main.app.id}/live_activities/order-42/notifications`, { event: 'end', event_updates: { status: 'delivered' } })).body.id);
+    const started = Number((await rest('POST', `/api/v1/apps/${main.app.id}/activities/activity/OrderAttributes`, {
+      activity_id: 'order-43', event_attributes: { shop: 'A' }, event_updates: { status: 'packed' }, contents: { en: 'Your order is packed' }, include_external_ids: ['u1'],
+    })).body.notification_id);
+    await page.goto(`${api.url}/dashboard/`);
+    const row = (id: number) => page.locator(`tbody tr[data-id="${id}"]`);
+    expect(await row(ended).locator('td:first-child').textContent()).to.equal('(Live Activity end, no alert)');
+    expect(await row(ended).locator('td.audience').textContent()).to.equal('Live Activity order-42 (end) (0)');
+    expect(await row(started).locator('td:first-child').textContent()).to.equal('Your order is packed');
+    expect(await row(started).locator('td.audience').textContent()).to.equal('Live Activity start OrderAttributes: 1 external id (1)');
+    await row(started).locator('a.row-link').click();
+    await page.waitForURL(`${api.url}/dashboard/sends/${started}`);
+    expect(await page.locator('#audience').textContent()).to.equal('Live Activity start OrderAttributes: 1 external id');
+  });
+
   it('shows a running send progress to approved without a reload', async () => {
     const id = await post({ contents: { en: 'Flash sale' }, included_segments: ['All'] });
     await page.goto(`${api.url}/dashboard/sends/${id}`);
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
-    expect(await page.locator('#status').textContent()).to.equal('queued');
+    expect(await page.locator('#status').textContent()).to.equal('Sending');
     sender = await startTestSender(env, sim); // delivery begins only once the page is open
-    await page.locator('#status', { hasText: 'approved' }).waitFor({ timeout: 45_000 });
+    await page.locator('#status', { hasText: 'Delivered' }).waitFor({ timeout: 45_000 });
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).to.equal(42);
     expect(await page.locator('#sent').textContent()).to.equal('1,200');
     expect(await page.locator('#progress').getAttribute('value')).to.equal('100');
-    expect((await page.locator('#chart-line').getAttribute('points'))!.split(' ').length).to.be.greaterThan(1);
+    expect(await page.locator('#progress-text').textContent()).to.equal('1,200 of 1,200 devices (100%)');
+    // The chart, swapped in live: labelled axes with their values and the total.
+    await page.locator('#chart .end-value', { hasText: '1,200 sent' }).waitFor();
+    expect(await page.locator('#chart .axis-title').allTextContents()).to.deep.equal(['Time since the send started (seconds)', 'Devices']);
+    expect(await page.locator('#chart .x-value').first().textContent()).to.equal('0 s');
+    expect(await page.locator('#chart .y-value').first().textContent()).to.equal('0');
+    expect(await page.locator('#chart .bar').count()).to.be.greaterThan(0);
     await shot('report');
   });
 
-  it('composes a send recorded with source Dashboard, with errors next to the field', async () => {
+  it("shows a send's iOS options on its report", async () => {
+    const id = await post({
+      name: 'Restock', contents: { en: 'Back in stock' }, subtitle: { en: 'Size 42' }, ios_sound: 'chime.caf', ios_badgeType: 'Increase', ios_badgeCount: 2,
+      ttl: 3600, ios_interruption_level: 'time_sensitive', included_segments: ['All'], send_after: later(),
+    });
+    await page.goto(`${api.url}/dashboard/sends/${id}`);
+    const field = (name: string) => page.locator(`#ios dd[data-field="${name}"]`).textContent();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).to.equal(`Restock · send ${id}`);
+    expect(await field('Subtitle')).to.equal('Size 42');
+    expect(await field('Sound')).to.equal('chime.caf');
+    expect(await field('Badge')).to.equal('increase by 2');
+    expect(await field('Silent push')).to.equal('no');
+    expect(await field('Time to live')).to.equal('3,600 s');
+    expect(await field('Interruption level')).to.equal('time sensitive');
+    expect(await page.locator('#audience').textContent()).to.equal('Subscribed Users'); // 'All' is its older name
+    const silent = await post({ content_available: true, included_segments: ['All'], send_after: later() });
+    await page.goto(`${api.url}/dashboard/sends/${silent}`);
+    expect(await field('Silent push')).to.equal('yes (background, content-available)');
+    expect(await field('Time to live')).to.equal('3 days (default)');
+    expect(await field('Sound')).to.equal('none (background push)');
+  });
+
+  it('composes a send: only the chosen target\'s fields, errors next to the field, a live preview, the review with its estimate, a confirmation for a large audience, the time in a chosen zone and the iOS fields', async () => {
     await page.goto(`${api.url}/dashboard/compose`);
-    await page.getByRole('button', { name: 'Send' }).click();
+    // Only the chosen target's fields are shown.
+    const segment = page.locator('select[name="segment"]');
+    const tagKey = page.locator('input[name="tag_key"]');
+    const ids = page.locator('textarea[name="ids"]');
+    expect([await segment.isVisible(), await tagKey.isVisible(), await ids.isVisible()]).to.deep.equal([true, false, false]);
+    await page.getByLabel('Send to').selectOption('tag');
+    expect([await segment.isVisible(), await tagKey.isVisible(), await ids.isVisible()]).to.deep.equal([false, true, false]);
+    await page.getByLabel('Send to').selectOption('external_ids');
+    expect([await segment.isVisible(), await tagKey.isVisible(), await ids.isVisible()]).to.deep.equal([false, false, true]);
+    await page.getByLabel('Send to').selectOption('segment');
+    // The estimate follows the audience fields (core/audience's count, asked by the script).
+    await page.locator('#live-estimate', { hasText: 'Estimate: 1,200 devices now.' }).waitFor();
+    await page.getByLabel('Send to').selectOption('tag');
+    await page.locator('input[name="tag_key"]').fill('plan');
+    await page.locator('select[name="tag_relation"]').selectOption('exists');
+    await page.locator('#live-estimate', { hasText: 'Estimate: 0 devices now.' }).waitFor();
+    await page.getByLabel('Send to').selectOption('segment');
+    await page.locator('#live-estimate', { hasText: 'Estimate: 1,200 devices' }).waitFor();
+    const refused = await page.request.get(`${api.url}/dashboard/compose/estimate.json?target=segment&segment=Nobody`);
+    expect(refused.status()).to.equal(422);
+    expect((await refused.json()).errors.join(' ')).to.contain('Nobody');
+    // Languages come from a list.
+    expect(await page.locator('select[name="lang_0"] option:checked').textContent()).to.equal('English (en)');
+    expect(await page.locator('select[name="lang_1"] option').count()).to.be.greaterThan(40);
+
+    await page.getByRole('button', { name: 'Review' }).click();
     const contentsError = page.locator('#contents-errors');
     await contentsError.waitFor();
     expect(await contentsError.textContent()).to.contain('contents needs the message text in at least one language.');
     await page.getByLabel('Throttle (devices per minute, empty: none)').fill('abc');
     await page.locator('textarea[name="content_0"]').fill('Back in stock');
-    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('button', { name: 'Review' }).click();
     await page.locator('#throttle-errors').waitFor();
-    await shot('compose');
     await page.getByLabel('Throttle (devices per minute, empty: none)').fill('');
-    await page.getByLabel('Send after (UTC, empty: now)').fill(new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 16));
-    await page.getByRole('button', { name: 'Send' }).click();
+
+    // The preview follows the typing.
+    await page.locator('input[name="heading_0"]').fill('Shop');
+    await page.locator('input[name="subtitle_0"]').fill('Size 42 is back');
+    await page.locator('textarea[name="content_0"]').fill('Your sneakers are back in stock. Tap to order before they go again.');
+    expect(await page.locator('#preview [data-preview="heading"]').textContent()).to.equal('Shop');
+    expect(await page.locator('#preview [data-preview="subtitle"]').textContent()).to.equal('Size 42 is back');
+    expect(await page.locator('#preview .app').textContent()).to.equal('shop');
+
+    await page.getByLabel('Name (internal, never shown to users)').fill('Sneaker restock');
+    await page.getByLabel('Sound (a file of the app, empty: default)').fill('chime.caf');
+    await page.locator('select[name="ios_badgeType"]').selectOption('Increase');
+    await page.getByLabel('Badge count').fill('1');
+    await page.getByLabel('Time to live (seconds, empty: 3 days; 0: now or never)').fill('3600');
+    await page.getByLabel('Interruption level').selectOption('time_sensitive');
+    const day = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+    await page.getByLabel('Send at (empty: now)').fill(`${day}T09:00`);
+    await page.getByLabel('Time zone').selectOption('Europe/Paris');
+    const [y, m, d] = day.split('-').map(Number);
+    const at = zonedInstant({ zone: 'Europe/Paris' }, y, m, d, 9, 0);
+    await page.getByRole('button', { name: 'Review' }).click();
+    // Edit goes back to the form with every value kept (and the old sentence gone).
+    await page.getByRole('button', { name: 'Edit' }).click();
+    expect(await page.locator('#throttle-errors').count()).to.equal(0);
+    expect(await page.getByLabel('Time zone').inputValue()).to.equal('Europe/Paris');
+    expect(await page.locator('#preview [data-preview="subtitle"]').textContent()).to.equal('Size 42 is back');
+    await shot('compose');
+    await page.getByRole('button', { name: 'Review' }).click();
+
+    // The review: audience, its estimate (core/audience), the time in UTC and in the zone, the preview.
+    await page.getByRole('heading', { name: 'Review the message' }).waitFor();
+    expect(await page.locator('#estimate').textContent()).to.equal('1,200 devices');
+    expect(await page.locator('#when').textContent()).to.equal(`${at.toISOString().slice(0, 16).replace('T', '\u00a0')}\u00a0UTC (${day} 09:00 Europe/Paris)`);
+    expect(await page.locator('#preview [data-preview="subtitle"]').textContent()).to.equal('Size 42 is back');
+    await shot('compose-review');
+    // 1,200 devices is a large audience: sending asks to tick the box first.
+    await page.getByRole('button', { name: 'Send to 1,200 devices' }).click();
+    await page.locator('#confirm-errors', { hasText: 'Tick the box to confirm sending to 1,200 devices.' }).waitFor();
+    expect((await rest('GET', '/api/v1/notifications?limit=50')).body.notifications.filter((n: { source: string }) => n.source === 'dashboard')).to.have.length(0);
+    await page.getByLabel('I want to send this to 1,200 devices').check();
+    await page.getByRole('button', { name: 'Send to 1,200 devices' }).click();
     await page.waitForURL(/\/dashboard\/sends\/\d+$/);
     const id = Number(page.url().split('/').pop());
+    expect(await page.locator('#ios dd[data-field="Badge"]').textContent()).to.equal('increase by 1');
+    expect(await page.locator('#ios dd[data-field="Subtitle"]').textContent()).to.equal('Size 42 is back');
+    const sent = (await rest('GET', `/api/v1/notifications/${id}`)).body;
+    expect(sent).to.include({ source: 'dashboard', status: 'scheduled', name: 'Sneaker restock', send_after: at.getTime() / 1000 });
+    const [row] = (await env.pool.query(`SELECT request->'apns' AS apns FROM sends WHERE id = $1`, [id])).rows;
+    expect(row.apns).to.deep.equal({ sound: 'chime.caf', badgeType: 'Increase', badgeCount: 1, ttlSeconds: 3600, interruptionLevel: 'time_sensitive' });
     await page.goto(`${api.url}/dashboard/?source=dashboard`);
     expect(await rowIds()).to.deep.equal([id]);
-    expect(await page.locator('tbody tr td:nth-child(4)').textContent()).to.equal('Dashboard');
-    expect((await rest('GET', `/api/v1/notifications/${id}`)).body).to.include({ source: 'dashboard', status: 'scheduled' });
+    expect(await page.locator('tbody tr td[data-label="Source"]').textContent()).to.equal('Dashboard');
+  });
+
+  it('composes a silent push to a few ids without asking to confirm, and Edit keeps the values', async () => {
+    await page.goto(`${api.url}/dashboard/compose`);
+    await page.getByLabel('Send to').selectOption('subscription_ids');
+    const devices = (await env.pool.query(`SELECT id FROM subscriptions WHERE app_id = $1 ORDER BY seq LIMIT 2`, [main.app.id])).rows.map((r) => r.id as string);
+    await page.getByLabel('Ids (one per line, up to 500)').fill(devices.join('\n'));
+    await page.getByLabel('Silent push (wakes the app in the background, shows nothing)').check();
+    expect(await page.locator('#preview .silent-note').isVisible()).to.equal(true);
+    await page.getByRole('button', { name: 'Review' }).click();
+    expect(await page.locator('#estimate').textContent()).to.equal('2 devices');
+    expect(await page.getByLabel(/I want to send this/).count()).to.equal(0);
+    await page.getByRole('button', { name: 'Edit' }).click();
+    expect(await page.getByLabel('Ids (one per line, up to 500)').inputValue()).to.equal(devices.join('\n'));
+    await page.getByLabel('Send at (empty: now)').fill(new Date(Date.now() + 86_400_000).toISOString().slice(0, 16));
+    await page.getByRole('button', { name: 'Review' }).click();
+    await page.getByRole('button', { name: 'Send to 2 devices' }).click();
+    await page.waitForURL(/\/dashboard\/sends\/\d+$/);
+    expect(await page.locator('#ios dd[data-field="Silent push"]').textContent()).to.equal('yes (background, content-available)');
   });
 
   it('cancels a scheduled send, and refuses a change without the CSRF token', async () => {
@@ -138,9 +298,20 @@ describe('dashboard in a browser', function () {
     const forged = await page.request.post(`${api.url}/dashboard/sends/${id}/cancel`, { form: { _csrf: 'x'.repeat(43) } });
     expect(forged.status()).to.equal(403);
     await page.goto(`${api.url}/dashboard/sends/${id}`);
-    await page.getByRole('button', { name: 'Cancel this send' }).click();
-    await page.locator('#status', { hasText: 'draft (canceled)' }).waitFor();
-    expect(await page.getByRole('button', { name: 'Cancel this send' }).count()).to.equal(0);
+    // Cancel asks first; "No, keep it" changes nothing.
+    await page.getByRole('link', { name: 'Cancel this send…' }).click();
+    await page.getByRole('heading', { name: `Cancel send ${id}?` }).waitFor();
+    expect(await page.locator('main').textContent()).to.contain('none of its 1,200 devices will receive it');
+    await page.getByRole('link', { name: 'No, keep it' }).click();
+    await page.locator('#status', { hasText: 'Scheduled' }).waitFor();
+    expect((await rest('GET', `/api/v1/notifications/${id}`)).body).to.include({ status: 'scheduled', canceled: false });
+    await page.getByRole('link', { name: 'Cancel this send…' }).click();
+    await page.getByRole('button', { name: 'Yes, cancel this send' }).click();
+    await page.locator('#status', { hasText: 'Canceled' }).waitFor();
+    // Delivered of the audience: a canceled send is not 100 %.
+    expect(await page.locator('#progress-text').textContent()).to.equal('0 of 1,200 devices (0%)');
+    expect(await page.locator('#progress').getAttribute('value')).to.equal('0');
+    expect(await page.getByRole('link', { name: 'Cancel this send…' }).count()).to.equal(0);
     expect((await rest('GET', `/api/v1/notifications/${id}`)).body).to.include({ status: 'draft', canceled: true });
   });
 
@@ -152,9 +323,11 @@ describe('dashboard in a browser', function () {
     await page.getByText('shop · read-only key').waitFor();
     expect(await page.getByRole('link', { name: 'New message' }).count()).to.equal(0);
     await page.goto(`${api.url}/dashboard/sends/${id}`);
-    await page.locator('#status', { hasText: 'scheduled' }).waitFor();
-    expect(await page.getByRole('button', { name: 'Cancel this send' }).count()).to.equal(0);
+    await page.locator('#status', { hasText: 'Scheduled' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Cancel this send…' }).count()).to.equal(0);
+    expect((await page.goto(`${api.url}/dashboard/sends/${id}/cancel`))!.status()).to.equal(403);
     expect((await page.goto(`${api.url}/dashboard/compose`))!.status()).to.equal(403);
+    expect((await page.request.get(`${api.url}/dashboard/compose/estimate.json?target=segment&segment=All`)).status()).to.equal(403);
     const other = await page.goto(`${api.url}/dashboard/sends/${otherSendId}`);
     expect(other!.status()).to.equal(404);
     await page.getByRole('heading', { name: 'Not found' }).waitFor();
@@ -167,6 +340,6 @@ describe('dashboard in a browser', function () {
     await page.goto(`${api.url}/dashboard/`);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).to.be.at.most(0);
-    await shot('sends-phone');
+    await shot('sends-phone', false); // the first screen: a phone's view
   });
 });

@@ -16,6 +16,25 @@ describe('dashboard compose', () => {
     });
   });
 
+  it('reads the time in the chosen time zone, and leaves an unknown zone for the send_after rule to refuse', () => {
+    expect(bodyFromForm({ target: 'segment', segment: 'All', send_after: '2026-11-30T09:00', send_tz: 'Europe/Paris' }, app).send_after).to.equal('2026-11-30T08:00:00.000Z');
+    expect(bodyFromForm({ target: 'segment', segment: 'All', send_after: '2026-07-01T09:00', send_tz: 'America/New_York' }, app).send_after).to.equal('2026-07-01T13:00:00.000Z');
+    expect(bodyFromForm({ target: 'segment', segment: 'All', send_after: '2026-11-30T09:00', send_tz: 'Mars/Base' }, app).send_after).to.equal('2026-11-30T09:00 Mars/Base');
+  });
+
+  it("maps the iOS fields to OneSignal's wire names; a silent push may go without text", () => {
+    const body = bodyFromForm({
+      lang_0: 'en', content_0: 'Hi', subtitle_0: 'Sub', name: 'Promo', target: 'segment', segment: 'All', ios_sound: 'chime.caf',
+      ios_badgeType: 'SetTo', ios_badgeCount: '3', ttl: '60', ios_interruption_level: 'time_sensitive',
+    }, app);
+    expect(body).to.include({ name: 'Promo', ios_sound: 'chime.caf', ios_badgeType: 'SetTo', ios_badgeCount: 3, ttl: 60, ios_interruption_level: 'time_sensitive' });
+    expect(body.subtitle).to.deep.equal({ en: 'Sub' });
+    expect(bodyFromForm({ lang_0: 'en', ios_badgeType: 'None', ios_badgeCount: '3', target: 'segment', segment: 'All' }, app)).to.not.have.any.keys('ios_badgeType', 'ios_badgeCount');
+    const silent = bodyFromForm({ lang_0: 'en', content_0: '', content_available: 'on', target: 'segment', segment: 'All' }, app);
+    expect(silent).to.include({ content_available: true }).and.not.have.property('contents');
+    expect(bodyFromForm({ target: 'segment', segment: 'All', ttl: '1h' }, app)).to.include({ ttl: '1h' });
+  });
+
   it('passes a non-number throttle through, so the REST rule and message apply', () => {
     expect(bodyFromForm({ target: 'segment', segment: 'All', throttle: 'abc' }, app)).to.include({ throttle_rate_per_minute: 'abc' });
   });
@@ -30,5 +49,7 @@ describe('dashboard compose', () => {
     expect(fieldOf('throttle_rate_per_minute is a whole number from 1 to 100000.')).to.equal('throttle');
     expect(fieldOf('included_segments names a segment this app does not have: Nobody.')).to.equal('audience');
     expect(fieldOf('Something else entirely.')).to.equal('form');
+    expect(fieldOf('ios_badgeCount is required with ios_badgeType SetTo.')).to.equal('badge');
+    expect(fieldOf('name is longer than 128 characters.')).to.equal('name');
   });
 });

@@ -1,9 +1,13 @@
-// Compose: the form, the REST body it stands for, and where each validation sentence goes. The
-// body goes through the same validateSendRequest and createSend as POST /api/v1/notifications, so
-// the rules and their messages are the REST call's; each message is shown next to the field it
-// names (sentences name REST fields, e.g. "send_after …").
+// Compose: the form, the REST body it stands for, the review step (audience estimate, the
+// notification as iOS shows it, a confirmation for a large audience) and where each validation
+// sentence goes. The body goes through the same validateSendRequest and acceptSend as
+// POST /api/v1/notifications, so the rules and their messages are the REST call's; each message is
+// shown next to the field it names (sentences name REST fields, e.g. "send_after …").
+import { zonedInstant } from '../../../core/time/zone-clock.js';
 import { html, type Html } from '../html.js';
 import type { DashboardSession } from '../session.js';
+import { LANGUAGES, TIME_ZONES } from './choices.js';
+import { count } from './format.js';
 
 export type ComposeForm = Record<string, string>;
 const LANGS = [0, 1, 2];
@@ -14,8 +18,23 @@ const TARGETS = [
   ['external_ids', 'External ids'],
 ] as const;
 const RELATIONS = ['=', '!=', '>', '<', 'exists', 'not_exists'];
-// The field a sentence is shown under: the first REST field name it mentions.
+const BADGES = [['None', 'Leave the badge as it is'], ['SetTo', 'Set to'], ['Increase', 'Increase by']] as const;
+const LEVELS = [['', 'Active (default)'], ['passive', 'Passive'], ['active', 'Active'], ['time_sensitive', 'Time sensitive'], ['critical', 'Critical']] as const;
+/** From this many devices, sending asks to confirm the audience's size. */
+export const LARGE_AUDIENCE = 1000;
+/** The form's fields, each bounded: what the review step carries over in hidden inputs. */
+const FIELDS_KEPT = /^(name|lang_[0-2]|heading_[0-2]|subtitle_[0-2]|content_[0-2]|target|segment|tag_key|tag_relation|tag_value|ids|send_after|send_tz|throttle|url|ios_sound|ios_badgeType|ios_badgeCount|content_available|ttl|ios_interruption_level)$/;
+
+// The field a sentence is shown under: the first rule that matches it (the iOS fields first, as
+// their sentences may also say "language" or "segment").
 const FIELDS: [RegExp, string][] = [
+  [/^name\b/, 'name'],
+  [/\bsubtitle\b/, 'subtitle'],
+  [/\bios_sound\b/, 'sound'],
+  [/\bios_badge(Type|Count)\b/, 'badge'],
+  [/\bcontent_available\b|background push/, 'silent'],
+  [/\bttl\b/, 'ttl'],
+  [/\bios_interruption_level\b/, 'interruption'],
   [/\bcontents\b|default language|language/, 'contents'],
   [/\bheadings\b/, 'headings'],
   [/\bsend_after\b|delayed_option|delivery_time_of_day/, 'send_after'],
@@ -28,30 +47,59 @@ export function fieldOf(message: string): string {
 }
 
 const list = (text: string | undefined) => (text ?? '').split(/[\s,]+/).filter(Boolean);
+/** A whole number as a number; anything else as given, so the REST rule and its sentence apply. */
+const integer = (text: string) => (/^-?\d{1,10}$/.test(text) ? Number(text) : text);
+const LOCAL_TIME = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d)$/;
+
+/** The instant a datetime-local value means in a time zone; an unknown zone is left for send_after's rule to refuse. */
+export function sendAfterIn(local: string, zone: string): string {
+  if (/Z$|[+-]\d\d:\d\d$/.test(local)) return local;
+  const m = LOCAL_TIME.exec(local);
+  if (!zone || zone === 'UTC') return m ? `${local}Z` : local;
+  if (!m || !TIME_ZONES.includes(zone)) return `${local} ${zone}`;
+  return zonedInstant({ zone }, Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])).toISOString();
+}
 
 /** The REST body the form stands for (empty fields are left out, as a caller would). */
 export function bodyFromForm(form: ComposeForm, appId: string): Record<string, unknown> {
   const body: Record<string, unknown> = { app_id: appId };
   const contents: Record<string, string> = {};
   const headings: Record<string, string> = {};
+  const subtitle: Record<string, string> = {};
   for (const i of LANGS) {
     const lang = (form[`lang_${i}`] ?? '').trim();
     if (!lang) continue;
     if (form[`content_${i}`]) contents[lang] = form[`content_${i}`];
     if (form[`heading_${i}`]) headings[lang] = form[`heading_${i}`];
+    if (form[`subtitle_${i}`]) subtitle[lang] = form[`subtitle_${i}`];
   }
-  body.contents = contents;
+  const silent = form.content_available === 'on';
+  // A silent push may go without text; any other send needs contents (the REST rule says so).
+  if (!silent || Object.keys(contents).length) body.contents = contents;
   if (Object.keys(headings).length) body.headings = headings;
+  if (Object.keys(subtitle).length) body.subtitle = subtitle;
+  if (form.name) body.name = form.name;
   const target = form.target;
   if (target === 'segment') body.included_segments = [form.segment ?? ''];
   if (target === 'tag') body.tag = { key: form.tag_key ?? '', relation: form.tag_relation ?? '=', ...(form.tag_value ? { value: form.tag_value } : {}) };
   if (target === 'subscription_ids') body.include_subscription_ids = list(form.ids);
   if (target === 'external_ids') body.include_external_ids = list(form.ids);
-  if (form.send_after) body.send_after = /Z|[+-]\d\d:\d\d$/.test(form.send_after) ? form.send_after : `${form.send_after}Z`;
+  if (form.send_after) body.send_after = sendAfterIn(form.send_after, form.send_tz ?? 'UTC');
   if (form.throttle) body.throttle_rate_per_minute = /^\d+$/.test(form.throttle) ? Number(form.throttle) : form.throttle;
   if (form.url) body.url = form.url;
+  if (form.ios_sound) body.ios_sound = form.ios_sound;
+  if (form.ios_badgeType && form.ios_badgeType !== 'None') {
+    body.ios_badgeType = form.ios_badgeType;
+    if (form.ios_badgeCount) body.ios_badgeCount = integer(form.ios_badgeCount);
+  }
+  if (silent) body.content_available = true;
+  if (form.ttl) body.ttl = integer(form.ttl);
+  if (form.ios_interruption_level) body.ios_interruption_level = form.ios_interruption_level;
   return body;
 }
+
+/** The form's own fields only, for the review step's hidden inputs. */
+export const keptFields = (form: ComposeForm) => Object.entries(form).filter(([k, v]) => FIELDS_KEPT.test(k) && v !== '');
 
 function errorsFor(field: string, errors: Map<string, string[]>): Html {
   const list = errors.get(field);
@@ -59,42 +107,121 @@ function errorsFor(field: string, errors: Map<string, string[]>): Html {
 }
 
 const described = (field: string, errors: Map<string, string[]>) => (errors.has(field) ? html`aria-describedby="${field}-errors" aria-invalid="true"` : html``);
+const options = (choices: readonly (readonly [string, string])[], chosen: string) =>
+  choices.map(([value, label]) => html`<option value="${value}" ${chosen === value ? html`selected` : ''}>${label}</option>`);
 
-export function composePage(session: DashboardSession, segments: string[], form: ComposeForm, messages: string[] = []): Html {
+/** The notification as iOS shows it on the lock screen: app, time, title, subtitle and (cut) text. */
+export function iosPreview(appName: string, form: ComposeForm): Html {
+  const silent = form.content_available === 'on';
+  const first = LANGS.find((i) => form[`lang_${i}`]) ?? 0;
+  return html`<figure class="ios-preview" id="preview" aria-labelledby="preview-caption">
+    <figcaption id="preview-caption">Preview: the notification as iOS shows it</figcaption>
+    <div class="phone">
+      <div class="banner" ${silent ? html`hidden` : ''}>
+        <div class="banner-head"><img src="/dashboard/assets/favicon.svg" alt="" width="20" height="20"><span class="app">${appName}</span><span class="time">now</span></div>
+        <p class="title" data-preview="heading">${form[`heading_${first}`] ?? ''}</p>
+        <p class="subtitle" data-preview="subtitle">${form[`subtitle_${first}`] ?? ''}</p>
+        <p class="body" data-preview="content">${form[`content_${first}`] ?? ''}</p>
+      </div>
+      <p class="silent-note" ${silent ? '' : html`hidden`}>A silent push shows nothing: iOS wakes the app in the background.</p>
+    </div>
+  </figure>`;
+}
+
+export function composePage(session: DashboardSession, appName: string, segments: string[], form: ComposeForm, messages: string[] = []): Html {
   const errors = new Map<string, string[]>();
   for (const m of messages) errors.set(fieldOf(m), [...(errors.get(fieldOf(m)) ?? []), m]);
   const v = (name: string, fallback = '') => form[name] ?? fallback;
   const target = v('target', 'segment');
   return html`<h1>New message</h1>
+  <div class="compose-layout">
   <form method="post" action="/dashboard/compose" class="compose" novalidate>
     <input type="hidden" name="_csrf" value="${session.csrf}">
     ${errorsFor('form', errors)}
-    <fieldset ${described('contents', errors)}><legend>Message</legend>
-      ${LANGS.map((i) => html`<div class="lang-row">
-        <label>Language <input name="lang_${i}" value="${v(`lang_${i}`, i === 0 ? 'en' : '')}" maxlength="8" size="4" autocomplete="off"></label>
+    <fieldset><legend>Message</legend>
+      <label>Name (internal, never shown to users) <input name="name" value="${v('name')}" maxlength="128" ${described('name', errors)}></label>
+      ${errorsFor('name', errors)}
+      ${LANGS.map((i) => html`<div class="lang-row" ${described('contents', errors)}>
+        <label>Language <select name="lang_${i}">${i > 0 ? html`<option value="">—</option>` : ''}${options(LANGUAGES, v(`lang_${i}`, i === 0 ? 'en' : ''))}</select></label>
         <label>Title <input name="heading_${i}" value="${v(`heading_${i}`)}" maxlength="120"></label>
+        <label>Subtitle <input name="subtitle_${i}" value="${v(`subtitle_${i}`)}" maxlength="120"></label>
         <label class="grow">Text <textarea name="content_${i}" rows="2" maxlength="2000">${v(`content_${i}`)}</textarea></label>
       </div>`)}
-      ${errorsFor('contents', errors)}${errorsFor('headings', errors)}
+      ${errorsFor('contents', errors)}${errorsFor('headings', errors)}${errorsFor('subtitle', errors)}
     </fieldset>
     <fieldset ${described('audience', errors)}><legend>Audience</legend>
-      <label>Send to <select name="target">${TARGETS.map(([k, label]) => html`<option value="${k}" ${target === k ? html`selected` : ''}>${label}</option>`)}</select></label>
-      <label>Segment <select name="segment">${segments.map((s) => html`<option ${v('segment', 'Subscribed Users') === s ? html`selected` : ''}>${s}</option>`)}</select></label>
-      <div class="tag-row">
+      <label>Send to <select name="target">${options(TARGETS, target)}</select></label>
+      <label class="target target-segment">Segment <select name="segment">${segments.map((s) => html`<option ${v('segment', 'Subscribed Users') === s ? html`selected` : ''}>${s}</option>`)}</select></label>
+      <div class="target target-tag tag-row">
         <label>Tag key <input name="tag_key" value="${v('tag_key')}" maxlength="128"></label>
         <label>Relation <select name="tag_relation">${RELATIONS.map((r) => html`<option ${v('tag_relation', '=') === r ? html`selected` : ''}>${r}</option>`)}</select></label>
         <label>Value <input name="tag_value" value="${v('tag_value')}" maxlength="256"></label>
       </div>
-      <label>Ids (one per line) <textarea name="ids" rows="3">${v('ids')}</textarea></label>
+      <label class="target target-ids">Ids (one per line, up to 500) <textarea name="ids" rows="3" maxlength="40000">${v('ids')}</textarea></label>
+      <p class="note" id="live-estimate" aria-live="polite">The review step shows how many devices this reaches.</p>
       ${errorsFor('audience', errors)}
     </fieldset>
+    <fieldset><legend>On iOS</legend>
+      <label>Sound (a file of the app, empty: default) <input name="ios_sound" value="${v('ios_sound')}" maxlength="255" ${described('sound', errors)}></label>
+      ${errorsFor('sound', errors)}
+      <div class="tag-row" ${described('badge', errors)}>
+        <label>Badge <select name="ios_badgeType">${options(BADGES, v('ios_badgeType', 'None'))}</select></label>
+        <label>Badge count <input name="ios_badgeCount" inputmode="numeric" value="${v('ios_badgeCount')}" maxlength="11" size="6"></label>
+      </div>
+      ${errorsFor('badge', errors)}
+      <label class="check"><input type="checkbox" name="content_available" ${v('content_available') === 'on' ? html`checked` : ''} ${described('silent', errors)}> Silent push (wakes the app in the background, shows nothing)</label>
+      ${errorsFor('silent', errors)}
+      <label>Time to live (seconds, empty: 3 days; 0: now or never) <input name="ttl" inputmode="numeric" value="${v('ttl')}" maxlength="10" ${described('ttl', errors)}></label>
+      ${errorsFor('ttl', errors)}
+      <label>Interruption level <select name="ios_interruption_level" ${described('interruption', errors)}>${options(LEVELS, v('ios_interruption_level'))}</select></label>
+      ${errorsFor('interruption', errors)}
+    </fieldset>
     <fieldset><legend>Delivery</legend>
-      <label>Send after (UTC, empty: now) <input type="datetime-local" name="send_after" value="${v('send_after')}" ${described('send_after', errors)}></label>
+      <div class="tag-row">
+        <label>Send at (empty: now) <input type="datetime-local" name="send_after" value="${v('send_after')}" ${described('send_after', errors)}></label>
+        <label>Time zone <select name="send_tz">${TIME_ZONES.map((z) => html`<option ${v('send_tz', 'UTC') === z ? html`selected` : ''}>${z}</option>`)}</select></label>
+      </div>
       ${errorsFor('send_after', errors)}
       <label>Throttle (devices per minute, empty: none) <input name="throttle" inputmode="numeric" value="${v('throttle')}" ${described('throttle', errors)}></label>
       ${errorsFor('throttle', errors)}
       <label>Link (optional) <input type="url" name="url" value="${v('url')}" maxlength="2048"></label>
     </fieldset>
-    <button type="submit">Send</button>
-  </form>`;
+    <button type="submit" name="step" value="review">Review</button>
+  </form>
+  ${iosPreview(appName, form)}
+  </div>`;
+}
+
+export interface Review {
+  estimate: number;
+  audience: string;
+  when: string;
+  /** The sentence asking to confirm a large audience again (the box was not ticked). */
+  confirmError?: string;
+}
+
+/** The step between the form and the send: who and how many, when, the preview, and the confirmation. */
+export function reviewPage(session: DashboardSession, appName: string, form: ComposeForm, review: Review): Html {
+  const large = review.estimate >= LARGE_AUDIENCE;
+  return html`<h1>Review the message</h1>
+  <div class="compose-layout">
+  <form method="post" action="/dashboard/compose" class="compose review">
+    <input type="hidden" name="_csrf" value="${session.csrf}">
+    ${keptFields(form).map(([k, val]) => html`<input type="hidden" name="${k}" value="${val}">`)}
+    <dl class="header">
+      <div><dt>Audience</dt><dd>${review.audience}</dd></div>
+      <div><dt>Estimate</dt><dd id="estimate">${count(review.estimate)} device${review.estimate === 1 ? '' : 's'}</dd></div>
+      <div><dt>When</dt><dd id="when">${review.when}</dd></div>
+    </dl>
+    ${large
+      ? html`<label class="check confirm-large"><input type="checkbox" name="confirm_audience" value="${review.estimate}" ${review.confirmError ? html`aria-invalid="true" aria-describedby="confirm-errors"` : ''}> I want to send this to ${count(review.estimate)} devices</label>
+        ${review.confirmError ? html`<ul class="field-errors" id="confirm-errors" role="alert"><li>${review.confirmError}</li></ul>` : ''}`
+      : ''}
+    <div class="confirm">
+      <button type="submit" name="step" value="send">Send to ${count(review.estimate)} device${review.estimate === 1 ? '' : 's'}</button>
+      <button type="submit" name="step" value="edit" class="secondary-button">Edit</button>
+    </div>
+  </form>
+  ${iosPreview(appName, form)}
+  </div>`;
 }

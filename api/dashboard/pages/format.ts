@@ -3,11 +3,25 @@ import type { NotificationReport, SendSource } from '../../../core/send/report.j
 
 export const SOURCE_NAMES: Record<SendSource, string> = { api: 'API', kubernetes: 'Kubernetes', dashboard: 'Dashboard' };
 
-export const statusName = (n: Pick<NotificationReport, 'status' | 'canceled'>) => (n.canceled ? `${n.status} (canceled)` : n.status);
+/**
+ * The status as a person reads it. Only the view maps: the REST statuses stay the contract's
+ * (approved, draft, …). A canceled send is Canceled whatever status it ended in.
+ */
+export type StatusWord = 'Delivered' | 'Sending' | 'Scheduled' | 'Canceled' | 'Not sent';
+const WORDS: Record<NotificationReport['status'], StatusWord> = {
+  approved: 'Delivered', sending: 'Sending', queued: 'Sending', scheduled: 'Scheduled', draft: 'Not sent',
+};
+export const statusName = (n: Pick<NotificationReport, 'status' | 'canceled'>): StatusWord => (n.canceled ? 'Canceled' : WORDS[n.status]);
+/** The CSS class of a status word (its colour). */
+export const statusClass = (n: Pick<NotificationReport, 'status' | 'canceled'>) => `status status-${statusName(n).toLowerCase().replace(' ', '-')}`;
+/** The filter's words for the REST statuses (the query keeps the REST value). */
+export const FILTER_WORDS: [string, string][] = [
+  ['approved', 'Delivered'], ['sending', 'Sending'], ['queued', 'Queued to send'], ['scheduled', 'Scheduled'], ['canceled', 'Canceled'], ['draft', 'Not sent'],
+];
 
-/** Unix seconds as "2026-11-22 17:05 UTC" (the dashboard shows UTC, as send_after is read). */
-export const when = (seconds: number | null) =>
-  seconds === null ? '—' : `${new Date(seconds * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+/** Unix seconds as "2026-11-22 17:05 UTC" (the dashboard shows UTC, as send_after is read); no-break spaces keep it on one line. */
+export const when = (seconds: number | null, zone = true) =>
+  seconds === null ? '—' : `${new Date(seconds * 1000).toISOString().slice(0, 16).replace('T', '\u00a0')}${zone ? '\u00a0UTC' : ''}`;
 
 export const rate = (part: number, whole: number) => (whole > 0 ? `${((part / whole) * 100).toFixed(1)}%` : '—');
 
@@ -22,4 +36,4 @@ export function duration(from: number, to: number | null): string {
 }
 
 /** The scheduled time, when it differs from the creation time. */
-export const created = (n: NotificationReport) => (n.send_after > n.queued_at + 1 ? `${when(n.queued_at)} · for ${when(n.send_after)}` : when(n.queued_at));
+export const scheduledFor = (n: NotificationReport) => (n.send_after > n.queued_at + 1 ? when(n.send_after, false) : undefined);

@@ -3,10 +3,10 @@
 import { defaultContent, listNotifications, SEND_SOURCES, type ListFilter, type NotificationReport } from '../../../core/send/report.js';
 import type { Queryable } from '../../../core/store/db.js';
 import { html, type Html } from '../html.js';
-import { count, created, rate, SOURCE_NAMES, statusName } from './format.js';
+import { sendAudiences } from '../send-audiences.js';
+import { count, FILTER_WORDS, rate, scheduledFor, SOURCE_NAMES, statusClass, statusName, when } from './format.js';
 
 export const PAGE_SIZE = 25;
-const STATUSES = ['queued', 'sending', 'scheduled', 'approved', 'draft', 'canceled'];
 const MAX_EXPORT = 10_000;
 
 const option = (value: string, label: string, selected: string | undefined) =>
@@ -27,27 +27,36 @@ export function filterQuery(f: ListFilter, offset = f.offset): string {
   return q.toString();
 }
 
-function row(n: NotificationReport): Html {
-  return html`<tr>
-    <td data-label="Id"><a href="/dashboard/sends/${n.id}">${n.id}</a></td>
-    <td data-label="Message" class="message">${defaultContent(n)}</td>
-    <td data-label="Status"><span class="status status-${n.canceled ? 'canceled' : n.status}">${statusName(n)}</span></td>
-    <td data-label="Source">${SOURCE_NAMES[n.source]}</td>
-    <td data-label="Created">${created(n)}</td>
+/** A send's name, else its title in the default language, else nothing. */
+export const nameOrTitle = (n: NotificationReport) => n.name ?? n.headings.en ?? Object.values(n.headings)[0] ?? '';
+
+// The message cell's link is stretched over the whole row (CSS), so a click anywhere on the row
+// opens the report, and the row is still one link for the keyboard and a screen reader.
+function row(n: NotificationReport, audience: string): Html {
+  const later = scheduledFor(n);
+  return html`<tr data-id="${n.id}">
+    <td data-label="Message" class="message"><a class="row-link" href="/dashboard/sends/${n.id}">${defaultContent(n) || (n.live_activity ? `(Live Activity ${n.live_activity.event}, no alert)` : '(no text)')}</a></td>
+    <td data-label="Name or title" class="name">${nameOrTitle(n)}</td>
+    <td data-label="Audience" class="audience">${audience} <span class="note">(${count(n.total_recipients)})</span></td>
+    <td data-label="Status"><span class="${statusClass(n)}">${statusName(n)}</span></td>
+    <td data-label="Created" class="date"><span><span class="nowrap">${when(n.queued_at, false)}</span>${later ? html`<br><span class="note nowrap">for ${later}</span>` : ''}</span></td>
     <td data-label="Sent" class="num">${count(n.sent)}</td>
     <td data-label="Failed" class="num">${count(n.failed)}</td>
     <td data-label="Clicked" class="num">${count(n.clicked)}</td>
     <td data-label="Click rate" class="num">${rate(n.clicked, n.sent)}</td>
+    <td data-label="Source">${SOURCE_NAMES[n.source]}</td>
+    <td data-label="Id" class="num">${n.id}</td>
   </tr>`;
 }
 
 export async function sendsPage(db: Queryable, appId: string, filter: ListFilter, error?: string): Promise<Html> {
   const page = error ? { total_count: 0, offset: 0, limit: PAGE_SIZE, notifications: [] } : await listNotifications(db, appId, filter);
   const last = page.offset + page.notifications.length;
+  const audiences = await sendAudiences(db, appId, page.notifications.map((n) => n.id));
   return html`<h1>Sends</h1>
   <form method="get" action="/dashboard/" class="filters" role="search" aria-label="Filter sends">
     <label>Source <select name="source"><option value="">Any</option>${SEND_SOURCES.map((s) => option(s, SOURCE_NAMES[s], filter.source))}</select></label>
-    <label>Status <select name="status"><option value="">Any</option>${STATUSES.map((s) => option(s, s, filter.status))}</select></label>
+    <label>Status <select name="status"><option value="">Any</option>${FILTER_WORDS.map(([value, word]) => option(value, word, filter.status))}</select></label>
     <label>From <input type="date" name="from" value="${day(filter.from)}"></label>
     <label>To <input type="date" name="to" value="${day(filter.to, true)}"></label>
     <label>Search <input type="search" name="q" value="${filter.search ?? ''}" maxlength="200" placeholder="text or id"></label>
@@ -58,10 +67,10 @@ export async function sendsPage(db: Queryable, appId: string, filter: ListFilter
   <p aria-live="polite">${page.total_count ? html`Showing ${page.offset + 1}–${last} of ${count(page.total_count)}` : 'No sends match.'}</p>
   <div class="table-wrap"><table>
     <caption class="visually-hidden">Sends, newest first</caption>
-    <thead><tr><th scope="col">Id</th><th scope="col">Message</th><th scope="col">Status</th><th scope="col">Source</th>
-      <th scope="col">Created</th><th scope="col" class="num">Sent</th><th scope="col" class="num">Failed</th>
-      <th scope="col" class="num">Clicked</th><th scope="col" class="num">Click rate</th></tr></thead>
-    <tbody>${page.notifications.map(row)}</tbody>
+    <thead><tr><th scope="col">Message</th><th scope="col">Name or title</th><th scope="col">Audience</th><th scope="col">Status</th>
+      <th scope="col">Created (UTC)</th><th scope="col" class="num">Sent</th><th scope="col" class="num">Failed</th>
+      <th scope="col" class="num">Clicked</th><th scope="col" class="num">Click rate</th><th scope="col">Source</th><th scope="col" class="num">Id</th></tr></thead>
+    <tbody class="rows">${page.notifications.map((n) => row(n, audiences.get(n.id) ?? ''))}</tbody>
   </table></div>
   <nav class="pages" aria-label="Pages">
     ${page.offset > 0 ? html`<a href="/dashboard/?${filterQuery(filter, Math.max(0, page.offset - PAGE_SIZE))}" rel="prev">← Newer</a>` : ''}

@@ -4,65 +4,71 @@
 import { defaultContent, type DeliveryPoint, type NotificationReport } from '../../../core/send/report.js';
 import { isFinal } from '../../../core/send/stats.js';
 import { html, type Html } from '../html.js';
+import { deliveryChart, deliveryChartMarkup } from './chart.js';
 import type { DashboardSession } from '../session.js';
-import { count, duration, rate, SOURCE_NAMES, statusName, when } from './format.js';
+import type { SendOptions } from '../send-options.js';
+import { count, duration, rate, SOURCE_NAMES, statusClass, statusName, when, type StatusWord } from './format.js';
 
 export interface LiveReport {
   report: NotificationReport;
   timeline: DeliveryPoint[];
   final: boolean;
-  progress: number; // 0..100
+  /** The status as the page shows it, and its CSS class (the REST status stays in report.status). */
+  statusWord: StatusWord;
+  statusClass: string;
+  /** Devices sent of the audience, 0..100 (floored: 100 only when every device was sent). */
+  progress: number;
+  progressText: string;
   duration: string;
-  /** The chart's polyline, drawn here so dashboard.js only sets it. */
-  points: string;
+  /** The chart's markup, drawn here so dashboard.js only swaps it in. */
+  chart: string;
 }
 
+/** "1,150 of 1,200 devices (95%)": delivered of the audience, whatever the state (a canceled send is not 100 %). */
 export function live(report: NotificationReport, timeline: DeliveryPoint[]): LiveReport {
-  const done = report.total_recipients ? (report.processed / report.total_recipients) * 100 : 100;
-  const final = isFinal(report.status);
-  const end = report.completed_at ?? Math.floor(Date.now() / 1000);
+  const progress = report.total_recipients ? Math.floor((report.sent / report.total_recipients) * 100) : 0;
   return {
-    report, timeline, final,
-    progress: final ? 100 : Math.min(100, Math.round(done)),
+    report, timeline, final: isFinal(report.status), statusWord: statusName(report), statusClass: statusClass(report),
+    progress,
+    progressText: `${count(report.sent)} of ${count(report.total_recipients)} device${report.total_recipients === 1 ? '' : 's'} (${progress}%)`,
     duration: duration(report.send_after, report.completed_at),
-    points: chartPoints(timeline, report.send_after, end),
+    chart: deliveryChartMarkup(timeline, report.send_after),
   };
 }
 
 export const cancellable = (r: NotificationReport) => !r.canceled && !isFinal(r.status);
 
-/** Cumulative devices sent from the start to the end (or now), as polyline points in a 600×160 box. */
-export function chartPoints(timeline: DeliveryPoint[], start: number, end: number): string {
-  if (!timeline.length) return '';
-  const t0 = Math.min(start, timeline[0].at);
-  const span = Math.max(1, end - t0, timeline[timeline.length - 1].at - t0);
-  const total = timeline.reduce((s, p) => s + p.sent, 0) || 1;
-  const x = (at: number) => Math.round(((at - t0) / span) * 600);
-  const y = (sum: number) => Math.round(160 - (sum / total) * 150);
-  let sum = 0;
-  const points = ['0,160'];
-  for (const p of timeline) {
-    points.push(`${x(p.at)},${y(sum)}`); // a step: flat until this second, then up
-    sum += p.sent;
-    points.push(`${x(p.at)},${y(sum)}`);
-  }
-  points.push(`600,${y(sum)}`);
-  return points.join(' ');
-}
-
 const step = (label: string, value: number, of: string, id: string) =>
   html`<li><span class="label">${label}</span> <strong id="${id}">${count(value)}</strong> <span class="rate" id="${id}-rate">${of}</span></li>`;
 
-export function reportPage(data: LiveReport, session: DashboardSession): Html {
+/** The iOS options a team sets most, as the report shows them ('' when not set). */
+export function iosOptions(o: SendOptions): [string, string][] {
+  const a = o.apns;
+  const badge = !a.badgeType || a.badgeType === 'None' ? 'unchanged' : a.badgeType === 'SetTo' ? `set to ${a.badgeCount ?? 0}` : `increase by ${a.badgeCount ?? 0}`;
+  const ttl = a.ttlSeconds === undefined ? '3 days (default)' : a.ttlSeconds === 0 ? '0 s (now or never)' : `${count(a.ttlSeconds)} s`;
+  const subtitle = o.subtitle.en ?? Object.values(o.subtitle)[0];
+  const background = a.pushTypeOverride === 'background' || (a.contentAvailable === true && o.noText);
+  return [
+    ['Subtitle', subtitle ?? '—'],
+    ['Sound', background ? 'none (background push)' : (a.sound ?? 'default')],
+    ['Badge', badge],
+    ['Silent push', background ? 'yes (background, content-available)' : a.contentAvailable ? 'content-available with an alert' : 'no'],
+    ['Time to live', ttl],
+    ['Interruption level', a.interruptionLevel ? a.interruptionLevel.replace('_', ' ') : 'active (default)'],
+  ];
+}
+
+export function reportPage(data: LiveReport, session: DashboardSession, extra: { options: SendOptions; audience: string }): Html {
   const r = data.report;
   const title = defaultContent(r);
   return html`<p><a href="/dashboard/">← Sends</a></p>
-  <h1>Send ${r.id}</h1>
+  <h1>${r.name ? html`${r.name} <span class="note">· send ${r.id}</span>` : `Send ${r.id}`}</h1>
   <section aria-labelledby="header-title" id="report" data-live="${data.final ? '' : `/dashboard/sends/${r.id}/live.json`}">
     <h2 id="header-title" class="visually-hidden">Summary</h2>
     <p class="message">${r.headings.en ?? Object.values(r.headings)[0] ?? ''}${Object.keys(r.headings).length ? html`<br>` : ''}${title}</p>
     <dl class="header">
-      <div><dt>Status</dt><dd><span id="status" class="status status-${r.canceled ? 'canceled' : r.status}">${statusName(r)}</span></dd></div>
+      <div><dt>Status</dt><dd><span id="status" class="${statusClass(r)}">${statusName(r)}</span></dd></div>
+      <div><dt>Audience</dt><dd id="audience">${extra.audience}</dd></div>
       <div><dt>Created with</dt><dd>${SOURCE_NAMES[r.source]}</dd></div>
       <div><dt>Created</dt><dd>${when(r.queued_at)}</dd></div>
       <div><dt>Start</dt><dd>${when(r.send_after)}</dd></div>
@@ -70,7 +76,11 @@ export function reportPage(data: LiveReport, session: DashboardSession): Html {
       <div><dt>Throttle</dt><dd>${r.throttle_rate_per_minute ? `${count(r.throttle_rate_per_minute)} per minute` : 'none'}</dd></div>
     </dl>
     <p id="message-text">${r.message}</p>
-    <label for="progress" class="progress-label">Delivered <span id="progress-text">${data.progress}%</span></label>
+    <h2 id="ios-title">On iOS</h2>
+    <dl class="header" id="ios" aria-labelledby="ios-title">
+      ${iosOptions(extra.options).map(([k, v]) => html`<div><dt>${k}</dt><dd data-field="${k}">${v}</dd></div>`)}
+    </dl>
+    <label for="progress" class="progress-label">Delivered <span id="progress-text">${data.progressText}</span></label>
     <progress id="progress" max="100" value="${data.progress}">${data.progress}%</progress>
     <h2>Funnel</h2>
     <ol class="funnel">
@@ -81,15 +91,25 @@ export function reportPage(data: LiveReport, session: DashboardSession): Html {
     </ol>
     <p class="note">Rates: sent and failed of the audience; clicked of sent. Skipped: <span id="skipped">${count(r.skipped)}</span>.</p>
     <h2 id="chart-title">Delivery over time</h2>
-    <svg class="chart" viewBox="0 0 600 160" role="img" aria-labelledby="chart-title" preserveAspectRatio="none">
-      <polyline id="chart-line" fill="none" stroke="currentColor" stroke-width="2" points="${data.points}"></polyline>
-    </svg>
-    <p class="note" id="chart-note">${data.timeline.length ? `${data.timeline.length} seconds with deliveries` : 'No delivery yet.'}</p>
+    <div id="chart-box">${deliveryChart(data.timeline, r.send_after)}</div>
   </section>
   ${session.scope === 'send' && cancellable(r)
-    ? html`<form method="post" action="/dashboard/sends/${r.id}/cancel" class="cancel" id="cancel-form">
-        <input type="hidden" name="_csrf" value="${session.csrf}">
-        <button type="submit" class="danger">Cancel this send</button>
-      </form>`
+    ? html`<p class="cancel" id="cancel-form"><a class="button danger" href="/dashboard/sends/${r.id}/cancel">Cancel this send…</a></p>`
     : ''}`;
+}
+
+/** The question before a cancel: what stops, that it cannot be undone, and a way back. */
+export function cancelConfirmPage(data: LiveReport, session: DashboardSession, audience: string): Html {
+  const r = data.report;
+  const left = Math.max(0, r.total_recipients - r.sent - r.failed - r.skipped);
+  return html`<h1>Cancel send ${r.id}?</h1>
+  <p class="message">${defaultContent(r)}</p>
+  <p>${statusName(r)} to ${audience}: ${data.progressText} delivered. ${r.status === 'scheduled'
+    ? `Nothing has been sent yet; none of its ${count(r.total_recipients)} devices will receive it.`
+    : `About ${count(left)} devices not yet sent will not receive it; devices already sent keep it.`} A canceled send cannot be resumed.</p>
+  <form method="post" action="/dashboard/sends/${r.id}/cancel" class="confirm">
+    <input type="hidden" name="_csrf" value="${session.csrf}">
+    <button type="submit" class="danger">Yes, cancel this send</button>
+    <a class="button secondary" href="/dashboard/sends/${r.id}">No, keep it</a>
+  </form>`;
 }

@@ -1,0 +1,127 @@
+// The audience pages: find an install (by subscription id, external id, token prefix or tag), one
+// install's page, and the segments with their live sizes. Read only: no form here changes an
+// install, and a read key sees them all.
+import type { SegmentDefinition } from '../../../core/apps/app-store.js';
+import type { NotificationReport } from '../../../core/send/report.js';
+import { FIND_BY, MAX_FOUND, MAX_QUERY_CHARS, type FindBy, type InstallSummary } from '../../../core/subscriptions/find.js';
+import type { Install } from '../../../core/subscriptions/subscription-store.js';
+import { html, type Html } from '../html.js';
+import { count, statusClass, statusName, when } from './format.js';
+
+const FIND_WORDS: Record<FindBy, string> = {
+  subscription_id: 'Subscription id',
+  external_id: 'External id',
+  token: 'Token prefix',
+  tag: 'Tag (key=value)',
+};
+
+/** The token's start and end: enough to recognise a device, not a whole handle to it on screen. */
+export const maskedToken = (token: string) => (token.length > 24 ? `${token.slice(0, 16)}…${token.slice(-4)}` : token);
+const seconds = (d: Date | null | undefined) => (d ? Math.floor(d.getTime() / 1000) : null);
+
+export function audienceTabs(current: 'find' | 'segments'): Html {
+  return html`<nav class="tabs" aria-label="Audience">
+    <a href="/dashboard/audience" ${current === 'find' ? html`aria-current="page"` : ''}>Find an install</a>
+    <a href="/dashboard/audience/segments" ${current === 'segments' ? html`aria-current="page"` : ''}>Segments</a>
+  </nav>`;
+}
+
+export function findPage(by: string, q: string, found: InstallSummary[] | undefined, error?: string): Html {
+  return html`<h1>Audience</h1>${audienceTabs('find')}
+  <form method="get" action="/dashboard/audience" class="filters" role="search" aria-label="Find an install">
+    <label>Find by <select name="by">${FIND_BY.map((b) => html`<option value="${b}" ${b === by ? html`selected` : ''}>${FIND_WORDS[b]}</option>`)}</select></label>
+    <label class="grow">Look for <input type="search" name="q" value="${q}" maxlength="${MAX_QUERY_CHARS}" required ${error ? html`aria-invalid="true" aria-describedby="find-error"` : ''}></label>
+    <button type="submit">Find</button>
+  </form>
+  ${error ? html`<p class="error" id="find-error" role="alert">${error}</p>` : ''}
+  ${found === undefined
+    ? html`<p class="note">An install is one device of the app. Find it by its subscription id, the external id your app gave it, the first digits of its APNs token, or a tag.</p>`
+    : found.length === 0
+      ? html`<p aria-live="polite">No install matches.</p>`
+      : html`<p aria-live="polite">${found.length === MAX_FOUND ? `The newest ${MAX_FOUND} matches` : `${found.length} match${found.length === 1 ? '' : 'es'}`}</p>
+        <div class="table-wrap"><table>
+          <thead><tr><th scope="col">Subscription id</th><th scope="col">External id</th><th scope="col">Token</th><th scope="col">Language</th>
+            <th scope="col">Subscribed</th><th scope="col">Last active (UTC)</th></tr></thead>
+          <tbody class="rows">${found.map((i) => html`<tr data-id="${i.id}">
+            <td data-label="Subscription id"><a class="row-link mono" href="/dashboard/audience/installs/${i.id}">${i.id}</a></td>
+            <td data-label="External id">${i.external_id ?? '—'}</td>
+            <td data-label="Token" class="mono">${maskedToken(i.token)}</td>
+            <td data-label="Language">${i.language ?? '—'}</td>
+            <td data-label="Subscribed">${i.subscribed ? 'Yes' : 'No'}</td>
+            <td data-label="Last active" class="date">${when(seconds(i.last_active), false)}</td>
+          </tr>`)}</tbody>
+        </table></div>`}`;
+}
+
+/** Why an install gets no push, in words: Apple's reason, the app's SDK, or just "not subscribed". */
+function subscription(i: Install): string {
+  if (i.subscribed) return 'Subscribed: it receives pushes.';
+  const why = i.unsubscribed_reason;
+  if (!why) return 'Not subscribed: the app or Apple said it no longer takes pushes (no reason recorded).';
+  if (why === 'app') return 'Not subscribed: the app said so (the user turned notifications off).';
+  return `Not subscribed: Apple answered ${why} for its token.`;
+}
+
+export function installPage(i: Install, sends: NotificationReport[], checked: number): Html {
+  const tags = Object.entries(i.tags).sort(([a], [b]) => a.localeCompare(b));
+  return html`<p><a href="/dashboard/audience">← Audience</a></p>
+  <h1>Install <span class="mono">${i.id}</span></h1>
+  <p id="subscription" class="${i.subscribed ? 'ok' : 'error'}">${subscription(i)}</p>
+  <dl class="header" id="install">
+    <div><dt>External id</dt><dd>${i.external_id ?? '—'}</dd></div>
+    <div><dt>Token</dt><dd class="mono">${maskedToken(i.token)}</dd></div>
+    <div><dt>Language</dt><dd>${i.language ?? '—'}</dd></div>
+    <div><dt>Time zone</dt><dd>${i.timezone ?? '—'}</dd></div>
+    <div><dt>Environment</dt><dd>${i.environment ?? 'the App\'s own'}</dd></div>
+    <div><dt>Last registration</dt><dd>${when(seconds(i.registered_at))}</dd></div>
+    <div><dt>Last active</dt><dd>${when(seconds(i.last_active))}</dd></div>
+    <div><dt>First seen</dt><dd>${when(seconds(i.created_at))}</dd></div>
+  </dl>
+  <h2>Tags</h2>
+  ${tags.length
+    ? html`<table class="tags" id="tags"><thead><tr><th scope="col">Key</th><th scope="col">Value</th></tr></thead>
+        <tbody>${tags.map(([k, v]) => html`<tr><td class="mono">${k}</td><td>${v}</td></tr>`)}</tbody></table>`
+    : html`<p>No tags.</p>`}
+  <h2>Latest sends it was in</h2>
+  ${sends.length
+    ? html`<div class="table-wrap"><table id="sends">
+        <thead><tr><th scope="col">Message</th><th scope="col">Status</th><th scope="col">Created (UTC)</th><th scope="col" class="num">Id</th></tr></thead>
+        <tbody class="rows">${sends.map((n) => html`<tr data-id="${n.id}">
+          <td data-label="Message"><a class="row-link" href="/dashboard/sends/${n.id}">${n.contents.en ?? Object.values(n.contents)[0] ?? '(no text)'}</a></td>
+          <td data-label="Status"><span class="${statusClass(n)}">${statusName(n)}</span></td>
+          <td data-label="Created" class="date">${when(n.queued_at, false)}</td>
+          <td data-label="Id" class="num">${n.id}</td>
+        </tr>`)}</tbody></table></div>`
+    : html`<p>None of the app's latest ${checked} sends.</p>`}
+  <p class="note">Of the app's latest ${checked} sends that started. Herald keeps no record per device and send: a segment or tag send counts the install when it was registered before the send and matches its audience with today's tags.</p>`;
+}
+
+export interface SegmentSize {
+  name: string;
+  builtIn: boolean;
+  conditions: SegmentDefinition['conditions'];
+  size: number;
+}
+
+const BUILT_IN_MEANING: Record<string, string> = {
+  'Subscribed Users': 'every subscribed install',
+  'Active Users': 'active in the last 7 days',
+  'Inactive Users': 'not active in the last 7 days',
+};
+
+export function segmentsPage(segments: SegmentSize[]): Html {
+  return html`<h1>Audience</h1>${audienceTabs('segments')}
+  <p class="note">Sizes are counted now: subscribed installs only, as a send would reach them.</p>
+  <div class="table-wrap"><table id="segments">
+    <thead><tr><th scope="col">Segment</th><th scope="col">Who</th><th scope="col" class="num">Installs</th></tr></thead>
+    <tbody>${segments.map((s) => html`<tr data-name="${s.name}">
+      <td data-label="Segment">${s.name}${s.builtIn ? html` <span class="note">(built in)</span>` : ''}</td>
+      <td data-label="Who">${s.builtIn
+        ? BUILT_IN_MEANING[s.name] ?? ''
+        : s.conditions.length
+          ? s.conditions.map((c, i) => html`${i ? ' and ' : ''}<span class="mono">${c.key} ${c.relation}${c.value !== undefined ? ` ${c.value}` : ''}</span>`)
+          : 'every subscribed install'}</td>
+      <td data-label="Installs" class="num size">${count(s.size)}</td>
+    </tr>`)}</tbody>
+  </table></div>`;
+}

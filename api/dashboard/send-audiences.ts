@@ -1,0 +1,58 @@
+// Who a send was for, in a few words for the list and the report ("Subscribed Users",
+// "tag plan = gold", "3 external ids", "Live Activity match-7 (end)"). Read from the send's recorded request, only the parts named
+// here: a list send's request holds up to 500 ids, which are counted, never loaded.
+import type { Queryable } from '../../core/store/db.js';
+import type { SendTarget } from '../../core/send/request.js';
+
+interface Row {
+  id: string;
+  target_kind: string;
+  segment: string | null;
+  tag: { key: string; relation: string; value?: string } | null;
+  groups: number | null;
+  ids: number | null;
+  excluding: string[] | null;
+  /** Live Activity pushes: the activity updated or ended, the type a start pushes to, the event. */
+  activity?: string | null;
+  push_to_start?: string | null;
+  la_event?: string | null;
+}
+
+export function describe(r: Omit<Row, 'id'>): string {
+  const base =
+    r.target_kind === 'segment' ? (r.segment ?? 'a segment')
+      : r.target_kind === 'tag' && r.tag ? `tag ${r.tag.key} ${r.tag.relation}${r.tag.value !== undefined ? ` ${r.tag.value}` : ''}`
+        : r.target_kind === 'filters' ? `filters (${r.groups ?? 1} group${r.groups === 1 ? '' : 's'})`
+          : r.target_kind === 'subscription_ids' ? `${r.ids ?? 0} subscription id${r.ids === 1 ? '' : 's'}`
+            : r.target_kind === 'external_ids' ? `${r.ids ?? 0} external id${r.ids === 1 ? '' : 's'}`
+              : r.target_kind === 'activity' ? `Live Activity ${r.activity ?? ''} (${r.la_event ?? 'update'})`
+                : r.target_kind;
+  const narrowed = r.excluding?.length ? `${base}, without ${r.excluding.join(', ')}` : base;
+  return r.push_to_start ? `Live Activity start ${r.push_to_start}: ${narrowed}` : narrowed;
+}
+
+/** A validated target in the same words (compose's review step). */
+export const describeTarget = (t: SendTarget) =>
+  describe({
+    target_kind: t.kind,
+    segment: t.kind === 'segment' ? t.segment : null,
+    tag: t.kind === 'tag' ? t.tag : null,
+    groups: t.kind === 'filters' ? t.groups.length : null,
+    ids: t.kind === 'subscription_ids' || t.kind === 'external_ids' ? t.ids.length : null,
+    excluding: t.excluding ?? null,
+  });
+
+/** Send id → its audience in words, for these sends of one app (a page: at most 50 ids). */
+export async function sendAudiences(db: Queryable, appId: string, ids: number[]): Promise<Map<number, string>> {
+  if (!ids.length) return new Map();
+  const res = await db.query<Row>(
+    `SELECT id, target_kind, request->'target'->>'segment' AS segment, request->'target'->'tag' AS tag,
+            jsonb_array_length(CASE WHEN jsonb_typeof(request->'target'->'groups') = 'array' THEN request->'target'->'groups' END) AS groups,
+            jsonb_array_length(CASE WHEN jsonb_typeof(request->'target'->'ids') = 'array' THEN request->'target'->'ids' END) AS ids,
+            request->'target'->'excluding' AS excluding, request->'target'->>'activityId' AS activity,
+            request->'target'->>'pushToStart' AS push_to_start, request->'liveActivity'->>'event' AS la_event
+       FROM sends WHERE app_id = $1 AND id = ANY($2::bigint[])`,
+    [appId, ids],
+  );
+  return new Map(res.rows.map((r) => [Number(r.id), describe(r)]));
+}

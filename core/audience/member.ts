@@ -1,0 +1,49 @@
+// The latest sends an install was in, for the dashboard's install page. Herald keeps no row per
+// device and send (a send's chunks are keyset ranges), so membership is recomputed: an install was
+// in a segment, tag or filters send when its seq is within the send's snapshot mark and it matches
+// the send's condition today (core/audience's own, so the answer is the planner's); in a list send
+// when its id or external id is in the list. Tags changed since the send may make this differ from
+// what happened: the page says so.
+import type { AppRecord } from '../apps/app-store.js';
+import type { SendTarget } from '../send/request.js';
+import type { Queryable } from '../store/db.js';
+import { audienceCondition, BUILT_IN_SEGMENTS, Params } from './filter.js';
+
+/** How many of the app's latest sends are checked (each check is one indexed lookup). */
+export const SENDS_CHECKED = 25;
+
+interface SendRow {
+  id: string;
+  target: SendTarget;
+  audience_max_seq: string | null;
+}
+
+const known = (app: AppRecord) => (name: string) =>
+  (BUILT_IN_SEGMENTS as readonly string[]).includes(name) || app.segments.some((s) => s.name === name);
+
+/** Ids of the app's latest SENDS_CHECKED started sends (newest first) this install was in. */
+export async function sendsOfInstall(db: Queryable, app: AppRecord, install: { id: string; seq: number; external_id: string | null }): Promise<number[]> {
+  const sends = await db.query<SendRow>(
+    `SELECT id, request->'target' AS target, audience_max_seq FROM sends
+      WHERE app_id = $1 AND kind = 'push' AND status <> 'scheduled' ORDER BY id DESC LIMIT ${SENDS_CHECKED}`,
+    [app.id],
+  );
+  const found: number[] = [];
+  for (const s of sends.rows) {
+    const t = s.target;
+    if (t.kind === 'subscription_ids' || t.kind === 'external_ids') {
+      const key = t.kind === 'subscription_ids' ? install.id : install.external_id;
+      if (key !== null && t.ids.includes(key)) found.push(Number(s.id));
+      continue;
+    }
+    if (s.audience_max_seq === null || install.seq > Number(s.audience_max_seq)) continue;
+    // A custom segment since removed from the App: its condition is unknown now.
+    const named = [...(t.kind === 'segment' ? [t.segment] : []), ...(t.excluding ?? [])];
+    if (!named.every(known(app))) continue;
+    const params = new Params([app.id, install.id]);
+    const condition = audienceCondition(app, t, params);
+    const hit = await db.query(`SELECT 1 FROM subscriptions WHERE app_id = $1 AND id = $2::uuid AND ${condition}`, params.values);
+    if (hit.rowCount) found.push(Number(s.id));
+  }
+  return found;
+}

@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# The screenshots of docs/dashboard.md, taken by the dashboard's browser tests (Debian's Chromium)
+# as they walk through each page with real data: run from the repository's root.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+HERALD_DASHBOARD_SCREENSHOTS=docs/dashboard npx mocha --timeout 120000 test/dashboard/dashboard.test.ts test/dashboard/audience.test.ts
