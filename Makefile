@@ -6,7 +6,10 @@ SHELL := /bin/bash
 MOCHA := npx mocha
 export NODE_OPTIONS ?= --max-old-space-size=4096
 
-.PHONY: dev test deps services typecheck build lint-regex test-security test-unit test-integration test-dashboard test-kube test-chart test-e2e test-faults bench-api bench-delivery bench-fairness e2e-kind clean clean-kube
+# The image `make image` builds: push it to your registry and set the chart's image.repository.
+IMAGE ?= herald:$(shell node -p "require('./package.json').version")
+
+.PHONY: image kube-up dev test deps services typecheck build lint-regex lint-docs test-security test-unit test-integration test-dashboard test-kube test-chart test-e2e test-faults bench-api bench-delivery bench-fairness e2e-kind clean clean-kube
 
 ## deps: npm packages (from the lock file) — every other target depends on it
 deps: node_modules/.installed
@@ -24,12 +27,24 @@ typecheck: deps
 build: deps
 	rm -rf dist && npx tsc -p tsconfig.json && cp -r core/store/migrations dist/core/store/ && cp -r api/dashboard/assets dist/api/dashboard/
 
+## image: the container image (Dockerfile) with docker or podman, tagged $(IMAGE); docs/install.md
+image:
+	@tool="$$(command -v docker || command -v podman || true)"; \
+	if [ -z "$$tool" ]; then echo "make image: needs docker or podman (neither is on PATH)" >&2; exit 2; fi; \
+	"$$tool" build -t "$(IMAGE)" . && echo "built $(IMAGE): push it (docs/install.md, 'The image')"
+
+## kube-up: a local kube-apiserver + etcd with Herald's CRDs, for trying the operator by hand;
+## prints the KUBECONFIG to use and runs until Ctrl-C
+kube-up: deps
+	bash test/kube/build.sh >/dev/null
+	npx tsx scripts/kube-up.ts
+
 ## dev: run Herald on this machine (api + sender + scheduler + APNs simulator), with a demo app and key
 dev: services
 	bash scripts/dev.sh
 
 ## test: everything `make test` promises — unit, integration, Kubernetes tier, end-to-end
-test: typecheck lint-regex test-unit test-integration test-security test-dashboard test-kube test-chart test-e2e test-faults
+test: typecheck lint-regex lint-docs test-unit test-integration test-security test-dashboard test-kube test-chart test-e2e test-faults
 
 test-unit: deps
 	$(MOCHA) 'api/**/*.test.ts' 'core/**/*.test.ts' 'sender/**/*.test.ts' 'controller/**/*.test.ts' 'cli/**/*.test.ts' 'apns-sim/**/*.test.ts'
@@ -37,6 +52,10 @@ test-unit: deps
 test-integration: services
 	bash bench/sink/build.sh >/dev/null   # the Go HTTP/2 sink of test/apns/lean-peers.test.ts
 	$(MOCHA) --spec 'test/api/**/*.test.ts' --spec 'test/cli/**/*.test.ts' --spec 'test/limits/**/*.test.ts' --spec 'test/apns/**/*.test.ts' --spec 'test/delivery/**/*.test.ts'
+
+## lint-docs: every link of README.md and docs/ names a file of this repository
+lint-docs: deps
+	npx tsx tools/lint/doc-links.ts
 
 ## lint-regex: no regular expression in the sources can backtrack super-linearly
 lint-regex: deps

@@ -1,51 +1,40 @@
 // The `herald` command: parses the command line and starts one role.
 import { parseArgs } from 'node:util';
-import { startRuntime, fail } from './runtime.js';
+import { startRuntime, fail, usageError } from './runtime.js';
+import { commandOf, commandPage, groupPage, usage, version } from './help.js';
 import { StartupError } from './startup.js';
 import { ConfigError } from '../core/config.js';
 
-const USAGE = `usage: herald <command>
+const OPTIONS = {
+  file: { type: 'string', short: 'f' },
+  app: { type: 'string' },
+  'allow-ip': { type: 'string', multiple: true },
+  name: { type: 'string' },
+  scope: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'V' },
+} as const;
 
-  api                       the HTTP front (REST send and stats, SDK calls)
-  sender                    the delivery worker
-  controller                the Kubernetes operator
-  migrate                   apply database migrations
-  dev                       everything in one process, for a laptop
-  apns-sim                  an APNs provider-API simulator
-
-  apps apply -f FILE        apply App manifests (and their Secrets) without a cluster
-  apps overdue --app NAME true|false   mark an app's invoice overdue (pauses delivery) or paid
-  apps move-id --app NAMESPACE/NAME APP_ID   let another App take over an app id (admin approval)
-  apps identity --app NAME issue|on|off      identity verification of the SDK calls (issue prints the secret once)
-  keys create --app NAME [--allow-ip CIDR]... [--name NAME] [--scope send|read]
-  keys revoke --app NAME KEY_ID
-  keys list --app NAME
-  import --app NAME FILE    bulk-load subscriptions from NDJSON
-  credentials rotate-key    seal stored APNs credentials with HERALD_ENCRYPTION_KEY
-
-Settings come from HERALD_* environment variables (see docs/configuration.md).
-`;
+/** `herald help [words]` and `--help`: the page of the command the words name, or the list. */
+function printHelp(words: string[]): void {
+  const known = commandOf(words);
+  if (known) return void process.stdout.write(commandPage(known));
+  const group = words.length ? groupPage(words[0]) : undefined;
+  if (group) return void process.stdout.write(group);
+  if (words.length) usageError(`no command ${words.join(' ')}; herald help lists them`);
+  process.stdout.write(usage());
+}
 
 async function main(argv: string[]): Promise<void> {
-  // The simulator parses its own flags.
-  if (argv[0] === 'apns-sim') return (await import('./commands/apns-sim.js')).runApnsSim(argv.slice(1));
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      file: { type: 'string', short: 'f' },
-      app: { type: 'string' },
-      'allow-ip': { type: 'string', multiple: true },
-      name: { type: 'string' },
-      scope: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  const [command, sub, ...rest] = positionals;
-  if (values.help || !command) {
-    process.stdout.write(USAGE);
-    return;
+  if (argv[0] === 'apns-sim' && !argv.includes('--help') && !argv.includes('-h')) {
+    return (await import('./commands/apns-sim.js')).runApnsSim(argv.slice(1)); // it parses its own flags
   }
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
+  const [command, sub, ...rest] = positionals;
+  if (values.version || (command === 'version' && !sub)) return void process.stdout.write(`herald ${version()}\n`);
+  if (command === 'help') return printHelp(positionals.slice(1));
+  if (values.help) return printHelp(positionals);
+  if (!command) usageError(`name a command\n\n${usage()}`);
   const admin = () => import('./commands/admin.js');
   switch (command) {
     case 'api':
@@ -60,6 +49,7 @@ async function main(argv: string[]): Promise<void> {
       return (await import('./commands/migrate.js')).runMigrate();
     case 'apps':
       if (sub === 'apply') return (await admin()).appsApply(values.file);
+      if (sub === 'list') return (await admin()).appsList();
       if (sub === 'overdue') return (await import('./commands/billing.js')).appsOverdue(values.app, rest[0]);
       if (sub === 'move-id') return (await import('./commands/app-id.js')).appsMoveId(values.app, rest[0]);
       if (sub === 'identity') return (await import('./commands/app-id.js')).appsIdentity(values.app, rest[0]);
@@ -75,10 +65,23 @@ async function main(argv: string[]): Promise<void> {
     case 'import':
       return (await admin()).importFile(values.app, sub);
   }
-  fail(`unknown command: ${positionals.join(' ')}\n\n${USAGE}`, 2);
+  const group = groupPage(command);
+  usageError(group ? `${command} ${sub ?? ''} is not a command of ${command}:\n\n${group}` : `unknown command ${command}; herald help lists the commands`);
+}
+
+/** node:util's parse errors, in Herald's words (its own text suggests `--` tricks). */
+function parseProblem(error: unknown): string | undefined {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== 'string' || !code.startsWith('ERR_PARSE_ARGS')) return undefined;
+  const option = /'(-[^' ]+)/.exec((error as Error).message)?.[1] ?? 'an option';
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option ${option}; herald help lists each command's options`;
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return `${option} needs a value`;
+  return `the command line is not understood (${option}); herald help shows the usage`;
 }
 
 main(process.argv.slice(2)).catch((error) => {
+  const problem = parseProblem(error);
+  if (problem) usageError(problem);
   // A setting or a dependency that stops a role from starting: one line, exit 2 (cli/startup.ts).
   if (error instanceof StartupError || error instanceof ConfigError) fail(error.message, 2);
   const message = error instanceof Error ? error.message : String(error);

@@ -24,7 +24,8 @@ export function startRuntime(role: string): Runtime {
     }
     throw error;
   }
-  const logger = createLogger({ level: config.logLevel, name: `herald-${role}` });
+  const pretty = config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true);
+  const logger = createLogger({ level: config.logLevel, name: `herald-${role}`, pretty });
   logger.info({ config: redactedConfig(config) }, `herald ${role} starting`);
   const steps: { name: string; step: () => Promise<unknown> }[] = [];
   let stopping = false;
@@ -70,4 +71,9 @@ export function startRuntime(role: string): Runtime {
 export function fail(message: string, code = 1): never {
   process.stderr.write(`herald: ${message}\n`);
   process.exit(code);
+}
+
+/** A command line Herald cannot run as given: exit 2, as every command's usage errors do. */
+export function usageError(message: string): never {
+  return fail(message, 2);
 }

@@ -6,10 +6,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-state=.herald/dev
+state="${HERALD_DEV_STATE:-.herald/dev}"  # where its demo key, app manifest and devices are kept
 mkdir -p "$state"
 export HERALD_DATABASE_URL="${HERALD_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/herald}"
 export HERALD_HTTP_PORT="${HERALD_HTTP_PORT:-8080}"
+# This machine only, unless asked (HERALD_HTTP_HOST=0.0.0.0 make dev): the demo key is printed below.
+export HERALD_HTTP_HOST="${HERALD_HTTP_HOST:-127.0.0.1}"
 export HERALD_LOG_LEVEL="${HERALD_LOG_LEVEL:-info}"
 herald() { node bin/herald.js "$@"; }
 
@@ -56,22 +58,27 @@ if [ ! -f "$state/devices.ndjson" ]; then
   herald import --app demo "$state/devices.ndjson" 2>/dev/null
 fi
 
+host="${HERALD_HTTP_HOST}"
+case "$host" in 0.0.0.0|::) host=127.0.0.1 ;; esac
 cat <<TXT
 
-Herald is starting on http://127.0.0.1:${HERALD_HTTP_PORT}  (app "demo", app id ${app_id})
+Herald is starting on http://${host}:${HERALD_HTTP_PORT}, listening on ${HERALD_HTTP_HOST}  (app "demo", app id ${app_id})
 
   Send to everyone (202, queued):
-    curl -s http://127.0.0.1:${HERALD_HTTP_PORT}/api/v1/notifications \\
+    curl -s http://${host}:${HERALD_HTTP_PORT}/api/v1/notifications \\
       -H 'Authorization: Key ${key}' -H 'Content-Type: application/json' \\
       -d '{"app_id": "${app_id}", "contents": {"en": "Hello", "fr": "Bonjour"}, "included_segments": ["Subscribed Users"]}'
 
-  The dashboard: open http://127.0.0.1:${HERALD_HTTP_PORT}/dashboard/ and sign in with the key below.
+  The dashboard: open http://${host}:${HERALD_HTTP_PORT}/dashboard/ and sign in with the key below.
 
   Read its counts (use the id from the answer):
-    curl -s http://127.0.0.1:${HERALD_HTTP_PORT}/api/v1/notifications/1 -H 'Authorization: Key ${key}'
+    curl -s http://${host}:${HERALD_HTTP_PORT}/api/v1/notifications/1 -H 'Authorization: Key ${key}'
 
   The key (scope send) is kept in ${state}/rest-api-key:
     ${key}
+
+  What Apple would receive: the simulator's deliveries URL is printed below once it starts
+  (GET it for the last payloads and headers; ?token=HEX for one device).
   Stop with Ctrl-C.
 
 TXT

@@ -5,12 +5,12 @@ import { createPool, type Pool } from '../../core/store/db.js';
 import { loadConfig, loadKeyring } from '../../core/config.js';
 import { useKeyring } from '../../core/secrets/seal.js';
 import { applyAppsFile } from '../../core/apps/file-source.js';
-import { getAppByName } from '../../core/apps/app-store.js';
+import { getAppByName, type AppRecord } from '../../core/apps/app-store.js';
 import { createKey, KEY_SCOPES, listKeys, revokeKey, type KeyScope } from '../../core/apps/keys.js';
 import { importSubscriptions } from '../../core/subscriptions/import.js';
-import { fail } from '../runtime.js';
+import { fail, usageError } from '../runtime.js';
 
-async function withPool<T>(work: (pool: Pool) => Promise<T>): Promise<T> {
+export async function withPool<T>(work: (pool: Pool) => Promise<T>): Promise<T> {
   useKeyring(loadKeyring(process.env)); // apps apply stores credentials
   const pool = createPool(loadConfig(process.env).databaseUrl, { max: 2, applicationName: 'herald-cli' });
   try {
@@ -20,15 +20,43 @@ async function withPool<T>(work: (pool: Pool) => Promise<T>): Promise<T> {
   }
 }
 
-async function appByName(pool: Pool, name: string | undefined) {
-  if (!name) fail('name the app with --app NAME');
+/**
+ * The app `--app NAME` names: its full name, or for a cluster App (stored as NAMESPACE/NAME) its
+ * name alone when no other namespace has an App of that name.
+ */
+export async function appByName(pool: Pool, name: string | undefined): Promise<AppRecord> {
+  if (!name) usageError('name the app with --app NAME');
   const app = await getAppByName(pool, name);
-  if (!app) fail(`no app named ${name}; apply its manifest first (herald apps apply -f FILE)`);
-  return app;
+  if (app) return app;
+  if (!name.includes('/')) {
+    const { rows } = await pool.query<{ name: string }>(
+      `SELECT name FROM apps WHERE position('/' in name) > 0 AND substr(name, position('/' in name) + 1) = $1 ORDER BY name`,
+      [name],
+    );
+    if (rows.length === 1) return (await getAppByName(pool, rows[0].name))!;
+    if (rows.length > 1) usageError(`${name} names an App in several namespaces: ${rows.map((r) => r.name).join(', ')}; give --app NAMESPACE/NAME`);
+  }
+  return fail(`no app named ${name}; apply its manifest first (herald apps apply -f FILE), or list them (herald apps list)`);
+}
+
+/** `herald apps list`: every app, one line each. */
+export async function appsList(): Promise<void> {
+  await withPool(async (pool) => {
+    const { rows } = await pool.query<{ name: string; id: string; environment: string; credentials: boolean; overdue: boolean; disabled: boolean }>(
+      `SELECT a.name, a.id, a.environment, EXISTS (SELECT 1 FROM app_credentials c WHERE c.app_id = a.id) AS credentials,
+              a.invoice_overdue AS overdue, a.disabled
+         FROM apps a ORDER BY a.name`,
+    );
+    process.stdout.write('NAME\tAPP_ID\tENVIRONMENT\tCREDENTIALS\tBILLING\n');
+    for (const a of rows) {
+      const billing = a.disabled ? 'deleted' : a.overdue ? 'overdue (paused)' : 'ok';
+      process.stdout.write(`${[a.name, a.id, a.environment, a.credentials ? 'yes' : 'none', billing].join('\t')}\n`);
+    }
+  });
 }
 
 export async function appsApply(file: string | undefined): Promise<void> {
-  if (!file) fail('usage: herald apps apply -f FILE');
+  if (!file) usageError('usage: herald apps apply -f FILE');
   await withPool(async (pool) => {
     for (const { app, credentialsProblem } of await applyAppsFile(pool, file)) {
       const note = credentialsProblem ? `  (sends are drafts: ${credentialsProblem})` : '';
@@ -38,7 +66,7 @@ export async function appsApply(file: string | undefined): Promise<void> {
 }
 
 export async function keysCreate(appName: string | undefined, allowIps: string[], name: string | undefined, scope = 'send'): Promise<void> {
-  if (!KEY_SCOPES.includes(scope as KeyScope)) fail(`--scope is send (every call) or read (stats, list and dashboard only), not ${scope}`);
+  if (!KEY_SCOPES.includes(scope as KeyScope)) usageError(`--scope is send (every call) or read (stats, list and dashboard only), not ${scope}`);
   await withPool(async (pool) => {
     const app = await appByName(pool, appName);
     try {
@@ -46,14 +74,14 @@ export async function keysCreate(appName: string | undefined, allowIps: string[]
       process.stderr.write(`key ${record.id} (scope ${record.scope}) created for ${app.name}; it is shown once:\n`);
       process.stdout.write(`${key}\n`);
     } catch (error) {
-      if (/invalid input syntax for type cidr/.test(String((error as Error).message))) fail('--allow-ip takes an address or CIDR such as 10.0.0.0/8');
+      if (/invalid input syntax for type cidr/.test(String((error as Error).message))) usageError('--allow-ip takes an address or CIDR such as 10.0.0.0/8');
       throw error;
     }
   });
 }
 
 export async function keysRevoke(appName: string | undefined, keyId: string | undefined): Promise<void> {
-  if (!keyId) fail('usage: herald keys revoke --app NAME KEY_ID');
+  if (!keyId) usageError('usage: herald keys revoke --app NAME KEY_ID');
   await withPool(async (pool) => {
     const app = await appByName(pool, appName);
     if (!/^[0-9a-f-]{36}$/i.test(keyId) || !(await revokeKey(pool, app.id, keyId))) fail(`no active key ${keyId} on ${app.name}`);
@@ -73,7 +101,7 @@ export async function keysList(appName: string | undefined): Promise<void> {
 }
 
 export async function importFile(appName: string | undefined, file: string | undefined): Promise<void> {
-  if (!file) fail('usage: herald import --app NAME FILE');
+  if (!file) usageError('usage: herald import --app NAME FILE');
   await withPool(async (pool) => {
     const app = await appByName(pool, appName);
     const size = (await stat(file)).size;

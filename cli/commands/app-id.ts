@@ -3,16 +3,16 @@
 // tenant cannot take over another namespace's app by naming its id in spec.appId. Run it after the
 // old App is deleted; the App named here then adopts the id, its keys, installs and sends.
 import { createPool } from '../../core/store/db.js';
-import { loadConfig, loadKeyring } from '../../core/config.js';
-import { getAppByName, moveAppId } from '../../core/apps/app-store.js';
+import { loadConfig } from '../../core/config.js';
+import { moveAppId } from '../../core/apps/app-store.js';
 import { issueIdentitySecret, setIdentityRequired } from '../../core/apps/identity.js';
-import { useKeyring } from '../../core/secrets/seal.js';
-import { fail } from '../runtime.js';
+import { fail, usageError } from '../runtime.js';
+import { appByName, withPool } from './admin.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function appsMoveId(appName: string | undefined, appId: string | undefined): Promise<void> {
-  if (!appName || !appId || !UUID.test(appId)) fail('usage: herald apps move-id --app NAMESPACE/NAME APP_ID', 2);
+  if (!appName || !appId || !UUID.test(appId)) usageError('usage: herald apps move-id --app NAMESPACE/NAME APP_ID');
   const pool = createPool(loadConfig(process.env).databaseUrl, { max: 2, applicationName: 'herald-cli' });
   try {
     const app = await moveAppId(pool, appId.toLowerCase(), appName);
@@ -28,12 +28,10 @@ export async function appsMoveId(appName: string | undefined, appId: string | un
  * (the previous one stops) and turns verification on.
  */
 export async function appsIdentity(appName: string | undefined, action: string | undefined): Promise<void> {
-  if (!appName || !['issue', 'on', 'off'].includes(action ?? '')) fail('usage: herald apps identity --app NAME issue|on|off', 2);
-  useKeyring(loadKeyring(process.env)); // the secret is sealed like credentials
-  const pool = createPool(loadConfig(process.env).databaseUrl, { max: 2, applicationName: 'herald-cli' });
-  try {
-    const app = await getAppByName(pool, appName);
-    if (!app) fail(`no app named ${appName}; apply its manifest first (herald apps apply -f FILE)`);
+  if (!appName || !['issue', 'on', 'off'].includes(action ?? '')) usageError('usage: herald apps identity --app NAME issue|on|off');
+  // withPool opens the keyring: the secret is sealed like credentials.
+  await withPool(async (pool) => {
+    const app = await appByName(pool, appName);
     if (action === 'issue') {
       process.stdout.write(`${await issueIdentitySecret(pool, app.id, true)}\n`);
     } else if (!(await setIdentityRequired(pool, app.id, action === 'on'))) {
@@ -41,7 +39,5 @@ export async function appsIdentity(appName: string | undefined, action: string |
     } else {
       process.stdout.write(`${app.name}: identity verification ${action}\n`);
     }
-  } finally {
-    await pool.end();
-  }
+  });
 }

@@ -11,6 +11,8 @@ export async function runDev(rt: Runtime): Promise<void> {
     const { startApnsSim } = await import('../../apns-sim/index.js');
     const sim = await startApnsSim({ certDir: '.herald/apns-sim', logger: rt.logger.child({ component: 'apns-sim' }) });
     rt.logger.info({ url: sim.url, controlUrl: sim.controlUrl }, 'dev: delivering to the APNs simulator');
+    // For the person at the terminal: where the payloads Apple would receive can be read.
+    process.stdout.write(`\nAPNs simulator: what Apple would receive is at ${sim.controlUrl}/deliveries?limit=20\n\n`);
     senderRt = { ...rt, config: Object.freeze({ ...rt.config, apnsUrl: sim.url, apnsCaFile: sim.caFile }) };
     rt.onShutdown('apns simulator', () => sim.close());
   }

@@ -1,6 +1,6 @@
 // Builds the rate limiter and the idempotency guard of the api (contract "Rate limits" and
 // "Idempotency"): Redis buckets shared by every replica with the per-process fallback, and
-// the PostgreSQL idempotency guard with its sweeper of expired keys.
+// the PostgreSQL idempotency guard (its expired keys: the scheduler's retention).
 import { Redis } from 'ioredis';
 import type { Pool } from '../../core/store/db.js';
 import type { ApiDeps } from '../../api/deps.js';
@@ -11,19 +11,14 @@ import { FallbackBucketStore } from '../../core/buckets/fallback-store.js';
 import { PgIdempotencyGuard } from '../../core/idempotency/pg-guard.js';
 import type { Runtime } from '../runtime.js';
 
-const SWEEP_EVERY_MS = 10 * 60_000;
-
 export async function buildLimits(rt: Runtime, pool: Pool): Promise<{ deps: Partial<ApiDeps> & Pick<ApiDeps, 'idempotency'>; close(): Promise<void> }> {
   const { config, logger } = rt;
+  // Expired keys are swept by the scheduler's leader with the other retention (core/send/retention.ts).
   const idempotency = new PgIdempotencyGuard(pool);
-  const sweeper = setInterval(() => {
-    idempotency.sweepExpired().catch((error) => logger.warn({ err: error }, 'idempotency sweep failed'));
-  }, SWEEP_EVERY_MS);
-  sweeper.unref();
 
   if (config.rateLimits === 'off') {
     logger.warn('rate limits are off (HERALD_RATE_LIMITS=off): for benchmarks only');
-    return { deps: { idempotency }, close: async () => clearInterval(sweeper) };
+    return { deps: { idempotency }, close: async () => undefined };
   }
 
   const redis = new Redis(config.redisUrl, { ...LIMITER_REDIS_OPTIONS, lazyConnect: true });
@@ -38,7 +33,6 @@ export async function buildLimits(rt: Runtime, pool: Pool): Promise<{ deps: Part
       // Redis is deliberately not a readiness check: without it the api still answers, limited per process.
     },
     close: async () => {
-      clearInterval(sweeper);
       await store.close();
       redis.disconnect();
     },

@@ -96,7 +96,7 @@ stringData: {key.p8: "not a key"}
     expect(sent.status).to.equal(403);
     expect((await herald(['keys', 'list', '--app', 'shop'], env.childEnv())).stdout).to.match(/	viewer	read	\*	/);
     const bad = await herald(['keys', 'create', '--app', 'shop', '--scope', 'admin'], env.childEnv());
-    expect(bad.code).to.equal(1);
+    expect(bad.code).to.equal(2); // a usage error
     expect(bad.stderr).to.contain('--scope is send (every call) or read');
   });
 

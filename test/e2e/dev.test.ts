@@ -1,0 +1,73 @@
+// `make dev` as a newcomer runs it (scripts/dev.sh, with this test's database, port and state
+// directory): it listens on 127.0.0.1 only and says so, prints where the simulator shows what
+// Apple would receive, and the curl it prints delivers a push that shows there.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { useTestEnv } from '../env/index.js';
+import { freePorts } from '../kube/processes.js';
+
+/** Sockets listening on a TCP port, from /proc/net/tcp{,6}: their local addresses in hex. */
+function listeners(port: number): string[] {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  return ['/proc/net/tcp', '/proc/net/tcp6'].flatMap((file) =>
+    readFileSync(file, 'utf8').split('\n').slice(1).map((l) => l.trim().split(/\s+/)).filter((f) => f[1]?.endsWith(`:${hexPort}`) && f[3] === '0A').map((f) => f[1].split(':')[0]),
+  );
+}
+
+describe('make dev (scripts/dev.sh)', function () {
+  this.timeout(180_000);
+  const env = useTestEnv({ bus: false, redis: false });
+  let child: ChildProcess | undefined;
+  let out = '';
+
+  after(() => {
+    if (child?.pid) process.kill(-child.pid, 'SIGTERM');
+  });
+
+  it('listens on 127.0.0.1 only, prints the simulator\'s deliveries URL, and its curl delivers a push shown there', async () => {
+    const [port] = await freePorts(1);
+    const state = mkdtempSync(join(tmpdir(), 'herald-dev-'));
+    const childEnv = env.childEnv({ HERALD_HTTP_PORT: String(port), HERALD_DEV_STATE: state, HERALD_LOG_LEVEL: 'warn' });
+    delete childEnv.HERALD_HTTP_HOST;
+    child = spawn('bash', ['scripts/dev.sh'], { env: childEnv, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout!.on('data', (d) => (out += d));
+    child.stderr!.on('data', (d) => (out += d));
+    const deliveries = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no deliveries URL printed:\n${out}`)), 120_000);
+      const check = () => {
+        const m = /what Apple would receive is at (http:\/\/127\.0\.0\.1:\d+\/deliveries\?limit=20)/.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      };
+      child!.stdout!.on('data', check);
+      child!.once('exit', (code) => reject(new Error(`dev.sh exited ${code}:\n${out}`)));
+    });
+    expect(out).to.contain(`Herald is starting on http://127.0.0.1:${port}, listening on 127.0.0.1`);
+
+    // The api comes up after the simulator: wait for its socket, then check where it listens.
+    const base = `http://127.0.0.1:${port}`;
+    for (let i = 0; i < 100 && !(await fetch(`${base}/healthz`).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 200));
+    expect(listeners(port)).to.deep.equal(['0100007F']); // 127.0.0.1, not 0.0.0.0 or ::
+
+    // The curl the script printed, as fetch.
+    const key = readFileSync(join(state, 'rest-api-key'), 'utf8').trim();
+    const appId = /app id ([0-9a-f-]{36})/.exec(out)![1];
+    const sent = await fetch(`${base}/api/v1/notifications`, {
+      method: 'POST',
+      headers: { Authorization: `Key ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ app_id: appId, contents: { en: 'Hello from make dev' }, include_external_ids: ['user-1'] }),
+    });
+    expect(sent.status, await sent.clone().text()).to.equal(200);
+    let shown: { deliveries: Array<{ payload: string }> } = { deliveries: [] };
+    for (let i = 0; i < 100 && !shown.deliveries.some((d) => d.payload.includes('Hello from make dev')); i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      shown = (await (await fetch(deliveries)).json()) as typeof shown;
+    }
+    expect(shown.deliveries.map((d) => JSON.parse(d.payload).aps.alert.body)).to.include('Hello from make dev');
+  });
+});
