@@ -9,6 +9,7 @@ import { createKey, listKeys, revokeKey, setKeyAllowIps, setKeyScope, type KeyRe
 import { kubeTime } from '../kube/conditions.js';
 import type { EventRecorder } from '../kube/events.js';
 import { createOwnedSecret } from './owned-secret.js';
+import { kubeErrorSentence } from '../kube/client.js';
 import type { AppKeyStatus, AppObject } from './types.js';
 
 export interface KeySyncResult {
@@ -63,7 +64,7 @@ export async function syncKeys(
           try {
             await setKeyAllowIps(deps.pool, current.id, want);
           } catch (error) {
-            result.problem ??= { reason: 'AllowIPsInvalid', message: `allowIPs of key ${spec.name}: ${(error as Error).message}` };
+            result.problem ??= { reason: 'AllowIPsInvalid', message: `allowIPs of key ${spec.name}: ${kubeErrorSentence(error)}` };
           }
         }
       }
@@ -76,7 +77,7 @@ export async function syncKeys(
       deps.events.record(app, 'Normal', 'KeyIssued', `API key ${spec.name} issued; its plaintext is in Secret ${issued.secretName}`);
       result.keys.push(issued);
     } catch (error) {
-      result.problem ??= { reason: 'KeyNotIssued', message: `API key ${spec.name} could not be issued: ${(error as Error).message}` };
+      result.problem ??= { reason: 'KeyNotIssued', message: `API key ${spec.name} could not be issued: ${kubeErrorSentence(error)}` };
     }
   }
   return result;

@@ -58,6 +58,41 @@ export function describeKubeError(error: unknown): string {
   return status ? `${status}: ${message ?? (error as Error).message}` : (error as Error)?.message ?? String(error);
 }
 
+/** What to do about a refusal, by HTTP status, said to the person reading the condition. */
+const REMEDY: Record<number, string> = {
+  401: "check the controller's ServiceAccount token",
+  403: "give the controller's ServiceAccount that permission (for Secrets: list the namespace in the chart's controller.appNamespaces)",
+  404: 'create what it names, or correct the name',
+  409: 'it changed meanwhile; the controller tries again',
+  422: 'correct what Kubernetes refused',
+  429: 'the API server is busy; the controller tries again',
+};
+
+const MAX_MESSAGE_CHARS = 300;
+
+/**
+ * One sentence for a condition or an Event: the status, Kubernetes' reason and message, and what
+ * to do, never the client's dump of the response (its headers and body). Other errors give their
+ * first line.
+ */
+export function kubeErrorSentence(error: unknown): string {
+  const status = statusOf(error);
+  const firstLine = String((error as Error)?.message ?? error).split('\n')[0].slice(0, MAX_MESSAGE_CHARS);
+  if (status === undefined) return firstLine;
+  let body = (error as { body?: unknown }).body;
+  if (typeof body === 'string') {
+    try {
+      body = JSON.parse(body);
+    } catch {
+      body = undefined;
+    }
+  }
+  const { reason, message } = (body && typeof body === 'object' ? body : {}) as { reason?: unknown; message?: unknown };
+  const said = typeof message === 'string' && message ? `: ${message.slice(0, MAX_MESSAGE_CHARS)}` : '';
+  const remedy = REMEDY[status] ?? (status >= 500 ? 'the API server failed; the controller tries again' : "see Kubernetes' message");
+  return `Kubernetes answered ${status}${typeof reason === 'string' && reason ? ` ${reason}` : ''}${said}; ${remedy}.`;
+}
+
 /** Object metadata as the watch delivers it (times arrive as RFC 3339 text despite the typings). */
 export type ObjectMeta = V1ObjectMeta & { name: string };
 

@@ -307,6 +307,7 @@ describe('charts/herald', function () {
       HERALD_HTTP_HOST: 'the default 0.0.0.0 is right in a pod',
       HERALD_APPS_FILE: 'apps come from App objects in a cluster',
       HERALD_KUBECONFIG: 'the controller uses its ServiceAccount in-cluster',
+      HERALD_LOG_FORMAT: 'a pod has no terminal: the default (auto) writes JSON there',
     };
     const set = new Set<string>();
     for (const ms of [await helm().template(['-n', NS, '-f', minimal]), await helm().template(['-n', NS, '-f', full])]) {

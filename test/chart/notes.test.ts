@@ -39,6 +39,9 @@ describe('charts/herald: NOTES.txt after helm install', function () {
     expect(text).to.contain("-o jsonpath='{.data.apiKey}' | base64 -d");
     expect(text).to.contain('curl -s "$HERALD/api/v1/notifications" -H "Authorization: Key $KEY"');
     expect(text).to.contain('kubectl get sends -n herald -w');
+    // How devices register, with a call that works as printed.
+    expect(text).to.contain('curl -s "$HERALD/api/v1/apps/$APP_ID/subscriptions"');
+    expect(text).to.contain('"token": "\'$(openssl rand -hex 32)\'"');
     expect(text).to.contain('$HERALD/dashboard/');
   });
 

@@ -12,14 +12,15 @@ describe('charts/herald: security defaults', function () {
   const helm = useHelm();
   const rulesOf = (m: Manifest) => ((m as { rules?: Array<{ resources?: string[]; verbs?: string[] }> }).rules ?? []);
 
-  it('grants no Secret access in a ClusterRole; a Role per controller.appNamespaces entry instead', async () => {
-    const ms = await helm().template(['-n', NS, '-f', minimal, '--set', 'controller.appNamespaces={shop,news}']);
+  it('grants no Secret access in a ClusterRole; a Role in the release namespace and per controller.appNamespaces entry instead', async () => {
+    const secretRoles = (list: Manifest[]) => list.filter((m) => m.kind === 'Role' && rulesOf(m).some((r) => r.resources?.includes('secrets')));
+    expect(secretRoles(await helm().template(['-n', NS, '-f', minimal])).map((m) => m.metadata.namespace)).to.deep.equal([NS]);
+    const ms = await helm().template(['-n', NS, '-f', minimal, '--set', `controller.appNamespaces={shop,news,${NS}}`]);
     for (const m of ms.filter((x) => x.kind === 'ClusterRole')) {
       expect(rulesOf(m).flatMap((r) => r.resources ?? []), m.metadata.name).to.not.include('secrets');
     }
-    const roles = ms.filter((m) => m.kind === 'Role' && rulesOf(m).some((r) => r.resources?.includes('secrets')));
-    expect(roles.map((m) => m.metadata.namespace).sort()).to.deep.equal(['news', 'shop']);
-    expect(ms.filter((m) => m.kind === 'RoleBinding' && m.metadata.name === 'herald-controller-secrets')).to.have.length(2);
+    expect(secretRoles(ms).map((m) => m.metadata.namespace).sort()).to.deep.equal([NS, 'news', 'shop'].sort());
+    expect(ms.filter((m) => m.kind === 'RoleBinding' && m.metadata.name === 'herald-controller-secrets')).to.have.length(3);
   });
 
   it('routes only /api/ and /dashboard/ through the ingress, with TLS, by default', async () => {

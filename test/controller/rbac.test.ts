@@ -60,6 +60,9 @@ describe('controller RBAC: works under the chart Role/ClusterRole and nothing br
 
   it('does all of its work as the ServiceAccount: Apps, key Secrets, Events, Sends, mirrors, retention, finalizers, its Lease', async () => {
     expect(await canI('get', 'lease/herald-controller', '-n', NS)).to.equal('yes');
+    // Secrets in the release namespace (the first App of the chart's notes lives there) and in appNamespaces only.
+    expect(await canI('list', 'secrets', '-n', NS)).to.equal('yes');
+    expect(await canI('create', 'secrets', '-n', 'default')).to.equal('yes');
     await kube.apply(manifest('Secret', 'rbac-apns', { type: 'Opaque', stringData: { 'key.p8': makeP8() } }));
     await kube.apply(manifest('App', 'rbac', {
       spec: { bundleId: 'dev.herald.rbac', credentials: { type: 'token', secretRef: { name: 'rbac-apns' }, keyId: 'ABC123DEFG', teamId: 'TEAM123456' }, apiKeys: [{ name: 'backend' }] },
@@ -108,7 +111,6 @@ describe('controller RBAC: works under the chart Role/ClusterRole and nothing br
     ['list', 'secrets', '-A'],
     ['watch', 'secrets', '-A'],
     ['list', 'secrets', '-n', 'kube-system'],
-    ['list', 'secrets', '-n', NS],
     ['create', 'secrets', '-n', 'kube-system'],
     ['impersonate', 'serviceaccounts'],
   ];
