@@ -9,8 +9,12 @@ import { toStats, type SendStats } from '../../core/send/stats.js';
 import { silentLogger } from '../../core/log.js';
 import { readFile } from 'node:fs/promises';
 import type { Redis } from 'ioredis';
-import { generateApnsKeyPair, randomAppleId, type ApnsKeyPair, type ApnsSim } from '../../apns-sim/index.js';
+import * as OneSignal from '@onesignal/node-onesignal';
+import { generateApnsKeyPair, randomAppleId, startApnsSim, type ApnsKeyPair, type ApnsSim, type ApnsSimOptions } from '../../apns-sim/index.js';
 import { startSender, type Sender, type WorkerSettings } from '../../sender/index.js';
+import { createKey } from '../../core/apps/keys.js';
+import type { TestEnv } from '../env/index.js';
+import { startTestApi, type TestApi } from '../support/api-server.js';
 
 export interface TestApp {
   app: AppRecord;
@@ -92,4 +96,46 @@ export async function startTestSender(env: { pool: Pool; bus: Bus; redis: Redis;
     worker: { ackWaitMs: 5000, backoff: { baseMs: 20, maxMs: 200 }, ...worker },
     dutyEveryMs: 200,
   });
+}
+
+export interface DeliveryStack {
+  app: TestApp;
+  sim: ApnsSim;
+  sender: Sender;
+  api: TestApi;
+  /** An api key of the app. */
+  key: string;
+  /** OneSignal's official client with that key, only its base server changed to the api. */
+  client: OneSignal.DefaultApi;
+  /** Closes the api, the sender, then the simulator; `simBeforeSender` closes the simulator before the sender. */
+  close(opts?: { simBeforeSender?: boolean }): Promise<void>;
+}
+
+/**
+ * What the end-to-end delivery tests each set up: an app, a simulator that accepts its key (plus
+ * `simOptions`, e.g. rules), a sender on it, the api, an api key and the official client.
+ * Should a step fail, what had started is closed before the error is thrown.
+ */
+export async function startDeliveryStack(env: TestEnv, appName: string, simOptions: Omit<ApnsSimOptions, 'keys'> = {}): Promise<DeliveryStack> {
+  const app = await createTestApp(env.pool, appName);
+  let sim: ApnsSim | undefined;
+  let sender: Sender | undefined;
+  let api: TestApi | undefined;
+  const close = async ({ simBeforeSender = false } = {}) => {
+    await api?.close();
+    if (simBeforeSender) await sim?.close();
+    await sender?.stop();
+    if (!simBeforeSender) await sim?.close();
+  };
+  try {
+    sim = await startApnsSim({ keys: [{ keyId: app.key.keyId, teamId: app.teamId, publicKey: app.key.publicKeyPem }], ...simOptions });
+    sender = await startTestSender(env, sim);
+    api = await startTestApi(env);
+    const { key } = await createKey(env.pool, app.app.id);
+    const client = new OneSignal.DefaultApi(OneSignal.createConfiguration({ restApiKey: key, baseServer: new OneSignal.ServerConfiguration(`${api.url}/api/v1`, {}) }));
+    return { app, sim, sender, api, key, client, close };
+  } catch (err) {
+    await close().catch(() => undefined); // the first error is the one to see
+    throw err;
+  }
 }

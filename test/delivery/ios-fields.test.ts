@@ -5,39 +5,30 @@
 import { expect } from 'chai';
 import * as OneSignal from '@onesignal/node-onesignal';
 import { useTestEnv } from '../env/index.js';
-import { startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
+import type { ApnsSim } from '../../apns-sim/index.js';
 import { ALERT_KEYS, APS_KEYS } from '../../apns-sim/apple-rules.js';
 import { createKey } from '../../core/apps/keys.js';
-import type { Sender } from '../../sender/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
-import { addDevices, createTestApp, startTestSender, waitFinal, type TestApp } from './fixtures.js';
+import type { TestApi } from '../support/api-server.js';
+import { addDevices, startDeliveryStack, waitFinal, type DeliveryStack, type TestApp } from './fixtures.js';
 
 const THREE_DAYS = 259_200;
 
 describe("delivery: OneSignal's iOS fields reach Apple as Apple documents them", function () {
   this.timeout(120_000);
   const env = useTestEnv();
+  let stack: DeliveryStack;
   let sim: ApnsSim;
-  let sender: Sender;
   let api: TestApi;
   let app: TestApp;
   let client: OneSignal.DefaultApi;
   let device: string;
 
   before(async () => {
-    app = await createTestApp(env.pool, 'iosfields');
-    sim = await startApnsSim({ keys: [{ keyId: app.key.keyId, teamId: app.teamId, publicKey: app.key.publicKeyPem }] });
-    sender = await startTestSender(env, sim);
-    api = await startTestApi(env);
-    const { key } = await createKey(env.pool, app.app.id);
-    client = new OneSignal.DefaultApi(OneSignal.createConfiguration({ restApiKey: key, baseServer: new OneSignal.ServerConfiguration(`${api.url}/api/v1`, {}) }));
+    stack = await startDeliveryStack(env, 'iosfields');
+    ({ sim, api, app, client } = stack);
     [device] = await addDevices(env.pool, app.app.id, 1, { prefix: 'a1', language: 'en' });
   });
-  after(async () => {
-    await api?.close();
-    await sender?.stop();
-    await sim?.close();
-  });
+  after(() => stack?.close());
   beforeEach(() => sim.reset());
 
   /** Sends with the official client; returns what the simulator received for the one device. */

@@ -6,34 +6,24 @@
 // chunks of 500 installs.
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
-import { startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
-import { createKey } from '../../core/apps/keys.js';
-import type { Sender } from '../../sender/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
-import { addDevices, createTestApp, startTestSender, waitFinal, type TestApp } from './fixtures.js';
+import type { TestApi } from '../support/api-server.js';
+import { addDevices, startDeliveryStack, waitFinal, type DeliveryStack, type TestApp } from './fixtures.js';
 
 describe('delivery: the Live Activity fast lane', function () {
   this.timeout(120_000);
   const env = useTestEnv();
-  let sim: ApnsSim;
-  let sender: Sender;
+  let stack: DeliveryStack;
   let api: TestApi;
   let app: TestApp;
   let key: string;
 
   before(async () => {
-    app = await createTestApp(env.pool, 'lafastlane');
     // The broadcast's devices (prefix b0) are answered only after a minute: its chunk holds its slot.
-    sim = await startApnsSim({ keys: [{ keyId: app.key.keyId, teamId: app.teamId, publicKey: app.key.publicKeyPem }], rules: [{ prefix: 'b0', delayMs: 60_000 }] });
-    sender = await startTestSender(env, sim);
-    api = await startTestApi(env);
-    ({ key } = await createKey(env.pool, app.app.id));
+    stack = await startDeliveryStack(env, 'lafastlane', { rules: [{ prefix: 'b0', delayMs: 60_000 }] });
+    ({ api, app, key } = stack);
   });
-  after(async () => {
-    await api?.close();
-    await sim?.close(); // first: the held answers end as lost connections, handed back at stop
-    await sender?.stop();
-  });
+  // The simulator before the sender: the held answers end as lost connections, handed back at stop.
+  after(() => stack?.close({ simBeforeSender: true }));
 
   /** `n` installs with an update token for `activity`, inserted in one statement (tokens from `prefix`). */
   async function activityTokens(activity: string, n: number, prefix: string): Promise<void> {
@@ -81,6 +71,6 @@ describe('delivery: the Live Activity fast lane', function () {
     // of its pushes has even timed out (the update did not wait behind them on a connection).
     const b = await env.pool.query('SELECT sent, chunks_done FROM sends WHERE id = $1', [broadcast.body.id]);
     expect(b.rows[0]).to.deep.equal({ sent: 0, chunks_done: 0 });
-    expect((await sender.metrics.apnsHeld.get()).values.reduce((n, v) => n + v.value, 0)).to.equal(0);
+    expect((await stack.sender.metrics.apnsHeld.get()).values.reduce((n, v) => n + v.value, 0)).to.equal(0);
   });
 });

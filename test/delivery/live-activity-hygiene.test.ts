@@ -5,27 +5,21 @@
 // certainly ended (registered over 12 hours ago) are dropped by the scheduler's sweep.
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
-import { startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
-import { createKey } from '../../core/apps/keys.js';
 import { dropEndedActivityTokens, ENDED_ACTIVITY_HOURS } from '../../core/live-activities/tokens.js';
-import type { Sender } from '../../sender/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
-import { createTestApp, startTestSender, token, waitFinal, type TestApp } from './fixtures.js';
+import type { TestApi } from '../support/api-server.js';
+import { startDeliveryStack, token, waitFinal, type DeliveryStack, type TestApp } from './fixtures.js';
 
 describe('delivery: Live Activity token hygiene', function () {
   this.timeout(120_000);
   const env = useTestEnv();
-  let sim: ApnsSim;
-  let sender: Sender;
+  let stack: DeliveryStack;
   let api: TestApi;
   let app: TestApp;
   let key: string;
   const HOUR_AGO = Date.now() - 3_600_000;
 
   before(async () => {
-    app = await createTestApp(env.pool, 'lahygiene');
-    sim = await startApnsSim({
-      keys: [{ keyId: app.key.keyId, teamId: app.teamId, publicKey: app.key.publicKeyPem }],
+    stack = await startDeliveryStack(env, 'lahygiene', {
       rules: [
         { prefix: 'dead', status: 410, reason: 'Unregistered' },
         { prefix: 'e0e0', status: 410, reason: 'ExpiredToken' },
@@ -34,15 +28,9 @@ describe('delivery: Live Activity token hygiene', function () {
         { prefix: 'feed', status: 410, reason: 'Unregistered', timestamp: HOUR_AGO },
       ],
     });
-    sender = await startTestSender(env, sim);
-    api = await startTestApi(env);
-    ({ key } = await createKey(env.pool, app.app.id));
+    ({ api, app, key } = stack);
   });
-  after(async () => {
-    await api?.close();
-    await sender?.stop();
-    await sim?.close();
-  });
+  after(() => stack?.close());
 
   async function install(n: number): Promise<string> {
     const res = await api.request('POST', `/api/v1/apps/${app.app.id}/subscriptions`, { body: { token: token('c0', n), external_id: `rider-${n}` } });

@@ -6,18 +6,16 @@
 import { expect } from 'chai';
 import * as OneSignal from '@onesignal/node-onesignal';
 import { useTestEnv } from '../env/index.js';
-import { startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
+import type { ApnsSim } from '../../apns-sim/index.js';
 import { LIVE_ACTIVITY_APS_KEYS } from '../../apns-sim/apple-rules.js';
-import { createKey } from '../../core/apps/keys.js';
-import type { Sender } from '../../sender/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
-import { createTestApp, startTestSender, token, waitFinal, type TestApp } from './fixtures.js';
+import type { TestApi } from '../support/api-server.js';
+import { startDeliveryStack, token, waitFinal, type DeliveryStack, type TestApp } from './fixtures.js';
 
 describe('delivery: Live Activity starts (push-to-start) through the official client', function () {
   this.timeout(120_000);
   const env = useTestEnv();
+  let stack: DeliveryStack;
   let sim: ApnsSim;
-  let sender: Sender;
   let api: TestApi;
   let app: TestApp;
   let key: string;
@@ -41,22 +39,14 @@ describe('delivery: Live Activity starts (push-to-start) through the official cl
   }
 
   before(async () => {
-    app = await createTestApp(env.pool, 'lastarts');
-    sim = await startApnsSim({ keys: [{ keyId: app.key.keyId, teamId: app.teamId, publicKey: app.key.publicKeyPem }] });
-    sender = await startTestSender(env, sim);
-    api = await startTestApi(env);
-    ({ key } = await createKey(env.pool, app.app.id));
-    client = new OneSignal.DefaultApi(OneSignal.createConfiguration({ restApiKey: key, baseServer: new OneSignal.ServerConfiguration(`${api.url}/api/v1`, {}) }));
+    stack = await startDeliveryStack(env, 'lastarts');
+    ({ sim, api, app, key, client } = stack);
     await install('a1', { language: 'en', external_id: 'fan-1', tags: { team: 'A' } }, 'MatchAttributes');
     await install('a2', { language: 'de', external_id: 'fan-2', tags: { team: 'B' } }, 'MatchAttributes');
     await install('a3', { external_id: 'fan-3', tags: { team: 'A' } }, 'RideAttributes'); // another type
     await install('a4', { external_id: 'fan-4', tags: { team: 'A' } }); // no push-to-start token
   });
-  after(async () => {
-    await api?.close();
-    await sender?.stop();
-    await sim?.close();
-  });
+  after(() => stack?.close());
   beforeEach(() => sim.reset());
 
   const start = (fields: Partial<OneSignal.StartLiveActivityRequest>) =>

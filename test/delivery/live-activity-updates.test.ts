@@ -7,20 +7,18 @@
 import { expect } from 'chai';
 import * as OneSignal from '@onesignal/node-onesignal';
 import { useTestEnv } from '../env/index.js';
-import { startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
+import type { ApnsSim } from '../../apns-sim/index.js';
 import { LIVE_ACTIVITY_APS_KEYS } from '../../apns-sim/apple-rules.js';
-import { createKey } from '../../core/apps/keys.js';
-import type { Sender } from '../../sender/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
-import { createTestApp, startTestSender, token, waitFinal, type TestApp } from './fixtures.js';
+import type { TestApi } from '../support/api-server.js';
+import { startDeliveryStack, token, waitFinal, type DeliveryStack, type TestApp } from './fixtures.js';
 
 const THREE_DAYS = 259_200;
 
 describe('delivery: Live Activity updates and ends through the official client', function () {
   this.timeout(120_000);
   const env = useTestEnv();
+  let stack: DeliveryStack;
   let sim: ApnsSim;
-  let sender: Sender;
   let api: TestApi;
   let app: TestApp;
   let key: string;
@@ -28,18 +26,10 @@ describe('delivery: Live Activity updates and ends through the official client',
   const topic = 'com.example.laupdates.push-type.liveactivity';
 
   before(async () => {
-    app = await createTestApp(env.pool, 'laupdates');
-    sim = await startApnsSim({ keys: [{ keyId: app.key.keyId, teamId: app.teamId, publicKey: app.key.publicKeyPem }] });
-    sender = await startTestSender(env, sim);
-    api = await startTestApi(env);
-    ({ key } = await createKey(env.pool, app.app.id));
-    client = new OneSignal.DefaultApi(OneSignal.createConfiguration({ restApiKey: key, baseServer: new OneSignal.ServerConfiguration(`${api.url}/api/v1`, {}) }));
+    stack = await startDeliveryStack(env, 'laupdates');
+    ({ sim, api, app, key, client } = stack);
   });
-  after(async () => {
-    await api?.close();
-    await sender?.stop();
-    await sim?.close();
-  });
+  after(() => stack?.close());
   beforeEach(() => sim.reset());
 
   /** An install registered as the SDK does, with the update token of `activity` (64 hex digits from `prefix`). */
