@@ -146,7 +146,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export async function readInstall(db: Queryable, appId: string, id: string): Promise<Install | undefined> {
   if (!UUID.test(id)) return undefined;
   const res = await db.query<Install>(
-    `SELECT id, seq::int AS seq, token, external_id, language, timezone, tags, subscribed, unsubscribed_reason, environment,
+    `SELECT id, seq, token, external_id, language, timezone, tags, subscribed, unsubscribed_reason, environment,
             coalesce(registered_at, created_at) AS registered_at, last_active, created_at, updated_at
        FROM subscriptions WHERE app_id = $1 AND id = $2::uuid`,
     [appId, id],
