@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { GroupedStatement, SharedRead } from './coalesce.js';
+import { DependencyUnavailableError } from '../faults/unavailable.js';
 
 const tick = () => new Promise((r) => setImmediate(r));
 
@@ -65,5 +66,41 @@ describe('coalesce: shared reads and grouped writes', () => {
     expect(results.map((r) => r.status)).to.deep.equal(['rejected', 'rejected']);
     fail = false;
     await grouped.submit([3]);
+  });
+
+  it('a refused item fails only its own caller: a failed statement of several callers runs each alone', async () => {
+    const writes: number[][] = [];
+    const grouped = new GroupedStatement<number, string>(async (items) => {
+      writes.push(items);
+      if (items.includes(0)) throw new Error('invalid input');
+      return items.map((i) => `r${i}`);
+    });
+    const gate = grouped.submit([9]); // runs alone; the next three wait and go together
+    const results = await Promise.allSettled([grouped.submit([1]), grouped.submit([0]), grouped.submit([2, 3])]);
+    await gate;
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : 'rejected'))).to.deep.equal([['r1'], 'rejected', ['r2', 'r3']]);
+    expect(writes).to.deep.equal([[9], [1, 0, 2, 3], [1], [0], [2, 3]]);
+  });
+
+  it('an outage fails every caller of the statement at once, without running each again', async () => {
+    let calls = 0;
+    const grouped = new GroupedStatement<number>(async () => {
+      calls++;
+      throw new DependencyUnavailableError('postgres', 'connection lost');
+    });
+    const gate = grouped.submit([0]);
+    const results = await Promise.allSettled([gate, grouped.submit([1]), grouped.submit([2])]);
+    expect(results.map((r) => r.status)).to.deep.equal(['rejected', 'rejected', 'rejected']);
+    expect(calls).to.equal(2);
+  });
+
+  it('a burst is carried by statements of at most maxItems items, callers kept whole and in order', async () => {
+    const writes: number[][] = [];
+    const grouped = new GroupedStatement<number>(async (items) => {
+      writes.push(items);
+      return items.map(() => undefined);
+    }, 4);
+    await Promise.all([grouped.submit([0]), grouped.submit([1, 2]), grouped.submit([3, 4]), grouped.submit([5]), grouped.submit([6, 7, 8, 9, 10])]);
+    expect(writes).to.deep.equal([[0], [1, 2, 3, 4], [5], [6, 7, 8, 9, 10]]);
   });
 });

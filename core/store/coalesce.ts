@@ -2,6 +2,7 @@
 // (docs/benchmarks.md "api"): two thirds of the api's CPU is socket writes, one per statement.
 // Hand-written because the libraries at hand cache (p-memoize) or batch only within one tick
 // (dataloader); these share a statement in flight, so nothing is ever older than one round trip.
+import { isUnavailable } from '../faults/unavailable.js';
 
 /**
  * Concurrent reads of one key share the query in flight. A caller arriving while it runs gets
@@ -21,16 +22,26 @@ export class SharedRead<V> {
   }
 }
 
+/** Items of one statement at most: a burst is carried by several statements, each of a bounded size. */
+export const MAX_GROUPED_ITEMS = 1_000;
+
+type Caller<T, R> = { items: T[]; resolve: (results: R[]) => void; reject: (e: unknown) => void };
+
 /**
  * One statement for many callers (group commit, for writes): items submitted while the statement
- * runs go together in the next one. `write` answers one result per item, in order; each caller
- * gets its own items' results, or the error of the statement that carried them.
+ * runs go together in the next one, up to `maxItems`. `write` answers one result per item, in
+ * order; each caller gets its own items' results. A statement that fails is all or nothing, so
+ * when it carried several callers each is run again alone: a row PostgreSQL refuses fails only
+ * its own caller. An outage fails them all at once (running each alone would only fail slower).
  */
 export class GroupedStatement<T, R = void> {
-  private waiting: Array<{ items: T[]; resolve: (results: R[]) => void; reject: (e: unknown) => void }> = [];
+  private waiting: Array<Caller<T, R>> = [];
   private running = false;
 
-  constructor(private readonly write: (items: T[]) => Promise<R[]>) {}
+  constructor(
+    private readonly write: (items: T[]) => Promise<R[]>,
+    private readonly maxItems = MAX_GROUPED_ITEMS,
+  ) {}
 
   submit(items: T[]): Promise<R[]> {
     return new Promise((resolve, reject) => {
@@ -42,20 +53,39 @@ export class GroupedStatement<T, R = void> {
   private async drain(): Promise<void> {
     this.running = true;
     while (this.waiting.length) {
-      const batch = this.waiting;
-      this.waiting = [];
+      const batch = this.nextBatch();
       try {
-        const results = await this.write(batch.flatMap((b) => b.items));
-        let at = 0;
-        for (const b of batch) {
-          b.resolve(results.slice(at, at + b.items.length));
-          at += b.items.length;
-        }
+        this.answer(batch, await this.write(batch.flatMap((b) => b.items)));
       } catch (error) {
-        for (const b of batch) b.reject(error);
+        if (batch.length === 1 || isUnavailable(error)) for (const b of batch) b.reject(error);
+        else for (const b of batch) await this.runAlone(b);
       }
     }
     this.running = false;
+  }
+
+  /** The oldest callers whose items fit in one statement (always at least one). */
+  private nextBatch(): Array<Caller<T, R>> {
+    let items = this.waiting[0].items.length;
+    let n = 1;
+    while (n < this.waiting.length && items + this.waiting[n].items.length <= this.maxItems) items += this.waiting[n++].items.length;
+    return this.waiting.splice(0, n);
+  }
+
+  private answer(batch: Array<Caller<T, R>>, results: R[]): void {
+    let at = 0;
+    for (const b of batch) {
+      b.resolve(results.slice(at, at + b.items.length));
+      at += b.items.length;
+    }
+  }
+
+  private async runAlone(caller: Caller<T, R>): Promise<void> {
+    try {
+      this.answer([caller], await this.write(caller.items));
+    } catch (error) {
+      caller.reject(error);
+    }
   }
 }
 
