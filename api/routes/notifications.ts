@@ -7,6 +7,7 @@ import { getApp } from '../../core/apps/app-store.js';
 import { acceptSend, type AcceptInput } from '../../core/send/accept.js';
 import type { CreatedSend } from '../../core/send/create-send.js';
 import { SharedRead } from '../../core/store/coalesce.js';
+import { singleTagFilter } from '../../core/validation/send-target.js';
 import type { ApiDeps, RateDraw } from '../deps.js';
 
 // Aliases name the same audience, so they share its bucket (the same map as core/validation/send-target.ts).
@@ -25,7 +26,7 @@ export function classifySend(body: Record<string, unknown>): Pick<RateDraw, 'buc
   if (named[0] === 'segment' && Array.isArray(segments) && segments.length === 1 && typeof segments[0] === 'string') {
     return { bucket: 'broadcast', audience: `segment:${SEGMENT_ALIASES.get(segments[0]) ?? segments[0]}` };
   }
-  const tag = named[0] === 'tag' ? body.tag : Array.isArray(filters) && filters.length === 1 ? filters[0] : undefined;
+  const tag = named[0] === 'tag' ? body.tag : singleTagFilter(filters);
   if (tag && typeof tag === 'object') {
     const t = tag as Record<string, unknown>;
     return { bucket: 'broadcast', audience: `tag:${JSON.stringify([t.key, t.relation, t.value ?? null])}` };

@@ -203,9 +203,9 @@ export function readTarget(
   }
   if (body.filters) {
     const entries = body.filters as Record<string, unknown>[];
-    // One tag condition is the contract's tag target, as it always was (and maps to a Send's tag).
-    if (entries.length === 1 && (entries[0].field ?? 'tag') === 'tag' && entries[0].operator === undefined) {
-      const tag = readTag(entries[0], 'filters[0]', messages);
+    const single = singleTagFilter(entries);
+    if (single) {
+      const tag = readTag(single, 'filters[0]', messages);
       return tag && { kind: 'tag', tag };
     }
     const groups = readFilters(entries, messages);
@@ -324,3 +324,14 @@ function readCondition(raw: Record<string, unknown>, where: string, messages: st
   return undefined;
 }
 
+/**
+ * The entry of a `filters` that is one tag condition: the contract's tag target, as it always was
+ * (it maps to a Send's tag, and draws the audience bucket of that tag). Read before validation too.
+ */
+export function singleTagFilter(filters: unknown): Record<string, unknown> | undefined {
+  if (!Array.isArray(filters) || filters.length !== 1) return undefined;
+  const entry: unknown = filters[0];
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return undefined;
+  const e = entry as Record<string, unknown>;
+  return (e.field ?? 'tag') === 'tag' && e.operator === undefined ? e : undefined;
+}
