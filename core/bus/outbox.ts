@@ -1,6 +1,7 @@
 // Transactional outbox: whoever records a send also records its bus messages in the same
-// transaction (`enqueue`). After commit the writer publishes at once (`flush`); a relay in every
-// api and sender process re-publishes rows left behind by a process that died in between.
+// statement (core/send/create-send.ts). After commit the writer publishes at once
+// (`publishAndDelete`); a relay in every api and sender process re-publishes rows left behind by a
+// process that died in between (`flush`).
 // Message ids make a double publish harmless.
 import { GroupedStatement, perPool } from '../store/coalesce.js';
 import type { Pool, Queryable } from '../store/db.js';
@@ -14,17 +15,6 @@ export interface OutboxMessage {
 
 export interface EnqueuedMessage extends OutboxMessage {
   id: number;
-}
-
-/** Records messages in the caller's transaction, in one statement. */
-export async function enqueue(db: Queryable, messages: OutboxMessage[]): Promise<EnqueuedMessage[]> {
-  if (!messages.length) return [];
-  const res = await db.query(
-    `INSERT INTO outbox (subject, msg_id, payload)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[]) RETURNING id`,
-    [messages.map((m) => m.subject), messages.map((m) => m.msgId), messages.map((m) => JSON.stringify(m.payload))],
-  );
-  return messages.map((m, i) => ({ ...m, id: res.rows[i].id as number }));
 }
 
 /** Publishes messages just committed by this process (no re-read) and deletes their rows. */
