@@ -55,7 +55,10 @@ function subscriptionOf(value: unknown): string {
 async function set(deps: ApiDeps, ctx: Context, kind: LiveActivityTokenKind, subscriptionId: string, token: string): Promise<void> {
   const activity = activityOf(ctx, kind);
   const app = await appOf(deps, ctx);
-  await checkIdentity(deps.pool, app.id, ctx.request.body as Record<string, unknown>, { id: subscriptionId });
+  // The install's own external id, never one the body names: these calls set no external id, so
+  // a body's external_id (with its owner's valid hash) must not stand in for the install's.
+  const body = ctx.request.body as Record<string, unknown>;
+  await checkIdentity(deps.pool, app.id, { external_id_auth_hash: body.external_id_auth_hash }, { id: subscriptionId });
   if (!(await setLiveActivityToken(deps.pool, { appId: app.id, kind, activity, subscriptionId, token: token.toLowerCase() }))) throw new NotFoundError('No such subscription.');
   ctx.body = { success: true };
 }

@@ -7,6 +7,7 @@ import { startTestApi, type TestApi } from '../support/api-server.js';
 import { makeApp, type TestApp } from '../support/apps.js';
 import { MAX_TOKENS_PER_INSTALL } from '../../core/live-activities/tokens.js';
 import { externalIdAuthHash, issueIdentitySecret } from '../../core/apps/identity.js';
+import { AUTH_HASH_WRONG } from '../../api/routes/identity.js';
 
 describe('api: Live Activity tokens (the SDK calls)', () => {
   const env = useTestEnv();
@@ -86,5 +87,23 @@ describe('api: Live Activity tokens (the SDK calls)', () => {
     const call = (body: Record<string, unknown>) => api.request('POST', `/api/v1/apps/${verified.app.id}/live_activities/a1/token`, { body: { subscription_id: sub, push_token: 'ab'.repeat(32), ...body } });
     expect((await call({})).status).to.equal(403);
     expect((await call({ external_id_auth_hash: hash })).status).to.equal(200);
+  });
+
+  it("refuses a body naming another external id with that id's valid hash: only the install's own id is proved", async () => {
+    const verified = await makeApp(env.pool);
+    const secret = Buffer.from(await issueIdentitySecret(env.pool, verified.app.id, true), 'utf8');
+    const register = async (t: string, externalId: string) =>
+      (await api.request('POST', `/api/v1/apps/${verified.app.id}/subscriptions`, { body: { token: t, external_id: externalId, external_id_auth_hash: externalIdAuthHash(secret, externalId) } })).body.id as string;
+    const victim = await register('fb'.repeat(32), 'victim-1');
+    await register('fc'.repeat(32), 'attacker-1');
+    // The attacker knows the victim's Subscription ID and holds a valid hash of its own external id.
+    const disguise = { external_id: 'attacker-1', external_id_auth_hash: externalIdAuthHash(secret, 'attacker-1') };
+    const update = await api.request('POST', `/api/v1/apps/${verified.app.id}/live_activities/a1/token`, { body: { subscription_id: victim, push_token: 'ee'.repeat(32), ...disguise } });
+    const start = await api.request('PUT', `/api/v1/apps/${verified.app.id}/activities/tokens/start/T/subscriptions/${victim}`, { body: { activity_token: 'ee'.repeat(32), ...disguise } });
+    for (const res of [update, start]) {
+      expect(res.status, JSON.stringify(res.body)).to.equal(403);
+      expect(res.body.errors).to.deep.equal([AUTH_HASH_WRONG]);
+    }
+    expect((await env.pool.query('SELECT count(*)::int AS n FROM live_activity_tokens WHERE subscription_id = $1', [victim])).rows[0].n).to.equal(0);
   });
 });
