@@ -23,6 +23,7 @@ export const APNS_SIM_USAGE = `herald apns-sim [flags]      (each flag also as H
   --rules FILE           JSON rules file                                   RULES_FILE
   --max-deliveries N     payloads kept for GET /deliveries (10000; 0 none)   MAX_DELIVERIES
   --track-tokens BOOL    per-token attempt counts (true)                   TRACK_TOKENS
+  --keep-push-types A,B  keep only these push types' payloads (default: all) KEEP_PUSH_TYPES
 With no key configured, any well-formed ES256 JWT younger than an hour is accepted.`;
 
 function intOf(name: string, v: string | undefined): number | undefined {
@@ -67,6 +68,7 @@ export function parseApnsSimConfig(argv: string[], env: Record<string, string | 
       rules: { type: 'string' },
       'max-deliveries': { type: 'string' },
       'track-tokens': { type: 'string' },
+      'keep-push-types': { type: 'string' },
     },
   });
   const pick = (flag: keyof typeof values, variable: string): [string, string | undefined] => {
@@ -89,6 +91,7 @@ export function parseApnsSimConfig(argv: string[], env: Record<string, string | 
     keys.push({ keyId, teamId: teamId || undefined, publicKey: publicKeyPemOf(readFileSync(keyFile, 'utf8')) });
   }
   const topics = pick('topics', 'TOPICS')[1];
+  const keepPushTypes = pick('keep-push-types', 'KEEP_PUSH_TYPES')[1];
   const opt = (flag: keyof typeof values, variable: string): string | undefined => pick(flag, variable)[1] || undefined;
   return {
     host: opt('host', 'HOST') ?? '127.0.0.1',
@@ -102,6 +105,7 @@ export function parseApnsSimConfig(argv: string[], env: Record<string, string | 
     rulesFile: opt('rules', 'RULES_FILE'),
     maxDeliveries: intOf(...pick('max-deliveries', 'MAX_DELIVERIES')),
     trackTokens: boolOf(...pick('track-tokens', 'TRACK_TOKENS')),
+    keepPushTypes: keepPushTypes ? keepPushTypes.split(',').map((t) => t.trim()).filter(Boolean) : undefined,
   };
 }
 

@@ -47,7 +47,8 @@ export function createControlServer(target: ControlTarget): Server {
         case 'GET /deliveries': {
           const token = url.searchParams.get('token') ?? undefined;
           const limit = Number(url.searchParams.get('limit') ?? 1000);
-          const all = target.recorder.deliveries(token);
+          const since = Number(url.searchParams.get('since') ?? 0); // received at or after, ms since the epoch
+          const all = target.recorder.deliveries(token).filter((d) => d.receivedAt >= since);
           return send(res, 200, { deliveries: all.slice(Math.max(0, all.length - limit)), total: all.length });
         }
         case 'GET /rules':

@@ -48,6 +48,8 @@ export class Recorder {
   constructor(
     private readonly maxDeliveries: number,
     readonly trackTokens: boolean,
+    /** Keep only these push types' deliveries (e.g. a benchmark's liveactivity among a broadcast's alerts). */
+    private readonly keepPushTypes?: ReadonlySet<string>,
   ) {}
 
   connectionOpened(): number {
@@ -85,6 +87,7 @@ export class Recorder {
 
   keep(record: DeliveryRecord): void {
     if (this.maxDeliveries <= 0) return;
+    if (this.keepPushTypes && !this.keepPushTypes.has(record.headers['apns-push-type'] ?? 'alert')) return;
     if (this.ring.length < this.maxDeliveries) {
       this.ring.push(record);
     } else {

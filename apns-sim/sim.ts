@@ -41,6 +41,8 @@ export interface ApnsSimOptions {
   maxDeliveries?: number;
   /** Count attempts per token for every token (default true). Off: only tokens under a `times` rule. */
   trackTokens?: boolean;
+  /** Keep only these push types' requests for GET /deliveries (default: every push type). */
+  keepPushTypes?: string[];
   /** SETTINGS_MAX_CONCURRENT_STREAMS advertised per connection. Default 1000, like APNs. */
   maxConcurrentStreams?: number;
   logger?: Logger;
@@ -87,7 +89,7 @@ export async function startApnsSim(opts: ApnsSimOptions = {}): Promise<ApnsSim> 
   const certDir = opts.certDir ?? (await mkdtemp(join(tmpdir(), 'herald-apns-sim-')));
   const pki = await ensureServerCertificate(certDir);
   let rules = validateRules([...(opts.rules ?? []), ...(opts.rulesFile ? await loadRulesFile(opts.rulesFile) : [])]);
-  const recorder = new Recorder(opts.maxDeliveries ?? 10_000, opts.trackTokens ?? true);
+  const recorder = new Recorder(opts.maxDeliveries ?? 10_000, opts.trackTokens ?? true, opts.keepPushTypes && new Set(opts.keepPushTypes));
   const state: GatewayState = {
     auth,
     verifier: new ProviderTokenVerifier(opts.keys),
