@@ -3,7 +3,7 @@
 // sends it), first on an idle system, then while a --devices broadcast (1,000,000) is delivered.
 // For each update it measures from its answer (the bench received the api's 200) to the gateway:
 //   - "gateway": the last of its pushes received by the APNs simulator (its receivedAt, read from
-//     the simulator's control port), for the 1- and 10-token activities;
+//     the simulator's control port, which keeps only liveactivity pushes), for every size;
 //   - "recorded": its last chunk recorded (send_chunks.finished_at: the record's transaction,
 //     which starts once Apple answered every push of the chunk), for every size.
 // Prints p50/p99/max per phase and the machine's load. The broadcast is paused (invoice overdue)
@@ -81,8 +81,14 @@ const { key } = await createKey(pool, live.id, { name: 'bench' });
 const { key: bigKey } = await createKey(pool, big.id, { name: 'bench' });
 
 const certDir = await mkdtemp(join(tmpdir(), 'herald-bench-la-'));
-// The ring keeps the last 50,000 pushes: enough to find an update's a moment after its answer.
-const sim = await spawnHerald(['apns-sim', '--port', '0', '--control-port', '0', '--cert-dir', certDir, '--max-deliveries', '50000', '--track-tokens', 'false'], {}, /^\{"url"/, { echoWarnings: true });
+// The ring keeps the last 100,000 Live Activity pushes (the broadcast's alerts are not kept): more
+// than a phase sends (30 s × 4 updates/s × 278 tokens on average), read once at each phase's end.
+const sim = await spawnHerald(
+  ['apns-sim', '--port', '0', '--control-port', '0', '--cert-dir', certDir, '--max-deliveries', '100000', '--keep-push-types', 'liveactivity', '--track-tokens', 'false'],
+  {},
+  /^\{"url"/,
+  { echoWarnings: true },
+);
 const simInfo = JSON.parse(sim.line) as { url: string; controlUrl: string; caFile: string };
 const env = {
   HERALD_DATABASE_URL: url,
@@ -121,17 +127,26 @@ async function updateOnce(a: (typeof activities)[number], n: number): Promise<Sa
   return { n, size: a.size, sendId: Number(body.id), answeredAt, answerMs: answeredAt - t0, tokens: a.tokens };
 }
 
-/** The last of the update's pushes as the simulator received it (ms since epoch), for small activities. */
-async function gatewayAt(s: Sample): Promise<number | undefined> {
-  let last = 0;
-  for (const token of s.tokens) {
-    const res = (await (await fetch(`${simInfo.controlUrl}/deliveries?token=${token}&limit=1000`)).json()) as { deliveries: Array<{ receivedAt: number; payload: string }> };
-    // This update's push: its own content-state, received around its answer (it may come first).
-    const at = res.deliveries.filter((d) => d.payload.includes(`"minute":${s.n}}`) && d.receivedAt >= s.answeredAt - 1000).map((d) => d.receivedAt);
-    if (!at.length) return undefined;
-    last = Math.max(last, Math.min(...at));
+/**
+ * Each update's last push as the simulator received it (ms since the epoch), from one read of the
+ * pushes received since `since`: an update's push carries its own content-state (`minute`), and
+ * counts only when every token of the activity received it.
+ */
+async function gatewayTimes(samples: Sample[], since: number): Promise<Map<number, number>> {
+  const res = (await (await fetch(`${simInfo.controlUrl}/deliveries?since=${since}&limit=100000`)).json()) as { deliveries: Array<{ token: string; receivedAt: number; payload: string }> };
+  const firstAt = new Map<string, number>(); // per update and token: its first receipt (a retry comes later)
+  for (const d of res.deliveries) {
+    const minute = /"minute":(\d+)\}/.exec(d.payload)?.[1];
+    if (minute === undefined) continue;
+    const key = `${minute}/${d.token}`;
+    if (!firstAt.has(key)) firstAt.set(key, d.receivedAt);
   }
-  return last;
+  const out = new Map<number, number>();
+  for (const s of samples) {
+    const times = s.tokens.map((t) => firstAt.get(`${s.n}/${t}`));
+    if (times.every((t) => t !== undefined)) out.set(s.n, Math.max(...(times as number[])));
+  }
+  return out;
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -144,20 +159,12 @@ async function phase(label: string, seconds = Number(values.seconds)): Promise<v
   const rate = Number(values.rate);
   const total = Math.round(rate * seconds);
   const samples: Sample[] = [];
-  const gateway: number[] = [];
   const started = Date.now();
   const load0 = await loadAverage();
   for (let i = 0; i < total; i++) {
     const wait = started + (i * 1000) / rate - Date.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    const s = await updateOnce(activities[i % activities.length], i);
-    samples.push(s);
-    // Read the gateway while the pushes are still in the simulator's ring (a 1- or 10-token activity).
-    if (s.size <= 10) {
-      await new Promise((r) => setTimeout(r, 150));
-      const at = await gatewayAt(s);
-      if (at !== undefined) gateway.push(at - s.answeredAt);
-    }
+    samples.push(await updateOnce(activities[i % activities.length], i));
   }
   // Each update's last chunk recorded, waiting at most 60 s after the last answer.
   const recorded = new Map<number, number>();
@@ -171,9 +178,16 @@ async function phase(label: string, seconds = Number(values.seconds)): Promise<v
     for (const r of res.rows) recorded.set(Number(r.id), Number(r.last));
     await new Promise((r) => setTimeout(r, 200));
   }
+  const gateway = await gatewayTimes(samples, started); // no push of this phase is received before it started
   console.log(`${label} (load average ${load0} → ${await loadAverage()}):`);
   console.log(`  answer (request → 200): ${summary(samples.map((s) => s.answerMs))}`);
-  console.log(`  answer → the gateway received the last push (1 and 10 tokens): ${summary(gateway)}`);
+  for (const size of SIZES) {
+    const ms = samples.filter((s) => s.size === size && gateway.has(s.n)).map((s) => gateway.get(s.n)! - s.answeredAt);
+    const missing = samples.filter((s) => s.size === size).length - ms.length;
+    console.log(`  answer → the gateway received the last push, ${size} token${size === 1 ? '' : 's'}: ${summary(ms)}${missing ? `; ${missing} not all received` : ''}`);
+  }
+  const gatewayAll = samples.filter((s) => gateway.has(s.n)).map((s) => gateway.get(s.n)! - s.answeredAt);
+  console.log(`  answer → the gateway received the last push, all sizes: ${summary(gatewayAll)}`);
   for (const size of SIZES) {
     const ms = samples.filter((s) => s.size === size && recorded.has(s.sendId)).map((s) => Math.round(recorded.get(s.sendId)! - s.answeredAt));
     console.log(`  answer → last chunk recorded, ${size} token${size === 1 ? '' : 's'}: ${summary(ms)}`);
