@@ -263,6 +263,8 @@ export class ChunkWorker {
     }));
     const actions = await this.sendWithRetries(messages, asked);
     const outcome = tally(claimed.planned, devices, actions);
+    // An end: the tokens Apple took it for, dropped with the chunk's record (recordChunk).
+    if (ctx.request.liveActivity?.event === 'end') outcome.ended = devices.filter((_, i) => actions[i].kind === 'sent').map(({ subscriptionId, token }) => ({ subscriptionId, token }));
     for (const a of actions) {
       const outcomeLabel = a.kind === 'sent' ? 'sent' : a.kind === 'unsubscribe' ? 'unsubscribed' : a.kind === 'stop' ? 'left_out' : 'failed';
       this.deps.metrics.deliveries.inc({ outcome: outcomeLabel, reason: a.kind === 'sent' ? '' : a.reason });
@@ -360,7 +362,7 @@ export function tally(planned: number, devices: Device[], actions: Action[]): Ch
   const unsubscribe: ChunkOutcome['unsubscribe'] = [];
   devices.forEach((d, i) => {
     const a = actions[i];
-    if (a.kind === 'unsubscribe') unsubscribe.push({ token: d.token, reason: a.reason, appleTimestampMs: a.appleTimestampMs });
+    if (a.kind === 'unsubscribe') unsubscribe.push({ subscriptionId: d.subscriptionId, token: d.token, reason: a.reason, appleTimestampMs: a.appleTimestampMs });
     const prev = best.get(d.entry);
     if (!prev || rank[a.kind] > rank[prev]) best.set(d.entry, a.kind);
   });

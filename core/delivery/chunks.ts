@@ -11,13 +11,15 @@ import { writeTransition } from '../send/transitions.js';
 import type { ClaimedChunk } from './claim.js';
 import { unsubscribeRefused, type RefusedToken } from '../subscriptions/subscription-store.js';
 import { finishIfComplete, stopWithin, type FinishedSend } from './finish.js';
-import { dropActivityTokens, removeRefusedTokens } from '../live-activities/tokens.js';
+import { dropEndedTokens, removeRefusedTokens } from '../live-activities/tokens.js';
 
 export type ChunkState = 'planned' | 'working' | 'done' | 'left_out';
 
 /** One device to deliver to. `entry` is the audience entry it counts for (itself for segments). */
 export interface Device {
   entry: string;
+  /** The install (subscriptions.id): what a refusal or a delivered end is recorded against. */
+  subscriptionId: string;
   token: string;
   language: string | null;
   /** The gateway its token belongs to; null = the App's environment. */
@@ -49,9 +51,9 @@ export async function loadChunkDevices(db: Queryable, app: AppRecord, req: SendR
     const token = deviceTokenColumn(target, params);
     const res = await db.query<Device>(
       byId
-        ? `SELECT s.id::text AS entry, ${token} AS token, s.language, s.environment FROM subscriptions s
+        ? `SELECT s.id::text AS entry, s.id::text AS "subscriptionId", ${token} AS token, s.language, s.environment FROM subscriptions s
             WHERE s.app_id = $1 AND s.subscribed AND s.id = ANY($2::uuid[])${narrowed}`
-        : `SELECT s.external_id AS entry, ${token} AS token, s.language, s.environment FROM subscriptions s
+        : `SELECT s.external_id AS entry, s.id::text AS "subscriptionId", ${token} AS token, s.language, s.environment FROM subscriptions s
             WHERE s.app_id = $1 AND s.subscribed AND s.external_id = ANY($2::text[])${narrowed}
            ORDER BY s.seq`,
       params.values,
@@ -65,13 +67,13 @@ export async function loadChunkDevices(db: Queryable, app: AppRecord, req: SendR
   // A timezone send's chunk: the devices of its zone only (timezone.ts).
   const zone = bounds.zone ? ` AND s.timezone IS NOT DISTINCT FROM ${params.add(bounds.zone.timezone)}::text` : '';
   const token = deviceTokenColumn(target, params);
-  const res = await db.query<{ seq: number; token: string; language: string | null; environment: Device['environment'] }>(
-    `SELECT seq, ${token} AS token, language, environment FROM subscriptions s
+  const res = await db.query<{ seq: number; id: string; token: string; language: string | null; environment: Device['environment'] }>(
+    `SELECT seq, s.id::text AS id, ${token} AS token, language, environment FROM subscriptions s
       WHERE s.app_id = $1 AND s.subscribed AND s.seq > $2 AND s.seq <= $3 AND ${condition}${zone}
       ORDER BY seq LIMIT $4`,
     params.values,
   );
-  const devices = res.rows.map((r) => ({ entry: String(r.seq), token: r.token, language: r.language, environment: r.environment }));
+  const devices = res.rows.map((r) => ({ entry: String(r.seq), subscriptionId: r.id, token: r.token, language: r.language, environment: r.environment }));
   return { devices, entries: devices.map((d) => d.entry) };
 }
 
@@ -85,6 +87,8 @@ export interface ChunkOutcome {
   unsubscribe: RefusedToken[];
   /** APNs refused the app's credentials (their reason): the send stops in the same transaction. */
   stop?: string;
+  /** A Live Activity `end`: the update tokens Apple accepted it for, dropped in the same transaction. */
+  ended?: Array<{ subscriptionId: string; token: string }>;
 }
 
 export interface RecordResult {
@@ -97,7 +101,7 @@ export interface RecordResult {
  * Records a chunk's outcome and moves the send's counters, once: the conditional close of the
  * (send, chunk) row decides, in the same transaction as the counters, whether anything moves.
  * A Live Activity push (`liveActivity`) went to its own tokens: Apple's refusals remove those,
- * never the install's subscription, and an `end` that finished unstopped drops the activity's tokens.
+ * never the install's subscription, and an `end` drops the tokens it was delivered to.
  */
 export async function recordChunk(pool: Pool, appId: string, sendId: number, chunk: number, outcome: ChunkOutcome, liveActivity?: LiveActivityRequest): Promise<RecordResult> {
   return inTransaction(pool, async (db) => {
@@ -120,13 +124,13 @@ export async function recordChunk(pool: Pool, appId: string, sendId: number, chu
     if (!s) return { counted: false };
     if (liveActivity) await removeRefusedTokens(db, appId, liveActivity, outcome.unsubscribe);
     else await unsubscribeRefused(db, appId, outcome.unsubscribe);
+    // The devices this end reached ended their activity: nothing more goes to those tokens. The
+    // others (failed, left out, an exhausted chunk, a token registered since) keep theirs.
+    if (liveActivity?.event === 'end') await dropEndedTokens(db, appId, liveActivity.activityId, outcome.ended ?? []);
     if (locked.rows[0]?.status === 'queued') await writeTransition(db, sendId, 'queued', 'chunk_started', {});
     if (outcome.stop) return { counted: true, finished: await stopWithin(db, sendId, 'credentials', outcome.stop) };
     const last = s.stopped !== null || (s.chunks_total !== null && s.chunks_done >= s.chunks_total);
     const finished = last ? await finishIfComplete(db, sendId) : undefined;
-    // The end went to every token it could (a canceled or stopped one did not: the activity may
-    // still run): nothing more goes to them.
-    if (finished && finished.stopped === null && liveActivity?.event === 'end') await dropActivityTokens(db, appId, liveActivity.activityId);
     return { counted: true, finished };
   });
 }

@@ -36,7 +36,7 @@ export async function planActivityChunks(db: Queryable, sendId: number, appId: s
 /** The tokens of a chunk's installs that still hold one for the activity (the others are skipped). */
 export async function loadActivityDevices(db: Queryable, appId: string, activityId: string, entries: string[]): Promise<ChunkDevices> {
   const res = await db.query<Device>(
-    `SELECT t.subscription_id::text AS entry, t.token, s.language, s.environment
+    `SELECT t.subscription_id::text AS entry, t.subscription_id::text AS "subscriptionId", t.token, s.language, s.environment
        FROM live_activity_tokens t JOIN subscriptions s ON s.id = t.subscription_id
       WHERE t.app_id = $1 AND t.kind = 'update' AND t.activity = $2 AND t.subscription_id = ANY($3::uuid[])`,
     [appId, activityId, entries],

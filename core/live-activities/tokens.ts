@@ -1,6 +1,6 @@
 // Live Activity tokens of an app's installs (migration 019): set (insert or replace) and remove,
 // bounded per install so an install cannot grow the table without end; removed when Apple refuses
-// them, and an activity's update tokens dropped once its end was delivered.
+// them, and an update token dropped once an end was delivered to it.
 import type { Queryable } from '../store/db.js';
 import type { LiveActivityRequest } from '../send/request.js';
 import type { RefusedToken } from '../subscriptions/subscription-store.js';
@@ -50,23 +50,33 @@ export function tokensOf(la: LiveActivityRequest): Pick<LiveActivityTokenKey, 'k
 
 /**
  * Removes the tokens Apple refused for good (410 Unregistered or ExpiredToken, BadDeviceToken,
- * DeviceTokenNotForTopic). A 410 carries the time Apple found the token invalid: a token
- * registered again after it stays, as for device tokens.
+ * DeviceTokenNotForTopic): each install's row by the primary key, if it still holds the refused
+ * token (one it registered since is another). A 410 carries the time Apple found the token
+ * invalid: a token registered again after it stays, as for device tokens.
  */
 export async function removeRefusedTokens(db: Queryable, appId: string, la: LiveActivityRequest, refused: RefusedToken[]): Promise<void> {
   if (!refused.length) return;
   const { kind, activity } = tokensOf(la);
   await db.query(
-    `DELETE FROM live_activity_tokens t USING unnest($4::text[], $5::float8[]) AS r(token, apple_ms)
-      WHERE t.app_id = $1 AND t.kind = $2 AND t.activity = $3 AND t.token = r.token
+    `DELETE FROM live_activity_tokens t USING unnest($4::uuid[], $5::text[], $6::float8[]) AS r(subscription_id, token, apple_ms)
+      WHERE t.app_id = $1 AND t.kind = $2 AND t.activity = $3 AND t.subscription_id = r.subscription_id AND t.token = r.token
         AND (r.apple_ms IS NULL OR t.updated_at < to_timestamp(r.apple_ms / 1000.0))`,
-    [appId, kind, activity, refused.map((r) => r.token), refused.map((r) => r.appleTimestampMs ?? null)],
+    [appId, kind, activity, refused.map((r) => r.subscriptionId), refused.map((r) => r.token), refused.map((r) => r.appleTimestampMs ?? null)],
   );
 }
 
-/** An ended activity's update tokens: nothing more is sent to them. */
-export async function dropActivityTokens(db: Queryable, appId: string, activityId: string): Promise<number> {
-  const res = await db.query(`DELETE FROM live_activity_tokens WHERE app_id = $1 AND kind = 'update' AND activity = $2`, [appId, activityId]);
+/**
+ * The update tokens an `end` was delivered to: their activity ended, nothing more goes to them.
+ * Each install's row by the primary key, only while it still holds that token (a new activity
+ * reusing the id has another).
+ */
+export async function dropEndedTokens(db: Queryable, appId: string, activityId: string, delivered: Array<{ subscriptionId: string; token: string }>): Promise<number> {
+  if (!delivered.length) return 0;
+  const res = await db.query(
+    `DELETE FROM live_activity_tokens t USING unnest($3::uuid[], $4::text[]) AS d(subscription_id, token)
+      WHERE t.app_id = $1 AND t.kind = 'update' AND t.activity = $2 AND t.subscription_id = d.subscription_id AND t.token = d.token`,
+    [appId, activityId, delivered.map((d) => d.subscriptionId), delivered.map((d) => d.token)],
+  );
   return res.rowCount ?? 0;
 }
 

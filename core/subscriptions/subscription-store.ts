@@ -99,6 +99,8 @@ function splitTags(tags: Record<string, string | null> | undefined): { set: Reco
 
 /** A token Apple refused: its reason and, for a 410, when Apple found it invalid (ms since epoch). */
 export interface RefusedToken {
+  /** The install it was sent for: a Live Activity token is found by its primary key with it. */
+  subscriptionId: string;
   token: string;
   reason: string;
   appleTimestampMs?: number;

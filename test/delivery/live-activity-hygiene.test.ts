@@ -2,10 +2,11 @@
 // ExpiredToken (410) and BadDeviceToken (400) remove the refused update or push-to-start token,
 // never the install's subscription; a token registered again after Apple's 410 timestamp stays;
 // the others of the activity are delivered and kept. Update tokens of activities that have
-// certainly ended (registered over 12 hours ago) are dropped by the scheduler's sweep.
+// certainly ended (registered over 12 hours ago) are dropped by the scheduler's sweep. An end
+// drops only the tokens it was delivered to.
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
-import { dropEndedActivityTokens, ENDED_ACTIVITY_HOURS } from '../../core/live-activities/tokens.js';
+import { dropEndedActivityTokens, ENDED_ACTIVITY_HOURS, removeRefusedTokens } from '../../core/live-activities/tokens.js';
 import type { TestApi } from '../support/api-server.js';
 import { startDeliveryStack, token, waitFinal, type DeliveryStack, type TestApp } from './fixtures.js';
 
@@ -26,6 +27,10 @@ describe('delivery: Live Activity token hygiene', function () {
         { prefix: 'bade', status: 400, reason: 'BadDeviceToken' },
         // Apple found it invalid an hour ago; the app registered it since: it stays.
         { prefix: 'feed', status: 410, reason: 'Unregistered', timestamp: HOUR_AGO },
+        // Fails this device only (kept: the token itself is fine).
+        { prefix: '1a1a', status: 400, reason: 'PayloadTooLarge' },
+        // Accepted, after 3 s: the end's chunk is in flight meanwhile.
+        { prefix: 'de1a', delayMs: 3000 },
       ],
     });
     ({ api, app, key } = stack);
@@ -51,6 +56,34 @@ describe('delivery: Live Activity token hygiene', function () {
     expect(await tokensOf('update', 'ride-1')).to.deep.equal([token('0a', 1), token('feed', 1)]);
     const subscribed = await env.pool.query('SELECT count(*)::int AS n FROM subscriptions WHERE id = ANY($1::uuid[]) AND subscribed', [subs]);
     expect(subscribed.rows[0].n).to.equal(5);
+  });
+
+  it('an end drops only the tokens it was delivered to: not a failed one, nor one registered after the end was accepted', async () => {
+    const [reached, failing, later] = await Promise.all([31, 32, 33].map(install));
+    expect((await setUpdate(reached, 'ride-9', token('de1a', 1))).status).to.equal(200);
+    expect((await setUpdate(failing, 'ride-9', token('1a1a', 1))).status).to.equal(200);
+    const res = await api.request('POST', `/api/v1/apps/${app.app.id}/live_activities/ride-9/notifications`, { key, body: { event: 'end', event_updates: { eta: 0 } } });
+    expect(res.status).to.equal(200);
+    // While the end is in flight (the simulator holds its answer), a new activity reuses the id.
+    for (let i = 0; stack.sim.deliveries(token('de1a', 1)).length === 0; i++) {
+      if (i > 600) throw new Error('the end never reached the simulator');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect((await setUpdate(later, 'ride-9', token('0e', 1))).status).to.equal(200);
+    const { final } = await waitFinal(env.pool, Number(res.body.id));
+    expect(final).to.include({ total_recipients: 2, sent: 1, failed: 1 });
+    expect(await tokensOf('update', 'ride-9')).to.deep.equal([token('0e', 1), token('1a1a', 1)]);
+  });
+
+  it("a refusal removes the refused install's row (by its primary key), not another install's with the same token", async () => {
+    const [refused, other] = await Promise.all([41, 42].map(install));
+    await setUpdate(refused, 'ride-10', token('0f', 1));
+    await setUpdate(other, 'ride-10', token('0f', 1));
+    await removeRefusedTokens(env.pool, app.app.id, { event: 'update', activityId: 'ride-10', contentState: {}, timestamp: 0 }, [
+      { subscriptionId: refused, token: token('0f', 1), reason: 'Unregistered' },
+    ]);
+    const left = await env.pool.query(`SELECT subscription_id::text AS id FROM live_activity_tokens WHERE app_id = $1 AND activity = 'ride-10'`, [app.app.id]);
+    expect(left.rows).to.deep.equal([{ id: other }]);
   });
 
   it(`drops update tokens registered over ${ENDED_ACTIVITY_HOURS} hours ago, never push-to-start tokens`, async () => {
