@@ -34,9 +34,14 @@ describe('Live Activity payload and headers', () => {
     });
   });
 
-  it('a start names its attributes type and attributes', () => {
+  it("a start names its attributes type and attributes, with the activity id where OneSignal's SDK reads it", () => {
     const req = base({ event: 'start', activityType: 'MatchAttributes', attributes: { home: 'A' } }, { contents: { en: 'Kick-off' } });
-    expect(aps(req)).to.deep.include({ aps: { timestamp: 1_700_000_000, event: 'start', 'content-state': { score: '1-0' }, 'attributes-type': 'MatchAttributes', attributes: { home: 'A' }, alert: { body: 'Kick-off' } } });
+    expect(aps(req)).to.deep.equal({
+      aps: {
+        timestamp: 1_700_000_000, event: 'start', 'content-state': { score: '1-0' }, 'attributes-type': 'MatchAttributes',
+        attributes: { home: 'A', onesignal: { activityId: 'match-7' } }, alert: { body: 'Kick-off' },
+      },
+    });
   });
 
   it('measures the payload it sends', () => {

@@ -3,6 +3,11 @@
 // attributes-type and attributes; stale-date, dismissal-date (end only), relevance-score, and an
 // alert whose title, body and sound ActivityKit shows when the activity changes. Nothing outside
 // `aps`: a Live Activity's widget reads no custom keys. Pure: no I/O, no clock.
+//
+// A start's attributes carry `onesignal: {activityId}`: OneSignal's iOS SDK decodes it as
+// `OneSignalLiveActivityAttributeData` (the reserved `onesignal` attribute of
+// `OneSignalLiveActivityAttributes`) and registers the new activity's update token under that id
+// (OneSignalLiveActivitiesManagerImpl: `enter(activity.attributes.onesignal.activityId, …)`).
 import type { SendRequest } from '../send/request.js';
 import { textFor } from './language.js';
 
@@ -23,7 +28,7 @@ export function liveActivityAps(req: SendRequest, lang: string): Record<string, 
   const aps: Record<string, unknown> = { timestamp: la.timestamp, event: la.event, 'content-state': la.contentState };
   if (la.event === 'start') {
     aps['attributes-type'] = la.activityType;
-    aps.attributes = la.attributes ?? {};
+    aps.attributes = { ...la.attributes, onesignal: { activityId: la.activityId } };
   }
   if (la.staleDate !== undefined) aps['stale-date'] = la.staleDate;
   if (la.dismissalDate !== undefined) aps['dismissal-date'] = la.dismissalDate;

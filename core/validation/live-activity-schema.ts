@@ -43,7 +43,7 @@ export const StartLiveActivityBodySchema = Type.Object({
   ...common,
   event: Type.Optional(eventOf(['start'] as const, 'start (the only value).')),
   activity_id: Type.String({ maxLength: 128, description: 'The id the app will register the new activity\'s update token under.' }),
-  event_attributes: freeObject('aps.attributes: the ActivityAttributes values of the new activity.'),
+  event_attributes: freeObject('aps.attributes: the ActivityAttributes values of the new activity. Herald adds onesignal: {activityId: activity_id} (for OneSignal\'s iOS SDK); a onesignal key of its own is refused.'),
   contents: send.contents,
   included_segments: send.included_segments,
   tag: send.tag,

@@ -19,6 +19,8 @@ export const LIVE_ACTIVITY_TOO_LARGE =
 export const ALERT_NEEDS_CONTENTS = 'headings and ios_sound belong to the alert of the change: send contents with them.';
 export const DISMISSAL_ONLY_ON_END = 'dismissal_date is only for event end.';
 export const SOUNDS_DIFFER = 'ios_sound and sound differ: sound is the older name of ios_sound. Send one.';
+export const ONESIGNAL_ATTRIBUTE_RESERVED =
+  "event_attributes.onesignal is Herald's to set: it carries activity_id to OneSignal's iOS SDK (OneSignalLiveActivityAttributeData). Leave it out.";
 
 export interface LiveActivityValidationInput {
   /** startLiveActivity (`activityType` from its path) or updateLiveActivity (`activityId` from its path). */
@@ -66,6 +68,7 @@ function readLiveActivity(input: LiveActivityValidationInput, body: Body, messag
   if (call.event === 'start') {
     la.activityType = call.activityType;
     la.attributes = body.event_attributes ?? {};
+    if (Object.prototype.hasOwnProperty.call(la.attributes, 'onesignal')) messages.push(ONESIGNAL_ATTRIBUTE_RESERVED);
     if (body.activity_id !== undefined && !ACTIVITY_ID.test(body.activity_id)) messages.push(ACTIVITY_ID_RULE);
   }
   if (body.stale_date !== undefined) la.staleDate = body.stale_date;

@@ -70,6 +70,7 @@ describe('api: Live Activity start and update calls', () => {
     ['no activity_id', { ...startBody, activity_id: undefined }, "activity_id is required: the id the app registers the new activity's update token under (text, at most 128 characters)."],
     ['an activity_id with a space', { ...startBody, activity_id: 'a b' }, 'activity_id must be 1 to 128 printable characters.'],
     ['no event_attributes', { ...startBody, event_attributes: undefined }, 'event_attributes is required: an object with the ActivityAttributes values of the activity to start.'],
+    ['its own event_attributes.onesignal', { ...startBody, event_attributes: { home: 'A', onesignal: { activityId: 'other' } } }, "event_attributes.onesignal is Herald's to set: it carries activity_id to OneSignal's iOS SDK (OneSignalLiveActivityAttributeData). Leave it out."],
     ['event update', { ...startBody, event: 'update' }, 'event of a start is start (or absent).'],
     ['a dismissal date', { ...startBody, dismissal_date: 1_800_000_000 }, 'dismissal_date is only for event end.'],
     ['an unknown segment', { ...startBody, included_segments: ['Nobody'] }, 'Unknown segment "Nobody". Use Subscribed Users, Active Users, Inactive Users or a segment defined for this app.'],

@@ -91,7 +91,8 @@ describe('delivery: Live Activity starts (push-to-start) through the official cl
       event: 'start',
       'content-state': { home: 0, away: 0 },
       'attributes-type': 'MatchAttributes',
-      attributes: { home: 'A', away: 'B' },
+      // OneSignal's iOS SDK registers the started activity's update token under this id.
+      attributes: { home: 'A', away: 'B', onesignal: { activityId: 'match-7' } },
       'stale-date': before + 7200,
       'relevance-score': 1,
       alert: { title: 'A v B', body: 'Kick-off' },
@@ -118,6 +119,7 @@ describe('delivery: Live Activity starts (push-to-start) through the official cl
     const res = await start({ include_subscription_ids: [installs.a1.id], activity_id: 'match-8' });
     const { final } = await waitFinal(env.pool, Number(res.notification_id));
     expect(final).to.include({ sent: 1 });
+    expect(received(installs.a1.startToken!).aps.attributes).to.deep.equal({ home: 'A', away: 'B', onesignal: { activityId: 'match-8' } });
     const stats = await api.request('GET', `/api/v1/notifications/${res.notification_id}`, { key });
     expect(stats.body.live_activity).to.deep.equal({ event: 'start', activity_id: 'match-8', activity_type: 'MatchAttributes' });
     const row = await env.pool.query('SELECT kind, target_kind FROM sends WHERE id = $1', [Number(res.notification_id)]);
