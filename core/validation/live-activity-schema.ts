@@ -26,6 +26,8 @@ const common = {
   contents: Type.Optional(Type.Unsafe<Record<string, string>>({ ...send.contents, description: 'The alert text by language code → aps.alert.body.' })),
   headings: send.headings,
   ios_sound: Type.Optional(Type.String({ maxLength: 255, description: 'A sound file of the app bundle → aps.alert.sound (with contents).' })),
+  // Read by both calls (validate-live-activity.ts readApns), so shaped for both.
+  sound: Type.Optional(Type.String({ maxLength: 255, description: 'The older name of ios_sound.' })),
   stale_date: Type.Optional(unixSeconds('Unix seconds → aps.stale-date: the activity shows as out of date from then.')),
   priority: Type.Optional(Type.Unsafe<5 | 10>({ type: 'integer', enum: [5, 10], description: 'apns-priority 5 or 10; default 10.' })),
   ios_relevance_score: send.ios_relevance_score,
@@ -35,7 +37,6 @@ const common = {
 export const UpdateLiveActivityBodySchema = Type.Object({
   ...common,
   event: eventOf(['update', 'end'] as const, 'update changes the activity; end ends it (its tokens are dropped once delivered).'),
-  sound: Type.Optional(Type.String({ maxLength: 255, description: 'The older name of ios_sound.' })),
   dismissal_date: Type.Optional(unixSeconds('Unix seconds → aps.dismissal-date, only with event end: when the ended activity leaves the Lock Screen.')),
 });
 

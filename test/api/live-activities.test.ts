@@ -73,6 +73,7 @@ describe('api: Live Activity start and update calls', () => {
     ['its own event_attributes.onesignal', { ...startBody, event_attributes: { home: 'A', onesignal: { activityId: 'other' } } }, "event_attributes.onesignal is Herald's to set: it carries activity_id to OneSignal's iOS SDK (OneSignalLiveActivityAttributeData). Leave it out."],
     ['event update', { ...startBody, event: 'update' }, 'event of a start is start (or absent).'],
     ['a dismissal date', { ...startBody, dismissal_date: 1_800_000_000 }, 'dismissal_date is only for event end.'],
+    ['a sound that is not text', { ...startBody, sound: 123 }, 'sound must be text: the name of a sound file in the app (the older name of ios_sound).'],
     ['an unknown segment', { ...startBody, included_segments: ['Nobody'] }, 'Unknown segment "Nobody". Use Subscribed Users, Active Users, Inactive Users or a segment defined for this app.'],
     ['an activity type that is no Swift name', startBody, 'activity_type must be the name of the ActivityAttributes type (letters, digits, _ and ., at most 128).', 'Match-Attributes'],
   ];
