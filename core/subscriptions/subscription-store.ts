@@ -52,7 +52,11 @@ export async function upsertSubscription(db: Queryable, appId: string, fields: S
   return { id: res.rows[0].id, created: res.rows[0].created };
 }
 
-/** Partial update of one install; false when it is not an install of this app. */
+/**
+ * Partial update of one install; false when it is not an install of this app. A token in it is a
+ * registration, as a POST is: an install Apple had unsubscribed is subscribed again unless the
+ * call says `subscribed: false`; one the app itself unsubscribed stays so.
+ */
 export async function patchSubscription(db: Queryable, appId: string, id: string, fields: SubscriptionFields): Promise<boolean> {
   const { set, remove } = splitTags(fields.tags);
   const res = await db.query(
@@ -63,8 +67,15 @@ export async function patchSubscription(db: Queryable, appId: string, id: string
        timezone    = CASE WHEN $8 THEN $9 ELSE timezone END,
        tags        = (tags || $10::jsonb) - $11::text[],
        environment = CASE WHEN $13 THEN $14 ELSE environment END,
-       subscribed  = coalesce($12, subscribed),
-       unsubscribed_reason = CASE WHEN $12 = true THEN NULL WHEN $12 = false THEN $15 ELSE unsubscribed_reason END,
+       subscribed  = CASE
+         WHEN $12::boolean IS NOT NULL THEN $12
+         WHEN $3::text IS NOT NULL THEN subscribed OR coalesce(unsubscribed_reason <> $15, false)
+         ELSE subscribed END,
+       unsubscribed_reason = CASE
+         WHEN $12 = true THEN NULL
+         WHEN $12 = false THEN $15
+         WHEN $3::text IS NOT NULL AND (subscribed OR coalesce(unsubscribed_reason <> $15, false)) THEN NULL
+         ELSE unsubscribed_reason END,
        -- A new token is a registration (its 410s before now are about the old one).
        registered_at = CASE WHEN $3::text IS NOT NULL THEN now() ELSE registered_at END,
        last_active = now(), updated_at = now()

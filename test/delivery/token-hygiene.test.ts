@@ -1,14 +1,15 @@
 // Token hygiene as Apple asks, against the real PostgreSQL and two simulators (the production and
 // the sandbox gateway): each install goes through its own environment's gateway; a 410 unsubscribes
 // only when Apple's timestamp is later than the install's last registration; BadDeviceToken and
-// DeviceTokenNotForTopic unsubscribe with the reason; registering the token again subscribes it.
+// DeviceTokenNotForTopic unsubscribe with the reason; registering the token again (POST, or a PATCH
+// with a token) subscribes it.
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import { useTestEnv } from '../env/index.js';
 import { startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
 import { startSender, type Sender } from '../../sender/index.js';
 import { silentLogger } from '../../core/log.js';
-import { readSubscription, upsertSubscription } from '../../core/subscriptions/subscription-store.js';
+import { patchSubscription, readSubscription, upsertSubscription } from '../../core/subscriptions/subscription-store.js';
 import { createTestApp, send, token, waitFinal, type TestApp } from './fixtures.js';
 
 describe('delivery: token hygiene', function () {
@@ -126,5 +127,23 @@ describe('delivery: token hygiene', function () {
     expect(await readSubscription(env.pool, app.id, optedOut.id)).to.include({ subscribed: false, unsubscribed_reason: 'app' });
     await register(app.id, token('a2', 1), { subscribed: true });
     expect(await readSubscription(env.pool, app.id, optedOut.id)).to.include({ subscribed: true, unsubscribed_reason: null });
+  });
+
+  it('a PATCH with a token subscribes an install Apple had unsubscribed again, as a POST does; one the app unsubscribed stays so', async () => {
+    const app = (await createTestApp(env.pool, 'patched', { key: main.key, teamId: main.teamId })).app;
+    const gone = await register(app.id, token('new4', 3));
+    const optedOut = await register(app.id, token('a3', 1), { subscribed: false });
+    const created = await send(env, app, { included_segments: ['All'], contents: { en: 'x' } });
+    await waitFinal(env.pool, created.body.id);
+    expect(await readSubscription(env.pool, app.id, gone.id)).to.include({ subscribed: false, unsubscribed_reason: 'Unregistered' });
+
+    // The SDK's next session: the install's id with the fresh token APNs gave it.
+    expect(await patchSubscription(env.pool, app.id, gone.id, { token: token('a3', 2) })).to.equal(true);
+    expect(await readSubscription(env.pool, app.id, gone.id)).to.include({ subscribed: true, unsubscribed_reason: null, token: token('a3', 2) });
+    expect(await patchSubscription(env.pool, app.id, optedOut.id, { token: token('a3', 3) })).to.equal(true);
+    expect(await readSubscription(env.pool, app.id, optedOut.id)).to.include({ subscribed: false, unsubscribed_reason: 'app' });
+    // The next send reaches the install subscribed again, not the one the app unsubscribed.
+    const again = await send(env, app, { included_segments: ['All'], contents: { en: 'y' } });
+    expect(again.body.estimate).to.equal(1);
   });
 });
