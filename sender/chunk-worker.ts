@@ -77,8 +77,8 @@ export interface WorkerDeps {
   lane?: Lane;
 }
 
-/** A message with the client of its device's environment. */
-type RoutedMessage = ApnsMessage & { client: ApnsClient };
+/** A message with the client of its device's environment, and whether that is not the App's own. */
+type RoutedMessage = ApnsMessage & { client: ApnsClient; offEnvironment: boolean };
 
 interface SendContext {
   request: SendRequest;
@@ -260,6 +260,7 @@ export class ChunkWorker {
       payload: this.payloadFor(ctx, sendId, d.language),
       ...headers,
       client: clientOf.get(d.environment ?? ctx.app.environment)!,
+      offEnvironment: (d.environment ?? ctx.app.environment) !== ctx.app.environment,
     }));
     const actions = await this.sendWithRetries(messages, asked);
     const outcome = tally(claimed.planned, devices, actions);
@@ -290,7 +291,7 @@ export class ChunkWorker {
     let pending = messages.map((_, i) => i);
     for (let round = 1; pending.length; round++) {
       const results = await this.timedSend(pending.map((i) => messages[i]));
-      const decided = results.map(actionFor);
+      const decided = results.map((r, k) => actionFor(r, { offEnvironment: messages[pending[k]].offEnvironment }));
       if (decided.some((a) => a.kind !== 'hold')) asked.apple = true;
       const again: number[] = [];
       let hintMs = 0;
@@ -331,7 +332,7 @@ export class ChunkWorker {
     const { metrics } = this.deps;
     metrics.inflight.inc(messages.length);
     return Promise.all(
-      messages.map(({ client, ...m }) => {
+      messages.map(({ client, offEnvironment: _routing, ...m }) => {
         const t0 = performance.now();
         return client.send([m]).then(
           (r) => {

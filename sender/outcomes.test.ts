@@ -34,6 +34,12 @@ describe('sender outcome table', () => {
     });
   }
 
+  it("fails only the device on BadCertificateEnvironment when it is not on the App's own environment", () => {
+    expect(actionFor({ status: 403, reason: 'BadCertificateEnvironment' }, { offEnvironment: true })).to.deep.equal({ kind: 'failed', reason: 'BadCertificateEnvironment' });
+    expect(actionFor({ status: 403, reason: 'BadCertificateEnvironment' }, { offEnvironment: false }).kind).to.equal('stop');
+    expect(actionFor({ status: 403, reason: 'BadCertificate' }, { offEnvironment: true }).kind).to.equal('stop');
+  });
+
   it("keeps Apple's timestamp on a 410 (the unsubscribe weighs it against the last registration)", () => {
     expect(actionFor({ status: 410, reason: 'Unregistered', timestamp: 1_700_000_000_000 })).to.deep.equal({ kind: 'unsubscribe', reason: 'Unregistered', appleTimestampMs: 1_700_000_000_000 });
   });

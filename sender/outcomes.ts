@@ -11,6 +11,9 @@
 // | 403 ExpiredProviderToken (client already renewed once)        | retry with back-off, bounded    |
 // | 403 InvalidProviderToken, MissingProviderToken, BadCertificate,| stop the send: the app's       |
 // |     BadCertificateEnvironment; 400 TopicDisallowed, BadTopic  |   credentials are refused      |
+// | 403 BadCertificateEnvironment for a device not on the App's   | failed (reason kept): a        |
+// |     own environment (a test_type install)                     |   certificate serves one       |
+// |                                                               |   environment; the send goes on |
 // | 429 TooManyRequests (this device, too often)                  | retry with back-off, bounded;   |
 // |                                                               |   then failed                   |
 // | 0 (no answer: connection refused, lost, reset, TLS, timeout), | hold: Apple refused nothing.    |
@@ -54,12 +57,21 @@ export const CREDENTIAL_REASONS = new Set([
  */
 export const REFUSED_TOKEN_REASONS = new Set(['BadDeviceToken', 'DeviceTokenNotForTopic']);
 
-export function actionFor(r: Pick<ApnsResult, 'status' | 'reason' | 'retryAfterMs' | 'timestamp'>): Action {
+/** What the table needs of the device besides Apple's answer. */
+export interface DeviceContext {
+  /** Its gateway is not the App's own environment (an install's test_type chose the other). */
+  offEnvironment?: boolean;
+}
+
+export function actionFor(r: Pick<ApnsResult, 'status' | 'reason' | 'retryAfterMs' | 'timestamp'>, device: DeviceContext = {}): Action {
   const reason = r.reason ?? (r.status === 0 ? 'ConnectionError' : `HTTP${r.status}`);
   if (r.status === 200) return { kind: 'sent' };
   if (r.status === 0) return { kind: 'hold', reason };
   if (r.status === 410) return { kind: 'unsubscribe', reason, appleTimestampMs: r.timestamp };
   if (r.status === 400 && REFUSED_TOKEN_REASONS.has(reason)) return { kind: 'unsubscribe', reason };
+  // The App's certificate is for its own environment; that the other gateway refuses it says
+  // nothing of the App's devices, only that this one cannot be reached with it.
+  if (r.status === 403 && reason === 'BadCertificateEnvironment' && device.offEnvironment) return { kind: 'failed', reason };
   if (CREDENTIAL_REASONS.has(reason) && (r.status === 403 || r.status === 400)) return { kind: 'stop', reason };
   if (r.status === 403 && reason === 'ExpiredProviderToken') return { kind: 'retry', reason };
   if (r.status >= 500) return { kind: 'hold', reason, retryAfterMs: r.retryAfterMs };

@@ -2,13 +2,18 @@
 // the sandbox gateway): each install goes through its own environment's gateway; a 410 unsubscribes
 // only when Apple's timestamp is later than the install's last registration; BadDeviceToken and
 // DeviceTokenNotForTopic unsubscribe with the reason; registering the token again (POST, or a PATCH
-// with a token) subscribes it.
+// with a token) subscribes it. With a certificate, the other gateway's BadCertificateEnvironment
+// fails that install only.
 import { expect } from 'chai';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { useTestEnv } from '../env/index.js';
-import { startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
+import { createClientCertificate, ensureCa, startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
+import { setCredentials } from '../../core/apps/app-store.js';
 import { startSender, type Sender } from '../../sender/index.js';
 import { silentLogger } from '../../core/log.js';
+import { DEFAULT_RETENTION } from '../../core/send/retention.js';
 import { patchSubscription, readSubscription, upsertSubscription } from '../../core/subscriptions/subscription-store.js';
 import { createTestApp, send, token, waitFinal, type TestApp } from './fixtures.js';
 
@@ -145,5 +150,55 @@ describe('delivery: token hygiene', function () {
     // The next send reaches the install subscribed again, not the one the app unsubscribed.
     const again = await send(env, app, { included_segments: ['All'], contents: { en: 'y' } });
     expect(again.body.estimate).to.equal(1);
+  });
+});
+
+describe('delivery: token hygiene with a push certificate', function () {
+  this.timeout(120_000);
+  const env = useTestEnv();
+  let production: ApnsSim;
+  let sandbox: ApnsSim;
+  let sender: Sender;
+
+  before(async () => {
+    // One CA for both gateways, as Apple's are one service; the client certificate is the App's.
+    const certDir = await mkdtemp(join(tmpdir(), 'herald-cert-environment-'));
+    production = await startApnsSim({ auth: 'certificate', certDir });
+    // Apple's sandbox gateway refuses a certificate issued for production, for every device.
+    sandbox = await startApnsSim({ auth: 'certificate', certDir, rules: [{ prefix: '', status: 403, reason: 'BadCertificateEnvironment' }] });
+    sender = await startSender({
+      pool: env.pool,
+      bus: env.bus,
+      logger: silentLogger(),
+      redis: env.redis,
+      redisPrefix: env.redisPrefix,
+      apns: { url: production.url, sandboxUrl: sandbox.url, ca: await readFile(production.caFile, 'utf8') },
+      concurrency: 2,
+      worker: { ackWaitMs: 5000, backoff: { baseMs: 20, maxMs: 200 } },
+      dutyEveryMs: 200,
+      retention: DEFAULT_RETENTION,
+    });
+  });
+
+  after(async () => {
+    await sender?.stop();
+    await production?.close();
+    await sandbox?.close();
+  });
+
+  it("a development install (test_type 1) refused with BadCertificateEnvironment fails alone; the broadcast goes on", async () => {
+    const { app } = await createTestApp(env.pool, 'certenv');
+    const cert = await createClientCertificate(production.certDir, await ensureCa(production.certDir), 'client-certenv', app.bundleId);
+    await setCredentials(env.pool, app.id, { kind: 'certificate', material: Buffer.from(cert.cert + cert.key) });
+    const onProduction = [token('c1', 1), token('c1', 2), token('c1', 3)];
+    for (const t of onProduction) await upsertSubscription(env.pool, app.id, { token: t });
+    const development = await upsertSubscription(env.pool, app.id, { token: token('d2', 1), environment: 'sandbox' });
+    const created = await send(env, app, { included_segments: ['All'], contents: { en: 'x' } });
+    const { final } = await waitFinal(env.pool, created.body.id);
+    expect(final).to.include({ status: 'approved', sent: 3, failed: 1 });
+    for (const t of onProduction) expect(production.deliveries(t), t).to.have.length(1);
+    expect(sandbox.deliveries(token('d2', 1))).to.have.length(1);
+    // The token itself is fine (another build or a .p8 key reaches it): the install stays subscribed.
+    expect(await readSubscription(env.pool, app.id, development.id)).to.include({ subscribed: true, unsubscribed_reason: null });
   });
 });
