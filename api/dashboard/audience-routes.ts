@@ -4,12 +4,12 @@ import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { getApp } from '../../core/apps/app-store.js';
 import { BUILT_IN_SEGMENTS } from '../../core/audience/filter.js';
-import { measureAudience } from '../../core/audience/measure.js';
 import { SENDS_CHECKED, sendsOfInstall } from '../../core/audience/member.js';
 import { readNotification, type NotificationReport } from '../../core/send/report.js';
 import { FindError, findInstalls, parseFind } from '../../core/subscriptions/find.js';
 import { readInstall } from '../../core/subscriptions/subscription-store.js';
 import type { ApiDeps } from '../deps.js';
+import { audienceSizes, SIZE_KEPT_MS } from './audience-sizes.js';
 import { html } from './html.js';
 import { findPage, installPage, segmentsPage, type SegmentSize } from './pages/audience.js';
 import { layoutOf, page, session } from './respond.js';
@@ -48,11 +48,14 @@ export function mountAudience(router: Router, deps: ApiDeps, signedIn: Middlewar
     const app = await getApp(deps.pool, session(ctx).appId);
     if (!app) return page(ctx, layoutOf(ctx, 'Not found', 'audience'), html`<h1>Not found</h1>`, 404);
     const segments: SegmentSize[] = [];
-    // One count at a time: a page of sizes must not take every pool connection at once.
+    const sizes = audienceSizes(deps.pool);
+    const now = deps.now?.() ?? new Date();
+    // One count at a time: a page of sizes must not take every pool connection at once. Each is
+    // kept 30 s (audience-sizes.ts), so reloading the page does not count them all again.
     for (const name of [...BUILT_IN_SEGMENTS, ...app.segments.map((seg) => seg.name)]) {
-      const { estimate } = await measureAudience(deps.pool, app, { kind: 'segment', segment: name });
+      const { estimate } = await sizes.get(app, { kind: 'segment', segment: name }, now);
       segments.push({ name, builtIn: (BUILT_IN_SEGMENTS as readonly string[]).includes(name), conditions: app.segments.find((seg) => seg.name === name)?.conditions ?? [], size: estimate });
     }
-    page(ctx, layoutOf(ctx, 'Segments', 'audience'), segmentsPage(segments));
+    page(ctx, layoutOf(ctx, 'Segments', 'audience'), segmentsPage(segments, SIZE_KEPT_MS / 1000));
   });
 }

@@ -1,15 +1,17 @@
 // The compose page's steps: show the form (a `send` key only); review it (the REST rules, the
-// audience estimate from core/audience, the preview, a confirmation for a large audience); and
-// send it through the REST call's own path: the same buckets, then acceptSend (402, validation,
-// idempotency, the record), with source Dashboard. "Edit" goes back to the form with its values.
+// audience's size, the preview, a confirmation for a large audience); and send it through the REST
+// call's own path: the same buckets, then acceptSend (402, validation, idempotency, the record),
+// with source Dashboard. "Edit" goes back to the form with its values.
+import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
 import { getApp, type AppRecord } from '../../core/apps/app-store.js';
-import { measureAudience } from '../../core/audience/measure.js';
 import { HeraldError } from '../../core/errors.js';
 import { acceptSend } from '../../core/send/accept.js';
+import { checkUntrustedJson } from '../../core/validation/untrusted-json.js';
 import { validateSendRequest } from '../../core/validation/validate-send.js';
-import type { ApiDeps } from '../deps.js';
+import type { ApiDeps, RateDraw } from '../deps.js';
 import { classifySend } from '../routes/notifications.js';
+import { audienceSizes } from './audience-sizes.js';
 import { html } from './html.js';
 import { bodyFromForm, composePage, fieldOf, LARGE_AUDIENCE, reviewPage, type ComposeForm } from './pages/compose.js';
 import { when } from './pages/format.js';
@@ -19,19 +21,26 @@ import type { DashboardSession } from './session.js';
 
 const BUILT_IN_SEGMENTS = ['Subscribed Users', 'Active Users', 'Inactive Users'];
 const TARGET_FIELDS = ['target', 'segment', 'tag_key', 'tag_relation', 'tag_value', 'ids'];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** The send the form stands for, checked by the REST rules, and its audience measured now. */
+/**
+ * The send the form stands for, checked as the REST call checks its body (api/middleware/json-body.ts,
+ * then validateSendRequest), and its audience's size (possibly kept up to 30 s: audience-sizes.ts).
+ */
 async function review(deps: ApiDeps, app: AppRecord, form: ComposeForm, now: Date) {
+  // Text PostgreSQL cannot store (U+0000, a lone surrogate) is the REST body's 422 naming the
+  // field; past Review it failed the send's statement, and every send grouped into it, as a 500.
+  const body = checkUntrustedJson(bodyFromForm(form, app.id));
   const request = validateSendRequest({
-    body: bodyFromForm(form, app.id),
+    body,
     app: { id: app.id, bundleId: app.bundleId, segmentNames: app.segments.map((seg) => seg.name) },
     now,
   });
-  const { estimate } = await measureAudience(deps.pool, app, request.target);
+  const { estimate } = await audienceSizes(deps.pool).get(app, request.target, now);
   const at = request.sendAfter
     ? `${when(Math.floor(request.sendAfter.getTime() / 1000))}${form.send_tz && form.send_tz !== 'UTC' ? ` (${form.send_after.replace('T', ' ')} ${form.send_tz})` : ''}`
     : request.timezoneDelivery ? `${request.timezoneDelivery.timeOfDay} in each device's time zone` : 'Now';
-  return { estimate, audience: describeTarget(request.target), when: at };
+  return { body, estimate, audience: describeTarget(request.target), when: at };
 }
 
 export async function composeSend(ctx: Context, deps: ApiDeps, method: 'show' | 'post'): Promise<void> {
@@ -52,21 +61,29 @@ export async function composeSend(ctx: Context, deps: ApiDeps, method: 'show' | 
   if (step === 'edit') return again([], 200);
   const now = deps.now?.() ?? new Date();
   try {
-    // Reviewing counts the audience: it draws the key's read bucket, as a page does.
-    if (step === 'review' && deps.rateLimiter) await deps.rateLimiter.drawAuthenticated({ bucket: 'read', keyId: s.keyId, appId: app.id, ip: ctx.state.ip });
+    // Each step draws its buckets before anything is counted: Review the key's `read` bucket, as a
+    // page does; Send the REST send's (classifySend), so a loop of Send without the box ticked is
+    // limited as sends are, not a free count each time.
+    const draw: Pick<RateDraw, 'bucket' | 'audience'> = step === 'review' ? { bucket: 'read' } : classifySend(bodyFromForm(form, app.id));
+    if (deps.rateLimiter) await deps.rateLimiter.drawAuthenticated({ ...draw, keyId: s.keyId, appId: app.id, ip: ctx.state.ip });
     const checked = await review(deps, app, form, now);
     const reviewOpts = layoutOf(ctx, 'Review the message', 'compose');
-    if (step === 'review') return page(ctx, reviewOpts, reviewPage(s, app.name, form, checked));
+    // The review form's own idempotency key: a second click on Send (or a resubmitted page) is the
+    // same request and replays the first send instead of recording another. Edit and Review again
+    // make a new one, as a changed message is another send. A form without a valid key (edited by
+    // hand) sends undeduplicated, as a REST call without Idempotency-Key.
+    const formKey = step === 'send' && UUID.test(form.send_key ?? '') ? form.send_key : undefined;
+    const sendKey = formKey ?? randomUUID();
+    if (step === 'review') return page(ctx, reviewOpts, reviewPage(s, app.name, form, { ...checked, sendKey }));
     // A large audience is sent only with its box ticked (the count may have grown since: any tick will do).
     if (checked.estimate >= LARGE_AUDIENCE && !form.confirm_audience) {
       const confirmError = `Tick the box to confirm sending to ${checked.estimate.toLocaleString('en-US')} devices.`;
-      return page(ctx, reviewOpts, reviewPage(s, app.name, form, { ...checked, confirmError }), 422);
+      return page(ctx, reviewOpts, reviewPage(s, app.name, form, { ...checked, sendKey, confirmError }), 422);
     }
-    const body = bodyFromForm(form, app.id);
-    if (deps.rateLimiter) await deps.rateLimiter.drawAuthenticated({ ...classifySend(body), keyId: s.keyId, appId: app.id, ip: ctx.state.ip });
-    const { created } = await acceptSend(deps, { app, body, source: 'dashboard', now });
-    deps.metrics.sends.inc({ status: created.body.status });
-    ctx.state.log.info({ sendId: created.body.id, status: created.body.status }, 'send accepted from the dashboard');
+    const fallbackKey = formKey && `dashboard-${formKey}`;
+    const { created, replayed } = await acceptSend(deps, { app, body: checked.body, source: 'dashboard', fallbackKey, now });
+    if (!replayed) deps.metrics.sends.inc({ status: created.body.status });
+    ctx.state.log.info({ sendId: created.body.id, status: created.body.status, replayed }, 'send accepted from the dashboard');
     ctx.redirect(`/dashboard/sends/${created.body.id}`);
   } catch (error) {
     if (error instanceof HeraldError && error.expose) return again(error.messages, error.status);
@@ -76,8 +93,8 @@ export async function composeSend(ctx: Context, deps: ApiDeps, method: 'show' | 
 
 /**
  * The audience estimate while composing (compose's script asks as the audience fields change): the
- * target fields only, checked by the REST rules, counted by core/audience. A GET: it draws the
- * key's read bucket like a page.
+ * target fields only, checked by the REST rules, sized by audience-sizes.ts (shared and kept 30 s:
+ * the script asks on load and after each change). A GET: it draws the key's read bucket like a page.
  */
 export async function composeEstimate(ctx: Context, deps: ApiDeps): Promise<void> {
   const s = ctx.state.session as DashboardSession;

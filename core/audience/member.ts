@@ -21,11 +21,11 @@ interface SendRow {
 const known = (app: AppRecord) => (name: string) =>
   (BUILT_IN_SEGMENTS as readonly string[]).includes(name) || app.segments.some((s) => s.name === name);
 
-/** Ids of the app's latest SENDS_CHECKED started sends (newest first) this install was in. */
+/** Ids of the app's latest SENDS_CHECKED started sends (newest first) this install was in; a draft was never sent, so it had no one in it. */
 export async function sendsOfInstall(db: Queryable, app: AppRecord, install: { id: string; seq: number; external_id: string | null }): Promise<number[]> {
   const sends = await db.query<SendRow>(
     `SELECT id, request->'target' AS target, audience_max_seq FROM sends
-      WHERE app_id = $1 AND kind = 'push' AND status <> 'scheduled' ORDER BY id DESC LIMIT ${SENDS_CHECKED}`,
+      WHERE app_id = $1 AND kind = 'push' AND status NOT IN ('scheduled', 'draft') ORDER BY id DESC LIMIT ${SENDS_CHECKED}`,
     [app.id],
   );
   const found: number[] = [];

@@ -4,6 +4,7 @@
 // tag condition, so a tag means the same here as in a send).
 import type { Queryable } from '../store/db.js';
 import { Params, tagCondition } from '../audience/filter.js';
+import { unstorableText } from '../validation/untrusted-json.js';
 
 export type FindBy = 'subscription_id' | 'external_id' | 'token' | 'tag';
 export const FIND_BY: readonly FindBy[] = ['subscription_id', 'external_id', 'token', 'tag'];
@@ -32,7 +33,11 @@ export function parseFind(by: string, q: string): { by: FindBy; value: string; t
   if (!FIND_BY.includes(by as FindBy)) throw new FindError(`by is one of ${FIND_BY.join(', ')}.`);
   const text = q.trim();
   if (!text) throw new FindError('q is empty: type what to look for.');
-  if (text.length > MAX_QUERY_CHARS) throw new FindError(`q is longer than ${MAX_QUERY_CHARS} characters.`);
+  // q as typed: a tag's value keeps its spaces (below), so they count too.
+  if (q.length > MAX_QUERY_CHARS) throw new FindError(`q is longer than ${MAX_QUERY_CHARS} characters.`);
+  // Nothing stored can contain it, and PostgreSQL refuses it in a parameter (a 500, not a 400).
+  const unstorable = unstorableText(q);
+  if (unstorable) throw new FindError(`q ${unstorable}.`);
   switch (by as FindBy) {
     case 'subscription_id':
       if (!UUID.test(text.toLowerCase())) throw new FindError('A subscription id is a UUID such as 5b0b6f2e-0f55-4c3c-9d0b-1f0a0e6f6c11.');
@@ -43,9 +48,13 @@ export function parseFind(by: string, q: string): { by: FindBy; value: string; t
       if (!TOKEN_PREFIX.test(text.toLowerCase())) throw new FindError('A token prefix is 4 to 200 hex digits (0-9, a-f).');
       return { by: 'token', value: text.toLowerCase() };
     case 'tag': {
-      const eq = text.indexOf('=');
-      if (eq <= 0) throw new FindError('A tag is key=value, such as plan=gold.');
-      return { by: 'tag', value: text.slice(0, eq).trim(), tagValue: text.slice(eq + 1).trim() };
+      // The key is trimmed (a key with spaces around it is a typing slip), the value is not: tag
+      // values are stored as sent, and a stored " gold" must be findable. So the value is read
+      // from q as typed, not from its trimmed copy.
+      const eq = q.indexOf('=');
+      const key = eq < 0 ? '' : q.slice(0, eq).trim();
+      if (!key) throw new FindError('A tag is key=value, such as plan=gold.');
+      return { by: 'tag', value: key, tagValue: q.slice(eq + 1) };
     }
   }
 }

@@ -1,5 +1,5 @@
 // The audience pages: find an install (by subscription id, external id, token prefix or tag), one
-// install's page, and the segments with their live sizes. Read only: no form here changes an
+// install's page, and the segments with their sizes (each at most 30 s old). Read only: no form here changes an
 // install, and a read key sees them all.
 import type { SegmentDefinition } from '../../../core/apps/app-store.js';
 import type { NotificationReport } from '../../../core/send/report.js';
@@ -109,9 +109,10 @@ const BUILT_IN_MEANING: Record<string, string> = {
   'Inactive Users': 'not active in the last 7 days',
 };
 
-export function segmentsPage(segments: SegmentSize[]): Html {
+/** The segments and their sizes; `keptSeconds`: how old a size may be (each is counted at most that often). */
+export function segmentsPage(segments: SegmentSize[], keptSeconds: number): Html {
   return html`<h1>Audience</h1>${audienceTabs('segments')}
-  <p class="note">Sizes are counted now: subscribed installs only, as a send would reach them.</p>
+  <p class="note" id="sizes-note">Subscribed installs only, as a send would reach them. Each size is counted at most once every ${keptSeconds} seconds, so it may be up to ${keptSeconds} s old.</p>
   <div class="table-wrap"><table id="segments">
     <thead><tr><th scope="col">Segment</th><th scope="col">Who</th><th scope="col" class="num">Installs</th></tr></thead>
     <tbody>${segments.map((s) => html`<tr data-name="${s.name}">

@@ -1,5 +1,7 @@
 // The compose form: the REST body it stands for, and which field each validation sentence goes to.
 import { expect } from 'chai';
+import type { ValidationError } from '../../../core/errors.js';
+import { validateSendRequest } from '../../../core/validation/validate-send.js';
 import { bodyFromForm, fieldOf } from './compose.js';
 
 describe('dashboard compose', () => {
@@ -20,6 +22,24 @@ describe('dashboard compose', () => {
     expect(bodyFromForm({ target: 'segment', segment: 'All', send_after: '2026-11-30T09:00', send_tz: 'Europe/Paris' }, app).send_after).to.equal('2026-11-30T08:00:00.000Z');
     expect(bodyFromForm({ target: 'segment', segment: 'All', send_after: '2026-07-01T09:00', send_tz: 'America/New_York' }, app).send_after).to.equal('2026-07-01T13:00:00.000Z');
     expect(bodyFromForm({ target: 'segment', segment: 'All', send_after: '2026-11-30T09:00', send_tz: 'Mars/Base' }, app).send_after).to.equal('2026-11-30T09:00 Mars/Base');
+  });
+
+  it('passes an impossible local time in a zone on as written, so the REST rule refuses it as it does in UTC', () => {
+    const now = new Date('2026-02-01T00:00:00Z');
+    const refusal = (sendAfter: string) => {
+      try {
+        validateSendRequest({ body: { app_id: app, contents: { en: 'x' }, included_segments: ['All'], send_after: sendAfter }, app: { id: app, bundleId: 'com.example.shop', segmentNames: [] }, now });
+      } catch (error) {
+        return (error as ValidationError).messages.find((m) => fieldOf(m) === 'send_after');
+      }
+      return undefined;
+    };
+    for (const local of ['2026-02-30T10:00', '2026-02-10T24:00', '2026-02-10T99:00', '2026-02-10T10:60']) {
+      const inParis = bodyFromForm({ target: 'segment', segment: 'All', send_after: local, send_tz: 'Europe/Paris' }, app).send_after as string;
+      expect(inParis, local).to.equal(`${local} Europe/Paris`);
+      const inUtc = bodyFromForm({ target: 'segment', segment: 'All', send_after: local, send_tz: 'UTC' }, app).send_after as string;
+      expect(refusal(inParis), local).to.be.a('string').and.equal(refusal(inUtc));
+    }
   });
 
   it("maps the iOS fields to OneSignal's wire names; a silent push may go without text", () => {

@@ -3,6 +3,7 @@
 // sentence goes. The body goes through the same validateSendRequest and acceptSend as
 // POST /api/v1/notifications, so the rules and their messages are the REST call's; each message is
 // shown next to the field it names (sentences name REST fields, e.g. "send_after …").
+import { parseSendAfter } from '../../../core/time/send-after.js';
 import { zonedInstant } from '../../../core/time/zone-clock.js';
 import { html, type Html } from '../html.js';
 import type { DashboardSession } from '../session.js';
@@ -51,12 +52,18 @@ const list = (text: string | undefined) => (text ?? '').split(/[\s,]+/).filter(B
 const integer = (text: string) => (/^-?\d{1,10}$/.test(text) ? Number(text) : text);
 const LOCAL_TIME = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d)$/;
 
-/** The instant a datetime-local value means in a time zone; an unknown zone is left for send_after's rule to refuse. */
+/**
+ * The instant a datetime-local value means in a time zone. What is not one (an unknown zone, a
+ * date or hour that does not exist such as 30 February or 24:00) is passed on as written, so
+ * send_after's rule refuses it with its sentence, as it does in UTC and over REST.
+ */
 export function sendAfterIn(local: string, zone: string): string {
   if (/Z$|[+-]\d\d:\d\d$/.test(local)) return local;
   const m = LOCAL_TIME.exec(local);
   if (!zone || zone === 'UTC') return m ? `${local}Z` : local;
-  if (!m || !TIME_ZONES.includes(zone)) return `${local} ${zone}`;
+  // zonedInstant would roll an impossible time over (30 February to 2 March), so the REST rule's
+  // own parser decides first whether the wall-clock time exists at all.
+  if (!m || !TIME_ZONES.includes(zone) || !parseSendAfter(`${local}Z`)) return `${local} ${zone}`;
   return zonedInstant({ zone }, Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])).toISOString();
 }
 
@@ -198,6 +205,8 @@ export interface Review {
   when: string;
   /** The sentence asking to confirm a large audience again (the box was not ticked). */
   confirmError?: string;
+  /** A random UUID this review's Send carries: its idempotency key, so a double click sends once. */
+  sendKey: string;
 }
 
 /** The step between the form and the send: who and how many, when, the preview, and the confirmation. */
@@ -208,6 +217,7 @@ export function reviewPage(session: DashboardSession, appName: string, form: Com
   <form method="post" action="/dashboard/compose" class="compose review">
     <input type="hidden" name="_csrf" value="${session.csrf}">
     ${keptFields(form).map(([k, val]) => html`<input type="hidden" name="${k}" value="${val}">`)}
+    <input type="hidden" name="send_key" value="${review.sendKey}">
     <dl class="header">
       <div><dt>Audience</dt><dd>${review.audience}</dd></div>
       <div><dt>Estimate</dt><dd id="estimate">${count(review.estimate)} device${review.estimate === 1 ? '' : 's'}</dd></div>
