@@ -26,7 +26,11 @@ function printHelp(words: string[]): void {
 }
 
 async function main(argv: string[]): Promise<void> {
-  if (argv[0] === 'apns-sim' && !argv.includes('--help') && !argv.includes('-h')) {
+  // --help asks for a page, whatever else the line holds: read loosely first, so an option of
+  // another command (apns-sim's --port) or a half-typed one prints the page, not a usage error.
+  const loose = parseArgs({ args: argv, allowPositionals: true, strict: false, options: OPTIONS });
+  if (loose.values.help === true) return printHelp(loose.positionals);
+  if (argv[0] === 'apns-sim') {
     return (await import('./commands/apns-sim.js')).runApnsSim(argv.slice(1)); // it parses its own flags
   }
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });

@@ -39,6 +39,16 @@ describe('cli: help, version, usage errors, apps list', function () {
     expect(group.stdout).to.contain('herald apps list').and.contain('herald apps apply -f FILE');
   });
 
+  it("prints a command's page for --help whatever other options the line holds", async () => {
+    const page = (await run('help', 'apns-sim')).stdout;
+    for (const args of [['apns-sim', '--port', '1', '--help'], ['apns-sim', '--port=1', '-h'], ['apns-sim', '--nope', '--help']]) {
+      const res = await run(...args);
+      expect(res, args.join(' ')).to.include({ code: 0, stdout: page });
+    }
+    const revoke = await run('keys', 'revoke', '--app', 'shop', 'not-a-uuid', '--bogus', '--help');
+    expect(revoke, revoke.stderr).to.include({ code: 0, stdout: (await run('help', 'keys', 'revoke')).stdout });
+  });
+
   it('documents the NDJSON format of import, with an example that imports', async () => {
     const page = (await run('import', '--help')).stdout;
     for (const field of ['token', 'id', 'external_id', 'language', 'timezone', 'tags', 'subscribed']) expect(page).to.match(new RegExp(`^  ${field} `, 'm'));
@@ -66,6 +76,7 @@ describe('cli: help, version, usage errors, apps list', function () {
       [['keys', 'create'], /^herald: name the app with --app NAME/],
       [['keys', 'create', '--app', 'shop', '--scope', 'admin'], /^herald: --scope is send/],
       [['keys', 'revoke', '--app', 'shop'], /^herald: usage: herald keys revoke/],
+      [['keys', 'revoke', '--app', 'shop', 'not-a-uuid'], /^herald: KEY_ID is the key's id as herald keys list shows it \(a UUID\), not not-a-uuid/],
       [['import', '--app', 'shop'], /^herald: usage: herald import/],
       [['apns-sim', '--port', 'x'], /^herald: --port must be a non-negative integer/],
       [['apns-sim', '--nope'], /^herald: unknown option --nope/],
