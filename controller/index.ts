@@ -4,6 +4,7 @@
 import type { Bus } from '../core/bus/jetstream.js';
 import type { MirrorMode } from '../core/config.js';
 import type { Logger } from '../core/log.js';
+import type { Retention } from '../core/send/retention.js';
 import type { Pool } from '../core/store/db.js';
 import { appController, type AppController } from './apps/controller.js';
 import type { KubeClients } from './kube/client.js';
@@ -16,7 +17,10 @@ export interface ControllerSettings {
   /** '' = every namespace. */
   namespace: string;
   mirror: MirrorMode;
+  /** How long mirrored Send objects are kept (HERALD_SEND_RETENTION_SECONDS). */
   retentionMs: number;
+  /** How long finished sends keep their rows in PostgreSQL, applied when this process runs the scheduler. */
+  finishedSendRetention: Retention;
   resyncMs: number;
   statusWritesPerSecond: number;
   statusIntervalMs?: number;
@@ -78,7 +82,7 @@ export async function startController(deps: ControllerDeps): Promise<RunningCont
     async onStartedLeading() {
       apps.startWorkers();
       await sends.startWorkers();
-      stopScheduler = startScheduler({ pool: deps.pool, bus: deps.bus, logger });
+      stopScheduler = startScheduler({ pool: deps.pool, bus: deps.bus, logger, retention: settings.finishedSendRetention });
     },
     onStoppedLeading: () => markLost(),
   });

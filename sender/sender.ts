@@ -38,8 +38,8 @@ export interface SenderOptions {
   worker?: Partial<WorkerSettings>;
   /** How often the scheduler's duties run when this process leads (ms, at most 1,000). */
   dutyEveryMs?: number;
-  /** Retention of finished sends, applied by the scheduler's leader. */
-  retention?: Retention;
+  /** Retention of finished sends, applied when this process leads the scheduler (no default: the operator's settings). */
+  retention: Retention;
   metrics?: SenderMetrics;
 }
 

@@ -35,6 +35,7 @@ export async function runController(rt: Runtime): Promise<void> {
       namespace: config.namespace,
       mirror: config.mirrorSends,
       retentionMs: config.sendRetentionSeconds * 1000,
+      finishedSendRetention: { finishedSendDays: config.finishedSendRetentionDays, chunkDays: config.chunkRetentionDays },
       resyncMs: config.controllerResyncSeconds * 1000,
       statusWritesPerSecond: config.kubeStatusWritesPerSecond,
       identity,

@@ -1,11 +1,16 @@
 // How long finished sends keep their rows, and the idempotency records' 24 hours
-// (docs/operations.md "Retention"). A send's row holds its
-// counts, which GET stats, the list call and the dashboard read; its chunk rows (one per 500
-// devices: 2,000 for a 1,000,000-device broadcast) serve only the delivery chart of its report
-// once it has finished. So chunk rows go first, the send (with its opens) later. Unfinished
-// sends are never touched. The scheduler's leader prunes, in batches that hold no lock for long.
+// (docs/operations.md "Retention"). A send's row holds its counts, which GET stats, the list call
+// and the dashboard read; its chunk rows (one per 500 devices: 2,000 for a 1,000,000-device
+// broadcast) serve only the delivery chart of its report once it has finished. So chunk rows go
+// first, the send (with its opens) later. Unfinished sends are never touched.
+//
+// The work is sized by rows, not by sends (core/send/retention-statements.ts), and a call is
+// bounded by time, not by a count of statements: it goes on until nothing is due or its budget
+// is spent, so a backlog (a retention just shortened, a day at the api's 2,900 list sends a
+// second) is worked off at the rate the database allows, and a call never runs for long.
 import type { Pool } from '../store/db.js';
 import { PgIdempotencyGuard } from '../idempotency/pg-guard.js';
+import { deleteRowsOf, deleteSends, dueSends, markChunksPruned, SENDS_PER_STATEMENT } from './retention-statements.js';
 
 export interface Retention {
   /** Days a finished send is kept (0: forever). HERALD_FINISHED_SEND_RETENTION_DAYS. */
@@ -14,51 +19,80 @@ export interface Retention {
   chunkDays: number;
 }
 
+/** The defaults of HERALD_FINISHED_SEND_RETENTION_DAYS and HERALD_CHUNK_RETENTION_DAYS (core/config.ts). */
 export const DEFAULT_RETENTION: Retention = { finishedSendDays: 90, chunkDays: 30 };
 
-/** Sends per statement: a broadcast of 1,000,000 devices has 2,000 chunk rows. */
-const SENDS_PER_BATCH = 20;
-/** Statements per call: a backlog (a retention just shortened) is worked off over several rounds. */
-const MAX_BATCHES = 50;
+/**
+ * How long one call may go on starting statements (the scheduler calls it once a minute). A list
+ * send costs ~60 µs to lose its chunk row and ~35 µs to be deleted (docs/operations.md
+ * "Retention"), so 20 s a minute keep up with ~3,500 list sends a second, above the api's 2,900.
+ */
+export const PRUNE_BUDGET_MS = 20_000;
 
 /** Idempotency records past their 24 hours, 5,000 a statement (core/idempotency/pg-guard.ts). */
 const IDEMPOTENCY_BATCH = 5_000;
 
-export async function pruneFinishedSends(pool: Pool, retention: Retention): Promise<{ chunks: number; sends: number; idempotencyKeys: number }> {
-  const pruned = { chunks: 0, sends: 0, idempotencyKeys: 0 };
-  // Up to 250,000 a minute: more than the api's list-send ceiling on this machine (2,900/s) makes.
+export interface Pruned {
+  chunks: number;
+  opens: number;
+  sends: number;
+  idempotencyKeys: number;
+  /** False when the budget ran out (or `stop` said so) with rows still due: the next call goes on. */
+  done: boolean;
+}
+
+/** One bounded piece of one kind of pruning; resolves false once nothing of its kind is due. */
+type Step = () => Promise<boolean>;
+
+export async function pruneFinishedSends(
+  pool: Pool,
+  retention: Retention,
+  opts: { budgetMs?: number; stop?: () => boolean } = {},
+): Promise<Pruned> {
+  const deadline = Date.now() + (opts.budgetMs ?? PRUNE_BUDGET_MS);
+  const more = () => Date.now() < deadline && !opts.stop?.();
+  const pruned: Pruned = { chunks: 0, opens: 0, sends: 0, idempotencyKeys: 0, done: false };
   const guard = new PgIdempotencyGuard(pool);
-  for (let i = 0; i < MAX_BATCHES; i++) {
+
+  const sweepKeys: Step = async () => {
     const n = await guard.sweepExpired(IDEMPOTENCY_BATCH);
     pruned.idempotencyKeys += n;
-    if (n < IDEMPOTENCY_BATCH) break;
+    return n === IDEMPOTENCY_BATCH;
+  };
+  const pruneChunks: Step = async () => {
+    const ids = await dueSends(pool, retention.chunkDays, { chunksLeft: true });
+    if (!ids.length) return false;
+    const chunks = await deleteRowsOf(pool, 'send_chunks', ids, more);
+    pruned.chunks += chunks.rows;
+    // Marked only once every chunk row of theirs is gone: a call stopped half-way picks them again.
+    if (!chunks.done) return true;
+    await markChunksPruned(pool, ids);
+    return ids.length === SENDS_PER_STATEMENT;
+  };
+  const deleteFinished: Step = async () => {
+    const ids = await dueSends(pool, retention.finishedSendDays, { chunksLeft: false });
+    if (!ids.length) return false;
+    const opens = await deleteRowsOf(pool, 'opens', ids, more);
+    pruned.opens += opens.rows;
+    if (!opens.done) return true;
+    const chunks = await deleteRowsOf(pool, 'send_chunks', ids, more);
+    pruned.chunks += chunks.rows;
+    if (!chunks.done) return true;
+    pruned.sends += await deleteSends(pool, ids, retention.finishedSendDays);
+    return ids.length === SENDS_PER_STATEMENT;
+  };
+
+  const steps: Step[] = [sweepKeys];
+  if (retention.chunkDays > 0) steps.push(pruneChunks);
+  if (retention.finishedSendDays > 0) steps.push(deleteFinished);
+  // In turns, one step of each kind: a day of idempotency records does not hold back the sends.
+  while (steps.length) {
+    for (const step of [...steps]) {
+      if (!(await step())) steps.splice(steps.indexOf(step), 1);
+      if (!more()) break;
+    }
+    if (!more()) break;
   }
-  for (let i = 0; retention.chunkDays > 0 && i < MAX_BATCHES; i++) {
-    const res = await pool.query<{ sends: number; chunks: number }>(
-      `WITH picked AS (
-         SELECT id FROM sends WHERE finished_at IS NOT NULL AND chunks_pruned_at IS NULL AND finished_at < now() - make_interval(days => $1)
-          ORDER BY finished_at LIMIT $2 FOR UPDATE SKIP LOCKED
-       ), gone AS (
-         DELETE FROM send_chunks c USING picked p WHERE c.send_id = p.id RETURNING 1
-       ), marked AS (
-         UPDATE sends s SET chunks_pruned_at = now() FROM picked p WHERE s.id = p.id RETURNING 1
-       )
-       SELECT (SELECT count(*) FROM marked)::int AS sends, (SELECT count(*) FROM gone)::int AS chunks`,
-      [retention.chunkDays, SENDS_PER_BATCH],
-    );
-    pruned.chunks += res.rows[0].chunks;
-    if (res.rows[0].sends < SENDS_PER_BATCH) break;
-  }
-  for (let i = 0; retention.finishedSendDays > 0 && i < MAX_BATCHES; i++) {
-    // ON DELETE CASCADE takes the send's chunks, opens and idempotency record with it.
-    const res = await pool.query(
-      `DELETE FROM sends WHERE id = ANY (ARRAY(
-         SELECT id FROM sends WHERE finished_at IS NOT NULL AND finished_at < now() - make_interval(days => $1)
-          ORDER BY finished_at LIMIT $2))`,
-      [retention.finishedSendDays, SENDS_PER_BATCH * 5],
-    );
-    pruned.sends += res.rowCount ?? 0;
-    if ((res.rowCount ?? 0) < SENDS_PER_BATCH * 5) break;
-  }
+  pruned.done = steps.length === 0;
   return pruned;
 }

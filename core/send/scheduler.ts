@@ -1,7 +1,7 @@
 // The one scheduler of every periodic delivery duty: firing due scheduled sends, releasing the
 // chunks of time-zone sends whose moment has come, and the pause sweep (stopping the sends of apps
-// marked overdue, closing stopped sends whose last holder died) and, once a minute, the retention
-// of finished sends and of ended Live Activities' tokens. Every sender and the controller
+// marked overdue, closing stopped sends whose last holder died) and, once a minute beside them, the
+// retention of finished sends and of ended Live Activities' tokens. Every sender and the controller
 // leader run `startScheduler`, but only the process holding a PostgreSQL session advisory lock
 // works: leadership needs no Kubernetes (`herald api` + `herald sender`, `herald dev`), moves to
 // another process as soon as the holder's connection ends (crash, network), and is per database.
@@ -14,7 +14,7 @@ import { releaseDueChunks } from '../delivery/timezone.js';
 import { stopOverdueSends } from '../delivery/finish.js';
 import { outageLog } from '../faults/outage-log.js';
 import { isUnavailable } from '../faults/unavailable.js';
-import { DEFAULT_RETENTION, pruneFinishedSends, type Retention } from './retention.js';
+import { pruneFinishedSends, type Retention } from './retention.js';
 import { dropEndedActivityTokens } from '../live-activities/tokens.js';
 
 /** Any constant shared by all Herald processes (distinct from the migrator's lock). */
@@ -48,7 +48,15 @@ export async function runDuties(deps: { pool: Pool; bus?: Bus; logger: Logger })
 /** How often the leader prunes finished sends (core/send/retention.ts). */
 const PRUNE_EVERY_MS = 60_000;
 
-export function startScheduler(deps: { pool: Pool; bus?: Bus; logger: Logger; retention?: Retention }, everyMs = 500): Scheduler {
+export interface SchedulerDeps {
+  pool: Pool;
+  bus?: Bus;
+  logger: Logger;
+  /** Required, with no default: every process that may lead must apply the operator's settings. */
+  retention: Retention;
+}
+
+export function startScheduler(deps: SchedulerDeps, everyMs = 500): Scheduler {
   const log = deps.logger.child({ component: 'scheduler' });
   // A connection of its own, outside the pool, kept open: it holds the lock while this process
   // leads, and asks for it each round while it does not.
@@ -88,16 +96,35 @@ export function startScheduler(deps: { pool: Pool; bus?: Bus; logger: Logger; re
     if (leading) log.info('this process now runs the scheduled duties');
     return leading;
   };
+
+  // Retention is started by a round but not awaited by it: working off a backlog takes up to its
+  // budget (seconds of statements, core/send/retention.ts), and the rounds go on meanwhile, so a
+  // scheduled send due then fires on time. It stops between statements when this process stops
+  // or loses the lock; should two processes prune at once during a hand-over, that is harmless:
+  // each statement deletes or marks only rows still there.
   let nextPrune = 0;
+  let pruning: Promise<void> | undefined;
+  const prune = async () => {
+    const pruned = await pruneFinishedSends(deps.pool, deps.retention, { stop: () => stopped || !leading });
+    if (pruned.chunks || pruned.opens || pruned.sends) log.info(pruned, 'finished sends past their retention pruned');
+    if (stopped || !leading) return;
+    if (!pruned.done) log.warn(pruned, 'retention has more rows due than one minute\'s budget: it goes on next minute');
+    const tokens = await dropEndedActivityTokens(deps.pool);
+    if (tokens) log.info({ tokens }, 'update tokens of ended Live Activities dropped');
+  };
+  const startPrune = () => {
+    if (pruning || Date.now() < nextPrune) return;
+    nextPrune = Date.now() + PRUNE_EVERY_MS;
+    pruning = prune()
+      // An outage is the round's to log (it meets the same database).
+      .catch((error) => (isUnavailable(error) ? undefined : log.warn({ err: error }, 'retention failed')))
+      .finally(() => (pruning = undefined));
+  };
+
   const round = async () => {
     if (!(await lead())) return;
     await runDuties({ ...deps, logger: log });
-    if (Date.now() < nextPrune) return;
-    nextPrune = Date.now() + PRUNE_EVERY_MS;
-    const pruned = await pruneFinishedSends(deps.pool, deps.retention ?? DEFAULT_RETENTION);
-    if (pruned.chunks || pruned.sends) log.info(pruned, 'finished sends past their retention pruned');
-    const tokens = await dropEndedActivityTokens(deps.pool);
-    if (tokens) log.info({ tokens }, 'update tokens of ended Live Activities dropped');
+    startPrune();
   };
   const outage = outageLog(log, 'scheduler'); // an outage is logged once, and its end
   const loop = () => {
@@ -116,6 +143,7 @@ export function startScheduler(deps: { pool: Pool; bus?: Bus; logger: Logger; re
       stopped = true;
       clearTimeout(timer);
       await current;
+      await pruning;
       const c = conn;
       conn = undefined;
       leading = false;

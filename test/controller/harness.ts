@@ -10,6 +10,7 @@ import type { TestEnv } from '../env/index.js';
 import { kubeClients, loadKubeConfig, type KubeClients } from '../../controller/kube/client.js';
 import { startController, type ControllerSettings, type RunningController } from '../../controller/index.js';
 import type { Logger } from '../../core/log.js';
+import { DEFAULT_RETENTION } from '../../core/send/retention.js';
 
 export function ok(result: KubectlResult): string {
   expect(result.code, `kubectl failed: ${result.stderr}`).to.equal(0);
@@ -79,6 +80,7 @@ export async function startTestController(env: TestEnv, kubeconfig: string, opts
       namespace: opts.namespace ?? '',
       mirror: opts.mirror ?? 'broadcasts',
       retentionMs: opts.retentionMs ?? 24 * 3600_000,
+      finishedSendRetention: opts.finishedSendRetention ?? DEFAULT_RETENTION,
       resyncMs: opts.resyncMs ?? 60_000,
       statusWritesPerSecond: opts.statusWritesPerSecond ?? 50,
       statusIntervalMs: opts.statusIntervalMs ?? 500,

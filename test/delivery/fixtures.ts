@@ -12,6 +12,7 @@ import type { Redis } from 'ioredis';
 import * as OneSignal from '@onesignal/node-onesignal';
 import { generateApnsKeyPair, randomAppleId, startApnsSim, type ApnsKeyPair, type ApnsSim, type ApnsSimOptions } from '../../apns-sim/index.js';
 import { startSender, type Sender, type WorkerSettings } from '../../sender/index.js';
+import { DEFAULT_RETENTION } from '../../core/send/retention.js';
 import { createKey } from '../../core/apps/keys.js';
 import type { TestEnv } from '../env/index.js';
 import { startTestApi, type TestApi } from '../support/api-server.js';
@@ -95,6 +96,7 @@ export async function startTestSender(env: { pool: Pool; bus: Bus; redis: Redis;
     concurrency: 4,
     worker: { ackWaitMs: 5000, backoff: { baseMs: 20, maxMs: 200 }, ...worker },
     dutyEveryMs: 200,
+    retention: DEFAULT_RETENTION,
   });
 }
 

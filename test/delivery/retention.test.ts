@@ -1,13 +1,15 @@
 // Retention of finished sends against the real PostgreSQL: chunk rows go after chunkDays (the
 // send keeps its counts), the send with its opens after finishedSendDays; unfinished and recent
-// sends stay; the scheduler's leader applies it.
+// sends stay; a broadcast's rows go in bounded transactions, each reference to a send is indexed;
+// the scheduler's leader applies it beside its rounds, which a slow prune does not hold up.
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
 import { silentLogger } from '../../core/log.js';
 import { readNotification } from '../../core/send/report.js';
 import { DEFAULT_RETENTION, pruneFinishedSends } from '../../core/send/retention.js';
+import { ROWS_PER_STATEMENT } from '../../core/send/retention-statements.js';
 import { startScheduler } from '../../core/send/scheduler.js';
-import { addDevices, createTestApp, send, type TestApp } from './fixtures.js';
+import { addDevices, createTestApp, send, sleep, type TestApp } from './fixtures.js';
 
 describe('delivery: retention of finished sends', function () {
   this.timeout(60_000);
@@ -52,7 +54,8 @@ describe('delivery: retention of finished sends', function () {
     expect(await rows(middle)).to.deep.equal({ send: 1, chunks: 1, opens: 1 });
 
     const pruned = await pruneFinishedSends(env.pool, DEFAULT_RETENTION);
-    expect(pruned).to.deep.equal({ chunks: 2, sends: 1, idempotencyKeys: 0 }); // the chunk rows of the old and middle sends, then the old send
+    // The chunk rows of the old and middle sends, then the old send with its open.
+    expect(pruned).to.deep.equal({ chunks: 2, opens: 1, sends: 1, idempotencyKeys: 0, done: true });
     expect(await rows(old)).to.deep.equal({ send: 0, chunks: 0, opens: 0 });
     expect(await rows(middle)).to.deep.equal({ send: 1, chunks: 0, opens: 1 });
     expect(await rows(recent)).to.deep.equal({ send: 1, chunks: 1, opens: 1 });
@@ -61,8 +64,9 @@ describe('delivery: retention of finished sends', function () {
     expect(await readNotification(env.pool, t.app.id, middle)).to.include({ id: middle, successful: 3 });
     expect(await readNotification(env.pool, t.app.id, old)).to.equal(undefined);
 
-    expect(await pruneFinishedSends(env.pool, DEFAULT_RETENTION)).to.deep.equal({ chunks: 0, sends: 0, idempotencyKeys: 0 });
-    expect(await pruneFinishedSends(env.pool, { finishedSendDays: 0, chunkDays: 0 })).to.deep.equal({ chunks: 0, sends: 0, idempotencyKeys: 0 });
+    const nothing = { chunks: 0, opens: 0, sends: 0, idempotencyKeys: 0, done: true };
+    expect(await pruneFinishedSends(env.pool, DEFAULT_RETENTION)).to.deep.equal(nothing);
+    expect(await pruneFinishedSends(env.pool, { finishedSendDays: 0, chunkDays: 0 })).to.deep.equal(nothing);
   });
 
   it('sweeps idempotency records past their 24 hours, however many, and keeps the live ones', async () => {
@@ -77,6 +81,45 @@ describe('delivery: retention of finished sends', function () {
     expect(Number((await env.pool.query('SELECT count(*) AS n FROM idempotency_keys WHERE app_id = $1', [t.app.id])).rows[0].n)).to.equal(10);
   });
 
+  it('deletes a broadcast\'s chunk rows and opens in bounded transactions before the send', async () => {
+    // A broadcast's worth of rows: more chunk rows and opens than two statements' bound.
+    const big = await sendFinished(100);
+    const many = ROWS_PER_STATEMENT * 2 + 1_000;
+    await env.pool.query(`INSERT INTO send_chunks (send_id, chunk, planned, state) SELECT $1, i, 500, 'done' FROM generate_series(1, $2) AS i`, [big, many - 1]);
+    await env.pool.query('INSERT INTO opens (send_id, subscription_id) SELECT $1, gen_random_uuid() FROM generate_series(1, $2)', [big, many - 1]);
+    // Every row deleted or updated, directly or by a cascade, is counted against its transaction.
+    await env.pool.query(`
+      CREATE TABLE retention_probe (xid bigint NOT NULL);
+      CREATE FUNCTION retention_probe() RETURNS trigger LANGUAGE plpgsql AS
+        $$ BEGIN INSERT INTO retention_probe VALUES (txid_current()); RETURN NULL; END $$;
+      CREATE TRIGGER probe AFTER DELETE ON send_chunks FOR EACH ROW EXECUTE FUNCTION retention_probe();
+      CREATE TRIGGER probe AFTER DELETE ON opens FOR EACH ROW EXECUTE FUNCTION retention_probe();
+      CREATE TRIGGER probe AFTER DELETE ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION retention_probe();
+      CREATE TRIGGER probe AFTER DELETE OR UPDATE ON sends FOR EACH ROW EXECUTE FUNCTION retention_probe();`);
+    try {
+      const pruned = await pruneFinishedSends(env.pool, DEFAULT_RETENTION);
+      expect(await rows(big)).to.deep.equal({ send: 0, chunks: 0, opens: 0 });
+      const largest = await env.pool.query('SELECT max(n)::int AS n, count(*)::int AS transactions FROM (SELECT count(*) AS n FROM retention_probe GROUP BY xid) t');
+      expect(largest.rows[0].n, 'rows of the largest transaction').to.be.at.most(ROWS_PER_STATEMENT);
+      expect(largest.rows[0].transactions).to.be.at.least(7); // three of chunk rows, the mark, three of opens, the send
+      expect(pruned).to.deep.equal({ chunks: many, opens: many, sends: 1, idempotencyKeys: 0, done: true });
+    } finally {
+      await env.pool.query(`
+        DROP TRIGGER probe ON send_chunks; DROP TRIGGER probe ON opens; DROP TRIGGER probe ON idempotency_keys; DROP TRIGGER probe ON sends;
+        DROP FUNCTION retention_probe(); DROP TABLE retention_probe;`);
+    }
+  });
+
+  it('every row that references a send has an index to find it by, so deleting a send reads no table whole', async () => {
+    const unindexed = await env.pool.query(
+      `SELECT c.conrelid::regclass::text AS "table", a.attname AS "column"
+         FROM pg_constraint c JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+        WHERE c.contype = 'f' AND c.confrelid = 'sends'::regclass
+          AND NOT EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.conrelid AND i.indkey[0] = c.conkey[1])`,
+    );
+    expect(unindexed.rows).to.deep.equal([]);
+  });
+
   it('the scheduler\'s leader prunes with the retention it is given', async () => {
     const finished = await sendFinished(3);
     const scheduler = startScheduler({ pool: env.pool, logger: silentLogger(), retention: { finishedSendDays: 2, chunkDays: 1 } }, 100);
@@ -86,5 +129,44 @@ describe('delivery: retention of finished sends', function () {
       await scheduler.stop();
     }
     expect(await rows(finished)).to.deep.equal({ send: 0, chunks: 0, opens: 0 });
+  });
+  it('the scheduler\'s rounds go on while its prune waits: a scheduled send fires meanwhile', async () => {
+    const old = await sendFinished(3);
+    // Another transaction holds one of the old send's chunk rows, so the prune's delete waits on it.
+    const locker = await env.pool.connect();
+    await locker.query('BEGIN');
+    await locker.query('SELECT 1 FROM send_chunks WHERE send_id = $1 FOR UPDATE', [old]);
+    const scheduler = startScheduler({ pool: env.pool, logger: silentLogger(), retention: { finishedSendDays: 2, chunkDays: 1 } }, 100);
+    let released = false;
+    const release = async () => {
+      if (released) return;
+      released = true;
+      await locker.query('ROLLBACK');
+      locker.release();
+    };
+    try {
+      const waiting = async () =>
+        Number((await env.pool.query(
+          `SELECT count(*) AS n FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%DELETE FROM send_chunks%'`,
+        )).rows[0].n);
+      for (let i = 0; i < 200 && (await waiting()) === 0; i++) await sleep(50);
+      expect(await waiting(), 'the prune waits on the locked row').to.equal(1);
+
+      const later = new Date(Date.now() + 3_600_000).toISOString();
+      const scheduled = (await send(env, t.app, { contents: { en: 'later' }, include_external_ids: ids, send_after: later })).body.id;
+      await env.pool.query(`UPDATE sends SET send_after = now() - interval '1 second' WHERE id = $1`, [scheduled]);
+      const status = async () => (await env.pool.query('SELECT status FROM sends WHERE id = $1', [scheduled])).rows[0].status as string;
+      for (let i = 0; i < 200 && (await status()) === 'scheduled'; i++) await sleep(50);
+      expect(await status(), 'fired while the prune still waits').to.be.oneOf(['queued', 'sending']);
+      expect(await waiting()).to.equal(1);
+
+      await release();
+      for (let i = 0; i < 200 && (await rows(old)).send === 1; i++) await sleep(50);
+      expect(await rows(old)).to.deep.equal({ send: 0, chunks: 0, opens: 0 });
+    } finally {
+      await release();
+      await scheduler.stop();
+    }
   });
 });

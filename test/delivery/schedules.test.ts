@@ -7,6 +7,7 @@ import { silentLogger } from '../../core/log.js';
 import { setInvoiceOverdue, upsertApp } from '../../core/apps/app-store.js';
 import { fireDueSends } from '../../core/send/fire-due.js';
 import { runDuties, startScheduler, type Scheduler } from '../../core/send/scheduler.js';
+import { DEFAULT_RETENTION } from '../../core/send/retention.js';
 import { planNext } from '../../core/delivery/planner.js';
 import { addDevices, createTestApp, send, sleep } from './fixtures.js';
 
@@ -94,7 +95,7 @@ describe('delivery: scheduler and transitions without a sender', function () {
   it('exactly one process runs the duties (PostgreSQL advisory lock); another takes over when it stops', async () => {
     const started: Scheduler[] = [];
     try {
-      for (let i = 0; i < 3; i++) started.push(startScheduler({ pool: env.pool, logger: silentLogger() }, 100));
+      for (let i = 0; i < 3; i++) started.push(startScheduler({ pool: env.pool, logger: silentLogger(), retention: DEFAULT_RETENTION }, 100));
       const leaders = async () => {
         for (let i = 0; i < 100; i++) {
           const n = started.filter((s) => s.leading()).length;

@@ -49,6 +49,7 @@ describe('delivery: token hygiene', function () {
       concurrency: 2,
       worker: { ackWaitMs: 5000, backoff: { baseMs: 20, maxMs: 200 } },
       dutyEveryMs: 200,
+      retention: DEFAULT_RETENTION,
     });
   });
 

@@ -1,0 +1,74 @@
+// The statements of the retention of finished sends (core/send/retention.ts), each touching a
+// bounded number of rows: a send's dependent rows (its chunk rows, its opens) are deleted in
+// batches of ROWS_PER_STATEMENT before the send itself, so no statement, and no transaction,
+// grows with the size of a broadcast (1,000,000 devices: 2,000 chunk rows and every open).
+import type { Pool } from '../store/db.js';
+
+/** Chunk or open rows a statement deletes at most. */
+export const ROWS_PER_STATEMENT = 5_000;
+/**
+ * Sends a statement picks, marks or deletes at most. A send's delete takes at most one more row
+ * with it (its idempotency record, if still within its 24 hours), and an open reported between
+ * its opens' batches and the delete: so ~2,000 rows at most.
+ */
+export const SENDS_PER_STATEMENT = 1_000;
+
+/** The tables whose rows reference a send and are deleted before it (sends(id) ON DELETE CASCADE). */
+export type SendRows = 'send_chunks' | 'opens';
+
+/**
+ * The oldest sends finished more than `days` days ago (those whose chunk rows are still there, with
+ * `chunksLeft`), at most SENDS_PER_STATEMENT. Each condition is its partial index's predicate
+ * (migration 021), so this reads only sends due.
+ */
+export async function dueSends(pool: Pool, days: number, opts: { chunksLeft: boolean }): Promise<string[]> {
+  const res = await pool.query<{ id: string }>(
+    `SELECT id FROM sends
+      WHERE finished_at IS NOT NULL ${opts.chunksLeft ? 'AND chunks_pruned_at IS NULL' : ''}
+        AND finished_at < now() - make_interval(days => $1)
+      ORDER BY finished_at LIMIT $2`,
+    [days, SENDS_PER_STATEMENT],
+  );
+  return res.rows.map((r) => r.id);
+}
+
+/**
+ * Deletes the `table` rows of these sends, ROWS_PER_STATEMENT a statement, while `more()` allows.
+ * `done` is false when it stopped with rows left. One index scan per send (the LATERAL over the
+ * primary key, which starts with send_id), stopped by the LIMIT: a broadcast's million opens are
+ * never all read by one statement.
+ */
+export async function deleteRowsOf(pool: Pool, table: SendRows, ids: string[], more: () => boolean): Promise<{ rows: number; done: boolean }> {
+  let rows = 0;
+  for (;;) {
+    const res = await pool.query(
+      `DELETE FROM ${table} WHERE ctid = ANY (ARRAY(
+         SELECT r.ctid FROM unnest($1::bigint[]) AS s(id)
+          CROSS JOIN LATERAL (SELECT ctid FROM ${table} WHERE send_id = s.id LIMIT $2) AS r
+          LIMIT $2))`,
+      [ids, ROWS_PER_STATEMENT],
+    );
+    const n = res.rowCount ?? 0;
+    rows += n;
+    if (n < ROWS_PER_STATEMENT) return { rows, done: true };
+    if (!more()) return { rows, done: false };
+  }
+}
+
+/** Marks sends whose chunk rows are gone, which takes them out of the index of sends to prune. */
+export async function markChunksPruned(pool: Pool, ids: string[]): Promise<void> {
+  await pool.query('UPDATE sends SET chunks_pruned_at = now() WHERE id = ANY ($1::bigint[]) AND chunks_pruned_at IS NULL', [ids]);
+}
+
+/**
+ * Deletes these sends once their chunk rows and opens are gone: ON DELETE CASCADE then takes only
+ * an idempotency record (indexed by migration 023) and an open reported since.
+ */
+export async function deleteSends(pool: Pool, ids: string[], days: number): Promise<number> {
+  const res = await pool.query(
+    `DELETE FROM sends WHERE id = ANY ($1::bigint[])
+        AND finished_at IS NOT NULL AND finished_at < now() - make_interval(days => $2)`,
+    [ids, days],
+  );
+  return res.rowCount ?? 0;
+}
