@@ -71,6 +71,7 @@ printed with the reason; the rest of the file is imported.`,
   },
   { words: ['credentials', 'rotate-key'], synopsis: 'herald credentials rotate-key', summary: 'seal stored APNs credentials with HERALD_ENCRYPTION_KEY' },
   { words: ['help'], synopsis: 'herald help [COMMAND]', summary: 'this list, or the page of one command' },
+  { words: ['version'], synopsis: 'herald version', summary: "Herald's version (also herald --version)" },
 ];
 
 export function usage(): string {
