@@ -17,6 +17,29 @@ import { DEFAULT_RETENTION } from '../../core/send/retention.js';
 import { patchSubscription, readSubscription, upsertSubscription } from '../../core/subscriptions/subscription-store.js';
 import { createTestApp, send, token, waitFinal, type TestApp } from './fixtures.js';
 
+/** A sender whose production and sandbox gateways are the two simulators (their CAs trusted). */
+async function senderOnBothGateways(env: ReturnType<typeof useTestEnv>, production: ApnsSim, sandbox: ApnsSim): Promise<Sender> {
+  const ca = [...new Set([await readFile(production.caFile, 'utf8'), await readFile(sandbox.caFile, 'utf8')])].join('\n');
+  return startSender({
+    pool: env.pool,
+    bus: env.bus,
+    logger: silentLogger(),
+    redis: env.redis,
+    redisPrefix: env.redisPrefix,
+    apns: { url: production.url, sandboxUrl: sandbox.url, ca },
+    concurrency: 2,
+    worker: { ackWaitMs: 5000, backoff: { baseMs: 20, maxMs: 200 } },
+    dutyEveryMs: 200,
+    retention: DEFAULT_RETENTION,
+  });
+}
+
+async function stopAll(sender: Sender | undefined, production: ApnsSim | undefined, sandbox: ApnsSim | undefined): Promise<void> {
+  await sender?.stop();
+  await production?.close();
+  await sandbox?.close();
+}
+
 describe('delivery: token hygiene', function () {
   this.timeout(120_000);
   const env = useTestEnv();
@@ -38,26 +61,10 @@ describe('delivery: token hygiene', function () {
     ];
     production = await startApnsSim({ keys, rules });
     sandbox = await startApnsSim({ keys, rules });
-    const ca = [...new Set([await readFile(production.caFile, 'utf8'), await readFile(sandbox.caFile, 'utf8')])].join('\n');
-    sender = await startSender({
-      pool: env.pool,
-      bus: env.bus,
-      logger: silentLogger(),
-      redis: env.redis,
-      redisPrefix: env.redisPrefix,
-      apns: { url: production.url, sandboxUrl: sandbox.url, ca },
-      concurrency: 2,
-      worker: { ackWaitMs: 5000, backoff: { baseMs: 20, maxMs: 200 } },
-      dutyEveryMs: 200,
-      retention: DEFAULT_RETENTION,
-    });
+    sender = await senderOnBothGateways(env, production, sandbox);
   });
 
-  after(async () => {
-    await sender?.stop();
-    await production?.close();
-    await sandbox?.close();
-  });
+  after(() => stopAll(sender, production, sandbox));
 
   beforeEach(() => {
     production.reset();
@@ -167,25 +174,10 @@ describe('delivery: token hygiene with a push certificate', function () {
     production = await startApnsSim({ auth: 'certificate', certDir });
     // Apple's sandbox gateway refuses a certificate issued for production, for every device.
     sandbox = await startApnsSim({ auth: 'certificate', certDir, rules: [{ prefix: '', status: 403, reason: 'BadCertificateEnvironment' }] });
-    sender = await startSender({
-      pool: env.pool,
-      bus: env.bus,
-      logger: silentLogger(),
-      redis: env.redis,
-      redisPrefix: env.redisPrefix,
-      apns: { url: production.url, sandboxUrl: sandbox.url, ca: await readFile(production.caFile, 'utf8') },
-      concurrency: 2,
-      worker: { ackWaitMs: 5000, backoff: { baseMs: 20, maxMs: 200 } },
-      dutyEveryMs: 200,
-      retention: DEFAULT_RETENTION,
-    });
+    sender = await senderOnBothGateways(env, production, sandbox);
   });
 
-  after(async () => {
-    await sender?.stop();
-    await production?.close();
-    await sandbox?.close();
-  });
+  after(() => stopAll(sender, production, sandbox));
 
   it("a development install (test_type 1) refused with BadCertificateEnvironment fails alone; the broadcast goes on", async () => {
     const { app } = await createTestApp(env.pool, 'certenv');
