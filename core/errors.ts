@@ -52,11 +52,31 @@ export class UnsupportedMediaTypeError extends HeraldError {
   }
 }
 
+/**
+ * One broken rule: the field it is about, as a path in the body (`contents.en`, `url`,
+ * `include_subscription_ids`, `filters[0].value`; '' for the body as a whole), and its sentence.
+ * The REST answer shows the sentences only; a form (the dashboard's compose) places each by its
+ * field, so rewording a sentence never moves it.
+ */
+export interface FieldIssue {
+  field: string;
+  message: string;
+}
+
+/** A sentence about the body as a whole, or one whose field is not known here. */
+const WHOLE_BODY = '';
+
 /** 422: the body breaks one or more rules of the contract; every broken rule is one message. */
 export class ValidationError extends HeraldError {
-  constructor(messages: string | string[], options?: HeraldErrorOptions) {
-    super(422, messages, options);
+  readonly issues: FieldIssue[];
+
+  constructor(problems: string | FieldIssue | (string | FieldIssue)[], options?: HeraldErrorOptions) {
+    const list = (Array.isArray(problems) ? problems : [problems]).map((p) =>
+      typeof p === 'string' ? { field: WHOLE_BODY, message: p } : p,
+    );
+    super(422, list.map((issue) => issue.message), options);
     this.name = 'ValidationError';
+    this.issues = list;
   }
 }
 

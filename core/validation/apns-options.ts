@@ -2,24 +2,18 @@
 // fields), checked and mapped onto ApnsOptions. Types, enums and numeric ranges are the shape
 // check's (send-body-schema.ts); lengths, relations between fields and Apple's own rules are here,
 // each with a sentence naming the field and what is allowed.
+import type { FieldIssue } from '../errors.js';
 import type { ApnsOptions } from '../send/request.js';
+import { LIMITS } from './limits.js';
 import { APNS_ALERT_KEYS } from './send-body-schema.js';
 import type { SendBody } from './send-schema.js';
 import { codePointLength, quoted } from './text.js';
 
-/** apns-collapse-id: at most 64 bytes (Apple, "Sending notification requests to APNs"). */
-const MAX_COLLAPSE_ID_BYTES = 64;
 /** Printable ASCII: what an HTTP/2 header value carries as is (and what Herald's transport frames). */
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-const TEXT_LIMITS = {
-  ios_sound: 255,
-  ios_category: 128,
-  thread_id: 128,
-  summary_arg: 128,
-  target_content_identifier: 256,
-} as const;
-const MAX_ALERT_TEXT = 256;
-const MAX_ALERT_ARGS = 20;
+const TEXT_FIELDS = ['ios_sound', 'ios_category', 'thread_id', 'summary_arg', 'target_content_identifier'] as const;
+const MAX_ALERT_TEXT = LIMITS.alert_text;
+const MAX_ALERT_ARGS = LIMITS.alert_args;
 
 /** Fields that only an alert shows or plays: a background push carries none of them (Apple). */
 export const ALERT_ONLY_FIELDS = [
@@ -39,61 +33,61 @@ export function isBackground(body: SendBody): boolean {
   return body.content_available === true && body.contents === undefined;
 }
 
-function readCollapseId(value: string, messages: string[]): string | undefined {
-  if (!PRINTABLE_ASCII.test(value) || Buffer.byteLength(value, 'utf8') > MAX_COLLAPSE_ID_BYTES) {
-    messages.push('collapse_id must be printable ASCII (letters, digits, space and punctuation), at most 64 bytes.');
+function readCollapseId(value: string, issues: FieldIssue[]): string | undefined {
+  if (!PRINTABLE_ASCII.test(value) || Buffer.byteLength(value, 'utf8') > LIMITS.collapse_id_bytes) {
+    issues.push({ field: 'collapse_id', message: `collapse_id must be printable ASCII (letters, digits, space and punctuation), at most ${LIMITS.collapse_id_bytes} bytes.` });
     return undefined;
   }
   return value === '' ? undefined : value;
 }
 
-function readAlertExtras(extras: Record<string, unknown>, messages: string[]): Record<string, string | string[]> | undefined {
-  const before = messages.length;
+function readAlertExtras(extras: Record<string, unknown>, issues: FieldIssue[]): Record<string, string | string[]> | undefined {
+  const before = issues.length;
   const kept: Record<string, string | string[]> = {};
   for (const [key, value] of Object.entries(extras)) {
     if (!(APNS_ALERT_KEYS as readonly string[]).includes(key)) {
-      messages.push(`apns_alert has "${quoted(key)}"; its keys are ${APNS_ALERT_KEYS.join(', ')}.`);
+      issues.push({ field: 'apns_alert', message: `apns_alert has "${quoted(key)}"; its keys are ${APNS_ALERT_KEYS.join(', ')}.` });
     } else if (key.endsWith('-args')) {
       const ok = Array.isArray(value) && value.length <= MAX_ALERT_ARGS &&
         value.every((v) => typeof v === 'string' && codePointLength(v) <= MAX_ALERT_TEXT);
       if (ok) kept[key] = value as string[];
-      else messages.push(`apns_alert.${key} must be an array of at most ${MAX_ALERT_ARGS} texts of at most ${MAX_ALERT_TEXT} characters.`);
+      else issues.push({ field: `apns_alert.${key}`, message: `apns_alert.${key} must be an array of at most ${MAX_ALERT_ARGS} texts of at most ${MAX_ALERT_TEXT} characters.` });
     } else if (typeof value === 'string' && codePointLength(value) <= MAX_ALERT_TEXT) {
       kept[key] = value;
     } else {
-      messages.push(`apns_alert.${key} must be text of at most ${MAX_ALERT_TEXT} characters.`);
+      issues.push({ field: `apns_alert.${key}`, message: `apns_alert.${key} must be text of at most ${MAX_ALERT_TEXT} characters.` });
     }
   }
-  return messages.length > before || Object.keys(kept).length === 0 ? undefined : kept;
+  return issues.length > before || Object.keys(kept).length === 0 ? undefined : kept;
 }
 
-function readBadge(body: SendBody, present: Set<string>, apns: ApnsOptions, messages: string[]): void {
+function readBadge(body: SendBody, present: Set<string>, apns: ApnsOptions, issues: FieldIssue[]): void {
   const type = body.ios_badgeType;
   if (type === undefined) return; // a count without a type means nothing to OneSignal either
   apns.badgeType = type;
   const count = body.ios_badgeCount;
   if (type !== 'None' && count === undefined) {
-    if (!present.has('ios_badgeCount')) messages.push(`ios_badgeCount is required with ios_badgeType ${type}.`);
+    if (!present.has('ios_badgeCount')) issues.push({ field: 'ios_badgeCount', message: `ios_badgeCount is required with ios_badgeType ${type}.` });
   } else if (type === 'SetTo' && count! < 0) {
-    messages.push('ios_badgeCount must be 0 or more with ios_badgeType SetTo.');
+    issues.push({ field: 'ios_badgeCount', message: 'ios_badgeCount must be 0 or more with ios_badgeType SetTo.' });
   } else if (type !== 'None') {
     apns.badgeCount = count;
   }
 }
 
 /** `present`: fields the body named (so a field with a wrong type, already reported, is not reported again). */
-export function readApnsOptions(body: SendBody, present: Set<string>, messages: string[]): ApnsOptions {
+export function readApnsOptions(body: SendBody, present: Set<string>, issues: FieldIssue[]): ApnsOptions {
   const apns: ApnsOptions = {};
   if (body.ttl !== undefined) apns.ttlSeconds = body.ttl;
   if (body.priority !== undefined) apns.priority = applePriority(body.priority);
   if (body.collapse_id !== undefined) {
-    const id = readCollapseId(body.collapse_id, messages);
+    const id = readCollapseId(body.collapse_id, issues);
     if (id !== undefined) apns.collapseId = id;
   }
-  readBadge(body, present, apns, messages);
-  for (const [field, max] of Object.entries(TEXT_LIMITS) as [keyof typeof TEXT_LIMITS, number][]) {
+  readBadge(body, present, apns, issues);
+  for (const field of TEXT_FIELDS) {
     const value = body[field];
-    if (value !== undefined && codePointLength(value) > max) messages.push(`${field} is longer than ${max} characters.`);
+    if (value !== undefined && codePointLength(value) > LIMITS[field]) issues.push({ field, message: `${field} is longer than ${LIMITS[field]} characters.` });
   }
   if (body.ios_sound !== undefined && body.ios_sound !== '') apns.sound = body.ios_sound;
   if (body.ios_category !== undefined && body.ios_category !== '') apns.category = body.ios_category;
@@ -107,27 +101,29 @@ export function readApnsOptions(body: SendBody, present: Set<string>, messages: 
   }
   if (body.mutable_content === true) apns.mutableContent = true;
   if (body.apns_alert !== undefined) {
-    const extras = readAlertExtras(body.apns_alert, messages);
+    const extras = readAlertExtras(body.apns_alert, issues);
     if (extras) apns.alertExtras = extras;
   }
   if (body.content_available === true) apns.contentAvailable = true;
   if (body.apns_push_type_override !== undefined) apns.pushTypeOverride = body.apns_push_type_override;
   if (body.ios_category !== undefined && body.buttons !== undefined && body.buttons.length > 0) {
-    messages.push('ios_category and buttons both set the notification category. Send one of them.');
+    issues.push({ field: 'ios_category', message: 'ios_category and buttons both set the notification category. Send one of them.' });
   }
-  if (isBackground(body)) checkBackground(body, present, apns, messages);
+  if (isBackground(body)) checkBackground(body, present, apns, issues);
   return apns;
 }
 
 /** Apple: a background push has no alert, sound or badge, and goes at priority 5. */
-function checkBackground(body: SendBody, present: Set<string>, apns: ApnsOptions, messages: string[]): void {
+function checkBackground(body: SendBody, present: Set<string>, apns: ApnsOptions, issues: FieldIssue[]): void {
   const alertFields = ALERT_ONLY_FIELDS.filter((field) => present.has(field));
   if (alertFields.length > 0) {
-    messages.push(
-      `A background push (content_available without contents, or apns_push_type_override background) shows nothing, so it cannot carry ${alertFields.join(', ')}. Remove them, or send an alert.`,
-    );
+    // Placed with what made the push a background one: the fields it names are each fine alone.
+    issues.push({
+      field: body.apns_push_type_override === 'background' ? 'apns_push_type_override' : 'content_available',
+      message: `A background push (content_available without contents, or apns_push_type_override background) shows nothing, so it cannot carry ${alertFields.join(', ')}. Remove them, or send an alert.`,
+    });
   }
   if (apns.priority !== undefined && apns.priority !== 5) {
-    messages.push('priority of a background push must be from 4 to 6 (Apple delivers background pushes at priority 5), or absent.');
+    issues.push({ field: 'priority', message: 'priority of a background push must be from 4 to 6 (Apple delivers background pushes at priority 5), or absent.' });
   }
 }

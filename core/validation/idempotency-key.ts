@@ -1,5 +1,6 @@
 // The idempotency key's own rules (contract "Idempotency" 1–2). Whether the key was used before
 // is the idempotency store's business, after validation (DECISIONS "Limits": order of checks).
+import type { FieldIssue } from '../errors.js';
 
 export const KEYS_DIFFER = 'The Idempotency-Key header and idempotency_key differ. Send one key.';
 export const KEY_FORMAT = 'Use a short idempotency key: letters, numbers, dot, or dash.';
@@ -13,22 +14,23 @@ const KEY = /^[A-Za-z0-9_.-]{1,80}$/;
 export function readIdempotencyKey(
   newField: unknown,
   header: string | undefined,
-  messages: string[],
+  issues: FieldIssue[],
   olderField?: unknown,
 ): string | undefined {
-  const before = messages.length;
-  if (newField !== undefined && typeof newField !== 'string') messages.push(KEY_NOT_STRING);
-  if (olderField !== undefined && typeof olderField !== 'string') messages.push(OLDER_NAME_NOT_STRING);
+  const before = issues.length;
+  const keyIssue = (message: string) => issues.push({ field: 'idempotency_key', message });
+  if (newField !== undefined && typeof newField !== 'string') keyIssue(KEY_NOT_STRING);
+  if (olderField !== undefined && typeof olderField !== 'string') issues.push({ field: 'external_id', message: OLDER_NAME_NOT_STRING });
   if (typeof newField === 'string' && typeof olderField === 'string' && newField !== olderField) {
-    messages.push(OLDER_NAME_DIFFERS);
+    issues.push({ field: 'external_id', message: OLDER_NAME_DIFFERS });
   }
   // OneSignal's notification `external_id` is the older name of the same key.
   const field = newField ?? olderField;
   const bodyKey = typeof field === 'string' ? field : undefined;
   if (header !== undefined && bodyKey !== undefined && header !== bodyKey) {
-    messages.push(KEYS_DIFFER);
+    keyIssue(KEYS_DIFFER);
   }
   const keys = [header, bodyKey].filter((k): k is string => k !== undefined);
-  if (keys.some((k) => !KEY.test(k))) messages.push(KEY_FORMAT);
-  return messages.length > before ? undefined : keys[0];
+  if (keys.some((k) => !KEY.test(k))) keyIssue(KEY_FORMAT);
+  return issues.length > before ? undefined : keys[0];
 }

@@ -9,12 +9,8 @@
 // (the rule stage has the contract's sentence for every wrong value, type included), `object` /
 // `array` = only that JSON type (the members are checked by the rule stage). Views strip it.
 import Type, { type Static, type TSchema } from 'typebox';
-import { FilterEntry, MAX_FILTER_ENTRIES } from '../audience/filter-schema.js';
-
-/** Segments one send may leave out (excluded_segments). */
-export const MAX_EXCLUDED_SEGMENTS = 10;
-
-const MAX_LANGUAGE_TEXT = { contents: 2000, headings: 120, subtitle: 120 } as const;
+import { FilterEntry } from '../audience/filter-schema.js';
+import { LIMITS } from './limits.js';
 
 /** language code → text (additionalProperties, not patternProperties: CRDs allow only that). */
 const textMap = (maxLength: number, description: string) =>
@@ -46,62 +42,61 @@ export const APNS_ALERT_KEYS = [
   'loc-key',
   'loc-args',
 ] as const;
-export const MAX_TTL_SECONDS = 2_419_200;
 const TAG_CONDITION = FilterEntry;
 
 export const SendBodySchema = Type.Object({
   // Presence and type only: whether it is the key's app is the route's check (403).
   app_id: Type.String({ description: "The App ID of the key's app." }),
-  contents: Type.Optional(textMap(MAX_LANGUAGE_TEXT.contents, 'The message text by language code → aps.alert.body. Required unless content_available.')),
-  headings: Type.Optional(textMap(MAX_LANGUAGE_TEXT.headings, 'The title by language code → aps.alert.title.')),
-  subtitle: Type.Optional(textMap(MAX_LANGUAGE_TEXT.subtitle, 'The subtitle by language code → aps.alert.subtitle.')),
-  included_segments: Type.Optional(Type.Array(text(128, 'A segment name.'), { maxItems: 1 })),
+  contents: Type.Optional(textMap(LIMITS.contents, 'The message text by language code → aps.alert.body. Required unless content_available.')),
+  headings: Type.Optional(textMap(LIMITS.headings, 'The title by language code → aps.alert.title.')),
+  subtitle: Type.Optional(textMap(LIMITS.subtitle, 'The subtitle by language code → aps.alert.subtitle.')),
+  included_segments: Type.Optional(Type.Array(text(LIMITS.tag, 'A segment name.'), { maxItems: 1 })),
   tag: Type.Optional(loose(TAG_CONDITION, 'object')),
-  filters: Type.Optional(loose(Type.Array(FilterEntry, { maxItems: MAX_FILTER_ENTRIES }), 'array')),
-  excluded_segments: Type.Optional(loose(Type.Array(text(128, 'A segment name.'), { maxItems: MAX_EXCLUDED_SEGMENTS }), 'array')),
+  filters: Type.Optional(loose(Type.Array(FilterEntry, { maxItems: LIMITS.filter_entries }), 'array')),
+  excluded_segments: Type.Optional(loose(Type.Array(text(LIMITS.tag, 'A segment name.'), { maxItems: LIMITS.excluded_segments }), 'array')),
   include_subscription_ids: Type.Optional(
-    Type.Array(Type.String({ maxLength: 36, pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' }), { maxItems: 500 }),
+    Type.Array(Type.String({ maxLength: 36, pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' }), { maxItems: LIMITS.ids_per_list }),
   ),
-  include_external_ids: Type.Optional(Type.Array(Type.String({ maxLength: 128 }), { maxItems: 500 })),
+  include_external_ids: Type.Optional(Type.Array(Type.String({ maxLength: LIMITS.external_id }), { maxItems: LIMITS.ids_per_list })),
   include_aliases: Type.Optional(
-    Type.Object({ external_id: Type.Optional(Type.Array(Type.String({ maxLength: 128 }), { maxItems: 500 })) }),
+    Type.Object({ external_id: Type.Optional(Type.Array(Type.String({ maxLength: LIMITS.external_id }), { maxItems: LIMITS.ids_per_list })) }),
   ),
-  send_after: Type.Optional(text(64, 'RFC 3339 or a date string OneSignal documents; at most 30 days ahead.')),
-  delayed_option: Type.Optional(Type.String({ maxLength: 16, description: 'timezone' })),
-  delivery_time_of_day: Type.Optional(text(16, 'A clock time such as 9:00AM or 21:45.')),
-  throttle_rate_per_minute: Type.Optional(loose(Type.Integer({ minimum: 1, maximum: 100_000 }), 'any')),
-  url: Type.Optional(text(500, 'Opened on tap → custom.u.')),
-  app_url: Type.Optional(text(500, 'Another name of url.')),
-  big_picture: Type.Optional(text(2048, 'An https image → custom.m (the extension attaches it).')),
+  send_after: Type.Optional(text(LIMITS.send_after, 'RFC 3339 or a date string OneSignal documents; at most 30 days ahead.')),
+  delayed_option: Type.Optional(Type.String({ maxLength: LIMITS.delayed_option, description: 'timezone' })),
+  delivery_time_of_day: Type.Optional(text(LIMITS.delivery_time_of_day, 'A clock time such as 9:00AM or 21:45.')),
+  throttle_rate_per_minute: Type.Optional(loose(Type.Integer({ minimum: LIMITS.throttle_min, maximum: LIMITS.throttle_max }), 'any')),
+  url: Type.Optional(text(LIMITS.url, 'Opened on tap → custom.u.')),
+  app_url: Type.Optional(text(LIMITS.url, 'Another name of url.')),
+  big_picture: Type.Optional(text(LIMITS.image_url, 'An https image → custom.m (the extension attaches it).')),
   ios_attachments: Type.Optional(
-    Type.Unsafe<Record<string, string>>({ type: 'object', maxProperties: 1, additionalProperties: { type: 'string', maxLength: 2048 } }),
+    Type.Unsafe<Record<string, string>>({ type: 'object', maxProperties: 1, additionalProperties: { type: 'string', maxLength: LIMITS.image_url } }),
   ),
   data: Type.Optional(freeObject('Key → value for the app → custom.a (values as text).')),
   buttons: Type.Optional(
-    Type.Array(Type.Object({ id: Type.String({ maxLength: 40 }), text: Type.String({ maxLength: 40 }) }), { maxItems: 1 }),
+    Type.Array(Type.Object({ id: Type.String({ maxLength: LIMITS.button }), text: Type.String({ maxLength: LIMITS.button }) }), { maxItems: 1 }),
   ),
-  bundle_id: Type.Optional(text(255, "The app's bundle id.")),
+  bundle_id: Type.Optional(text(LIMITS.bundle_id, "The app's bundle id.")),
   idempotency_key: Type.Optional(loose(Type.String({ maxLength: 80, pattern: '^[A-Za-z0-9_.-]+$' }), 'any')),
   external_id: Type.Optional(loose(Type.String({ maxLength: 80, pattern: '^[A-Za-z0-9_.-]+$' }), 'any')),
   // iOS fields, by the official client's wire names (its model's baseName).
-  ttl: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_TTL_SECONDS, description: 'Seconds → apns-expiration; default 259200 (3 days); 0 = now or never.' })),
+  ttl: Type.Optional(Type.Integer({ minimum: 0, maximum: LIMITS.ttl_seconds, description: 'Seconds → apns-expiration; default 259200 (3 days); 0 = now or never.' })),
   priority: Type.Optional(Type.Integer({ minimum: 1, maximum: 10, description: '1–3 → apns-priority 1, 4–6 → 5, 7–10 → 10.' })),
-  collapse_id: Type.Optional(text(64, 'apns-collapse-id: printable ASCII, at most 64 bytes.')),
+  collapse_id: Type.Optional(text(LIMITS.collapse_id_bytes, 'apns-collapse-id: printable ASCII, at most 64 bytes.')),
   ios_badgeType: Type.Optional(stringEnum(BADGE_TYPES, 'SetTo → aps.badge; Increase → added by the extension.')),
-  ios_badgeCount: Type.Optional(Type.Integer({ minimum: -2_147_483_648, maximum: 2_147_483_647, format: 'int32' })),
-  ios_sound: Type.Optional(text(255, 'A sound file of the app bundle → aps.sound (default "default").')),
-  ios_category: Type.Optional(text(128, 'aps.category.')),
-  thread_id: Type.Optional(text(128, 'aps.thread-id.')),
-  summary_arg: Type.Optional(text(128, 'aps.alert.summary-arg.')),
+  ios_badgeCount: Type.Optional(Type.Integer({ minimum: LIMITS.badge_min, maximum: LIMITS.badge_max, format: 'int32' })),
+  ios_sound: Type.Optional(text(LIMITS.ios_sound, 'A sound file of the app bundle → aps.sound (default "default").')),
+  ios_category: Type.Optional(text(LIMITS.ios_category, 'aps.category.')),
+  thread_id: Type.Optional(text(LIMITS.thread_id, 'aps.thread-id.')),
+  summary_arg: Type.Optional(text(LIMITS.summary_arg, 'aps.alert.summary-arg.')),
   summary_arg_count: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'aps.alert.summary-arg-count.' })),
   ios_interruption_level: Type.Optional(stringEnum(INTERRUPTION_LEVELS, 'aps.interruption-level (time_sensitive → time-sensitive).')),
   ios_relevance_score: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'aps.relevance-score.' })),
-  target_content_identifier: Type.Optional(text(256, 'aps.target-content-id.')),
+  target_content_identifier: Type.Optional(text(LIMITS.target_content_identifier, 'aps.target-content-id.')),
   mutable_content: Type.Optional(Type.Boolean({ description: 'aps.mutable-content: 1.' })),
   apns_alert: Type.Optional(freeObject(`Extra aps.alert keys: ${APNS_ALERT_KEYS.join(', ')}.`)),
   content_available: Type.Optional(Type.Boolean({ description: 'A background push: aps.content-available 1, apns-push-type background, apns-priority 5.' })),
   apns_push_type_override: Type.Optional(stringEnum(PUSH_TYPE_OVERRIDES, 'apns-push-type.')),
-  name: Type.Optional(text(128, "The send's internal name (never sent to devices).")),
+  name: Type.Optional(text(LIMITS.name, "The send's internal name (never sent to devices).")),
   custom_data: Type.Optional(freeObject('Kept with the send and returned by its stats; never sent to devices.')),
 });
 

@@ -1,11 +1,13 @@
 // When and how fast a send goes out: send_after, delayed_option, delivery_time_of_day and
 // throttle_rate_per_minute (DECISIONS "Time"; contract "Throttling rules").
+import type { FieldIssue } from '../errors.js';
 import type { SendRequest } from '../send/request.js';
-import { MAX_SEND_AFTER_CHARS, parseSendAfter, sendAfterWindow } from '../time/send-after.js';
+import { parseSendAfter, sendAfterWindow } from '../time/send-after.js';
 import { parseTimeOfDay } from '../time/time-of-day.js';
+import { LIMITS } from './limits.js';
 import type { SendBody } from './send-schema.js';
 
-export const THROTTLE_MESSAGE = 'throttle_rate_per_minute is a whole number from 1 to 100000.';
+export const THROTTLE_MESSAGE = `throttle_rate_per_minute is a whole number from ${LIMITS.throttle_min} to ${LIMITS.throttle_max}.`;
 export const SEND_AFTER_UNREADABLE =
   'send_after is not a date and time Herald can read. Use RFC 3339, such as 2026-11-24T14:00:00-07:00.';
 export const SEND_AFTER_PAST = 'send_after is more than 60 seconds in the past.';
@@ -15,13 +17,13 @@ export const SEND_AFTER_TOO_FAR = 'send_after is more than 30 days ahead.';
  * A JSON integer, or a string of decimal digits: the official client types the field as a
  * string (DECISIONS "Bodies"). Anything else — decimals, signs, spaces, exponents — is refused.
  */
-export function readThrottle(value: unknown, messages: string[]): number | undefined {
+export function readThrottle(value: unknown, issues: FieldIssue[]): number | undefined {
   if (value === undefined) return undefined;
   let rate: number | undefined;
   if (typeof value === 'number' && Number.isInteger(value)) rate = value;
   else if (typeof value === 'string' && /^[0-9]{1,15}$/.test(value)) rate = Number(value);
-  if (rate === undefined || rate < 1 || rate > 100_000) {
-    messages.push(THROTTLE_MESSAGE);
+  if (rate === undefined || rate < LIMITS.throttle_min || rate > LIMITS.throttle_max) {
+    issues.push({ field: 'throttle_rate_per_minute', message: THROTTLE_MESSAGE });
     return undefined;
   }
   return rate;
@@ -29,22 +31,23 @@ export function readThrottle(value: unknown, messages: string[]): number | undef
 
 export type Schedule = Pick<SendRequest, 'sendAfter' | 'timezoneDelivery'>;
 
-export function readSchedule(body: SendBody, now: Date, messages: string[]): Schedule {
-  const before = messages.length;
+export function readSchedule(body: SendBody, now: Date, issues: FieldIssue[]): Schedule {
+  const before = issues.length;
+  const sendAfter = (message: string) => issues.push({ field: 'send_after', message });
   const schedule: Schedule = {};
 
   // Length first: nothing longer than the CRD's 64 characters is parsed.
-  const tooLong = body.send_after !== undefined && body.send_after.length > MAX_SEND_AFTER_CHARS;
+  const tooLong = body.send_after !== undefined && body.send_after.length > LIMITS.send_after;
   const parsed = body.send_after === undefined || tooLong ? undefined : parseSendAfter(body.send_after);
   if (body.send_after !== undefined) {
     if (tooLong) {
-      messages.push(`send_after is longer than ${MAX_SEND_AFTER_CHARS} characters.`);
+      sendAfter(`send_after is longer than ${LIMITS.send_after} characters.`);
     } else if (!parsed) {
-      messages.push(SEND_AFTER_UNREADABLE);
+      sendAfter(SEND_AFTER_UNREADABLE);
     } else {
       const window = sendAfterWindow(parsed.date, now);
-      if (window.kind === 'past') messages.push(SEND_AFTER_PAST);
-      else if (window.kind === 'too_far') messages.push(SEND_AFTER_TOO_FAR);
+      if (window.kind === 'past') sendAfter(SEND_AFTER_PAST);
+      else if (window.kind === 'too_far') sendAfter(SEND_AFTER_TOO_FAR);
       // Up to 60 s late is an immediate send, answered as such: no sendAfter.
       else if (window.kind === 'at') schedule.sendAfter = window.date;
     }
@@ -52,23 +55,23 @@ export function readSchedule(body: SendBody, now: Date, messages: string[]): Sch
 
   const timezone = body.delayed_option === 'timezone';
   if (body.delayed_option !== undefined && !timezone) {
-    messages.push('delayed_option allows only timezone.');
+    issues.push({ field: 'delayed_option', message: 'delayed_option allows only timezone.' });
   }
   let timeOfDay: string | undefined;
   if (body.delivery_time_of_day !== undefined) {
     timeOfDay = parseTimeOfDay(body.delivery_time_of_day);
     if (timeOfDay === undefined) {
-      messages.push('delivery_time_of_day must be a clock time such as 9:00AM or 21:45.');
+      issues.push({ field: 'delivery_time_of_day', message: 'delivery_time_of_day must be a clock time such as 9:00AM or 21:45.' });
     } else if (!timezone && body.delayed_option === undefined) {
       // Ignoring it would send now what the caller meant for later.
-      messages.push('delivery_time_of_day needs delayed_option: timezone.');
+      issues.push({ field: 'delivery_time_of_day', message: 'delivery_time_of_day needs delayed_option: timezone.' });
     }
   }
   if (timezone && body.send_after === undefined && body.delivery_time_of_day === undefined) {
-    messages.push('delayed_option timezone needs send_after or delivery_time_of_day.');
+    issues.push({ field: 'delayed_option', message: 'delayed_option timezone needs send_after or delivery_time_of_day.' });
   }
 
-  if (messages.length > before) return {};
+  if (issues.length > before) return {};
   if (timezone) {
     // DECISIONS "Time": the clock time of delivery_time_of_day, else of send_after as written;
     // devices with no known zone use send_after's offset (UTC when there is none).

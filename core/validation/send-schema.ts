@@ -3,6 +3,8 @@
 // Unknown fields are allowed and ignored (DECISIONS "Bodies"). Lengths, formats and relations
 // between fields are stage (b) (send-rules modules), where each gets its own sentence.
 import { Ajv, type ErrorObject } from 'ajv';
+import type { FieldIssue } from '../errors.js';
+import { LIMITS } from './limits.js';
 import { type SendBody } from './send-body-schema.js';
 import { shapeSchema } from './schema-views.js';
 
@@ -37,7 +39,7 @@ export const SHAPE_MESSAGES: Record<string, string> = {
   data: 'data must be an object of key to value.',
   buttons: 'buttons must be an array with one object that has id and text, both text.',
   bundle_id: "bundle_id must be text: the app's bundle id.",
-  ttl: 'ttl is a whole number of seconds from 0 to 2419200.',
+  ttl: `ttl is a whole number of seconds from 0 to ${LIMITS.ttl_seconds}.`,
   priority: 'priority is a whole number from 1 to 10.',
   collapse_id: 'collapse_id must be text.',
   ios_badgeType: 'ios_badgeType is one of None, SetTo or Increase.',
@@ -66,7 +68,7 @@ export interface ShapeResult {
   body: SendBody;
   /** Names of the fields present in the body (not null), whatever their shape. */
   present: Set<string>;
-  messages: string[];
+  issues: FieldIssue[];
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -99,23 +101,24 @@ export function shapeCheck<B>(shape: Record<string, unknown>, sentences: Record<
 export const checkShape = shapeCheck<SendBody>(schema, SHAPE_MESSAGES);
 
 function checkWith(validateShape: ReturnType<typeof ajv.compile>, sentences: Record<string, string>, input: unknown): ShapeResult {
-  if (!isObject(input)) return { body: {}, present: new Set(), messages: [BODY_NOT_OBJECT] };
+  if (!isObject(input)) return { body: {}, present: new Set(), issues: [{ field: '', message: BODY_NOT_OBJECT }] };
   const body: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) if (value !== null) body[key] = value;
   const present = new Set(Object.keys(body));
-  if (validateShape(body)) return { body: body as SendBody, present, messages: [] };
-
+  if (validateShape(body)) return { body: body as SendBody, present, issues: [] };
 
   const bad = new Set<string>();
-  const messages: string[] = [];
+  const issues: FieldIssue[] = [];
   for (const error of validateShape.errors ?? []) {
     const field = fieldOf(error);
     if (field === undefined || bad.has(field)) continue;
     bad.add(field);
-    if (error.instancePath === '' && field === 'contents') messages.push(CONTENTS_REQUIRED);
-    else if (error.instancePath === '' && field === 'app_id') messages.push(APP_ID_REQUIRED);
-    else messages.push(sentences[field] ?? `${field} has the wrong type.`);
+    const message =
+      error.instancePath === '' && field === 'contents' ? CONTENTS_REQUIRED
+      : error.instancePath === '' && field === 'app_id' ? APP_ID_REQUIRED
+      : (sentences[field] ?? `${field} has the wrong type.`);
+    issues.push({ field, message });
   }
   for (const field of bad) delete body[field];
-  return { body: body as SendBody, present, messages };
+  return { body: body as SendBody, present, issues };
 }

@@ -1,8 +1,9 @@
 // The audience of a send (contract "Target rule"; DECISIONS "Audiences" and "Compatibility with
 // the official OneSignal client").
+import type { FieldIssue } from '../errors.js';
 import type { AudienceCondition, SendTarget, TagCondition, TagRelation } from '../send/request.js';
-import { FILTER_FIELDS, MAX_FILTER_ENTRIES } from '../audience/filter-schema.js';
-import { MAX_EXCLUDED_SEGMENTS } from './send-body-schema.js';
+import { FILTER_FIELDS } from '../audience/filter-schema.js';
+import { LIMITS } from './limits.js';
 import type { SendBody } from './send-schema.js';
 import { codePointLength, quoted } from './text.js';
 
@@ -11,7 +12,6 @@ const SEGMENT_ALIASES: Record<string, string> = {
   All: 'Subscribed Users',
   'All Subscribers': 'Subscribed Users',
 };
-export const MAX_IDS_PER_LIST = 500;
 
 /**
  * Fields that name an audience. `filters` is the client's tag target (one tag condition is the
@@ -47,9 +47,6 @@ export const NO_TARGET =
 
 const RELATIONS: readonly TagRelation[] = ['=', '!=', '>', '<', 'exists', 'not_exists'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const MAX_EXTERNAL_ID_CHARS = 128;
-/** Tag keys and values, and segment names: as long as a device's tag key (decisions). */
-export const MAX_TAG_CHARS = 128;
 
 function isEmpty(value: unknown): boolean {
   if (Array.isArray(value)) return value.length === 0;
@@ -57,22 +54,23 @@ function isEmpty(value: unknown): boolean {
   return false;
 }
 
-function readSegment(list: string[], segmentNames: string[], messages: string[]) {
+function readSegment(list: string[], segmentNames: string[], issues: FieldIssue[]) {
   if (list.length !== 1) {
-    messages.push('included_segments holds exactly one segment name.');
+    issues.push({ field: 'included_segments', message: 'included_segments holds exactly one segment name.' });
     return undefined;
   }
-  if (codePointLength(list[0]) > MAX_TAG_CHARS) {
-    messages.push(`included_segments[0] is longer than ${MAX_TAG_CHARS} characters.`);
+  if (codePointLength(list[0]) > LIMITS.tag) {
+    issues.push({ field: 'included_segments[0]', message: `included_segments[0] is longer than ${LIMITS.tag} characters.` });
     return undefined;
   }
   const name = SEGMENT_ALIASES[list[0]] ?? list[0];
   if ((BUILT_IN_SEGMENTS as readonly string[]).includes(name) || segmentNames.includes(name)) {
     return name;
   }
-  messages.push(
-    `Unknown segment "${list[0]}". Use Subscribed Users, Active Users, Inactive Users or a segment defined for this app.`,
-  );
+  issues.push({
+    field: 'included_segments[0]',
+    message: `Unknown segment "${list[0]}". Use Subscribed Users, Active Users, Inactive Users or a segment defined for this app.`,
+  });
   return undefined;
 }
 
@@ -80,41 +78,41 @@ function readSegment(list: string[], segmentNames: string[], messages: string[])
 function readTag(
   raw: Record<string, unknown>,
   where: string,
-  messages: string[],
+  issues: FieldIssue[],
 ): TagCondition | undefined {
-  const before = messages.length;
+  const before = issues.length;
   if (raw.field !== undefined && raw.field !== 'tag') {
     // Another kind of filter: its members mean something else, so say only this.
-    messages.push(`${where}.field must be "tag" here.`);
+    issues.push({ field: `${where}.field`, message: `${where}.field must be "tag" here.` });
     return undefined;
   }
   const key = raw.key;
   if (typeof key !== 'string' || key.trim() === '') {
-    messages.push(`${where}.key must be the name of a tag.`);
-  } else if (codePointLength(key) > MAX_TAG_CHARS) {
-    messages.push(`${where}.key is longer than ${MAX_TAG_CHARS} characters.`);
+    issues.push({ field: `${where}.key`, message: `${where}.key must be the name of a tag.` });
+  } else if (codePointLength(key) > LIMITS.tag) {
+    issues.push({ field: `${where}.key`, message: `${where}.key is longer than ${LIMITS.tag} characters.` });
   }
   const relation = raw.relation;
   if (typeof relation !== 'string' || !RELATIONS.includes(relation as TagRelation)) {
-    messages.push(`${where}.relation must be one of =, !=, >, <, exists, not_exists.`);
+    issues.push({ field: `${where}.relation`, message: `${where}.relation must be one of =, !=, >, <, exists, not_exists.` });
   }
   const needsValue = relation !== 'exists' && relation !== 'not_exists';
   let value: string | undefined;
   if (needsValue) {
     if (raw.value === undefined || raw.value === null) {
-      messages.push(`${where}.value is required with relation "${quoted(String(relation))}".`);
-    } else if (typeof raw.value === 'string' && codePointLength(raw.value) > MAX_TAG_CHARS) {
-      messages.push(`${where}.value is longer than ${MAX_TAG_CHARS} characters.`);
+      issues.push({ field: `${where}.value`, message: `${where}.value is required with relation "${quoted(String(relation))}".` });
+    } else if (typeof raw.value === 'string' && codePointLength(raw.value) > LIMITS.tag) {
+      issues.push({ field: `${where}.value`, message: `${where}.value is longer than ${LIMITS.tag} characters.` });
     } else if (typeof raw.value === 'string') {
       value = raw.value;
     } else if (typeof raw.value === 'number') {
       value = String(raw.value); // tag values are text on devices; 10 and "10" match alike
     } else {
-      messages.push(`${where}.value must be text or a number.`);
+      issues.push({ field: `${where}.value`, message: `${where}.value must be text or a number.` });
     }
   }
   // exists / not_exists: a value, if sent, has no meaning and is dropped.
-  if (messages.length > before) return undefined;
+  if (issues.length > before) return undefined;
   const tag: TagCondition = { key: key as string, relation: relation as TagRelation };
   if (needsValue) tag.value = value;
   return tag;
@@ -129,10 +127,10 @@ function readIds(
   list: string[],
   field: string,
   kind: 'subscription' | 'external',
-  messages: string[],
+  issues: FieldIssue[],
 ): string[] | undefined {
-  if (list.length > MAX_IDS_PER_LIST) {
-    messages.push(`${field} holds at most 500 ids; this request has ${list.length}.`);
+  if (list.length > LIMITS.ids_per_list) {
+    issues.push({ field, message: `${field} holds at most ${LIMITS.ids_per_list} ids; this request has ${list.length}.` });
     return undefined;
   }
   const bad: number[] = [];
@@ -145,7 +143,7 @@ function readIds(
       id = raw.toLowerCase(); // ids are stored lowercase (DECISIONS "Identity and auth")
     } else {
       const n = codePointLength(raw);
-      if (n < 1 || n > MAX_EXTERNAL_ID_CHARS) return void bad.push(index);
+      if (n < 1 || n > LIMITS.external_id) return void bad.push(index);
     }
     if (!seen.has(id)) {
       seen.add(id);
@@ -154,11 +152,13 @@ function readIds(
   });
   if (bad.length > 0) {
     const more = bad.length > 1 ? ` (and ${bad.length - 1} more)` : '';
-    messages.push(
-      kind === 'subscription'
-        ? `${field}[${bad[0]}] is not a Subscription ID (a UUID)${more}.`
-        : `${field}[${bad[0]}] is not an External ID of 1 to 128 characters${more}.`,
-    );
+    issues.push({
+      field: `${field}[${bad[0]}]`,
+      message:
+        kind === 'subscription'
+          ? `${field}[${bad[0]}] is not a Subscription ID (a UUID)${more}.`
+          : `${field}[${bad[0]}] is not an External ID of 1 to ${LIMITS.external_id} characters${more}.`,
+    });
     return undefined;
   }
   return ids;
@@ -172,81 +172,89 @@ export function readTarget(
   body: SendBody,
   present: Set<string>,
   segmentNames: string[],
-  messages: string[],
+  issues: FieldIssue[],
 ): SendTarget | undefined {
   for (const field of UNSUPPORTED_AUDIENCE_FIELDS) {
     if (present.has(field) && !isEmpty((body as Record<string, unknown>)[field])) {
-      messages.push(
-        `${field} is not supported. Name the audience with included_segments, tag, include_subscription_ids or include_external_ids.`,
-      );
+      issues.push({
+        field,
+        message: `${field} is not supported. Name the audience with included_segments, tag, include_subscription_ids or include_external_ids.`,
+      });
     }
   }
 
   const named = TARGET_FIELDS.filter((field) => present.has(field));
   if (named.length === 0) {
-    messages.push(NO_TARGET);
+    // No field is at fault: the sentence is placed with the first audience field it lists.
+    issues.push({ field: TARGET_FIELDS[0], message: NO_TARGET });
     return undefined;
   }
   if (named.length > 1) {
-    messages.push(`Name one audience only; this request names ${named.join(' and ')}.`);
+    // The second audience named is the one too many.
+    issues.push({ field: named[1], message: `Name one audience only; this request names ${named.join(' and ')}.` });
     return undefined;
   }
 
   const field = named[0];
   if (body.included_segments) {
-    const segment = readSegment(body.included_segments, segmentNames, messages);
+    const segment = readSegment(body.included_segments, segmentNames, issues);
     return segment === undefined ? undefined : { kind: 'segment', segment };
   }
   if (body.tag) {
-    const tag = readTag(body.tag, 'tag', messages);
+    const tag = readTag(body.tag, 'tag', issues);
     return tag && { kind: 'tag', tag };
   }
   if (body.filters) {
     const entries = body.filters as Record<string, unknown>[];
     const single = singleTagFilter(entries);
     if (single) {
-      const tag = readTag(single, 'filters[0]', messages);
+      const tag = readTag(single, 'filters[0]', issues);
       return tag && { kind: 'tag', tag };
     }
-    const groups = readFilters(entries, messages);
+    const groups = readFilters(entries, issues);
     return groups && { kind: 'filters', groups };
   }
   if (body.include_subscription_ids) {
-    const ids = readIds(body.include_subscription_ids, field, 'subscription', messages);
+    const ids = readIds(body.include_subscription_ids, field, 'subscription', issues);
     return ids && { kind: 'subscription_ids', ids };
   }
   if (body.include_external_ids) {
-    const ids = readIds(body.include_external_ids, field, 'external', messages);
+    const ids = readIds(body.include_external_ids, field, 'external', issues);
     return ids && { kind: 'external_ids', ids };
   }
   if (body.include_aliases) {
     const labels = Object.keys(body.include_aliases);
     const others = labels.filter((label) => label !== 'external_id');
     if (others.length > 0 || labels.length === 0) {
-      messages.push(
-        'include_aliases supports only external_id, as {"external_id": [...]}' +
+      issues.push({
+        field: 'include_aliases',
+        message:
+          'include_aliases supports only external_id, as {"external_id": [...]}' +
           (others.length > 0 ? `; ${others.slice(0, 3).map(quoted).join(', ')} is not supported.` : '.'),
-      );
+      });
       return undefined;
     }
-    const ids = readIds(body.include_aliases.external_id!, 'include_aliases.external_id', 'external', messages);
+    const ids = readIds(body.include_aliases.external_id!, 'include_aliases.external_id', 'external', issues);
     return ids && { kind: 'external_ids', ids };
   }
   return undefined; // the named field had a wrong shape, already reported
 }
 
 /** Segment names whose installs a send leaves out (`excluded_segments`; it is not a target). */
-export function readExcludedSegments(value: unknown, segmentNames: string[], messages: string[]): string[] | undefined {
+export function readExcludedSegments(value: unknown, segmentNames: string[], issues: FieldIssue[]): string[] | undefined {
   if (value === undefined || (Array.isArray(value) && value.length === 0)) return undefined;
-  if (!Array.isArray(value) || value.length > MAX_EXCLUDED_SEGMENTS || !value.every((v) => typeof v === 'string')) {
-    messages.push(`excluded_segments is a list of at most ${MAX_EXCLUDED_SEGMENTS} segment names.`);
+  if (!Array.isArray(value) || value.length > LIMITS.excluded_segments || !value.every((v) => typeof v === 'string')) {
+    issues.push({ field: 'excluded_segments', message: `excluded_segments is a list of at most ${LIMITS.excluded_segments} segment names.` });
     return undefined;
   }
   const names: string[] = [];
-  for (const given of value as string[]) {
+  for (const [i, given] of (value as string[]).entries()) {
     const name = SEGMENT_ALIASES[given] ?? given;
     if (!(BUILT_IN_SEGMENTS as readonly string[]).includes(name) && !segmentNames.includes(name)) {
-      messages.push(`excluded_segments: unknown segment "${quoted(given)}". Use Subscribed Users, Active Users, Inactive Users or a segment defined for this app.`);
+      issues.push({
+        field: `excluded_segments[${i}]`,
+        message: `excluded_segments: unknown segment "${quoted(given)}". Use Subscribed Users, Active Users, Inactive Users or a segment defined for this app.`,
+      });
       return undefined;
     }
     if (!names.includes(name)) names.push(name);
@@ -259,38 +267,38 @@ export function readExcludedSegments(value: unknown, segmentNames: string[], mes
  * between groups (OneSignal's rule). Fields: tag (key, relation, value), language (= or !=, a
  * language code), last_session and first_session (> or <, hours_ago: more or fewer hours ago).
  */
-function readFilters(entries: Record<string, unknown>[], messages: string[]): AudienceCondition[][] | undefined {
-  if (entries.length === 0 || entries.length > MAX_FILTER_ENTRIES) {
-    messages.push(`filters holds 1 to ${MAX_FILTER_ENTRIES} entries.`);
+function readFilters(entries: Record<string, unknown>[], issues: FieldIssue[]): AudienceCondition[][] | undefined {
+  if (entries.length === 0 || entries.length > LIMITS.filter_entries) {
+    issues.push({ field: 'filters', message: `filters holds 1 to ${LIMITS.filter_entries} entries.` });
     return undefined;
   }
-  const before = messages.length;
+  const before = issues.length;
   const groups: AudienceCondition[][] = [[]];
   let afterCondition = false; // the previous entry was a condition (valid or not)
   entries.forEach((raw, i) => {
     const where = `filters[${i}]`;
-    if (messages.length - before >= 5) return; // a few sentences are enough to fix a list
+    if (issues.length - before >= 5) return; // a few sentences are enough to fix a list
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-      messages.push(`${where} must be an object.`);
+      issues.push({ field: where, message: `${where} must be an object.` });
       return;
     }
     if (raw.operator !== undefined) {
       if (raw.operator === 'AND' && Object.keys(raw).length === 1) return; // neighbours are ANDed anyway
       if (raw.operator !== 'OR' || Object.keys(raw).length !== 1) {
-        messages.push(`${where} is an operator entry: {"operator": "OR"} (or "AND"), nothing else.`);
+        issues.push({ field: where, message: `${where} is an operator entry: {"operator": "OR"} (or "AND"), nothing else.` });
       } else if (!afterCondition) {
-        messages.push(`${where}: "OR" must stand between two conditions.`);
+        issues.push({ field: where, message: `${where}: "OR" must stand between two conditions.` });
       } else groups.push([]);
       afterCondition = false;
       return;
     }
     afterCondition = true;
-    const condition = readCondition(raw, where, messages);
+    const condition = readCondition(raw, where, issues);
     if (condition) groups[groups.length - 1].push(condition);
   });
-  if (messages.length > before) return undefined;
+  if (issues.length > before) return undefined;
   if (!afterCondition) {
-    messages.push('filters: "OR" must stand between two conditions.');
+    issues.push({ field: `filters[${entries.length - 1}]`, message: 'filters: "OR" must stand between two conditions.' });
     return undefined;
   }
   return groups;
@@ -299,15 +307,15 @@ function readFilters(entries: Record<string, unknown>[], messages: string[]): Au
 const LANGUAGE_CODE = /^[a-z]{2}(-[A-Za-z]{2,4})?$/;
 const HOURS = /^\d{1,6}(\.\d{1,3})?$/;
 
-function readCondition(raw: Record<string, unknown>, where: string, messages: string[]): AudienceCondition | undefined {
+function readCondition(raw: Record<string, unknown>, where: string, issues: FieldIssue[]): AudienceCondition | undefined {
   const field = raw.field ?? 'tag';
   if (field === 'tag') {
-    const tag = readTag(raw, where, messages);
+    const tag = readTag(raw, where, issues);
     return tag && { field: 'tag', ...tag };
   }
   if (field === 'language') {
     if ((raw.relation !== '=' && raw.relation !== '!=') || typeof raw.value !== 'string' || !LANGUAGE_CODE.test(raw.value)) {
-      messages.push(`${where}: a language filter is {"field": "language", "relation": "=" or "!=", "value": a language code such as "en"}.`);
+      issues.push({ field: where, message: `${where}: a language filter is {"field": "language", "relation": "=" or "!=", "value": a language code such as "en"}.` });
       return undefined;
     }
     return { field: 'language', relation: raw.relation, value: raw.value };
@@ -315,12 +323,12 @@ function readCondition(raw: Record<string, unknown>, where: string, messages: st
   if (field === 'last_session' || field === 'first_session') {
     const hours = typeof raw.hours_ago === 'number' ? String(raw.hours_ago) : raw.hours_ago;
     if ((raw.relation !== '>' && raw.relation !== '<') || typeof hours !== 'string' || !HOURS.test(hours)) {
-      messages.push(`${where}: a ${field} filter is {"field": "${field}", "relation": ">" or "<", "hours_ago": a number of hours such as "24"}.`);
+      issues.push({ field: where, message: `${where}: a ${field} filter is {"field": "${field}", "relation": ">" or "<", "hours_ago": a number of hours such as "24"}.` });
       return undefined;
     }
     return { field, relation: raw.relation, hoursAgo: Number(hours) };
   }
-  messages.push(`${where}.field must be one of ${FILTER_FIELDS.join(', ')}; Herald records no other field of an install.`);
+  issues.push({ field: `${where}.field`, message: `${where}.field must be one of ${FILTER_FIELDS.join(', ')}; Herald records no other field of an install.` });
   return undefined;
 }
 

@@ -1,18 +1,18 @@
 // The fields of the app-facing install calls (register and update), read by the route's
 // validator and published as the OpenAPI request schemas: one definition.
-import { MAX_TAG_CHARS } from './send-target.js';
+import { LIMITS } from './limits.js';
 
 export const SUBSCRIPTION_FIELDS = {
   token: { type: 'string', pattern: '^[0-9a-fA-F]{8,200}$' },
-  external_id: { type: ['string', 'null'], minLength: 1, maxLength: 128 },
+  external_id: { type: ['string', 'null'], minLength: 1, maxLength: LIMITS.external_id },
   language: { type: ['string', 'null'], pattern: '^[a-z]{2}(-[A-Za-z]{2,4})?$' },
   timezone: { type: ['string', 'null'], maxLength: 64 },
   tags: {
     type: 'object',
     maxProperties: 200,
-    propertyNames: { maxLength: MAX_TAG_CHARS },
+    propertyNames: { maxLength: LIMITS.tag },
     // Values as long as keys, and as a send's tag condition (they had no limit).
-    additionalProperties: { type: ['string', 'number', 'boolean', 'null'], maxLength: MAX_TAG_CHARS },
+    additionalProperties: { type: ['string', 'number', 'boolean', 'null'], maxLength: LIMITS.tag },
   },
   subscribed: { type: 'boolean' },
   // OneSignal's test_type: 1 = a development build (its token works on the sandbox gateway only),

@@ -19,23 +19,23 @@ export function unstorableText(s: string): string | undefined {
   return undefined;
 }
 
-/** A 422 naming `field` when PostgreSQL cannot store `s`. */
-export function assertStorableText(s: string, field: string): void {
+/** A 422 naming `field` when PostgreSQL cannot store `s` (`named`: how the sentence names it). */
+export function assertStorableText(s: string, field: string, named = field): void {
   const problem = unstorableText(s);
-  if (problem) throw new ValidationError(`${field} ${problem}.`);
+  if (problem) throw new ValidationError({ field, message: `${named} ${problem}.` });
 }
 
 const at = (path: string, key: string) => (path ? `${path}.${key}` : key);
 
 /** Throws a ValidationError naming the first refused key or text; returns `value` unchanged. */
 export function checkUntrustedJson<T>(value: T, path = ''): T {
-  if (typeof value === 'string') assertStorableText(value, path || 'The body');
+  if (typeof value === 'string') assertStorableText(value, path, path || 'The body');
   else if (Array.isArray(value)) value.forEach((item, i) => checkUntrustedJson(item, `${path}[${i}]`));
   else if (value !== null && typeof value === 'object') {
     for (const key of Object.keys(value)) {
-      if (PROTOTYPE_KEYS.has(key)) throw new ValidationError(`${at(path, key)} is not accepted: no field is named ${key}.`);
+      if (PROTOTYPE_KEYS.has(key)) throw new ValidationError({ field: at(path, key), message: `${at(path, key)} is not accepted: no field is named ${key}.` });
       const problem = unstorableText(key);
-      if (problem) throw new ValidationError(`The key "${quoted(key.replace(/[\u0000\uD800-\uDFFF]/g, '\uFFFD'))}" in ${path || 'the body'} ${problem}.`);
+      if (problem) throw new ValidationError({ field: path, message: `The key "${quoted(key.replace(/[\u0000\uD800-\uDFFF]/g, '\uFFFD'))}" in ${path || 'the body'} ${problem}.` });
       checkUntrustedJson((value as Record<string, unknown>)[key], at(path, key));
     }
   }

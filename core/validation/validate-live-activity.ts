@@ -3,7 +3,7 @@
 // The same two stages as a send (validate-send.ts): shapes by the bodies' one schema
 // (live-activity-schema.ts), then the rules, reusing the send's readers for what means the same
 // (texts, audience, idempotency key, name), and last Apple's 4 KB on the exact payload.
-import { ValidationError } from '../errors.js';
+import { ValidationError, type FieldIssue } from '../errors.js';
 import { ACTIVITY_ID, ACTIVITY_ID_RULE, ACTIVITY_TYPE, ACTIVITY_TYPE_RULE } from '../live-activities/names.js';
 import { APNS_PAYLOAD_LIMIT_BYTES, largestPayloadBytes } from '../payload/apns-payload.js';
 import type { ApnsOptions, LiveActivityRequest, SendRequest, SendTarget } from '../send/request.js';
@@ -34,31 +34,31 @@ export interface LiveActivityValidationInput {
 type Body = StartLiveActivityBody & UpdateLiveActivityBody;
 
 /** The alert fields: optional on an update (a silent change), required on a start (Apple shows the new activity with it). */
-function readAlert(body: Body, present: Set<string>, start: boolean, messages: string[]) {
+function readAlert(body: Body, present: Set<string>, start: boolean, issues: FieldIssue[]) {
   if (!start && !present.has('contents')) {
-    if (present.has('headings') || present.has('ios_sound') || present.has('sound')) messages.push(ALERT_NEEDS_CONTENTS);
-    return readTexts(body as SendBody, messages, true);
+    if (present.has('headings') || present.has('ios_sound') || present.has('sound')) issues.push({ field: 'contents', message: ALERT_NEEDS_CONTENTS });
+    return readTexts(body as SendBody, issues, true);
   }
   if (!present.has('contents')) {
-    messages.push(CONTENTS_REQUIRED);
+    issues.push({ field: 'contents', message: CONTENTS_REQUIRED });
     return undefined;
   }
-  return readTexts(body as SendBody, messages);
+  return readTexts(body as SendBody, issues);
 }
 
-function readApns(body: Body, messages: string[]): ApnsOptions {
+function readApns(body: Body, issues: FieldIssue[]): ApnsOptions {
   const apns: ApnsOptions = {};
   if (body.priority !== undefined) apns.priority = body.priority;
   if (body.ios_relevance_score !== undefined) apns.relevanceScore = body.ios_relevance_score;
-  if (body.ios_sound !== undefined && body.sound !== undefined && body.ios_sound !== body.sound) messages.push(SOUNDS_DIFFER);
+  if (body.ios_sound !== undefined && body.sound !== undefined && body.ios_sound !== body.sound) issues.push({ field: 'sound', message: SOUNDS_DIFFER });
   const sound = body.ios_sound ?? body.sound;
   if (sound !== undefined && sound !== '') apns.sound = sound;
   return apns;
 }
 
-function readLiveActivity(input: LiveActivityValidationInput, body: Body, messages: string[]): LiveActivityRequest | undefined {
+function readLiveActivity(input: LiveActivityValidationInput, body: Body, issues: FieldIssue[]): LiveActivityRequest | undefined {
   const { call } = input;
-  const before = messages.length;
+  const before = issues.length;
   const la: LiveActivityRequest = {
     event: call.event === 'start' ? 'start' : (body.event ?? 'update'),
     activityId: call.event === 'update' ? call.activityId : (body.activity_id ?? ''),
@@ -68,15 +68,15 @@ function readLiveActivity(input: LiveActivityValidationInput, body: Body, messag
   if (call.event === 'start') {
     la.activityType = call.activityType;
     la.attributes = body.event_attributes ?? {};
-    if (Object.prototype.hasOwnProperty.call(la.attributes, 'onesignal')) messages.push(ONESIGNAL_ATTRIBUTE_RESERVED);
-    if (body.activity_id !== undefined && !ACTIVITY_ID.test(body.activity_id)) messages.push(ACTIVITY_ID_RULE);
+    if (Object.prototype.hasOwnProperty.call(la.attributes, 'onesignal')) issues.push({ field: 'event_attributes.onesignal', message: ONESIGNAL_ATTRIBUTE_RESERVED });
+    if (body.activity_id !== undefined && !ACTIVITY_ID.test(body.activity_id)) issues.push({ field: 'activity_id', message: ACTIVITY_ID_RULE });
   }
   if (body.stale_date !== undefined) la.staleDate = body.stale_date;
   if (body.dismissal_date !== undefined) {
     if (la.event === 'end') la.dismissalDate = body.dismissal_date;
-    else messages.push(DISMISSAL_ONLY_ON_END);
+    else issues.push({ field: 'dismissal_date', message: DISMISSAL_ONLY_ON_END });
   }
-  return messages.length > before ? undefined : la;
+  return issues.length > before ? undefined : la;
 }
 
 export function validateLiveActivityRequest(input: LiveActivityValidationInput): SendRequest {
@@ -87,28 +87,28 @@ export function validateLiveActivityRequest(input: LiveActivityValidationInput):
   // The send's readers also read subtitle and custom_data, which these bodies do not have: as
   // unknown fields they were never shape-checked, so they are left out here.
   const body = { ...shape.body, subtitle: undefined, custom_data: undefined } as Body & Pick<SendBody, 'subtitle' | 'custom_data'>;
-  const messages: string[] = [];
-  // The path first: it names what the call is about.
-  if (input.call.event === 'start' && !ACTIVITY_TYPE.test(input.call.activityType)) messages.push(ACTIVITY_TYPE_RULE);
-  if (input.call.event === 'update' && !ACTIVITY_ID.test(input.call.activityId)) messages.push(ACTIVITY_ID_RULE);
-  messages.push(...shape.messages);
+  const issues: FieldIssue[] = [];
+  // The path first: it names what the call is about (its parameter, as the field).
+  if (input.call.event === 'start' && !ACTIVITY_TYPE.test(input.call.activityType)) issues.push({ field: 'activity_type', message: ACTIVITY_TYPE_RULE });
+  if (input.call.event === 'update' && !ACTIVITY_ID.test(input.call.activityId)) issues.push({ field: 'activity_id', message: ACTIVITY_ID_RULE });
+  issues.push(...shape.issues);
 
-  const idempotencyKey = readIdempotencyKey(body.idempotency_key, input.idempotencyHeader, messages);
+  const idempotencyKey = readIdempotencyKey(body.idempotency_key, input.idempotencyHeader, issues);
   let target: SendTarget | undefined;
   if (input.call.event === 'start') {
-    target = readTarget(body as SendBody, shape.present, input.app.segmentNames, messages);
-    const excluding = readExcludedSegments(body.excluded_segments, input.app.segmentNames, messages);
+    target = readTarget(body as SendBody, shape.present, input.app.segmentNames, issues);
+    const excluding = readExcludedSegments(body.excluded_segments, input.app.segmentNames, issues);
     if (target && excluding) target.excluding = excluding;
     if (target) target.pushToStart = input.call.activityType;
   } else {
     target = { kind: 'activity', activityId: input.call.activityId };
   }
-  const texts = readAlert(body, shape.present, start, messages);
-  const apns = readApns(body, messages);
-  const bookkeeping = readBookkeeping(body as SendBody, messages);
-  const liveActivity = readLiveActivity(input, body, messages);
+  const texts = readAlert(body, shape.present, start, issues);
+  const apns = readApns(body, issues);
+  const bookkeeping = readBookkeeping(body as SendBody, issues);
+  const liveActivity = readLiveActivity(input, body, issues);
 
-  if (messages.length > 0 || !target || !texts || !liveActivity) throw new ValidationError(messages);
+  if (issues.length > 0 || !target || !texts || !liveActivity) throw new ValidationError(issues);
 
   const request: SendRequest = { appId: input.app.id, target, contents: texts.contents, defaultLanguage: texts.defaultLanguage, apns, liveActivity };
   if (texts.headings) request.headings = texts.headings;

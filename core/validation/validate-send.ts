@@ -45,27 +45,29 @@ export function validateSendRequest(input: SendValidationInput): SendRequest {
   }
   const shape = checkShape(raw);
   const body = shape.body;
-  const messages = [...shape.messages];
+  const issues = [...shape.issues];
   const background = isBackground(body);
   // contents may be left out of a background push only (its wrong shape is already reported).
-  if (!background && !shape.present.has('contents')) messages.splice(messages[0] === APP_ID_REQUIRED ? 1 : 0, 0, CONTENTS_REQUIRED);
+  if (!background && !shape.present.has('contents')) {
+    issues.splice(issues[0]?.message === APP_ID_REQUIRED ? 1 : 0, 0, { field: 'contents', message: CONTENTS_REQUIRED });
+  }
 
-  const idempotencyKey = readIdempotencyKey(body.idempotency_key, input.idempotencyHeader, messages, body.external_id);
-  const target = readTarget(body, shape.present, input.app.segmentNames, messages);
-  const excluding = readExcludedSegments(body.excluded_segments, input.app.segmentNames, messages);
+  const idempotencyKey = readIdempotencyKey(body.idempotency_key, input.idempotencyHeader, issues, body.external_id);
+  const target = readTarget(body, shape.present, input.app.segmentNames, issues);
+  const excluding = readExcludedSegments(body.excluded_segments, input.app.segmentNames, issues);
   if (target && excluding) target.excluding = excluding;
-  const texts = readTexts(body, messages, background);
-  const url = readUrl(body, messages);
-  const imageUrl = readImage(body, messages);
-  const data = readData(body, messages);
-  const button = readButton(body, messages);
-  checkBundleId(body, input.app.bundleId, messages);
-  const throttleRatePerMinute = readThrottle(body.throttle_rate_per_minute, messages);
-  const schedule = readSchedule(body, input.now, messages);
-  const apns = readApnsOptions(body, shape.present, messages);
-  const bookkeeping = readBookkeeping(body, messages);
+  const texts = readTexts(body, issues, background);
+  const url = readUrl(body, issues);
+  const imageUrl = readImage(body, issues);
+  const data = readData(body, issues);
+  const button = readButton(body, issues);
+  checkBundleId(body, input.app.bundleId, issues);
+  const throttleRatePerMinute = readThrottle(body.throttle_rate_per_minute, issues);
+  const schedule = readSchedule(body, input.now, issues);
+  const apns = readApnsOptions(body, shape.present, issues);
+  const bookkeeping = readBookkeeping(body, issues);
 
-  if (messages.length > 0 || !target || !texts) throw new ValidationError(messages);
+  if (issues.length > 0 || !target || !texts) throw new ValidationError(issues);
 
   const request: SendRequest = {
     appId: input.app.id,
