@@ -51,7 +51,7 @@ test-unit: deps
 
 test-integration: services
 	bash bench/sink/build.sh >/dev/null   # the Go HTTP/2 sink of test/apns/lean-peers.test.ts
-	$(MOCHA) --spec 'test/api/**/*.test.ts' --spec 'test/cli/**/*.test.ts' --spec 'test/limits/**/*.test.ts' --spec 'test/apns/**/*.test.ts' --spec 'test/delivery/**/*.test.ts'
+	$(MOCHA) --spec 'test/api/**/*.test.ts' --spec 'test/cli/**/*.test.ts' --spec 'test/store/**/*.test.ts' --spec 'test/limits/**/*.test.ts' --spec 'test/apns/**/*.test.ts' --spec 'test/delivery/**/*.test.ts'
 
 ## lint-docs: every link of README.md and docs/ names a file of this repository
 lint-docs: deps

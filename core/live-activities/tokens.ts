@@ -1,4 +1,4 @@
-// Live Activity tokens of an app's installs (migration 019): set (insert or replace) and remove,
+// Live Activity tokens of an app's installs (migration 024): set (insert or replace) and remove,
 // bounded per install so an install cannot grow the table without end; removed when Apple refuses
 // them, and an update token dropped once an end was delivered to it.
 import type { Queryable } from '../store/db.js';

@@ -61,10 +61,10 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const template = await ensureTemplate();
+/** A database of its own, migrated (cloned from the template) unless `migrated: false` (empty). */
+export async function createTestDatabase(opts: { migrated?: boolean } = {}): Promise<TestDatabase> {
   const name = `herald_t_${randomBytes(6).toString('hex')}`;
-  await adminQuery(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+  await adminQuery(opts.migrated === false ? `CREATE DATABASE ${name}` : `CREATE DATABASE ${name} TEMPLATE ${await ensureTemplate()}`);
   const url = databaseUrl(name);
   const pool = createPool(url, { max: 10 });
   return {

@@ -1,0 +1,87 @@
+// Upgrading a database migrated at any landed version of Herald (issue 26, docs/install.md
+// "Upgrading"): every set of migrations that a commit reachable from HEAD had is applied to an
+// empty database by that commit's own migrate.ts, then today's migrate() runs. The schema must
+// then equal a freshly migrated one, today's migrate must apply exactly the migrations that era
+// lacked (none twice: same name or same statements as one it had; none skipped), and every
+// current file must be recorded.
+import { expect } from 'chai';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { migrate, migrationFiles } from '../../core/store/migrate.js';
+import { RENAMED_MIGRATIONS } from '../../core/store/renamed-migrations.js';
+import { createTestDatabase } from '../env/database.js';
+import { ensurePostgres } from '../env/services.js';
+import { applyLandedSet, blobText, landedSets, statements, type LandedSet } from './migration-history.js';
+import { schemaSnapshot } from './schema-snapshot.js';
+
+const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), '../../core/store/migrations');
+
+describe('upgrading from every landed migration set', function () {
+  this.timeout(300_000);
+  const sets = landedSets();
+  let current: Array<{ name: string; statements: string }>;
+  let fresh: string[];
+  let dir: string;
+
+  before(async () => {
+    await ensurePostgres();
+    dir = await mkdtemp(join(tmpdir(), 'herald-upgrade-'));
+    current = await Promise.all(
+      (await migrationFiles()).map(async (name) => ({ name, statements: statements(await readFile(join(MIGRATIONS, name), 'utf8')) })),
+    );
+    const db = await createTestDatabase({ migrated: false });
+    try {
+      expect(await migrate(db.pool)).to.deep.equal(current.map((f) => f.name));
+      fresh = await schemaSnapshot(db.pool);
+    } finally {
+      await db.drop();
+    }
+  });
+
+  after(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('history holds the oldest set, both renamed 005s and the three 019s', () => {
+    const commits = sets.map((s) => s.commit.slice(0, 7));
+    expect(commits[0], 'the oldest set comes first').to.equal('4620365');
+    const had = (name: string) => sets.some((s) => s.files.has(name));
+    for (const name of ['005_identity_verification.sql', '005_one_owner_delivery.sql', '019_live_activity_tokens.sql']) {
+      expect(had(name), name).to.equal(true);
+    }
+  });
+
+  it('every migration name that ever landed is a file today or in the rename table', () => {
+    const known = new Set([...current.map((f) => f.name), ...RENAMED_MIGRATIONS.flatMap((r) => r.was)]);
+    const landed = new Set(sets.flatMap((s) => [...s.files.keys()]));
+    expect([...landed].filter((name) => !known.has(name)), 'renamed without an entry in core/store/renamed-migrations.ts').to.deep.equal([]);
+  });
+
+  // One case per landed set (about 20; each an empty database, its era's migrations, then today's).
+  for (const set of sets) {
+    it(`${set.commit.slice(0, 7)} (${set.files.size} files: ${set.subject.slice(0, 60)}) upgrades to today's schema`, async () => {
+      const db = await createTestDatabase({ migrated: false });
+      try {
+        await applyLandedSet(set, db.pool, dir);
+        const applied = await migrate(db.pool);
+        expect(applied, 'the migrations today applied').to.deep.equal(lacking(set));
+        expect(await schemaSnapshot(db.pool), 'schema after the upgrade vs a fresh database').to.deep.equal(fresh);
+        const recorded = new Set((await db.pool.query('SELECT name FROM schema_migrations')).rows.map((r) => r.name as string));
+        expect(current.map((f) => f.name).filter((name) => !recorded.has(name)), 'files not recorded').to.deep.equal([]);
+        expect(await migrate(db.pool), 'a second run').to.deep.equal([]);
+      } finally {
+        await db.drop();
+      }
+    });
+  }
+
+  /** Today's files that `set` had neither by name nor by statements, in file order. */
+  function lacking(set: LandedSet): string[] {
+    const had = [...set.files].map(([name, blob]) => ({ name, statements: statements(blobText(blob)) }));
+    return current
+      .filter((file) => !had.some((old) => old.name === file.name || old.statements === file.statements))
+      .map((file) => file.name);
+  }
+});
