@@ -9,21 +9,20 @@ FROM ${NODE_IMAGE} AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --loglevel=error
-COPY tsconfig.json ./
-# Only the runtime sources: tsconfig also lists test/, bench/ and scripts/, which tsc simply
-# finds empty here (none of the runtime folders imports them).
+COPY tsconfig.json tsconfig.build.json ./
+# Only the runtime sources, compiled by tsconfig.build.json, which leaves out the unit tests
+# (*.test.ts) beside them: those import test/ and tools/, which are not in the build context.
 COPY api ./api
 COPY apns-sim ./apns-sim
 COPY cli ./cli
 COPY controller ./controller
 COPY core ./core
 COPY sender ./sender
-# Same steps as `make build`: tsc, then the SQL migrations next to the compiled migrator
-# (core/store/migrate.ts reads them from its own directory). Unit tests are not shipped.
-RUN npm run build \
+# As `make build` (tsc, then the SQL migrations next to the compiled migrator, which reads
+# them from its own directory, and the dashboard's assets), without the tests.
+RUN npx tsc -p tsconfig.build.json \
  && cp -r core/store/migrations dist/core/store/ \
- && cp -r api/dashboard/assets dist/api/dashboard/ \
- && find dist -name '*.test.js*' -delete
+ && cp -r api/dashboard/assets dist/api/dashboard/
 
 # --- prod-deps: production dependencies only --------------------------------------------
 FROM ${NODE_IMAGE} AS prod-deps
@@ -35,9 +34,10 @@ RUN npm ci --omit=dev --no-audit --no-fund --loglevel=error \
 # --- runtime ------------------------------------------------------------------------------
 FROM ${NODE_IMAGE}
 # openssl: `herald apns-sim` makes its throw-away CA with the openssl CLI when none is mounted.
-RUN apt-get update \
+# A base that has it already (the node tier's, test/node/base.sh) needs no apt.
+RUN command -v openssl >/dev/null || { apt-get update \
  && apt-get install -y --no-install-recommends openssl \
- && rm -rf /var/lib/apt/lists/*
+ && rm -rf /var/lib/apt/lists/*; }
 WORKDIR /app
 ENV NODE_ENV=production
 COPY --from=prod-deps /src/node_modules ./node_modules

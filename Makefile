@@ -27,11 +27,10 @@ typecheck: deps
 build: deps
 	rm -rf dist && npx tsc -p tsconfig.json && cp -r core/store/migrations dist/core/store/ && cp -r api/dashboard/assets dist/api/dashboard/
 
-## image: the container image (Dockerfile) with docker or podman, tagged $(IMAGE); docs/install.md
+## image: the container image (Dockerfile) with docker, podman or buildah, tagged $(IMAGE); docs/install.md
 image:
-	@tool="$$(command -v docker || command -v podman || true)"; \
-	if [ -z "$$tool" ]; then echo "make image: needs docker or podman (neither is on PATH)" >&2; exit 2; fi; \
-	"$$tool" build -t "$(IMAGE)" . && echo "built $(IMAGE): push it (docs/install.md, 'The image')"
+	bash scripts/image.sh "$(IMAGE)"
+	@echo "built $(IMAGE): push it (docs/install.md, 'The image')"
 
 ## kube-up: a local kube-apiserver + etcd with Herald's CRDs, for trying the operator by hand;
 ## prints the KUBECONFIG to use and runs until Ctrl-C
