@@ -64,12 +64,21 @@ export function blobText(blob: string): string {
   return git('cat-file', 'blob', blob);
 }
 
-/** Applies `set` to `pool` with the migrate.ts of its commit, written with its files to `dir`. */
+/** A scratch folder inside the repository, so that a bare import of an era's module (`pg`) finds
+ * today's node_modules. */
+export function scratchRoot(): string {
+  return join(REPO, 'node_modules/.cache');
+}
+
+/** Applies `set` to `pool` with the migrate.ts of its commit, written with its files and the
+ * modules beside it (core/store/*.ts of that commit) to `dir`. */
 export async function applyLandedSet(set: LandedSet, pool: Pool, dir: string): Promise<void> {
   const root = join(dir, createHash('sha256').update(set.commit).digest('hex').slice(0, 12), 'core/store');
   await mkdir(join(root, 'migrations'), { recursive: true });
   for (const [name, blob] of set.files) await writeFile(join(root, 'migrations', name), blobText(blob));
-  await writeFile(join(root, 'migrate.ts'), blobText(set.migrateBlob));
+  for (const { name, blob } of tree(set.commit, 'core/store/').filter((f) => f.name.endsWith('.ts'))) {
+    await writeFile(join(root, name), blobText(blob));
+  }
   const old = (await import(pathToFileURL(join(root, 'migrate.ts')).href)) as { migrate?: (pool: Pool) => Promise<unknown> };
   if (typeof old.migrate !== 'function') throw new Error(`${MIGRATE} of ${set.commit} exports no migrate(pool)`);
   await old.migrate(pool);

@@ -5,15 +5,14 @@
 // lacked (none twice: same name or same statements as one it had; none skipped), and every
 // current file must be recorded.
 import { expect } from 'chai';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { migrate, migrationFiles } from '../../core/store/migrate.js';
 import { RENAMED_MIGRATIONS } from '../../core/store/renamed-migrations.js';
 import { createTestDatabase } from '../env/database.js';
 import { ensurePostgres } from '../env/services.js';
-import { applyLandedSet, blobText, landedSets, statements, type LandedSet } from './migration-history.js';
+import { applyLandedSet, blobText, landedSets, scratchRoot, statements, type LandedSet } from './migration-history.js';
 import { schemaSnapshot } from './schema-snapshot.js';
 
 const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), '../../core/store/migrations');
@@ -27,7 +26,8 @@ describe('upgrading from every landed migration set', function () {
 
   before(async () => {
     await ensurePostgres();
-    dir = await mkdtemp(join(tmpdir(), 'herald-upgrade-'));
+    await mkdir(scratchRoot(), { recursive: true });
+    dir = await mkdtemp(join(scratchRoot(), 'herald-upgrade-'));
     current = await Promise.all(
       (await migrationFiles()).map(async (name) => ({ name, statements: statements(await readFile(join(MIGRATIONS, name), 'utf8')) })),
     );
