@@ -11,6 +11,8 @@ import type { ProviderTokenVerifier } from './provider-token.js';
 import type { Recorder } from './recorder.js';
 import { checkPush } from './apple-rules.js';
 import { decide, matchRule, type SimRule } from './rules.js';
+import { DEVICE_TOKEN } from '../core/formats/device-token.js';
+import { isUuid } from '../core/formats/uuid.js';
 
 export type SimAuthMode = 'token' | 'certificate' | 'token-or-certificate' | 'none';
 
@@ -26,9 +28,8 @@ export interface GatewayState {
 
 const PUSH_TYPES = new Set(['alert', 'background', 'location', 'voip', 'complication', 'fileprovider', 'mdm', 'liveactivity', 'pushtotalk', 'widgets', 'controls']);
 const PRIORITIES = new Set(['1', '5', '10']);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Device tokens are hex; rule prefixes (e.g. "bad", "gone") are matched before this check. */
-const DEVICE_TOKEN = /^[0-9a-fA-F]{8,200}$/;
+// Device tokens: Apple's length is not documented (variable), so a token of the shape Herald
+// accepts (core/formats/device-token.ts) is one; rule prefixes (e.g. "bad", "gone") come first.
 const MAX_PAYLOAD = 4096;
 const MAX_VOIP_PAYLOAD = 5120;
 const SESSION_ID = Symbol('apnsSimConnection');
@@ -85,7 +86,7 @@ function validate(state: GatewayState, stream: ServerHttp2Stream, headers: Incom
   const expiration = header(headers, 'apns-expiration');
   if (expiration !== undefined && !/^\d{1,12}$/.test(expiration)) return { status: 400, reason: 'BadExpirationDate' };
   const apnsId = header(headers, 'apns-id');
-  if (apnsId !== undefined && !UUID.test(apnsId)) return { status: 400, reason: 'BadMessageId' };
+  if (apnsId !== undefined && !isUuid(apnsId)) return { status: 400, reason: 'BadMessageId' };
   const collapseId = header(headers, 'apns-collapse-id');
   if (collapseId !== undefined && Buffer.byteLength(collapseId) > 64) return { status: 400, reason: 'BadCollapseId' };
   if (bodyLength === 0) return { status: 400, reason: 'PayloadEmpty' };
