@@ -44,6 +44,11 @@ describe('sender outcome table', () => {
     expect(actionFor({ status: 410, reason: 'Unregistered', timestamp: 1_700_000_000_000 })).to.deep.equal({ kind: 'unsubscribe', reason: 'Unregistered', appleTimestampMs: 1_700_000_000_000 });
   });
 
+  it('fails a message refused before sending (local), whatever its status: never held, never unsubscribe', () => {
+    expect(actionFor({ status: 0, reason: 'Unframeable', local: true })).to.deep.equal({ kind: 'failed', reason: 'Unframeable' });
+    expect(actionFor({ status: 400, reason: 'BadDeviceToken', local: true })).to.deep.equal({ kind: 'failed', reason: 'BadDeviceToken' });
+  });
+
   it('keeps Retry-After on a 429', () => {
     expect(actionFor({ status: 429, reason: 'TooManyRequests', retryAfterMs: 3000 })).to.deep.equal({ kind: 'retry', reason: 'TooManyRequests', retryAfterMs: 3000 });
   });

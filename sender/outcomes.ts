@@ -24,6 +24,9 @@
 // |                                                               |   once it decides the others:   |
 // |                                                               |   bounded retry, then failed    |
 // | 400, other 403, 404, 405, 413, any other 4xx                  | failed (reason kept)            |
+// | none: refused before sending (`local`, reason Unframeable: a   | failed: our bug, not the        |
+// |     value HTTP/2 cannot carry, sender/apns/field-values.ts)   |   device's; never held, never   |
+// |                                                               |   unsubscribe (logged there)    |
 //
 // "Unsubscribe" of a Live Activity push removes that activity's (or type's) token instead; the
 // install stays subscribed (core/delivery/chunks.ts recordChunk).
@@ -63,8 +66,10 @@ export interface DeviceContext {
   offEnvironment?: boolean;
 }
 
-export function actionFor(r: Pick<ApnsResult, 'status' | 'reason' | 'retryAfterMs' | 'timestamp'>, device: DeviceContext = {}): Action {
+export function actionFor(r: Pick<ApnsResult, 'status' | 'reason' | 'retryAfterMs' | 'timestamp' | 'local'>, device: DeviceContext = {}): Action {
   const reason = r.reason ?? (r.status === 0 ? 'ConnectionError' : `HTTP${r.status}`);
+  // Nothing reached Apple, so nothing is known of the device, and waiting would not help.
+  if (r.local) return { kind: 'failed', reason };
   if (r.status === 200) return { kind: 'sent' };
   if (r.status === 0) return { kind: 'hold', reason };
   if (r.status === 410) return { kind: 'unsubscribe', reason, appleTimestampMs: r.timestamp };

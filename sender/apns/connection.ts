@@ -125,7 +125,7 @@ export class H2Connection {
     // Prefixes first, in order (each may change the encoder's table model), to size the buffer.
     const prefixes = batch.map(prefixOf);
     let bound = 0;
-    for (let i = 0; i < batch.length; i++) bound += 2 * FRAME_HEADER + 16 + prefixes[i].length + varyingFieldsBound(batch[i].message) + batch[i].payload.length;
+    for (let i = 0; i < batch.length; i++) bound += 2 * FRAME_HEADER + 16 + prefixes[i].length + varyingFieldsBound(batch[i].message, batch[i].payload.length) + batch[i].payload.length;
     const buf = Buffer.allocUnsafe(bound + this.control.reduce((n, b) => n + b.length, 0));
     let at = 0;
     for (const b of this.control.splice(0)) at += b.copy(buf, at);

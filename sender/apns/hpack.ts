@@ -71,23 +71,63 @@ export function huffmanDecode(buf: Buffer, start: number, end: number): string {
   return out.toString('latin1', 0, n);
 }
 
-/** Bytes of the encoded integer `value` with an N-bit prefix whose high bits are `flags`. */
-export function encodeInt(value: number, prefixBits: number, flags: number): number[] {
+/**
+ * Writes `value` as an HPACK integer with an N-bit prefix (RFC 7541 §5.1) at `at`, the prefix's
+ * high bits set to `flags`; returns the offset after it. Below 2^N-1 the value fits the prefix;
+ * from 2^N-1 on the prefix is all ones and the rest follows in 7-bit groups, least significant
+ * first, each but the last with its high bit set. The buffer needs intLength(value, N) bytes.
+ */
+export function writeInt(buf: Buffer, at: number, value: number, prefixBits: number, flags: number): number {
   const max = (1 << prefixBits) - 1;
-  if (value < max) return [flags | value];
-  const out = [flags | max];
+  if (value < max) {
+    buf[at] = flags | value;
+    return at + 1;
+  }
+  buf[at++] = flags | max;
   let rest = value - max;
   while (rest >= 128) {
-    out.push((rest % 128) + 128);
+    buf[at++] = (rest % 128) + 128;
     rest = Math.floor(rest / 128);
   }
-  out.push(rest);
-  return out;
+  buf[at] = rest;
+  return at + 1;
+}
+
+/** The bytes writeInt takes for `value` with an N-bit prefix. */
+export function intLength(value: number, prefixBits: number): number {
+  let rest = value - ((1 << prefixBits) - 1);
+  if (rest < 0) return 1;
+  let n = 2;
+  while (rest >= 128) {
+    rest = Math.floor(rest / 128);
+    n++;
+  }
+  return n;
+}
+
+/** Bytes of the encoded integer `value` with an N-bit prefix whose high bits are `flags`. */
+export function encodeInt(value: number, prefixBits: number, flags: number): number[] {
+  const out = Buffer.alloc(intLength(value, prefixBits));
+  writeInt(out, 0, value, prefixBits, flags);
+  return [...out];
+}
+
+/** A raw string literal's length (H bit 0, 7-bit prefix) at `at`, then its latin1 bytes; returns the new offset. */
+export function writeString(buf: Buffer, at: number, value: string): number {
+  at = writeInt(buf, at, value.length, 7, 0);
+  return at + buf.write(value, at, 'latin1');
+}
+
+/** The bytes writeString takes for `value` (visible ASCII: one byte a character). */
+export function stringLength(value: string): number {
+  return intLength(value.length, 7) + value.length;
 }
 
 /** A raw (non-Huffman) string literal: length, then latin1 bytes. */
 export function encodeString(value: string): Buffer {
-  return Buffer.concat([Buffer.from(encodeInt(value.length, 7, 0)), Buffer.from(value, 'latin1')]);
+  const out = Buffer.alloc(stringLength(value));
+  writeString(out, 0, value);
+  return out;
 }
 
 export type HeaderList = Array<[string, string]>;

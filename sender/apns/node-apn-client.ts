@@ -8,6 +8,7 @@ import { rootCertificates } from 'node:tls';
 import apn from '@parse/node-apn';
 import { pino } from 'pino';
 import { apnsOrigin } from './endpoint.js';
+import { refuseUnframeable } from './field-values.js';
 import { topicOf } from '../../core/payload/push-types.js';
 import type { ApnsClient, ApnsClientOptions, ApnsMessage, ApnsResult, ApnsTarget } from './types.js';
 
@@ -77,6 +78,9 @@ export function createNodeApnClient(target: ApnsTarget, opts: ApnsClientOptions 
 
   async function attempt(m: ApnsMessage): Promise<ApnsResult> {
     if (closed) return { token: m.token, status: 0, reason: 'ClientClosed' };
+    // Node's HTTP/2 would throw on such a value, which would read as no answer (an outage).
+    const refused = refuseUnframeable(m, logger);
+    if (refused) return refused;
     if (inflight >= capacity) await new Promise<void>((resolve) => waiting.push(resolve));
     if (closed) return { token: m.token, status: 0, reason: 'ClientClosed' };
     inflight++;

@@ -7,7 +7,7 @@
 // peer's dynamic table never churns. The prefix goes into the peer's table once per connection
 // (literal with incremental indexing), after which it is a few one-byte indexed references,
 // cached as bytes until the table changes (a new provider token, a lowered table size).
-import { encodeInt, encodeString } from './hpack.js';
+import { encodeInt, encodeString, intLength, stringLength, writeInt, writeString } from './hpack.js';
 import type { ApnsMessage } from './types.js';
 
 const STATIC_NAME: Record<string, number> = { ':authority': 1, authorization: 23 };
@@ -93,27 +93,28 @@ export class RequestEncoder {
 // Name literals of the per-message fields (0000 0000: literal without indexing, new name).
 const APNS_ID = Buffer.concat([Buffer.from([0]), encodeString('apns-id')]);
 const APNS_EXPIRATION = Buffer.concat([Buffer.from([0]), encodeString('apns-expiration')]);
-const PATH_HEAD = Buffer.from([0x04]); // literal without indexing, name :path (static 4)
-const CONTENT_LENGTH_HEAD = Buffer.from([0x0f, 0x0d]); // literal without indexing, name content-length (static 28)
+const PATH_HEAD = Buffer.from(encodeInt(4, 4, 0x00)); // literal without indexing, name :path (static 4)
+const CONTENT_LENGTH_HEAD = Buffer.from(encodeInt(28, 4, 0x00)); // literal without indexing, name content-length (static 28)
 const DEVICE = '/3/device/';
 
-/** The most bytes `writeVaryingFields` can write for `m`. */
-export function varyingFieldsBound(m: ApnsMessage): number {
-  return 2 + 3 + DEVICE.length + m.token.length + 8 + (m.apnsId ? 10 + m.apnsId.length : 0) + (m.expiration !== undefined ? 34 : 0);
+/**
+ * The bytes `writePseudoFields` and `writeVaryingFields` write for `m` (whose values passed
+ * frameProblem): every string length is an RFC 7541 §5.1 integer, one byte below 127 and more
+ * from there on.
+ */
+export function varyingFieldsBound(m: ApnsMessage, contentLength: number): number {
+  let n = STATIC_FIELDS.length + PATH_HEAD.length + intLength(DEVICE.length + m.token.length, 7) + DEVICE.length + m.token.length;
+  if (m.apnsId) n += APNS_ID.length + stringLength(m.apnsId);
+  if (m.expiration !== undefined) n += APNS_EXPIRATION.length + stringLength(String(m.expiration));
+  return n + CONTENT_LENGTH_HEAD.length + stringLength(String(contentLength));
 }
 
-function writeString(buf: Buffer, at: number, value: string): number {
-  // Every value here is shorter than 127 bytes (tokens and ids are checked by the caller).
-  buf[at] = value.length;
-  return at + 1 + buf.write(value, at + 1, 'latin1');
-}
-
-/** :method, :scheme and :path (pseudo-header fields come first, §8.3); returns the new offset. */
+/** :method, :scheme and :path (pseudo-header fields come first, RFC 9113 §8.3); returns the new offset. */
 export function writePseudoFields(buf: Buffer, at: number, m: ApnsMessage): number {
   at += STATIC_FIELDS.copy(buf, at);
   at += PATH_HEAD.copy(buf, at);
-  buf[at] = DEVICE.length + m.token.length;
-  at = at + 1 + buf.write(DEVICE, at + 1, 'latin1');
+  at = writeInt(buf, at, DEVICE.length + m.token.length, 7, 0); // H = 0: raw bytes
+  at += buf.write(DEVICE, at, 'latin1');
   return at + buf.write(m.token, at, 'latin1');
 }
 
@@ -129,11 +130,4 @@ export function writeVaryingFields(buf: Buffer, at: number, m: ApnsMessage, cont
   }
   at += CONTENT_LENGTH_HEAD.copy(buf, at);
   return writeString(buf, at, String(contentLength));
-}
-
-/** Header values must be visible ASCII and short: anything else is refused before framing. */
-const SAFE_VALUE = /^[\x21-\x7e]{1,100}$/;
-
-export function framable(m: ApnsMessage): boolean {
-  return SAFE_VALUE.test(m.token) && (m.apnsId === undefined || SAFE_VALUE.test(m.apnsId)) && (m.collapseId === undefined || /^[\x20-\x7e]{0,100}$/.test(m.collapseId));
 }

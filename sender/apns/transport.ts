@@ -14,7 +14,7 @@ import { H2Connection, type ConnectionHooks } from './connection.js';
 import { apnsOrigin } from './endpoint.js';
 import { Batch, Pending } from './pending.js';
 import { ProviderTokenSigner } from './provider-token.js';
-import { framable } from './request-block.js';
+import { refuseUnframeable } from './field-values.js';
 import { resultOf } from './result.js';
 import { tlsOptions } from './tls-options.js';
 import { topicOf } from '../../core/payload/push-types.js';
@@ -185,8 +185,9 @@ export function createLeanApnsClient(target: ApnsTarget, opts: ApnsClientOptions
         messages.forEach((m, i) => {
           const p = new Pending(m, payloadOf(m.payload), batch, i);
           if (closed) return p.settle({ token: m.token, status: 0, reason: 'ClientClosed' });
-          // Apple would answer 400 BadDeviceToken; a value that cannot be a header never goes out.
-          if (!framable(m)) return p.settle({ token: m.token, status: 400, reason: 'BadDeviceToken' });
+          // A value HTTP/2 cannot carry never goes out; it is our bug, not Apple's answer on the device.
+          const refused = refuseUnframeable(m, logger);
+          if (refused) return p.settle(refused);
           queue.push(p);
         });
         if (queue.length > head) schedule();

@@ -40,7 +40,8 @@ export interface ApnsResult {
   status: number;
   /**
    * APNs' reason string (e.g. BadDeviceToken, Unregistered, TooManyRequests) or, for status 0:
-   * ConnectionError (could not connect / connection lost / GOAWAY), StreamReset, Timeout, ClientClosed.
+   * ConnectionError (could not connect / connection lost / GOAWAY), StreamReset, Timeout, ClientClosed;
+   * with `local`, Unframeable.
    */
   reason?: string;
   apnsId?: string;
@@ -48,6 +49,11 @@ export interface ApnsResult {
   timestamp?: number;
   /** From a Retry-After header, when APNs sends one. */
   retryAfterMs?: number;
+  /**
+   * Refused here, before sending (reason `Unframeable`: a value HTTP/2 cannot carry,
+   * sender/apns/field-values.ts). Apple never saw it: failed, never held, never unsubscribed.
+   */
+  local?: true;
 }
 
 export interface ApnsClient {

@@ -72,6 +72,13 @@ describe('lean APNs transport against nghttpd (nghttp2)', function () {
     expect(results.map((r) => r.token)).to.deep.equal(msgs(300).map((m) => m.token));
   });
 
+  it('takes tokens of 127 to 4,096 characters and a 4 KB collapse id (RFC 7541 §5.1 lengths), then serves the next', async function () {
+    const url = await nghttpd();
+    const long = [127, 128, 200, 4096].map((n, i) => ({ token: hexToken(i).padEnd(n, 'e'), payload: PAYLOAD, collapseId: 'k'.repeat(n) }));
+    const results = await lean(url, ca, { connections: 1 }).send([...long, ...msgs(2)]);
+    expect(statuses(results)).to.deep.equal(Array(6).fill('200'));
+  });
+
   it('honours 1 KB stream windows, a 16 KB connection window, 3 streams, padding, trailers and a zero-size header table', async function () {
     void certDir;
     const url = await nghttpd('-w', '10', '-W', '14', '-m', '3', '-b', '32', '--trailer', 'x-trailer: 1', '-c', '0');
@@ -108,6 +115,14 @@ describe('lean APNs transport against bench/sink (Go x/net/http2)', function () 
     expect(statuses(results)).to.deep.equal(['200', '400 BadDeviceToken', '0 StreamReset', '200', '200']);
     expect(results[4].apnsId).to.equal('00000000-0000-4000-8000-0000000000bb');
     expect(results[0].apnsId).to.match(/^[0-9a-f-]{36}$/);
+  });
+
+  it('delivers tokens of 127 to 4,096 characters as sent (RFC 7541 §5.1 lengths), then serves the next', async function () {
+    const s = await sink();
+    const long = [127, 128, 200, 4096].map((n, i) => ({ token: hexToken(3000 + i).padEnd(n, 'e'), payload: PAYLOAD }));
+    const results = await lean(s.url, ca, { connections: 1 }).send([...long, ...msgs(2, 3100)]);
+    expect(statuses(results)).to.deep.equal(Array(6).fill('200'));
+    expect(Object.keys((await s.stats()).attempts!)).to.include.members(long.map((m) => m.token));
   });
 
   it('sends 3 KB payloads through 1 KB windows and stays under a 4-stream limit', async function () {

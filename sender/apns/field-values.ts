@@ -1,0 +1,42 @@
+// What a message's own header values must be for HTTP/2 to carry them, checked before framing by
+// both adapters. Nothing here is a token rule (that is core/formats/device-token.ts, applied
+// where tokens come in); a message that breaks one of these is a bug upstream, so it is answered
+// `Unframeable` with `local: true` — failed, counted and logged, never sent, never held, and never
+// taken for Apple's verdict on the device (sender/outcomes.ts).
+import type { Logger } from 'pino';
+import type { ApnsMessage, ApnsResult } from './types.js';
+
+/**
+ * The longest value of a message field we frame. The whole request block must fit one HEADERS
+ * frame (we write no CONTINUATION; every peer takes 16,384 bytes, RFC 9113 §4.2): three such
+ * values and the batch's fields stay under it.
+ */
+export const MAX_FIELD_VALUE_BYTES = 4096;
+
+/** :path is a request-target: visible ASCII, no space (RFC 9113 §8.3.1, nghttp2_check_path). */
+const PATH_SAFE = /^[\x21-\x7e]*$/;
+/** A field value: visible ASCII and inner spaces; no control byte, no space at either end (RFC 9113 §8.2.1). */
+const VALUE_SAFE = /^(?:[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?)?$/;
+
+/** Why `m` cannot be framed, naming the field, or undefined when it can. */
+export function frameProblem(m: ApnsMessage): string | undefined {
+  const check = (field: string, value: string | undefined, safe: RegExp): string | undefined => {
+    if (value === undefined) return undefined;
+    if (value.length > MAX_FIELD_VALUE_BYTES) return `${field} is ${value.length} bytes, over ${MAX_FIELD_VALUE_BYTES}`;
+    if (!safe.test(value)) return `${field} holds a byte HTTP/2 does not allow there`;
+    return undefined;
+  };
+  return check('the token (:path)', m.token, PATH_SAFE) ?? check('apns-id', m.apnsId, VALUE_SAFE) ?? check('apns-collapse-id', m.collapseId, VALUE_SAFE);
+}
+
+/** The reason of a message refused here, before sending. */
+export const UNFRAMEABLE = 'Unframeable';
+
+/** The answer for a message that cannot be framed (logged with its reason), or undefined when it can. */
+export function refuseUnframeable(m: ApnsMessage, logger: Logger): ApnsResult | undefined {
+  const problem = frameProblem(m);
+  if (problem === undefined) return undefined;
+  // Not the token's shape: only its length, so the log is no handle to the device.
+  logger.error({ reason: UNFRAMEABLE, problem, tokenLength: m.token.length }, 'apns message cannot be framed: failed without sending (a bug: its values should never have been accepted); the install and its tokens are kept');
+  return { token: m.token, status: 0, reason: UNFRAMEABLE, local: true };
+}
