@@ -39,7 +39,7 @@ kube-up: deps
 	npx tsx scripts/kube-up.ts
 
 ## dev: run Herald on this machine (api + sender + scheduler + APNs simulator), with a demo app and key
-dev: services
+dev: deps
 	bash scripts/dev.sh
 
 ## test: everything `make test` promises — unit, integration, Kubernetes tier, end-to-end

@@ -1,10 +1,50 @@
 #!/usr/bin/env bash
-# `make dev`: Herald on this machine against local PostgreSQL, Redis and NATS (started by
-# `make services`), with a demo app, a REST API key and 1,000 demo devices, then `herald dev`
-# (api + sender + scheduler + APNs simulator in one process). Safe to run again: it reuses
-# what it made before (state in .herald/dev/).
+# `make dev`: Herald on this machine against local PostgreSQL, Redis and NATS (started here, after
+# saying what will change and asking, when they are not running yet), with a demo app, a REST
+# API key and 1,000 demo devices, then `herald dev` (api + sender + scheduler + APNs simulator in
+# one process). Safe to run again: it reuses what it made before (state in .herald/dev/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# --- The three servers: say what would change on this machine, and ask, before changing it. -----
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+plan=()
+servers=()
+if [[ -z "${HERALD_DATABASE_URL:-}" ]] && ! port_open 5432; then
+  servers+=(postgres)
+  [[ -d /etc/postgresql ]] || plan+=("install Debian's postgresql package (apt-get)")
+  plan+=("start PostgreSQL's cluster on 127.0.0.1:5432")
+  hba="$(ls /etc/postgresql/*/main/pg_hba.conf 2>/dev/null | head -1)"
+  if [[ -z "$hba" ]] || ! grep -q '^host all all 127.0.0.1/32 trust' "$hba" 2>/dev/null; then
+    plan+=("add 'trust' for 127.0.0.1 and ::1 to pg_hba.conf: any local user may then connect as any role without a password")
+  fi
+fi
+if [[ -z "${HERALD_REDIS_URL:-}" ]] && ! port_open 6379; then
+  servers+=(redis)
+  command -v redis-server >/dev/null || plan+=("install Debian's redis-server package (apt-get)")
+  plan+=("start redis-server on 127.0.0.1:6379 (no persistence)")
+fi
+if [[ -z "${HERALD_NATS_URL:-}" ]] && ! port_open 4222; then
+  servers+=(nats)
+  [[ -x /usr/sbin/nats-server ]] || plan+=("install Debian's nats-server package (apt-get)")
+  plan+=("start nats-server with JetStream on 127.0.0.1:4222 (data in /var/lib/nats-server)")
+fi
+if ((${#plan[@]})); then
+  echo "make dev needs PostgreSQL, Redis and NATS JetStream on their usual ports. It will:"
+  printf '  - %s\n' "${plan[@]}"
+  echo "(To use servers of your own instead, set HERALD_DATABASE_URL, HERALD_REDIS_URL or HERALD_NATS_URL.)"
+  if [[ "${HERALD_DEV_YES:-}" != 1 ]]; then
+    [[ -t 0 ]] || { echo "Not a terminal: run again with HERALD_DEV_YES=1 to go ahead." >&2; exit 1; }
+    read -r -p "Go ahead? [y/N] " answer
+    [[ "$answer" == [yY]* ]] || { echo "Nothing changed." >&2; exit 1; }
+  fi
+  sudo=""
+  if [[ "$(id -u)" != 0 ]]; then
+    echo "These steps need root: running them with sudo." >&2
+    sudo="sudo"
+  fi
+  $sudo env "PATH=$PATH" node --import tsx scripts/ensure-services.ts "--only=$(IFS=,; echo "${servers[*]}")"
+fi
 
 state="${HERALD_DEV_STATE:-.herald/dev}"  # where its demo key, app manifest and devices are kept
 mkdir -p "$state"

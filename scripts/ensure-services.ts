@@ -1,5 +1,15 @@
-// `make services`: PostgreSQL, Redis and NATS JetStream running locally (see test/env/services.ts).
-import { ensureServices } from '../test/env/services.js';
+// `make services`: PostgreSQL, Redis and NATS JetStream running locally (see test/env/services.ts),
+// and the HTTP/2 tools the tests use. `--only=postgres,redis,nats` (`make dev`): those servers,
+// nothing more.
+import { ensureNats, ensurePostgres, ensureRedis, ensureServices } from '../test/env/services.js';
 
-await ensureServices();
-process.stdout.write('PostgreSQL :5432, Redis :6379 and NATS JetStream :4222 are up; nghttpd and h2load installed\n');
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+if (only) {
+  if (only.includes('postgres')) await ensurePostgres();
+  if (only.includes('redis')) await ensureRedis();
+  if (only.includes('nats')) await ensureNats();
+  process.stdout.write(`up: ${only.join(', ')}\n`);
+} else {
+  await ensureServices();
+  process.stdout.write('PostgreSQL :5432, Redis :6379 and NATS JetStream :4222 are up; nghttpd and h2load installed\n');
+}
