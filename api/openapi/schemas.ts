@@ -3,6 +3,7 @@
 import { openApiSendRequest } from '../../core/validation/schema-views.js';
 import { StartLiveActivityBodySchema, UpdateLiveActivityBodySchema } from '../../core/validation/live-activity-schema.js';
 import { SUBSCRIPTION_FIELDS } from '../../core/validation/subscription-schema.js';
+import { DEVICE_TOKEN_SCHEMA } from '../../core/formats/device-token.js';
 
 const STATUS = { type: 'string', enum: ['queued', 'sending', 'scheduled', 'approved', 'draft'] };
 const COUNT = { type: 'integer', minimum: 0 };
@@ -121,7 +122,7 @@ export const schemas = {
     required: ['subscription_id', 'push_token'],
     properties: {
       subscription_id: { type: 'string', format: 'uuid' },
-      push_token: { type: 'string', pattern: '^[0-9a-fA-F]{8,200}$', description: "The activity's APNs update token (Activity.pushTokenUpdates), hex." },
+      push_token: { ...DEVICE_TOKEN_SCHEMA, description: "The activity's APNs update token (Activity.pushTokenUpdates), hex." },
       device_type: { enum: [0], description: '0: iOS.' },
       external_id_auth_hash: { type: 'string', maxLength: 128 },
     },
@@ -130,7 +131,7 @@ export const schemas = {
     type: 'object',
     required: ['activity_token'],
     properties: {
-      activity_token: { type: 'string', pattern: '^[0-9a-fA-F]{8,200}$', description: 'The push-to-start token (Activity.pushToStartTokenUpdates), hex.' },
+      activity_token: { ...DEVICE_TOKEN_SCHEMA, description: 'The push-to-start token (Activity.pushToStartTokenUpdates), hex.' },
       device_type: { enum: [0], description: '0: iOS.' },
       external_id_auth_hash: { type: 'string', maxLength: 128 },
     },

@@ -12,9 +12,10 @@ import { ACTIVITY_ID, ACTIVITY_ID_RULE, ACTIVITY_TYPE, ACTIVITY_TYPE_RULE } from
 import type { ApiDeps } from '../deps.js';
 import { appOf, drawSdk } from './subscriptions.js';
 import { checkIdentity } from './identity.js';
+import { DEVICE_TOKEN_SCHEMA, deviceTokenRule } from '../../core/formats/device-token.js';
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-const TOKEN = { type: 'string', pattern: '^[0-9a-fA-F]{8,200}$' };
+const TOKEN = DEVICE_TOKEN_SCHEMA;
 const DEVICE_TYPE = { enum: [0] }; // iOS, the only platform Herald serves
 
 const ajv = new Ajv({ allErrors: false });
@@ -33,7 +34,7 @@ function refuse(errors: typeof checkUpdate.errors): never {
   const e = errors?.[0];
   const field = e?.instancePath.replace(/^\//, '') || (e?.params as { missingProperty?: string } | undefined)?.missingProperty || 'body';
   if (e?.keyword === 'required') throw new ValidationError(`${field} is required.`);
-  if (field === 'push_token' || field === 'activity_token') throw new ValidationError(`${field} must be the Live Activity's APNs token in hex.`);
+  if (field === 'push_token' || field === 'activity_token') throw new ValidationError(`${deviceTokenRule(field, "the Live Activity's APNs token")}.`);
   if (field === 'subscription_id') throw new ValidationError('subscription_id must be the install\'s Subscription ID (a UUID).');
   if (field === 'device_type') throw new ValidationError('device_type must be 0 (iOS).');
   throw new ValidationError(`${field} ${e?.message ?? 'is not valid'}.`);

@@ -10,6 +10,7 @@ import { recordOpen } from '../../core/send/opens.js';
 import type { ApiDeps } from '../deps.js';
 import { SUBSCRIPTION_FIELDS as fields } from '../../core/validation/subscription-schema.js';
 import { checkIdentity } from './identity.js';
+import { deviceTokenRule } from '../../core/formats/device-token.js';
 
 /** At most this many messages in a 422: a body of 100,000 bad tags gets a short answer. */
 const MAX_MESSAGES = 10;
@@ -33,7 +34,7 @@ function messages(errors: typeof checkCreate.errors): string[] {
   return (errors ?? []).slice(0, MAX_MESSAGES).map((e) => {
     const field = e.instancePath.replace(/^\//, '').replace(/\//g, '.') || (e.params as { missingProperty?: string }).missingProperty || 'body';
     if (e.keyword === 'required') return `${(e.params as { missingProperty: string }).missingProperty} is required.`;
-    if (field === 'token') return 'token must be the APNs device token in hex.';
+    if (field === 'token') return `${deviceTokenRule('token')}.`;
     if (field === 'test_type') return 'test_type must be 1 (development build), 2 (ad hoc build) or null (the App\'s environment).';
     if (field === 'language') return 'language must be a language code such as en or pt-BR.';
     if (e.keyword === 'maxLength') return `${field} is longer than ${(e.params as { limit: number }).limit} characters.`;

@@ -8,6 +8,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { Pool } from '../store/db.js';
+import { deviceTokenRule, isDeviceToken } from '../formats/device-token.js';
 
 export interface ImportProgress {
   lines: number;
@@ -23,7 +24,6 @@ export interface ImportResult extends ImportProgress {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const TOKEN = /^[0-9a-f]{8,200}$/i;
 const LANGUAGE = /^[a-z]{2}(-[A-Za-z]{2,4})?$/;
 
 /** COPY text format: backslash, tab, newline and carriage return escaped; \N is NULL. */
@@ -47,7 +47,7 @@ export function toCopyRow(line: string): { row: string } | { problem: string } {
     if (error instanceof ValidationError) return { problem: error.messages[0] };
     throw error;
   }
-  if (typeof obj.token !== 'string' || !TOKEN.test(obj.token)) return { problem: 'token must be the APNs device token in hex' };
+  if (!isDeviceToken(obj.token)) return { problem: deviceTokenRule('token') };
   if (obj.id !== undefined && (typeof obj.id !== 'string' || !UUID.test(obj.id))) return { problem: 'id must be a UUID' };
   if (obj.language != null && (typeof obj.language !== 'string' || !LANGUAGE.test(obj.language))) return { problem: 'language must be a language code' };
   if (obj.external_id != null && (typeof obj.external_id !== 'string' || obj.external_id.length > 128)) return { problem: 'external_id must be text up to 128 characters' };

@@ -1,9 +1,10 @@
 // The fields of the app-facing install calls (register and update), read by the route's
 // validator and published as the OpenAPI request schemas: one definition.
+import { DEVICE_TOKEN_SCHEMA } from '../formats/device-token.js';
 import { LIMITS } from './limits.js';
 
 export const SUBSCRIPTION_FIELDS = {
-  token: { type: 'string', pattern: '^[0-9a-fA-F]{8,200}$' },
+  token: DEVICE_TOKEN_SCHEMA,
   external_id: { type: ['string', 'null'], minLength: 1, maxLength: LIMITS.external_id },
   language: { type: ['string', 'null'], pattern: '^[a-z]{2}(-[A-Za-z]{2,4})?$' },
   timezone: { type: ['string', 'null'], maxLength: 64 },

@@ -59,7 +59,9 @@ describe('api: Live Activity tokens (the SDK calls)', () => {
       expect(r.body.errors).to.deep.equal([message]);
     };
     await bad(setUpdate('a', { subscription_id: install }), 'push_token is required.');
-    await bad(setUpdate('a', { subscription_id: install, push_token: 'not hex' }), "push_token must be the Live Activity's APNs token in hex.");
+    await bad(setUpdate('a', { subscription_id: install, push_token: 'not hex' }), "push_token must be the Live Activity's APNs token in hex, 8 to 200 digits (0-9, a-f).");
+    await bad(setUpdate('a', { subscription_id: install, push_token: 'a'.repeat(201) }), "push_token must be the Live Activity's APNs token in hex, 8 to 200 digits (0-9, a-f).");
+    await bad(setStart('T', { activity_token: 'a'.repeat(7) }), "activity_token must be the Live Activity's APNs token in hex, 8 to 200 digits (0-9, a-f).");
     await bad(setUpdate('a', { subscription_id: 'nope', push_token: 'ab'.repeat(32) }), "subscription_id must be the install's Subscription ID (a UUID).");
     await bad(setUpdate('a', { subscription_id: install, push_token: 'ab'.repeat(32), device_type: 1 }), 'device_type must be 0 (iOS).');
     await bad(setUpdate('x'.repeat(129), { subscription_id: install, push_token: 'ab'.repeat(32) }), 'activity_id must be 1 to 128 printable characters.');
