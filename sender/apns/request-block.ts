@@ -6,7 +6,9 @@
 // message (apns-id, apns-expiration, content-length). Changing fields are literals *without indexing*, so the
 // peer's dynamic table never churns. The prefix goes into the peer's table once per connection
 // (literal with incremental indexing), after which it is a few one-byte indexed references,
-// cached as bytes until the table changes (a new provider token, a lowered table size).
+// cached as bytes until the table changes (a new provider token, a lowered table size). Every
+// string length and index is an RFC 7541 §5.1 integer, so values of any length frame (a Live
+// Activity token in :path is over 127 bytes); what may not be framed is field-values.ts's call.
 import { encodeInt, encodeString, intLength, stringLength, writeInt, writeString } from './hpack.js';
 import type { ApnsMessage } from './types.js';
 
