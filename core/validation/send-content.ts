@@ -120,7 +120,11 @@ export function readUrl(body: SendBody, issues: FieldIssue[]): string | undefine
 /** `big_picture`, or `ios_attachments` with exactly one https entry; both given must be equal. */
 export function readImage(body: SendBody, issues: FieldIssue[]): string | undefined {
   const before = issues.length;
-  if (body.big_picture !== undefined && !isHttps(body.big_picture)) {
+  // The length first: the schema (and so the CRD and the OpenAPI document) states it, and an
+  // address is parsed only once it is known to be bounded.
+  if (body.big_picture !== undefined && codePointLength(body.big_picture) > LIMITS.image_url) {
+    issues.push({ field: 'big_picture', message: `big_picture is longer than ${LIMITS.image_url} characters.` });
+  } else if (body.big_picture !== undefined && !isHttps(body.big_picture)) {
     issues.push({ field: 'big_picture', message: 'big_picture must be an https image address.' });
   }
   let attachment: string | undefined;
@@ -128,6 +132,8 @@ export function readImage(body: SendBody, issues: FieldIssue[]): string | undefi
     const values = Object.values(body.ios_attachments);
     if (values.length !== 1) {
       issues.push({ field: 'ios_attachments', message: 'ios_attachments must hold exactly one image, such as {"id": "https://…"}.' });
+    } else if (codePointLength(values[0]) > LIMITS.image_url) {
+      issues.push({ field: 'ios_attachments', message: `ios_attachments holds an address longer than ${LIMITS.image_url} characters.` });
     } else if (!isHttps(values[0])) {
       issues.push({ field: 'ios_attachments', message: 'ios_attachments must hold an https image address.' });
     } else {

@@ -59,7 +59,8 @@ export function readSchedule(body: SendBody, now: Date, issues: FieldIssue[]): S
   }
   let timeOfDay: string | undefined;
   if (body.delivery_time_of_day !== undefined) {
-    timeOfDay = parseTimeOfDay(body.delivery_time_of_day);
+    // Bounded before it is read, as send_after is (the schema's maxLength; spaces around it are allowed).
+    timeOfDay = body.delivery_time_of_day.length > LIMITS.delivery_time_of_day ? undefined : parseTimeOfDay(body.delivery_time_of_day);
     if (timeOfDay === undefined) {
       issues.push({ field: 'delivery_time_of_day', message: 'delivery_time_of_day must be a clock time such as 9:00AM or 21:45.' });
     } else if (!timezone && body.delayed_option === undefined) {
