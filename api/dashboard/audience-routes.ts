@@ -3,14 +3,14 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { getApp } from '../../core/apps/app-store.js';
+import { NotFoundError } from '../../core/errors.js';
 import { BUILT_IN_SEGMENTS } from '../../core/audience/filter.js';
 import { SENDS_CHECKED, sendsOfInstall } from '../../core/audience/member.js';
 import { readNotification, type NotificationReport } from '../../core/send/report.js';
-import { FindError, findInstalls, parseFind } from '../../core/subscriptions/find.js';
+import { ANY, FindError, findInstalls, parseFind } from '../../core/subscriptions/find.js';
 import { readInstall } from '../../core/subscriptions/subscription-store.js';
 import type { ApiDeps } from '../deps.js';
 import { audienceSizes, SIZE_KEPT_MS } from './audience-sizes.js';
-import { html } from './html.js';
 import { findPage, installPage, segmentsPage, type SegmentSize } from './pages/audience.js';
 import { layoutOf, page, session } from './respond.js';
 
@@ -18,27 +18,25 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) 
 
 export function mountAudience(router: Router, deps: ApiDeps, signedIn: Middleware[]): void {
   router.get('/dashboard/audience', ...signedIn, async (ctx) => {
-    const by = one(ctx.query.by) || 'subscription_id';
+    const by = one(ctx.query.by) || ANY;
     const q = one(ctx.query.q).slice(0, 1000);
     const opts = layoutOf(ctx, 'Audience', 'audience');
     if (!q) return page(ctx, opts, findPage(by, '', undefined));
-    let find;
+    let lookups;
     try {
-      find = parseFind(by, q);
+      lookups = parseFind(by, q);
     } catch (error) {
       if (error instanceof FindError) return page(ctx, opts, findPage(by, q, undefined, error.message), 400);
       throw error;
     }
-    page(ctx, opts, findPage(by, q, await findInstalls(deps.pool, session(ctx).appId, find)));
+    page(ctx, opts, findPage(by, q, { lookups, found: await findInstalls(deps.pool, session(ctx).appId, lookups) }));
   });
 
   router.get('/dashboard/audience/installs/:id', ...signedIn, async (ctx) => {
     const s = session(ctx);
     const install = await readInstall(deps.pool, s.appId, String(ctx.params.id).toLowerCase());
     const app = install && (await getApp(deps.pool, s.appId));
-    if (!install || !app) {
-      return page(ctx, layoutOf(ctx, 'Not found', 'audience'), html`<h1>Not found</h1><p>No such install in this app. <a href="/dashboard/audience">Back to the audience</a></p>`, 404);
-    }
+    if (!install || !app) throw new NotFoundError('No such install in this app.');
     const ids = await sendsOfInstall(deps.pool, app, install);
     const sends = (await Promise.all(ids.slice(0, 10).map((id) => readNotification(deps.pool, s.appId, id)))).filter((n): n is NotificationReport => !!n);
     page(ctx, layoutOf(ctx, `Install ${install.id}`, 'audience'), installPage(install, sends, SENDS_CHECKED));
@@ -46,7 +44,7 @@ export function mountAudience(router: Router, deps: ApiDeps, signedIn: Middlewar
 
   router.get('/dashboard/audience/segments', ...signedIn, async (ctx) => {
     const app = await getApp(deps.pool, session(ctx).appId);
-    if (!app) return page(ctx, layoutOf(ctx, 'Not found', 'audience'), html`<h1>Not found</h1>`, 404);
+    if (!app) throw new NotFoundError('No such app.');
     const segments: SegmentSize[] = [];
     const sizes = audienceSizes(deps.pool);
     const now = deps.now?.() ?? new Date();

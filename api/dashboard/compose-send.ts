@@ -5,15 +5,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
 import { getApp, type AppRecord } from '../../core/apps/app-store.js';
-import { HeraldError } from '../../core/errors.js';
+import { ForbiddenError, HeraldError, NotFoundError, ValidationError, type FieldIssue } from '../../core/errors.js';
 import { acceptSend } from '../../core/send/accept.js';
 import { checkUntrustedJson } from '../../core/validation/untrusted-json.js';
 import { validateSendRequest } from '../../core/validation/validate-send.js';
 import type { ApiDeps, RateDraw } from '../deps.js';
 import { classifySend } from '../routes/notifications.js';
 import { audienceSizes } from './audience-sizes.js';
-import { html } from './html.js';
-import { bodyFromForm, composePage, fieldOf, LARGE_AUDIENCE, reviewPage, type ComposeForm } from './pages/compose.js';
+import { areaOf, bodyFromForm, composePage, LARGE_AUDIENCE, reviewPage, type ComposeForm } from './pages/compose.js';
 import { when } from './pages/format.js';
 import { layoutOf, page } from './respond.js';
 import { describeTarget } from './send-audiences.js';
@@ -22,6 +21,11 @@ import type { DashboardSession } from './session.js';
 const BUILT_IN_SEGMENTS = ['Subscribed Users', 'Active Users', 'Inactive Users'];
 const TARGET_FIELDS = ['target', 'segment', 'tag_key', 'tag_relation', 'tag_value', 'ids'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const COMPOSE_NEEDS_SEND_SCOPE = "Composing a message needs a key of scope send; this session's key may only read.";
+
+/** What the form shows for a refusal: a 422's issues by field; any other error at the top of the form. */
+const issuesOf = (error: HeraldError): FieldIssue[] =>
+  error instanceof ValidationError ? error.issues : error.messages.map((message) => ({ field: '', message }));
 
 /**
  * The send the form stands for, checked as the REST call checks its body (api/middleware/json-body.ts,
@@ -46,18 +50,16 @@ async function review(deps: ApiDeps, app: AppRecord, form: ComposeForm, now: Dat
 export async function composeSend(ctx: Context, deps: ApiDeps, method: 'show' | 'post'): Promise<void> {
   const s = ctx.state.session as DashboardSession;
   const opts = layoutOf(ctx, 'New message', 'compose');
-  if (s.scope !== 'send') {
-    return page(ctx, opts, html`<h1>Not allowed</h1><p>Composing a message needs a key of scope send; this session's key may only read.</p>`, 403);
-  }
+  if (s.scope !== 'send') throw new ForbiddenError(COMPOSE_NEEDS_SEND_SCOPE);
   const app = await getApp(deps.pool, s.appId);
-  if (!app) return page(ctx, opts, html`<h1>Not found</h1>`, 404);
+  if (!app) throw new NotFoundError('No such app.');
   const segments = [...BUILT_IN_SEGMENTS, ...app.segments.map((seg) => seg.name)];
   const form: ComposeForm = {};
   if (method === 'show') return page(ctx, opts, composePage(s, app.name, segments, form));
 
   for (const [k, v] of Object.entries((ctx.request.body ?? {}) as Record<string, unknown>)) if (typeof v === 'string') form[k] = v;
   const step = form.step === 'send' || form.step === 'edit' ? form.step : 'review';
-  const again = (messages: string[], status: number) => page(ctx, opts, composePage(s, app.name, segments, form, messages), status);
+  const again = (issues: FieldIssue[], status: number) => page(ctx, opts, composePage(s, app.name, segments, form, issues), status);
   if (step === 'edit') return again([], 200);
   const now = deps.now?.() ?? new Date();
   try {
@@ -86,7 +88,7 @@ export async function composeSend(ctx: Context, deps: ApiDeps, method: 'show' | 
     ctx.state.log.info({ sendId: created.body.id, status: created.body.status, replayed }, 'send accepted from the dashboard');
     ctx.redirect(`/dashboard/sends/${created.body.id}`);
   } catch (error) {
-    if (error instanceof HeraldError && error.expose) return again(error.messages, error.status);
+    if (error instanceof HeraldError && error.expose) return again(issuesOf(error), error.status);
     throw error;
   }
 }
@@ -99,11 +101,7 @@ export async function composeSend(ctx: Context, deps: ApiDeps, method: 'show' | 
 export async function composeEstimate(ctx: Context, deps: ApiDeps): Promise<void> {
   const s = ctx.state.session as DashboardSession;
   const app = s.scope === 'send' ? await getApp(deps.pool, s.appId) : undefined;
-  if (!app) {
-    ctx.status = 403;
-    ctx.body = { errors: ['Composing a message needs a key of scope send.'] };
-    return;
-  }
+  if (!app) throw new ForbiddenError('Composing a message needs a key of scope send.'); // .json: the REST body
   const form: ComposeForm = { lang_0: 'en', content_0: 'estimate' }; // the text is not the question here
   for (const k of TARGET_FIELDS) {
     const v = ctx.query[k];
@@ -115,6 +113,6 @@ export async function composeEstimate(ctx: Context, deps: ApiDeps): Promise<void
   } catch (error) {
     if (!(error instanceof HeraldError) || !error.expose) throw error;
     ctx.status = error.status;
-    ctx.body = { errors: error.messages.filter((m) => fieldOf(m) === 'audience') };
+    ctx.body = { errors: issuesOf(error).filter((i) => areaOf(i.field) === 'audience').map((i) => i.message) };
   }
 }

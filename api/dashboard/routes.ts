@@ -5,12 +5,13 @@
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { bodyParser } from '@koa/bodyparser';
-import { HeraldError, NotFoundError } from '../../core/errors.js';
+import { ForbiddenError, HeraldError, NotFoundError } from '../../core/errors.js';
 import { deliveryTimeline, readNotification } from '../../core/send/report.js';
 import { parseListFilter } from '../../core/send/list-query.js';
 import { cancelSend } from '../../core/send/cancel.js';
 import type { ApiDeps } from '../deps.js';
 import { ipAllowed, type KeyCache } from '../key-cache.js';
+import { dashboardErrors, errorList, invalidWhen } from './errors.js';
 import { html, type Html } from './html.js';
 import { layoutOf, page, session } from './respond.js';
 import { COOKIE, createSession, csrfValid, deleteSession, overTls, requireSession, setSessionCookie } from './session.js';
@@ -23,6 +24,8 @@ import { readSendOptions } from './send-options.js';
 import { sendAudiences } from './send-audiences.js';
 
 const ID = /^\d{1,15}$/;
+/** The longest REST key the sign-in form takes (a key is far shorter; more is not looked up). */
+const MAX_KEY_CHARS = 200;
 // No inline script or style, nothing from elsewhere, never framed.
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
@@ -36,16 +39,14 @@ const safeHost = (origin: string) => {
 
 const form = bodyParser({ enableTypes: ['form'], formLimit: '64kb', onError() { throw new HeraldError(400, 'The form could not be read.'); } });
 
-function notFound(ctx: Context): void {
-  page(ctx, layoutOf(ctx, 'Not found'), html`<h1>Not found</h1><p>No such send in this app. <a href="/dashboard/">Back to sends</a></p>`, 404);
-}
+const NO_SUCH_SEND = 'No such send in this app.';
+const CANCEL_NEEDS_SEND_SCOPE = 'Cancelling needs a key of scope send.';
 
 /** Every change: a form body with the session's CSRF token. */
 function changes(): Middleware[] {
   return [form, async (ctx, next) => {
     if (!csrfValid(session(ctx), (ctx.request.body as Record<string, unknown> | undefined)?._csrf)) {
-      page(ctx, layoutOf(ctx, 'Expired form'), html`<h1>This form has expired</h1><p>Go back, reload the page and try again.</p>`, 403);
-      return;
+      throw new ForbiddenError('This form has expired. Go back, reload the page and try again.');
     }
     await next();
   }];
@@ -55,26 +56,22 @@ function signInPage(ctx: Context, error?: string, status = 200): void {
   page(ctx, { title: 'Sign in' }, html`<h1>Sign in</h1>
     <form method="post" action="/dashboard/sign-in" class="sign-in">
       <label for="key">REST API key of your app</label>
-      <input id="key" name="key" type="password" autocomplete="off" required maxlength="200" ${error ? html`aria-describedby="key-error" aria-invalid="true"` : ''}>
-      ${error ? html`<p class="error" id="key-error" role="alert">${error}</p>` : ''}
+      <input id="key" name="key" type="password" autocomplete="off" required maxlength="${MAX_KEY_CHARS}" ${invalidWhen('key', !!error)}>
+      ${errorList('key', error ? [error] : [])}
       <button type="submit">Sign in</button>
     </form>
     <p class="note">A key of scope read can see sends and reports; composing and cancelling need a key of scope send.</p>`, status);
 }
 
-/** The session's key draws the same buckets as its REST calls: `read` for pages, `send` for a cancel (compose draws its own). */
+/**
+ * The session's key draws the same buckets as its REST calls: `read` for pages, `send` for a cancel
+ * (compose draws its own). A 429 is rendered by dashboardErrors (a page, or the REST body for .json).
+ */
 function drawBuckets(deps: ApiDeps): Middleware {
   return async function dashboardBuckets(ctx, next) {
     const s = session(ctx);
-    try {
-      const bucket = ctx.method === 'GET' ? 'read' : ctx.path.endsWith('/cancel') ? 'send' : undefined;
-      if (deps.rateLimiter && bucket) await deps.rateLimiter.drawAuthenticated({ bucket, keyId: s.keyId, appId: s.appId, ip: ctx.state.ip });
-    } catch (error) {
-      if (!(error instanceof HeraldError) || error.status !== 429) throw error;
-      for (const [name, value] of Object.entries(error.headers ?? {})) ctx.set(name, value);
-      if (ctx.path.endsWith('.json')) throw error;
-      return page(ctx, layoutOf(ctx, 'Too many requests'), html`<h1>Too many requests</h1><p>${error.messages[0]}</p>`, 429);
-    }
+    const bucket = ctx.method === 'GET' ? 'read' : ctx.path.endsWith('/cancel') ? 'send' : undefined;
+    if (deps.rateLimiter && bucket) await deps.rateLimiter.drawAuthenticated({ bucket, keyId: s.keyId, appId: s.appId, ip: ctx.state.ip });
     await next();
   };
 }
@@ -99,7 +96,7 @@ export function mountDashboard(router: Router, deps: ApiDeps, keys: KeyCache): v
       return;
     }
     await next();
-  });
+  }, dashboardErrors());
   // This pattern also matches '/dashboard/' (the router ignores a trailing slash), hence the check.
   router.get('/dashboard', (ctx, next) => (ctx.path === '/dashboard' ? ctx.redirect('/dashboard/') : next()));
   router.get('/dashboard/assets/:file', serveAsset);
@@ -115,7 +112,7 @@ export function mountDashboard(router: Router, deps: ApiDeps, keys: KeyCache): v
       if (error instanceof HeraldError) return signInPage(ctx, error.messages[0], 429);
       throw error;
     }
-    const identity = key && key.length <= 200 ? await keys.lookup(key) : null;
+    const identity = key && key.length <= MAX_KEY_CHARS ? await keys.lookup(key) : null;
     if (!identity || identity.revoked || !ipAllowed(identity, ctx.state.ip)) {
       return signInPage(ctx, 'This key is not valid here: check it, and that it may be used from this address.', 401);
     }
@@ -135,7 +132,7 @@ export function mountDashboard(router: Router, deps: ApiDeps, keys: KeyCache): v
       body = await sendsPage(deps.pool, session(ctx).appId, parseListFilter({ ...ctx.query, limit: String(PAGE_SIZE) }, { limit: PAGE_SIZE }));
     } catch (error) {
       if (!(error instanceof HeraldError) || error.status !== 400) throw error;
-      body = await sendsPage(deps.pool, session(ctx).appId, { limit: PAGE_SIZE, offset: 0 }, error.messages[0]);
+      body = await sendsPage(deps.pool, session(ctx).appId, { limit: PAGE_SIZE, offset: 0 }, error.messages);
     }
     page(ctx, layoutOf(ctx, 'Sends', 'sends'), body);
   });
@@ -155,7 +152,7 @@ export function mountDashboard(router: Router, deps: ApiDeps, keys: KeyCache): v
 
   router.get('/dashboard/sends/:id', ...signedIn, async (ctx) => {
     const data = await loadReport(ctx);
-    if (!data) return notFound(ctx);
+    if (!data) throw new NotFoundError(NO_SUCH_SEND);
     const appId = session(ctx).appId;
     const [options, audiences] = await Promise.all([readSendOptions(deps.pool, appId, data.report.id), sendAudiences(deps.pool, appId, [data.report.id])]);
     page(ctx, layoutOf(ctx, `Send ${data.report.id}`), reportPage(data, session(ctx), { options, audience: audiences.get(data.report.id) ?? '' }));
@@ -170,11 +167,9 @@ export function mountDashboard(router: Router, deps: ApiDeps, keys: KeyCache): v
   // A GET only asks: the change is the POST of its form (the CSRF token and the scope are checked there too).
   router.get('/dashboard/sends/:id/cancel', ...signedIn, async (ctx) => {
     const s = session(ctx);
-    if (s.scope !== 'send') {
-      return page(ctx, layoutOf(ctx, 'Not allowed'), html`<h1>Not allowed</h1><p>Cancelling needs a key of scope send.</p>`, 403);
-    }
+    if (s.scope !== 'send') throw new ForbiddenError(CANCEL_NEEDS_SEND_SCOPE);
     const data = await loadReport(ctx);
-    if (!data) return notFound(ctx);
+    if (!data) throw new NotFoundError(NO_SUCH_SEND);
     if (!cancellable(data.report)) return ctx.redirect(`/dashboard/sends/${data.report.id}`);
     const audience = (await sendAudiences(deps.pool, s.appId, [data.report.id])).get(data.report.id) ?? '';
     page(ctx, layoutOf(ctx, `Cancel send ${data.report.id}?`), cancelConfirmPage(data, s, audience));
@@ -182,12 +177,10 @@ export function mountDashboard(router: Router, deps: ApiDeps, keys: KeyCache): v
 
   router.post('/dashboard/sends/:id/cancel', ...signedIn, ...changes(), async (ctx) => {
     const s = session(ctx);
-    if (s.scope !== 'send') {
-      return page(ctx, layoutOf(ctx, 'Not allowed'), html`<h1>Not allowed</h1><p>Cancelling needs a key of scope send.</p>`, 403);
-    }
+    if (s.scope !== 'send') throw new ForbiddenError(CANCEL_NEEDS_SEND_SCOPE);
     const id = String(ctx.params.id);
     const outcome = ID.test(id) ? await cancelSend(deps.pool, s.appId, Number(id)) : { kind: 'not_found' as const };
-    if (outcome.kind === 'not_found') return notFound(ctx);
+    if (outcome.kind === 'not_found') throw new NotFoundError(NO_SUCH_SEND);
     ctx.state.log.info({ sendId: id }, 'send canceled from the dashboard');
     ctx.redirect(`/dashboard/sends/${id}`);
   });

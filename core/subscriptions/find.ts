@@ -1,17 +1,36 @@
-// Finding an app's installs for the dashboard's audience pages: by subscription id, external id,
-// the start of the token, or a tag. Read only; every lookup is one app's, bounded and served by an
-// index (the token prefix by migration 022's; the tag by the GIN index through core/audience's
-// tag condition, so a tag means the same here as in a send).
+// Finding an app's installs for the dashboard's audience pages. One box takes what a person has at
+// hand and the text says what it is (issue 26): a UUID is a subscription id, hex digits the start
+// of a token, key=value a tag, and any text can be an external id (the one alias Herald keeps), so
+// a UUID, hex digits or key=value are also looked up as an external id: an app whose external ids
+// are UUIDs or numbers finds them as typed. The select narrows the search to one kind.
+// Read only; every lookup is one app's, bounded and served by an index (the token prefix by
+// migration 022's; the tag by the GIN index through core/audience's tag condition, so a tag means
+// the same here as in a send). The text is checked for its length and for what PostgreSQL cannot
+// take first, then read in one pass: anchored patterns without nested repetition and one indexOf,
+// so reading it takes time linear in its (bounded) length.
 import type { Queryable } from '../store/db.js';
 import { Params, tagCondition } from '../audience/filter.js';
 import { unstorableText } from '../validation/untrusted-json.js';
+import { LIMITS } from '../validation/limits.js';
+import { codePointLength } from '../validation/text.js';
+import { DEVICE_TOKEN_MAX_HEX } from '../formats/device-token.js';
 
 export type FindBy = 'subscription_id' | 'external_id' | 'token' | 'tag';
+/** The refinements of the select; `any` (the default) lets the text say what it is. */
 export const FIND_BY: readonly FindBy[] = ['subscription_id', 'external_id', 'token', 'tag'];
+export const ANY = 'any';
 export const MAX_FOUND = 50;
 export const MAX_QUERY_CHARS = 256;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const TOKEN_PREFIX = /^[0-9a-f]{4,200}$/;
+/** The start of a token: enough digits to mean something, at most a whole token. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const TOKEN_PREFIX = new RegExp(`^[0-9a-f]{4,${DEVICE_TOKEN_MAX_HEX}}$`);
+
+/** One way to read the text: a kind and its value (a tag's value apart). */
+export interface Lookup {
+  by: FindBy;
+  value: string;
+  tagValue?: string;
+}
 
 export interface InstallSummary {
   id: string;
@@ -28,62 +47,91 @@ export class FindError extends Error {
   override name = 'FindError';
 }
 
-/** Checks a query for its kind: the value to look up (the tag as key and value). */
-export function parseFind(by: string, q: string): { by: FindBy; value: string; tagValue?: string } {
-  if (!FIND_BY.includes(by as FindBy)) throw new FindError(`by is one of ${FIND_BY.join(', ')}.`);
-  const text = q.trim();
-  if (!text) throw new FindError('q is empty: type what to look for.');
-  // q as typed: a tag's value keeps its spaces (below), so they count too.
+const TAG_RULE = 'A tag is key=value, such as plan=gold.';
+
+/**
+ * The tag `q` names, or undefined. The key is trimmed (a key with spaces around it is a typing
+ * slip), the value is not: tag values are stored as sent, and a stored " gold" must be findable.
+ */
+function tagOf(q: string): Lookup | undefined {
+  const eq = q.indexOf('=');
+  const key = eq < 0 ? '' : q.slice(0, eq).trim();
+  return key ? { by: 'tag', value: key, tagValue: q.slice(eq + 1) } : undefined;
+}
+
+/** Every kind the text can be, in the order the page names them. */
+function readAny(q: string, text: string): Lookup[] {
+  const lower = text.toLowerCase();
+  const lookups: Lookup[] = [];
+  if (UUID.test(text)) lookups.push({ by: 'subscription_id', value: lower });
+  if (codePointLength(text) <= LIMITS.external_id) lookups.push({ by: 'external_id', value: text });
+  if (TOKEN_PREFIX.test(lower)) lookups.push({ by: 'token', value: lower });
+  const tag = tagOf(q);
+  if (tag) lookups.push(tag);
+  return lookups;
+}
+
+/** Checks a search (`by`: a refinement or `any`) and returns the lookups it stands for. */
+export function parseFind(by: string, q: string): Lookup[] {
+  if (by !== ANY && !FIND_BY.includes(by as FindBy)) throw new FindError(`by is one of ${[ANY, ...FIND_BY].join(', ')}.`);
+  // q as typed: a tag's value keeps its spaces, so they count too. Checked before anything reads it.
   if (q.length > MAX_QUERY_CHARS) throw new FindError(`q is longer than ${MAX_QUERY_CHARS} characters.`);
   // Nothing stored can contain it, and PostgreSQL refuses it in a parameter (a 500, not a 400).
   const unstorable = unstorableText(q);
   if (unstorable) throw new FindError(`q ${unstorable}.`);
-  switch (by as FindBy) {
+  const text = q.trim();
+  if (!text) throw new FindError('q is empty: type what to look for.');
+  switch (by as FindBy | typeof ANY) {
+    case ANY: {
+      const lookups = readAny(q, text);
+      if (lookups.length === 0) throw new FindError(`q is nothing an install has: an external id is at most ${LIMITS.external_id} characters, a token at most ${DEVICE_TOKEN_MAX_HEX} hex digits, a tag key=value.`);
+      return lookups;
+    }
     case 'subscription_id':
-      if (!UUID.test(text.toLowerCase())) throw new FindError('A subscription id is a UUID such as 5b0b6f2e-0f55-4c3c-9d0b-1f0a0e6f6c11.');
-      return { by: 'subscription_id', value: text.toLowerCase() };
+      if (!UUID.test(text)) throw new FindError('A subscription id is a UUID such as 5b0b6f2e-0f55-4c3c-9d0b-1f0a0e6f6c11.');
+      return [{ by: 'subscription_id', value: text.toLowerCase() }];
     case 'external_id':
-      return { by: 'external_id', value: text };
+      return [{ by: 'external_id', value: text }];
     case 'token':
-      if (!TOKEN_PREFIX.test(text.toLowerCase())) throw new FindError('A token prefix is 4 to 200 hex digits (0-9, a-f).');
-      return { by: 'token', value: text.toLowerCase() };
+      if (!TOKEN_PREFIX.test(text.toLowerCase())) throw new FindError(`A token prefix is 4 to ${DEVICE_TOKEN_MAX_HEX} hex digits (0-9, a-f).`);
+      return [{ by: 'token', value: text.toLowerCase() }];
     case 'tag': {
-      // The key is trimmed (a key with spaces around it is a typing slip), the value is not: tag
-      // values are stored as sent, and a stored " gold" must be findable. So the value is read
-      // from q as typed, not from its trimmed copy.
-      const eq = q.indexOf('=');
-      const key = eq < 0 ? '' : q.slice(0, eq).trim();
-      if (!key) throw new FindError('A tag is key=value, such as plan=gold.');
-      return { by: 'tag', value: key, tagValue: q.slice(eq + 1) };
+      const tag = tagOf(q);
+      if (!tag) throw new FindError(TAG_RULE);
+      return [tag];
     }
   }
 }
 
 const COLUMNS = 'id, token, external_id, language, subscribed, last_active, created_at';
 
-/** The statement of a search (exported so a test can EXPLAIN it). */
-export function findInstallsQuery(appId: string, find: ReturnType<typeof parseFind>): { text: string; values: unknown[] } {
-  const params = new Params([appId]);
-  let where: string;
-  switch (find.by) {
+function condition(lookup: Lookup, params: Params): string {
+  switch (lookup.by) {
     case 'subscription_id':
-      where = `id = ${params.add(find.value)}::uuid`;
-      break;
+      return `id = ${params.add(lookup.value)}::uuid`;
     case 'external_id':
-      where = `external_id = ${params.add(find.value)}`;
-      break;
+      return `external_id = ${params.add(lookup.value)}`;
     case 'token':
       // Tokens are lowercase hex, so every token starting with the prefix sorts before prefix || 'g'.
-      where = `token ~>=~ ${params.add(find.value)} AND token ~<~ ${params.add(`${find.value}g`)}`;
-      break;
+      return `token ~>=~ ${params.add(lookup.value)} AND token ~<~ ${params.add(`${lookup.value}g`)}`;
     case 'tag':
-      where = tagCondition({ key: find.value, relation: '=', value: find.tagValue ?? '' }, params);
-      break;
+      return tagCondition({ key: lookup.value, relation: '=', value: lookup.tagValue ?? '' }, params);
   }
-  return { text: `SELECT ${COLUMNS} FROM subscriptions WHERE app_id = $1 AND ${where} ORDER BY seq DESC LIMIT ${MAX_FOUND}`, values: params.values };
+}
+
+/**
+ * The statement of a search (exported so a test can EXPLAIN it): each lookup on its own index,
+ * newest first and bounded, then merged (an install found two ways is listed once).
+ */
+export function findInstallsQuery(appId: string, lookups: Lookup[]): { text: string; values: unknown[] } {
+  const params = new Params([appId]);
+  const arms = lookups.map(
+    (lookup) => `(SELECT seq, ${COLUMNS} FROM subscriptions WHERE app_id = $1 AND ${condition(lookup, params)} ORDER BY seq DESC LIMIT ${MAX_FOUND})`,
+  );
+  return { text: `SELECT ${COLUMNS} FROM (${arms.join(' UNION ')}) found ORDER BY seq DESC LIMIT ${MAX_FOUND}`, values: params.values };
 }
 
 /** Up to MAX_FOUND installs of the app, newest first. */
-export async function findInstalls(db: Queryable, appId: string, find: ReturnType<typeof parseFind>): Promise<InstallSummary[]> {
-  return (await db.query<InstallSummary>(findInstallsQuery(appId, find))).rows;
+export async function findInstalls(db: Queryable, appId: string, lookups: Lookup[]): Promise<InstallSummary[]> {
+  return (await db.query<InstallSummary>(findInstallsQuery(appId, lookups))).rows;
 }

@@ -1,5 +1,6 @@
 // The audience pages in a real browser (Debian's Chromium, playwright-core) against a real api:
-// find an install by subscription id, external id, token prefix or tag; one install's page (tags,
+// find an install by subscription id, external id, token prefix or tag typed into one box (the
+// select only narrows it); one install's page (tags,
 // language, time zone, subscribed or not, the sends it was in); segments with their sizes (kept
 // 30 s). A read key sees them, nothing there changes an install, one app never sees another's,
 // inputs are bounded, and each search is served by an index (EXPLAIN on 20,000 installs).
@@ -100,21 +101,61 @@ describe('dashboard audience pages in a browser', function () {
     await page.waitForURL(/\/dashboard\/audience\/installs\//);
   });
 
+  it('finds what is typed into the one box and sent with Enter: an external id, a subscription id, a token prefix, a tag', async () => {
+    const [vip] = await ids(main.app.id, `external_id = 'vip-2'`);
+    const gold = await ids(main.app.id, `token LIKE 'b2%'`);
+    const goldOrSpaced = await ids(main.app.id, `tags->>'plan' = 'gold'`);
+    // An app whose external ids are UUIDs or hex digits: typed, they are found as external ids too.
+    const [uuidUser, hexUser] = await ids(main.app.id, `token LIKE 'a1%'`);
+    await env.pool.query(`UPDATE subscriptions SET external_id = $2 WHERE id = $1`, [uuidUser, vip]);
+    await env.pool.query(`UPDATE subscriptions SET external_id = 'cafe42' WHERE id = $1`, [hexUser]);
+    const typed = async (text: string) => {
+      await page.goto(`${api.url}/dashboard/audience`);
+      expect(await page.getByLabel('Find by').inputValue(), 'the select is a refinement, any by default').to.equal('any');
+      await page.getByLabel('Look for').fill(text);
+      await page.getByLabel('Look for').press('Enter');
+      await page.waitForURL(/q=/);
+      await page.locator('#looked-for').waitFor();
+      return (await rowIds()).sort();
+    };
+    try {
+      expect(await typed('vip-2')).to.deep.equal([vip]);
+      expect(await page.locator('#looked-for').textContent()).to.equal('Looked for an external id.');
+      expect(await typed(vip), 'the install, and the one whose external id is that UUID').to.deep.equal([vip, uuidUser].sort());
+      expect(await typed('B2000')).to.deep.equal([...gold].sort());
+      expect(await page.locator('#looked-for').textContent()).to.equal('Looked for an external id or a token prefix.');
+      expect(await typed('plan=gold')).to.deep.equal([...goldOrSpaced].sort());
+      expect(await typed(' city =Lyon')).to.have.length(5);
+      expect(await typed('cafe42')).to.deep.equal([hexUser]);
+      await page.getByLabel('Look for').fill('vip-3');
+      await page.getByLabel('Find by').selectOption('token');
+      await page.getByLabel('Look for').press('Enter');
+      expect(await page.locator('#find-errors').textContent(), 'narrowed to tokens, vip-3 is none').to.equal('A token prefix is 4 to 200 hex digits (0-9, a-f).');
+    } finally {
+      await env.pool.query(`UPDATE subscriptions SET external_id = NULL WHERE id = ANY($1::uuid[])`, [[uuidUser, hexUser]]);
+    }
+  });
+
   it('refuses unbounded or malformed searches with a sentence naming what is accepted', async () => {
+    const error = () => page.locator('#find-errors').textContent();
     expect(await find('token', 'xyz')).to.equal(400);
-    expect(await page.locator('#find-error').textContent()).to.equal('A token prefix is 4 to 200 hex digits (0-9, a-f).');
+    expect(await error()).to.equal('A token prefix is 4 to 200 hex digits (0-9, a-f).');
     expect(await find('token', 'b')).to.equal(400);
     expect(await find('subscription_id', 'not-a-uuid')).to.equal(400);
-    expect(await page.locator('#find-error').textContent()).to.contain('A subscription id is a UUID');
+    expect(await error()).to.contain('A subscription id is a UUID');
     expect(await find('tag', 'plan')).to.equal(400);
-    expect(await page.locator('#find-error').textContent()).to.equal('A tag is key=value, such as plan=gold.');
+    expect(await error()).to.equal('A tag is key=value, such as plan=gold.');
     expect(await find('external_id', 'x'.repeat(300))).to.equal(400);
-    expect(await page.locator('#find-error').textContent()).to.equal('q is longer than 256 characters.');
+    expect(await error()).to.equal('q is longer than 256 characters.');
+    expect(await find('any', 'x'.repeat(257))).to.equal(400);
+    expect(await error()).to.equal('q is longer than 256 characters.');
     expect(await find('tag', 'plan=go\u0000ld')).to.equal(400);
-    expect(await page.locator('#find-error').textContent()).to.equal('q contains U+0000 (a NUL character), which cannot be stored.');
+    expect(await error()).to.equal('q contains U+0000 (a NUL character), which cannot be stored.');
     expect(await find('external_id', 'vip-\u0000')).to.equal(400);
+    expect(await find('any', 'vip-\u0000')).to.equal(400);
+    expect(await error()).to.equal('q contains U+0000 (a NUL character), which cannot be stored.');
     expect(await find('name', 'bob')).to.equal(400);
-    expect(await page.locator('#find-error').textContent()).to.equal('by is one of subscription_id, external_id, token, tag.');
+    expect(await error()).to.equal('by is one of any, subscription_id, external_id, token, tag.');
   });
 
   it("lists the built-in segments and the App's with their sizes, each kept 30 s", async () => {
@@ -204,5 +245,10 @@ describe('dashboard audience pages in a browser', function () {
     expect(await plan('tag', 'n=42')).to.match(/Bitmap Index Scan on subscriptions_tags/);
     expect(await plan('subscription_id', '5b0b6f2e-0f55-4c3c-9d0b-1f0a0e6f6c11')).to.match(/subscriptions_pkey/);
     for (const [by, q] of [['token', 'c4ca'], ['external_id', 'u42'], ['tag', 'n=42']]) expect(await plan(by, q)).to.not.match(/Seq Scan/);
+    // The one box: each way the text can be read on its own index.
+    expect(await plan('any', 'c4ca')).to.match(/subscriptions_token_prefix/).and.match(/subscriptions_external/);
+    expect(await plan('any', 'n=42')).to.match(/Bitmap Index Scan on subscriptions_tags/).and.match(/subscriptions_external/);
+    expect(await plan('any', '5b0b6f2e-0f55-4c3c-9d0b-1f0a0e6f6c11')).to.match(/subscriptions_pkey/).and.match(/subscriptions_external/);
+    for (const q of ['c4ca', 'n=42', 'u42', '5b0b6f2e-0f55-4c3c-9d0b-1f0a0e6f6c11']) expect(await plan('any', q), q).to.not.match(/Seq Scan/);
   });
 });

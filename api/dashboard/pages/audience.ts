@@ -1,19 +1,30 @@
-// The audience pages: find an install (by subscription id, external id, token prefix or tag), one
-// install's page, and the segments with their sizes (each at most 30 s old). Read only: no form here changes an
-// install, and a read key sees them all.
+// The audience pages: find an install (one box: a subscription id, an external id, a token prefix
+// or a tag, the select narrowing it to one kind), one install's page, and the segments with their
+// sizes (each at most 30 s old). Read only: no form here changes an install, and a read key sees them all.
 import type { SegmentDefinition } from '../../../core/apps/app-store.js';
 import type { NotificationReport } from '../../../core/send/report.js';
-import { FIND_BY, MAX_FOUND, MAX_QUERY_CHARS, type FindBy, type InstallSummary } from '../../../core/subscriptions/find.js';
+import { ANY, FIND_BY, MAX_FOUND, MAX_QUERY_CHARS, type FindBy, type InstallSummary, type Lookup } from '../../../core/subscriptions/find.js';
 import type { Install } from '../../../core/subscriptions/subscription-store.js';
+import { errorList, invalidWhen } from '../errors.js';
 import { html, type Html } from '../html.js';
 import { count, statusClass, statusName, when } from './format.js';
 
-const FIND_WORDS: Record<FindBy, string> = {
+const FIND_WORDS: Record<FindBy | typeof ANY, string> = {
+  any: 'Anything (the text says what it is)',
   subscription_id: 'Subscription id',
   external_id: 'External id',
   token: 'Token prefix',
   tag: 'Tag (key=value)',
 };
+const FIND_CHOICES: readonly (FindBy | typeof ANY)[] = [ANY, ...FIND_BY];
+/** How the page says what it looked for. */
+const LOOKED_FOR: Record<FindBy, string> = {
+  subscription_id: 'a subscription id',
+  external_id: 'an external id',
+  token: 'a token prefix',
+  tag: 'a tag',
+};
+const either = (words: string[]) => (words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`);
 
 /** The token's start and end: enough to recognise a device, not a whole handle to it on screen. */
 export const maskedToken = (token: string) => (token.length > 24 ? `${token.slice(0, 16)}…${token.slice(-4)}` : token);
@@ -26,19 +37,27 @@ export function audienceTabs(current: 'find' | 'segments'): Html {
   </nav>`;
 }
 
-export function findPage(by: string, q: string, found: InstallSummary[] | undefined, error?: string): Html {
+export interface FindResult {
+  lookups: Lookup[];
+  found: InstallSummary[];
+}
+
+export function findPage(by: string, q: string, result: FindResult | undefined, error?: string): Html {
+  const found = result?.found;
+  const lookedFor = result ? html`<p class="note" id="looked-for">Looked for ${either(result.lookups.map((l) => LOOKED_FOR[l.by]))}.</p>` : '';
   return html`<h1>Audience</h1>${audienceTabs('find')}
   <form method="get" action="/dashboard/audience" class="filters" role="search" aria-label="Find an install">
-    <label>Find by <select name="by">${FIND_BY.map((b) => html`<option value="${b}" ${b === by ? html`selected` : ''}>${FIND_WORDS[b]}</option>`)}</select></label>
-    <label class="grow">Look for <input type="search" name="q" value="${q}" maxlength="${MAX_QUERY_CHARS}" required ${error ? html`aria-invalid="true" aria-describedby="find-error"` : ''}></label>
+    <label class="grow">Look for <input type="search" name="q" value="${q}" maxlength="${MAX_QUERY_CHARS}" required
+      placeholder="subscription id, external id, token start or key=value" ${invalidWhen('find', !!error)}></label>
+    <label>Find by <select name="by">${FIND_CHOICES.map((b) => html`<option value="${b}" ${b === by ? html`selected` : ''}>${FIND_WORDS[b]}</option>`)}</select></label>
     <button type="submit">Find</button>
   </form>
-  ${error ? html`<p class="error" id="find-error" role="alert">${error}</p>` : ''}
+  ${errorList('find', error ? [error] : [])}
   ${found === undefined
-    ? html`<p class="note">An install is one device of the app. Find it by its subscription id, the external id your app gave it, the first digits of its APNs token, or a tag.</p>`
+    ? html`<p class="note">An install is one device of the app. Type its subscription id, the external id your app gave it, the first digits of its APNs token, or a tag as key=value, and press Enter: the text says which it is. Find by narrows the search to one kind.</p>`
     : found.length === 0
-      ? html`<p aria-live="polite">No install matches.</p>`
-      : html`<p aria-live="polite">${found.length === MAX_FOUND ? `The newest ${MAX_FOUND} matches` : `${found.length} match${found.length === 1 ? '' : 'es'}`}</p>
+      ? html`${lookedFor}<p aria-live="polite">No install matches.</p>`
+      : html`${lookedFor}<p aria-live="polite">${found.length === MAX_FOUND ? `The newest ${MAX_FOUND} matches` : `${found.length} match${found.length === 1 ? '' : 'es'}`}</p>
         <div class="table-wrap"><table>
           <thead><tr><th scope="col">Subscription id</th><th scope="col">External id</th><th scope="col">Token</th><th scope="col">Language</th>
             <th scope="col">Subscribed</th><th scope="col">Last active (UTC)</th></tr></thead>

@@ -1,8 +1,15 @@
-// The compose form: the REST body it stands for, and which field each validation sentence goes to.
+// The compose form: the REST body it stands for, where each validation issue goes (by its field),
+// and inputs bounded by the rules' own limits.
 import { expect } from 'chai';
-import type { ValidationError } from '../../../core/errors.js';
+import { ValidationError } from '../../../core/errors.js';
+import { LIMITS } from '../../../core/validation/limits.js';
 import { validateSendRequest } from '../../../core/validation/validate-send.js';
-import { bodyFromForm, fieldOf } from './compose.js';
+import { toString } from '../html.js';
+import type { DashboardSession } from '../session.js';
+import { areaOf, bodyFromForm, composePage, type ComposeForm } from './compose.js';
+
+const APP = '5b0b6f2e-0f55-4c3c-9d0b-1f0a0e6f6c11';
+const SESSION = { csrf: 'token', scope: 'send', appName: 'Shop' } as DashboardSession;
 
 describe('dashboard compose', () => {
   const app = '5b0b6f2e-0f55-4c3c-9d0b-1f0a0e6f6c11';
@@ -30,7 +37,7 @@ describe('dashboard compose', () => {
       try {
         validateSendRequest({ body: { app_id: app, contents: { en: 'x' }, included_segments: ['All'], send_after: sendAfter }, app: { id: app, bundleId: 'com.example.shop', segmentNames: [] }, now });
       } catch (error) {
-        return (error as ValidationError).messages.find((m) => fieldOf(m) === 'send_after');
+        return (error as ValidationError).issues.find((i) => areaOf(i.field) === 'send_after')?.message;
       }
       return undefined;
     };
@@ -63,13 +70,78 @@ describe('dashboard compose', () => {
     expect(bodyFromForm({ target: 'tag', tag_key: 'plan', tag_relation: 'exists', tag_value: '' }, app).tag).to.deep.equal({ key: 'plan', relation: 'exists' });
   });
 
-  it('puts each sentence under the field it names', () => {
-    expect(fieldOf('contents needs the message text in at least one language.')).to.equal('contents');
-    expect(fieldOf('send_after is more than 30 days ahead.')).to.equal('send_after');
-    expect(fieldOf('throttle_rate_per_minute is a whole number from 1 to 100000.')).to.equal('throttle');
-    expect(fieldOf('included_segments names a segment this app does not have: Nobody.')).to.equal('audience');
-    expect(fieldOf('Something else entirely.')).to.equal('form');
-    expect(fieldOf('ios_badgeCount is required with ios_badgeType SetTo.')).to.equal('badge');
-    expect(fieldOf('name is longer than 128 characters.')).to.equal('name');
+  it('puts each issue in the area of the field it names, whatever its sentence says', () => {
+    const areas: [string, string][] = [
+      ['contents', 'contents'], ['contents.en', 'contents'], ['headings.fr', 'headings'], ['subtitle.en', 'subtitle'],
+      ['send_after', 'send_after'], ['delivery_time_of_day', 'send_after'], ['throttle_rate_per_minute', 'throttle'],
+      ['included_segments[0]', 'audience'], ['tag.value', 'audience'], ['include_subscription_ids[3]', 'audience'],
+      ['ios_badgeCount', 'badge'], ['name', 'name'], ['url', 'url'], ['content_available', 'silent'], ['', 'form'],
+      ['__proto__', 'form'], ['constructor', 'form'],
+    ];
+    for (const [field, area] of areas) expect(areaOf(field), field).to.equal(area);
+    // A sentence that names another field (a background push lists contents and ios_sound) stays
+    // with the field of its issue.
+    const page = toString(composePage(SESSION, 'Shop', ['Subscribed Users'], {}, [
+      { field: 'content_available', message: 'It cannot carry contents, headings or ios_sound.' },
+      { field: 'url', message: 'url is longer than 500 characters.' },
+    ]));
+    expect(page).to.match(/<ul class="field-errors" id="silent-errors" role="alert"><li>It cannot carry contents, headings or ios_sound.<\/li><\/ul>/);
+    expect(page).to.match(/id="url-errors" role="alert"><li>url is longer than 500 characters.<\/li>/);
+    expect(page).to.not.contain('id="contents-errors"');
+  });
+
+  describe('each input bounded by its rule: maxlength is the limit, the limit is accepted, one more refused', () => {
+    const rendered = toString(composePage(SESSION, 'Shop', ['Subscribed Users'], {}));
+    /** The maxlength the page gives the input (or textarea) named `name`. */
+    const maxlength = (name: string) => {
+      const tag = new RegExp(`<(?:input|textarea)[^>]*\\bname="${name}"[^>]*>`).exec(rendered)?.[0];
+      return Number(/\bmaxlength="(\d+)"/.exec(tag ?? '')?.[1]);
+    };
+    const base: ComposeForm = { lang_0: 'en', content_0: 'Hi', target: 'segment', segment: 'Subscribed Users' };
+    // [input, the rule's limit, the form with a value of n characters in it, the area of its issue]
+    const cases: [string, number, (n: number) => ComposeForm, string][] = [
+      ['name', LIMITS.name, (n) => ({ name: 'n'.repeat(n) }), 'name'],
+      ['heading_0', LIMITS.headings, (n) => ({ heading_0: 'h'.repeat(n) }), 'headings'],
+      ['subtitle_0', LIMITS.subtitle, (n) => ({ subtitle_0: 's'.repeat(n) }), 'subtitle'],
+      ['content_0', LIMITS.contents, (n) => ({ content_0: 'c'.repeat(n) }), 'contents'],
+      ['tag_key', LIMITS.tag, (n) => ({ target: 'tag', tag_key: 'k'.repeat(n), tag_relation: 'exists' }), 'audience'],
+      ['tag_value', LIMITS.tag, (n) => ({ target: 'tag', tag_key: 'plan', tag_relation: '=', tag_value: 'v'.repeat(n) }), 'audience'],
+      ['ios_sound', LIMITS.ios_sound, (n) => ({ ios_sound: 'a'.repeat(n) }), 'sound'],
+      ['url', LIMITS.url, (n) => ({ url: `https://example.com/${'p'.repeat(n - 20)}` }), 'url'],
+    ];
+    const refusals = (form: ComposeForm) => {
+      try {
+        validateSendRequest({ body: bodyFromForm({ ...base, ...form }, APP), app: { id: APP, bundleId: 'com.example.shop', segmentNames: [] }, now: new Date() });
+        return [];
+      } catch (error) {
+        expect(error).to.be.instanceOf(ValidationError);
+        return (error as ValidationError).issues;
+      }
+    };
+    for (const [input, limit, form, area] of cases) {
+      it(`${input}: maxlength ${limit}`, () => {
+        expect(form(limit)[input], 'the case fills its input').to.have.length(limit);
+        expect(maxlength(input)).to.equal(limit);
+        expect(refusals(form(limit))).to.deep.equal([]);
+        const refused = refusals(form(limit + 1));
+        expect(refused.map((i) => areaOf(i.field))).to.deep.equal([area]);
+      });
+    }
+
+    it('numbers: room for the widest accepted value; the largest is accepted, one more refused', () => {
+      // [input, the widest accepted value as typed, the largest accepted value, the form with n]
+      const numbers: [string, string, number, (n: number) => ComposeForm][] = [
+        ['ttl', String(LIMITS.ttl_seconds), LIMITS.ttl_seconds, (n) => ({ ttl: String(n) })],
+        ['throttle', String(LIMITS.throttle_max), LIMITS.throttle_max, (n) => ({ throttle: String(n) })],
+        ['ios_badgeCount', String(LIMITS.badge_min), LIMITS.badge_max, (n) => ({ ios_badgeType: 'Increase', ios_badgeCount: String(n) })],
+      ];
+      for (const [input, widest, largest, form] of numbers) {
+        expect(maxlength(input), input).to.equal(widest.length);
+        expect(refusals(form(largest)), input).to.deep.equal([]);
+        expect(refusals(form(largest + 1)), input).to.have.length(1);
+      }
+      expect(refusals({ ios_badgeType: 'Increase', ios_badgeCount: String(LIMITS.badge_min) })).to.deep.equal([]);
+    });
   });
 });
+

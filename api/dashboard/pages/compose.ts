@@ -1,10 +1,14 @@
 // Compose: the form, the REST body it stands for, the review step (audience estimate, the
 // notification as iOS shows it, a confirmation for a large audience) and where each validation
-// sentence goes. The body goes through the same validateSendRequest and acceptSend as
-// POST /api/v1/notifications, so the rules and their messages are the REST call's; each message is
-// shown next to the field it names (sentences name REST fields, e.g. "send_after …").
+// issue goes. The body goes through the same validateSendRequest and acceptSend as
+// POST /api/v1/notifications, so the rules and their messages are the REST call's; each issue is
+// shown next to the form area of the body field it names (its `field`, never its wording). Every
+// text input's maxlength is the rule's limit (core/validation/limits.ts).
+import type { FieldIssue } from '../../../core/errors.js';
 import { parseSendAfter } from '../../../core/time/send-after.js';
 import { zonedInstant } from '../../../core/time/zone-clock.js';
+import { LIMITS } from '../../../core/validation/limits.js';
+import { errorList, invalidWhen } from '../errors.js';
 import { html, type Html } from '../html.js';
 import type { DashboardSession } from '../session.js';
 import { LANGUAGES, TIME_ZONES } from './choices.js';
@@ -26,26 +30,56 @@ export const LARGE_AUDIENCE = 1000;
 /** The form's fields, each bounded: what the review step carries over in hidden inputs. */
 const FIELDS_KEPT = /^(name|lang_[0-2]|heading_[0-2]|subtitle_[0-2]|content_[0-2]|target|segment|tag_key|tag_relation|tag_value|ids|send_after|send_tz|throttle|url|ios_sound|ios_badgeType|ios_badgeCount|content_available|ttl|ios_interruption_level)$/;
 
-// The field a sentence is shown under: the first rule that matches it (the iOS fields first, as
-// their sentences may also say "language" or "segment").
-const FIELDS: [RegExp, string][] = [
-  [/^name\b/, 'name'],
-  [/\bsubtitle\b/, 'subtitle'],
-  [/\bios_sound\b/, 'sound'],
-  [/\bios_badge(Type|Count)\b/, 'badge'],
-  [/\bcontent_available\b|background push/, 'silent'],
-  [/\bttl\b/, 'ttl'],
-  [/\bios_interruption_level\b/, 'interruption'],
-  [/\bcontents\b|default language|language/, 'contents'],
-  [/\bheadings\b/, 'headings'],
-  [/\bsend_after\b|delayed_option|delivery_time_of_day/, 'send_after'],
-  [/\bthrottle_rate_per_minute\b/, 'throttle'],
-  [/\bincluded_segments\b|\bsegment\b|\btag\b|filters|include_subscription_ids|include_external_ids|target|audience/i, 'audience'],
-];
+/** The form area that shows the issues of each body field (by its first name: `contents.en` → contents). */
+const AREAS: Record<string, string> = {
+  name: 'name',
+  contents: 'contents',
+  headings: 'headings',
+  subtitle: 'subtitle',
+  included_segments: 'audience',
+  tag: 'audience',
+  filters: 'audience',
+  excluded_segments: 'audience',
+  include_subscription_ids: 'audience',
+  include_external_ids: 'audience',
+  include_aliases: 'audience',
+  ios_sound: 'sound',
+  ios_badgeType: 'badge',
+  ios_badgeCount: 'badge',
+  content_available: 'silent',
+  ttl: 'ttl',
+  ios_interruption_level: 'interruption',
+  send_after: 'send_after',
+  delayed_option: 'send_after',
+  delivery_time_of_day: 'send_after',
+  throttle_rate_per_minute: 'throttle',
+  url: 'url',
+};
 
-export function fieldOf(message: string): string {
-  return FIELDS.find(([re]) => re.test(message))?.[1] ?? 'form';
+/** The area an issue is shown in: its field's, or the top of the form (the body as a whole). */
+export function areaOf(field: string): string {
+  const first = /^[^.[]*/.exec(field)![0];
+  return Object.hasOwn(AREAS, first) ? AREAS[first] : 'form';
 }
+
+/**
+ * Bounds of the form's own inputs, from the rules they stand for. The ids box holds a whole list,
+ * read up to the form body's 64 kB (routes.ts): room for 500 ids of about 80 characters each.
+ */
+export const FORM_MAXLENGTH = {
+  name: LIMITS.name,
+  heading: LIMITS.headings,
+  subtitle: LIMITS.subtitle,
+  content: LIMITS.contents,
+  tag_key: LIMITS.tag,
+  tag_value: LIMITS.tag,
+  ids: 40_000,
+  ios_sound: LIMITS.ios_sound,
+  ios_badgeCount: String(LIMITS.badge_min).length,
+  ttl: String(LIMITS.ttl_seconds).length,
+  throttle: String(LIMITS.throttle_max).length,
+  url: LIMITS.url,
+} as const;
 
 const list = (text: string | undefined) => (text ?? '').split(/[\s,]+/).filter(Boolean);
 /** A whole number as a number; anything else as given, so the REST rule and its sentence apply. */
@@ -108,12 +142,8 @@ export function bodyFromForm(form: ComposeForm, appId: string): Record<string, u
 /** The form's own fields only, for the review step's hidden inputs. */
 export const keptFields = (form: ComposeForm) => Object.entries(form).filter(([k, v]) => FIELDS_KEPT.test(k) && v !== '');
 
-function errorsFor(field: string, errors: Map<string, string[]>): Html {
-  const list = errors.get(field);
-  return list ? html`<ul class="field-errors" id="${field}-errors" role="alert">${list.map((m) => html`<li>${m}</li>`)}</ul>` : html``;
-}
-
-const described = (field: string, errors: Map<string, string[]>) => (errors.has(field) ? html`aria-describedby="${field}-errors" aria-invalid="true"` : html``);
+const errorsFor = (area: string, errors: Map<string, string[]>) => errorList(area, errors.get(area));
+const described = (area: string, errors: Map<string, string[]>) => invalidWhen(area, errors.has(area));
 const options = (choices: readonly (readonly [string, string])[], chosen: string) =>
   choices.map(([value, label]) => html`<option value="${value}" ${chosen === value ? html`selected` : ''}>${label}</option>`);
 
@@ -135,9 +165,10 @@ export function iosPreview(appName: string, form: ComposeForm): Html {
   </figure>`;
 }
 
-export function composePage(session: DashboardSession, appName: string, segments: string[], form: ComposeForm, messages: string[] = []): Html {
+export function composePage(session: DashboardSession, appName: string, segments: string[], form: ComposeForm, issues: FieldIssue[] = []): Html {
   const errors = new Map<string, string[]>();
-  for (const m of messages) errors.set(fieldOf(m), [...(errors.get(fieldOf(m)) ?? []), m]);
+  for (const { field, message } of issues) errors.set(areaOf(field), [...(errors.get(areaOf(field)) ?? []), message]);
+  const max = FORM_MAXLENGTH;
   const v = (name: string, fallback = '') => form[name] ?? fallback;
   const target = v('target', 'segment');
   return html`<h1>New message</h1>
@@ -146,13 +177,13 @@ export function composePage(session: DashboardSession, appName: string, segments
     <input type="hidden" name="_csrf" value="${session.csrf}">
     ${errorsFor('form', errors)}
     <fieldset><legend>Message</legend>
-      <label>Name (internal, never shown to users) <input name="name" value="${v('name')}" maxlength="128" ${described('name', errors)}></label>
+      <label>Name (internal, never shown to users) <input name="name" value="${v('name')}" maxlength="${max.name}" ${described('name', errors)}></label>
       ${errorsFor('name', errors)}
       ${LANGS.map((i) => html`<div class="lang-row" ${described('contents', errors)}>
         <label>Language <select name="lang_${i}">${i > 0 ? html`<option value="">—</option>` : ''}${options(LANGUAGES, v(`lang_${i}`, i === 0 ? 'en' : ''))}</select></label>
-        <label>Title <input name="heading_${i}" value="${v(`heading_${i}`)}" maxlength="120"></label>
-        <label>Subtitle <input name="subtitle_${i}" value="${v(`subtitle_${i}`)}" maxlength="120"></label>
-        <label class="grow">Text <textarea name="content_${i}" rows="2" maxlength="2000">${v(`content_${i}`)}</textarea></label>
+        <label>Title <input name="heading_${i}" value="${v(`heading_${i}`)}" maxlength="${max.heading}"></label>
+        <label>Subtitle <input name="subtitle_${i}" value="${v(`subtitle_${i}`)}" maxlength="${max.subtitle}"></label>
+        <label class="grow">Text <textarea name="content_${i}" rows="2" maxlength="${max.content}">${v(`content_${i}`)}</textarea></label>
       </div>`)}
       ${errorsFor('contents', errors)}${errorsFor('headings', errors)}${errorsFor('subtitle', errors)}
     </fieldset>
@@ -160,25 +191,25 @@ export function composePage(session: DashboardSession, appName: string, segments
       <label>Send to <select name="target">${options(TARGETS, target)}</select></label>
       <label class="target target-segment">Segment <select name="segment">${segments.map((s) => html`<option ${v('segment', 'Subscribed Users') === s ? html`selected` : ''}>${s}</option>`)}</select></label>
       <div class="target target-tag tag-row">
-        <label>Tag key <input name="tag_key" value="${v('tag_key')}" maxlength="128"></label>
+        <label>Tag key <input name="tag_key" value="${v('tag_key')}" maxlength="${max.tag_key}"></label>
         <label>Relation <select name="tag_relation">${RELATIONS.map((r) => html`<option ${v('tag_relation', '=') === r ? html`selected` : ''}>${r}</option>`)}</select></label>
-        <label>Value <input name="tag_value" value="${v('tag_value')}" maxlength="256"></label>
+        <label>Value <input name="tag_value" value="${v('tag_value')}" maxlength="${max.tag_value}"></label>
       </div>
-      <label class="target target-ids">Ids (one per line, up to 500) <textarea name="ids" rows="3" maxlength="40000">${v('ids')}</textarea></label>
+      <label class="target target-ids">Ids (one per line, up to 500) <textarea name="ids" rows="3" maxlength="${max.ids}">${v('ids')}</textarea></label>
       <p class="note" id="live-estimate" aria-live="polite">The review step shows how many devices this reaches.</p>
       ${errorsFor('audience', errors)}
     </fieldset>
     <fieldset><legend>On iOS</legend>
-      <label>Sound (a file of the app, empty: default) <input name="ios_sound" value="${v('ios_sound')}" maxlength="255" ${described('sound', errors)}></label>
+      <label>Sound (a file of the app, empty: default) <input name="ios_sound" value="${v('ios_sound')}" maxlength="${max.ios_sound}" ${described('sound', errors)}></label>
       ${errorsFor('sound', errors)}
       <div class="tag-row" ${described('badge', errors)}>
         <label>Badge <select name="ios_badgeType">${options(BADGES, v('ios_badgeType', 'None'))}</select></label>
-        <label>Badge count <input name="ios_badgeCount" inputmode="numeric" value="${v('ios_badgeCount')}" maxlength="11" size="6"></label>
+        <label>Badge count <input name="ios_badgeCount" inputmode="numeric" value="${v('ios_badgeCount')}" maxlength="${max.ios_badgeCount}" size="6"></label>
       </div>
       ${errorsFor('badge', errors)}
       <label class="check"><input type="checkbox" name="content_available" ${v('content_available') === 'on' ? html`checked` : ''} ${described('silent', errors)}> Silent push (wakes the app in the background, shows nothing)</label>
       ${errorsFor('silent', errors)}
-      <label>Time to live (seconds, empty: 3 days; 0: now or never) <input name="ttl" inputmode="numeric" value="${v('ttl')}" maxlength="10" ${described('ttl', errors)}></label>
+      <label>Time to live (seconds, empty: 3 days; 0: now or never) <input name="ttl" inputmode="numeric" value="${v('ttl')}" maxlength="${max.ttl}" ${described('ttl', errors)}></label>
       ${errorsFor('ttl', errors)}
       <label>Interruption level <select name="ios_interruption_level" ${described('interruption', errors)}>${options(LEVELS, v('ios_interruption_level'))}</select></label>
       ${errorsFor('interruption', errors)}
@@ -189,9 +220,10 @@ export function composePage(session: DashboardSession, appName: string, segments
         <label>Time zone <select name="send_tz">${TIME_ZONES.map((z) => html`<option ${v('send_tz', 'UTC') === z ? html`selected` : ''}>${z}</option>`)}</select></label>
       </div>
       ${errorsFor('send_after', errors)}
-      <label>Throttle (devices per minute, empty: none) <input name="throttle" inputmode="numeric" value="${v('throttle')}" ${described('throttle', errors)}></label>
+      <label>Throttle (devices per minute, empty: none) <input name="throttle" inputmode="numeric" value="${v('throttle')}" maxlength="${max.throttle}" ${described('throttle', errors)}></label>
       ${errorsFor('throttle', errors)}
-      <label>Link (optional) <input type="url" name="url" value="${v('url')}" maxlength="2048"></label>
+      <label>Link (optional) <input type="url" name="url" value="${v('url')}" maxlength="${max.url}" ${described('url', errors)}></label>
+      ${errorsFor('url', errors)}
     </fieldset>
     <button type="submit" name="step" value="review">Review</button>
   </form>
@@ -224,8 +256,8 @@ export function reviewPage(session: DashboardSession, appName: string, form: Com
       <div><dt>When</dt><dd id="when">${review.when}</dd></div>
     </dl>
     ${large
-      ? html`<label class="check confirm-large"><input type="checkbox" name="confirm_audience" value="${review.estimate}" ${review.confirmError ? html`aria-invalid="true" aria-describedby="confirm-errors"` : ''}> I want to send this to ${count(review.estimate)} devices</label>
-        ${review.confirmError ? html`<ul class="field-errors" id="confirm-errors" role="alert"><li>${review.confirmError}</li></ul>` : ''}`
+      ? html`<label class="check confirm-large"><input type="checkbox" name="confirm_audience" value="${review.estimate}" ${invalidWhen('confirm', !!review.confirmError)}> I want to send this to ${count(review.estimate)} devices</label>
+        ${errorList('confirm', review.confirmError ? [review.confirmError] : [])}`
       : ''}
     <div class="confirm">
       <button type="submit" name="step" value="send">Send to ${count(review.estimate)} device${review.estimate === 1 ? '' : 's'}</button>

@@ -1,7 +1,8 @@
 // The sends page: newest first, paged, filtered by source, status, date and text; and the CSV
 // export of the same filtered list.
-import { defaultContent, listNotifications, SEND_SOURCES, type ListFilter, type NotificationReport } from '../../../core/send/report.js';
+import { defaultContent, listNotifications, MAX_SEARCH_LENGTH, SEND_SOURCES, type ListFilter, type NotificationReport } from '../../../core/send/report.js';
 import type { Queryable } from '../../../core/store/db.js';
+import { errorList } from '../errors.js';
 import { html, type Html } from '../html.js';
 import { sendAudiences } from '../send-audiences.js';
 import { count, FILTER_WORDS, rate, scheduledFor, SOURCE_NAMES, statusClass, statusName, when } from './format.js';
@@ -49,8 +50,8 @@ function row(n: NotificationReport, audience: string): Html {
   </tr>`;
 }
 
-export async function sendsPage(db: Queryable, appId: string, filter: ListFilter, error?: string): Promise<Html> {
-  const page = error ? { total_count: 0, offset: 0, limit: PAGE_SIZE, notifications: [] } : await listNotifications(db, appId, filter);
+export async function sendsPage(db: Queryable, appId: string, filter: ListFilter, errors: string[] = []): Promise<Html> {
+  const page = errors.length > 0 ? { total_count: 0, offset: 0, limit: PAGE_SIZE, notifications: [] } : await listNotifications(db, appId, filter);
   const last = page.offset + page.notifications.length;
   const audiences = await sendAudiences(db, appId, page.notifications.map((n) => n.id));
   return html`<h1>Sends</h1>
@@ -59,11 +60,11 @@ export async function sendsPage(db: Queryable, appId: string, filter: ListFilter
     <label>Status <select name="status"><option value="">Any</option>${FILTER_WORDS.map(([value, word]) => option(value, word, filter.status))}</select></label>
     <label>From <input type="date" name="from" value="${day(filter.from)}"></label>
     <label>To <input type="date" name="to" value="${day(filter.to, true)}"></label>
-    <label>Search <input type="search" name="q" value="${filter.search ?? ''}" maxlength="200" placeholder="text or id"></label>
+    <label>Search <input type="search" name="q" value="${filter.search ?? ''}" maxlength="${MAX_SEARCH_LENGTH}" placeholder="text or id"></label>
     <button type="submit">Filter</button>
     <a class="button secondary" href="/dashboard/sends.csv?${filterQuery(filter, 0)}" download>Export CSV</a>
   </form>
-  ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+  ${errorList('filters', errors)}
   <p aria-live="polite">${page.total_count ? html`Showing ${page.offset + 1}–${last} of ${count(page.total_count)}` : 'No sends match.'}</p>
   <div class="table-wrap"><table>
     <caption class="visually-hidden">Sends, newest first</caption>
