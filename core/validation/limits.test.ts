@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { ValidationError, type FieldIssue } from '../errors.js';
 import { APP, body, NOW, problems, validate } from './helpers.test-support.js';
 import { LIMITS } from './limits.js';
+import { openApiSendRequest } from './schema-views.js';
 import { readData } from './send-content.js';
 import { validateSendRequest } from './validate-send.js';
 
@@ -145,6 +146,35 @@ const EDGES: Record<Exclude<keyof typeof LIMITS, 'data_key' | 'data_value'>, Edg
   badge_min: { field: 'ios_badgeCount', at: (n) => ({ ios_badgeType: 'Increase', ios_badgeCount: n }), bound: 'min' },
   badge_max: { field: 'ios_badgeCount', at: (n) => ({ ios_badgeType: 'Increase', ios_badgeCount: n }) },
 };
+
+describe('the limits in the OpenAPI document (and the Send CRD, the same view of the schema)', () => {
+  const fields = openApiSendRequest('').properties as Record<string, Record<string, any>>;
+  const stated: [string, unknown, number][] = [
+    ['contents', fields.contents.additionalProperties.maxLength, LIMITS.contents],
+    ['headings', fields.headings.additionalProperties.maxLength, LIMITS.headings],
+    ['subtitle', fields.subtitle.additionalProperties.maxLength, LIMITS.subtitle],
+    ['url', fields.url.maxLength, LIMITS.url],
+    ['app_url', fields.app_url.maxLength, LIMITS.url],
+    ['big_picture', fields.big_picture.maxLength, LIMITS.image_url],
+    ['ios_attachments', fields.ios_attachments.additionalProperties.maxLength, LIMITS.image_url],
+    ['buttons[].text', fields.buttons.items.properties.text.maxLength, LIMITS.button],
+    ['included_segments[]', fields.included_segments.items.maxLength, LIMITS.tag],
+    ['include_external_ids', fields.include_external_ids.maxItems, LIMITS.ids_per_list],
+    ['include_external_ids[]', fields.include_external_ids.items.maxLength, LIMITS.external_id],
+    ['include_subscription_ids', fields.include_subscription_ids.maxItems, LIMITS.ids_per_list],
+    ['excluded_segments', fields.excluded_segments.maxItems, LIMITS.excluded_segments],
+    ['send_after', fields.send_after.maxLength, LIMITS.send_after],
+    ['delivery_time_of_day', fields.delivery_time_of_day.maxLength, LIMITS.delivery_time_of_day],
+    ['name', fields.name.maxLength, LIMITS.name],
+    ['ttl', fields.ttl.maximum, LIMITS.ttl_seconds],
+    ['throttle_rate_per_minute', fields.throttle_rate_per_minute.maximum, LIMITS.throttle_max],
+    ['ios_sound', fields.ios_sound.maxLength, LIMITS.ios_sound],
+    ['target_content_identifier', fields.target_content_identifier.maxLength, LIMITS.target_content_identifier],
+  ];
+  for (const [field, inDocument, limit] of stated) {
+    it(`${field}: ${limit}`, () => expect(inDocument).to.equal(limit));
+  }
+});
 
 describe('each limit at its edge, through validation', () => {
   it('has an edge case for every limit of the table', () => {
