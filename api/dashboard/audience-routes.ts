@@ -4,7 +4,7 @@ import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { getApp } from '../../core/apps/app-store.js';
 import { NotFoundError } from '../../core/errors.js';
-import { BUILT_IN_SEGMENTS } from '../../core/audience/filter.js';
+import { BUILT_IN_SEGMENTS, isBuiltInSegment } from '../../core/formats/built-in-segments.js';
 import { SENDS_CHECKED, sendsOfInstall } from '../../core/audience/member.js';
 import { readNotification, type NotificationReport } from '../../core/send/report.js';
 import { ANY, FindError, findInstalls, parseFind } from '../../core/subscriptions/find.js';
@@ -52,7 +52,7 @@ export function mountAudience(router: Router, deps: ApiDeps, signedIn: Middlewar
     // kept 30 s (audience-sizes.ts), so reloading the page does not count them all again.
     for (const name of [...BUILT_IN_SEGMENTS, ...app.segments.map((seg) => seg.name)]) {
       const { estimate } = await sizes.get(app, { kind: 'segment', segment: name }, now);
-      segments.push({ name, builtIn: (BUILT_IN_SEGMENTS as readonly string[]).includes(name), conditions: app.segments.find((seg) => seg.name === name)?.conditions ?? [], size: estimate });
+      segments.push({ name, builtIn: isBuiltInSegment(name), conditions: app.segments.find((seg) => seg.name === name)?.conditions ?? [], size: estimate });
     }
     page(ctx, layoutOf(ctx, 'Segments', 'audience'), segmentsPage(segments, SIZE_KEPT_MS / 1000));
   });

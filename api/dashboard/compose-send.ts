@@ -17,10 +17,10 @@ import { when } from './pages/format.js';
 import { layoutOf, page } from './respond.js';
 import { describeTarget } from './send-audiences.js';
 import type { DashboardSession } from './session.js';
+import { isUuid } from '../../core/formats/uuid.js';
+import { BUILT_IN_SEGMENTS } from '../../core/formats/built-in-segments.js';
 
-const BUILT_IN_SEGMENTS = ['Subscribed Users', 'Active Users', 'Inactive Users'];
 const TARGET_FIELDS = ['target', 'segment', 'tag_key', 'tag_relation', 'tag_value', 'ids'];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const COMPOSE_NEEDS_SEND_SCOPE = "Composing a message needs a key of scope send; this session's key may only read.";
 
 /** What the form shows for a refusal: a 422's issues by field; any other error at the top of the form. */
@@ -74,7 +74,7 @@ export async function composeSend(ctx: Context, deps: ApiDeps, method: 'show' | 
     // same request and replays the first send instead of recording another. Edit and Review again
     // make a new one, as a changed message is another send. A form without a valid key (edited by
     // hand) sends undeduplicated, as a REST call without Idempotency-Key.
-    const formKey = step === 'send' && UUID.test(form.send_key ?? '') ? form.send_key : undefined;
+    const formKey = step === 'send' && isUuid(form.send_key ?? '') ? form.send_key : undefined;
     const sendKey = formKey ?? randomUUID();
     if (step === 'review') return page(ctx, reviewOpts, reviewPage(s, app.name, form, { ...checked, sendKey }));
     // A large audience is sent only with its box ticked (the count may have grown since: any tick will do).

@@ -2,7 +2,10 @@
 // "tag plan = gold", "3 external ids", "Live Activity match-7 (end)"). Read from the send's recorded request, only the parts named
 // here: a list send's request holds up to 500 ids, which are counted, never loaded.
 import type { Queryable } from '../../core/store/db.js';
-import type { SendTarget } from '../../core/send/request.js';
+import { requestJsonSql, requestTextSql, type RequestPart, type SendTarget } from '../../core/send/request.js';
+
+const target = (part: RequestPart<'target'>) => requestJsonSql('request', 'target', part);
+const arrayLength = (json: string) => `jsonb_array_length(CASE WHEN jsonb_typeof(${json}) = 'array' THEN ${json} END)`;
 
 interface Row {
   id: string;
@@ -46,11 +49,10 @@ export const describeTarget = (t: SendTarget) =>
 export async function sendAudiences(db: Queryable, appId: string, ids: number[]): Promise<Map<number, string>> {
   if (!ids.length) return new Map();
   const res = await db.query<Row>(
-    `SELECT id, target_kind, request->'target'->>'segment' AS segment, request->'target'->'tag' AS tag,
-            jsonb_array_length(CASE WHEN jsonb_typeof(request->'target'->'groups') = 'array' THEN request->'target'->'groups' END) AS groups,
-            jsonb_array_length(CASE WHEN jsonb_typeof(request->'target'->'ids') = 'array' THEN request->'target'->'ids' END) AS ids,
-            request->'target'->'excluding' AS excluding, request->'target'->>'activityId' AS activity,
-            request->'target'->>'pushToStart' AS push_to_start, request->'liveActivity'->>'event' AS la_event
+    `SELECT id, target_kind, ${requestTextSql('request', 'target', 'segment')} AS segment, ${target('tag')} AS tag,
+            ${arrayLength(target('groups'))} AS groups, ${arrayLength(target('ids'))} AS ids,
+            ${target('excluding')} AS excluding, ${requestTextSql('request', 'target', 'activityId')} AS activity,
+            ${requestTextSql('request', 'target', 'pushToStart')} AS push_to_start, ${requestTextSql('request', 'liveActivity', 'event')} AS la_event
        FROM sends WHERE app_id = $1 AND id = ANY($2::bigint[])`,
     [appId, ids],
   );

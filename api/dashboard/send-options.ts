@@ -1,7 +1,7 @@
 // What the report shows of a send's iOS options: read from its recorded request (the validated
 // SendRequest), only the parts named here.
 import type { Queryable } from '../../core/store/db.js';
-import type { ApnsOptions } from '../../core/send/request.js';
+import { requestJsonSql, type ApnsOptions } from '../../core/send/request.js';
 
 export interface SendOptions {
   apns: ApnsOptions;
@@ -12,7 +12,7 @@ export interface SendOptions {
 
 export async function readSendOptions(db: Queryable, appId: string, id: number): Promise<SendOptions> {
   const res = await db.query<{ apns: ApnsOptions | null; subtitle: Record<string, string> | null; no_text: boolean | null }>(
-    `SELECT request->'apns' AS apns, request->'subtitle' AS subtitle, coalesce(request->'contents', '{}') = '{}' AS no_text
+    `SELECT ${requestJsonSql('request', 'apns')} AS apns, ${requestJsonSql('request', 'subtitle')} AS subtitle, coalesce(${requestJsonSql('request', 'contents')}, '{}') = '{}' AS no_text
        FROM sends WHERE id = $1 AND app_id = $2`,
     [id, appId],
   );

@@ -2,6 +2,9 @@
 // in `make test` (test/dashboard/openapi.test.ts) and checked against real answers: the api test
 // suites' client validates every answer it gets against it (test/support/openapi-check.ts).
 import { schemas } from './schemas.js';
+import { LIST_STATUSES } from '../../core/send/list-query.js';
+import { SEND_KINDS, SEND_SOURCES } from '../../core/formats/send-source.js';
+import { IDEMPOTENCY_KEY_SCHEMA } from '../../core/formats/idempotency-key.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: unknown) => ({ 'application/json': { schema } });
@@ -47,7 +50,7 @@ export const openApiDocument = {
         operationId: 'createNotification',
         tags: ['notifications'],
         summary: 'Send a notification (needs a key of scope send).',
-        parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 80 } }],
+        parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: IDEMPOTENCY_KEY_SCHEMA }],
         requestBody: { required: true, content: json(ref('SendRequest')) },
         responses: {
           '200': ok('Sending to a list, scheduled, a draft (no credentials) or an empty audience.', 'SendResponse'),
@@ -69,9 +72,9 @@ export const openApiDocument = {
           appIdQuery,
           query('limit', 'Page size, 1 to 50 (default 50).', { type: 'integer', minimum: 0, maximum: 50 }),
           query('offset', 'Sends to skip.', { type: 'integer', minimum: 0, maximum: 1000000 }),
-          query('kind', '0 Dashboard, 1 API, 3 Automated (a Send applied in the cluster).', { type: 'integer', enum: [0, 1, 3] }),
-          query('source', 'The same filter by name.', { type: 'string', enum: ['api', 'kubernetes', 'dashboard'] }),
-          query('status', 'A status, or canceled.', { type: 'string', enum: ['queued', 'sending', 'scheduled', 'approved', 'draft', 'canceled'] }),
+          query('kind', '0 Dashboard, 1 API, 3 Automated (a Send applied in the cluster).', { type: 'integer', enum: SEND_KINDS }),
+          query('source', 'The same filter by name.', { type: 'string', enum: SEND_SOURCES }),
+          query('status', 'A status, or canceled.', { type: 'string', enum: LIST_STATUSES }),
           query('from', 'Created at or after (YYYY-MM-DD or RFC 3339).', { type: 'string' }),
           query('to', 'Created before (a bare date includes that day).', { type: 'string' }),
           query('q', 'Text in contents or headings, or an id.', { type: 'string', maxLength: 200 }),
@@ -144,7 +147,7 @@ export const openApiDocument = {
         operationId: 'startLiveActivity',
         tags: ['live activities'],
         summary: 'Start a Live Activity by push (push-to-start) on the installs of an audience named as in sends that hold a push-to-start token of the type (needs a key of scope send).',
-        parameters: [pathParam('app_id'), pathParam('activity_type'), { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 80 } }],
+        parameters: [pathParam('app_id'), pathParam('activity_type'), { name: 'Idempotency-Key', in: 'header', required: false, schema: IDEMPOTENCY_KEY_SCHEMA }],
         requestBody: { required: true, content: json(ref('StartLiveActivityRequest')) },
         responses: {
           '201': ok('Accepted: a send of kind live_activity (read it with GET /notifications/{id}).', 'StartLiveActivityResponse'),
@@ -158,7 +161,7 @@ export const openApiDocument = {
         operationId: 'updateLiveActivity',
         tags: ['live activities'],
         summary: "Update or end a Live Activity: a push to every update token the app's installs registered for the activity (needs a key of scope send).",
-        parameters: [pathParam('app_id'), pathParam('activity_id'), { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 80 } }],
+        parameters: [pathParam('app_id'), pathParam('activity_id'), { name: 'Idempotency-Key', in: 'header', required: false, schema: IDEMPOTENCY_KEY_SCHEMA }],
         requestBody: { required: true, content: json(ref('UpdateLiveActivityRequest')) },
         responses: {
           '200': ok('Accepted: a send of kind live_activity (read it with GET /notifications/{id}); an end drops the tokens once delivered.', 'UpdateLiveActivityResponse'),

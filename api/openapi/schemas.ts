@@ -4,8 +4,10 @@ import { openApiSendRequest } from '../../core/validation/schema-views.js';
 import { StartLiveActivityBodySchema, UpdateLiveActivityBodySchema } from '../../core/validation/live-activity-schema.js';
 import { SUBSCRIPTION_FIELDS } from '../../core/validation/subscription-schema.js';
 import { DEVICE_TOKEN_SCHEMA } from '../../core/formats/device-token.js';
+import { SEND_STATUSES } from '../../core/send/states.js';
+import { SEND_SOURCES } from '../../core/formats/send-source.js';
 
-const STATUS = { type: 'string', enum: ['queued', 'sending', 'scheduled', 'approved', 'draft'] };
+const STATUS = { type: 'string', enum: SEND_STATUSES };
 const COUNT = { type: 'integer', minimum: 0 };
 const LANGUAGE_MAP = { type: 'object', additionalProperties: { type: 'string' } };
 const UNIX_SECONDS = { type: 'integer', description: 'Unix time in seconds.' };
@@ -26,7 +28,7 @@ const stats = {
   errored: COUNT,
   contents: LANGUAGE_MAP,
   headings: LANGUAGE_MAP,
-  source: { type: 'string', enum: ['api', 'kubernetes', 'dashboard'] },
+  source: { type: 'string', enum: SEND_SOURCES },
   message: { type: 'string' },
   queued_at: UNIX_SECONDS,
   send_after: UNIX_SECONDS,

@@ -13,15 +13,15 @@ import type { ApiDeps } from '../deps.js';
 import { appOf, drawSdk } from './subscriptions.js';
 import { checkIdentity } from './identity.js';
 import { DEVICE_TOKEN_SCHEMA, deviceTokenRule } from '../../core/formats/device-token.js';
+import { isUuid, UUID_PATTERN } from '../../core/formats/uuid.js';
 
-const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const TOKEN = DEVICE_TOKEN_SCHEMA;
 const DEVICE_TYPE = { enum: [0] }; // iOS, the only platform Herald serves
 
 const ajv = new Ajv({ allErrors: false });
 const checkUpdate = ajv.compile({
   type: 'object',
-  properties: { subscription_id: { type: 'string', pattern: UUID.source }, push_token: TOKEN, device_type: DEVICE_TYPE, external_id_auth_hash: { type: 'string', maxLength: 128 } },
+  properties: { subscription_id: { type: 'string', pattern: UUID_PATTERN }, push_token: TOKEN, device_type: DEVICE_TYPE, external_id_auth_hash: { type: 'string', maxLength: 128 } },
   required: ['subscription_id', 'push_token'],
 });
 const checkStart = ajv.compile({
@@ -49,7 +49,7 @@ function activityOf(ctx: Context, kind: LiveActivityTokenKind): string {
 
 function subscriptionOf(value: unknown): string {
   const id = String(value);
-  if (!UUID.test(id)) throw new NotFoundError('No such subscription.');
+  if (!isUuid(id)) throw new NotFoundError('No such subscription.');
   return id.toLowerCase();
 }
 

@@ -9,9 +9,7 @@ import type { CreatedSend } from '../../core/send/create-send.js';
 import { SharedRead } from '../../core/store/coalesce.js';
 import { singleTagFilter } from '../../core/validation/send-target.js';
 import type { ApiDeps, RateDraw } from '../deps.js';
-
-// Aliases name the same audience, so they share its bucket (the same map as core/validation/send-target.ts).
-const SEGMENT_ALIASES = new Map([['All', 'Subscribed Users'], ['All Subscribers', 'Subscribed Users']]);
+import { segmentNamed } from '../../core/formats/built-in-segments.js';
 
 /** The class bucket and audience identity of a send body, read before any body rule runs. */
 export function classifySend(body: Record<string, unknown>): Pick<RateDraw, 'bucket' | 'audience'> {
@@ -24,7 +22,7 @@ export function classifySend(body: Record<string, unknown>): Pick<RateDraw, 'buc
   if (!named.length) return { bucket: 'send' };
   if (named.length > 1) return { bucket: 'broadcast' };
   if (named[0] === 'segment' && Array.isArray(segments) && segments.length === 1 && typeof segments[0] === 'string') {
-    return { bucket: 'broadcast', audience: `segment:${SEGMENT_ALIASES.get(segments[0]) ?? segments[0]}` };
+    return { bucket: 'broadcast', audience: `segment:${segmentNamed(segments[0])}` }; // an older name shares its segment's bucket
   }
   const tag = named[0] === 'tag' ? body.tag : singleTagFilter(filters);
   if (tag && typeof tag === 'object') {

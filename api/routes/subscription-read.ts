@@ -6,8 +6,8 @@ import { NotFoundError } from '../../core/errors.js';
 import { readSubscription } from '../../core/subscriptions/subscription-store.js';
 import type { ApiDeps } from '../deps.js';
 import { drawBuckets } from './notifications.js';
+import { isUuid } from '../../core/formats/uuid.js';
 
-const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 export function readSubscriptionRoute(deps: ApiDeps) {
   return async function readSubscriptionHandler(ctx: Context): Promise<void> {
@@ -15,7 +15,7 @@ export function readSubscriptionRoute(deps: ApiDeps) {
     const appId = String(ctx.params.app_id).toLowerCase();
     const id = String(ctx.params.id);
     if (appId !== ctx.state.auth.appId) throw new NotFoundError('No such app.');
-    const found = UUID_RE.test(id) ? await readSubscription(deps.pool, appId, id.toLowerCase()) : undefined;
+    const found = isUuid(id) ? await readSubscription(deps.pool, appId, id.toLowerCase()) : undefined;
     if (!found) throw new NotFoundError('No such subscription.');
     ctx.body = found;
   };

@@ -11,12 +11,11 @@ import type { ApiDeps } from '../deps.js';
 import { SUBSCRIPTION_FIELDS as fields } from '../../core/validation/subscription-schema.js';
 import { checkIdentity } from './identity.js';
 import { deviceTokenRule } from '../../core/formats/device-token.js';
+import { isUuid, UUID_PATTERN } from '../../core/formats/uuid.js';
 
 /** At most this many messages in a 422: a body of 100,000 bad tags gets a short answer. */
 const MAX_MESSAGES = 10;
 
-const UUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
-const UUID_RE = new RegExp(UUID);
 
 
 // The first problem only: with allErrors, a body of 30,000 bad tags cost 30,000 error objects;
@@ -26,7 +25,7 @@ const checkCreate = ajv.compile({ type: 'object', properties: fields, required: 
 const checkPatch = ajv.compile({ type: 'object', properties: fields });
 const checkOpen = ajv.compile({
   type: 'object',
-  properties: { app_id: { type: 'string', pattern: UUID }, subscription_id: { type: 'string', pattern: UUID } },
+  properties: { app_id: { type: 'string', pattern: UUID_PATTERN }, subscription_id: { type: 'string', pattern: UUID_PATTERN } },
   required: ['app_id', 'subscription_id'],
 });
 
@@ -74,7 +73,7 @@ function validTimeZone(tz: string): boolean {
 
 export async function appOf(deps: ApiDeps, ctx: Context) {
   const appId = String(ctx.params.app_id);
-  const app = UUID_RE.test(appId) ? await getApp(deps.pool, appId.toLowerCase()) : undefined;
+  const app = isUuid(appId) ? await getApp(deps.pool, appId.toLowerCase()) : undefined;
   if (!app || app.disabled) throw new NotFoundError('No such app.');
   return app;
 }
@@ -104,8 +103,8 @@ export function updateSubscription(deps: ApiDeps) {
     const id = String(ctx.params.id);
     const body = ctx.request.body as Record<string, unknown>;
     if (!checkPatch(body)) throw new ValidationError(messages(checkPatch.errors));
-    if (UUID_RE.test(id)) await checkIdentity(deps.pool, app.id, body, { id: id.toLowerCase() });
-    if (!UUID_RE.test(id) || !(await patchSubscription(deps.pool, app.id, id.toLowerCase(), toFields(body)))) {
+    if (isUuid(id)) await checkIdentity(deps.pool, app.id, body, { id: id.toLowerCase() });
+    if (!isUuid(id) || !(await patchSubscription(deps.pool, app.id, id.toLowerCase(), toFields(body)))) {
       throw new NotFoundError('No such subscription.');
     }
     ctx.body = { id: id.toLowerCase() };

@@ -9,8 +9,8 @@ import { getAppByName, type AppRecord } from '../../core/apps/app-store.js';
 import { createKey, KEY_SCOPES, listKeys, revokeKey, type KeyScope } from '../../core/apps/keys.js';
 import { importSubscriptions } from '../../core/subscriptions/import.js';
 import { fail, usageError } from '../runtime.js';
+import { isUuid } from '../../core/formats/uuid.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function withPool<T>(work: (pool: Pool) => Promise<T>): Promise<T> {
   useKeyring(loadKeyring(process.env)); // apps apply stores credentials
@@ -85,7 +85,7 @@ export async function keysCreate(appName: string | undefined, allowIps: string[]
 export async function keysRevoke(appName: string | undefined, keyId: string | undefined): Promise<void> {
   if (!keyId) usageError('usage: herald keys revoke --app NAME KEY_ID');
   // A malformed id is a usage error (exit 2, docs/cli.md), told before the database is asked.
-  if (!UUID.test(keyId)) usageError(`KEY_ID is the key's id as herald keys list shows it (a UUID), not ${keyId}`);
+  if (!isUuid(keyId)) usageError(`KEY_ID is the key's id as herald keys list shows it (a UUID), not ${keyId}`);
   await withPool(async (pool) => {
     const app = await appByName(pool, appName);
     if (!(await revokeKey(pool, app.id, keyId))) fail(`no active key ${keyId} on ${app.name}`);

@@ -8,11 +8,11 @@ import { moveAppId } from '../../core/apps/app-store.js';
 import { issueIdentitySecret, setIdentityRequired } from '../../core/apps/identity.js';
 import { fail, usageError } from '../runtime.js';
 import { appByName, withPool } from './admin.js';
+import { isUuid } from '../../core/formats/uuid.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function appsMoveId(appName: string | undefined, appId: string | undefined): Promise<void> {
-  if (!appName || !appId || !UUID.test(appId)) usageError('usage: herald apps move-id --app NAMESPACE/NAME APP_ID');
+  if (!appName || !appId || !isUuid(appId)) usageError('usage: herald apps move-id --app NAMESPACE/NAME APP_ID');
   const pool = createPool(loadConfig(process.env).databaseUrl, { max: 2, applicationName: 'herald-cli' });
   try {
     const app = await moveAppId(pool, appId.toLowerCase(), appName);

@@ -4,7 +4,7 @@
 // `kubectl get sends` can show it. The rows in PostgreSQL stay (GET stats keeps working).
 import type { CustomObjectsApi } from '@kubernetes/client-node';
 import type { Logger } from '../../core/log.js';
-import { isFinal } from '../../core/send/stats.js';
+import { isFinalStatus } from '../../core/send/states.js';
 import { GROUP, VERSION, describeKubeError, isNotFound } from '../kube/client.js';
 import { getCondition } from '../kube/conditions.js';
 import { CREATED_AT_ANNOTATION, SEND_PLURAL, type SendObject } from './types.js';
@@ -14,7 +14,7 @@ export function expired(send: SendObject, retentionMs: number, now: Date): boole
   if (!made) return false;
   const age = now.getTime() - new Date(made).getTime();
   if (age < retentionMs) return false;
-  const done = (send.status?.status && isFinal(send.status.status)) || getCondition(send.status?.conditions, 'Accepted')?.status === 'False';
+  const done = (send.status?.status && isFinalStatus(send.status.status)) || getCondition(send.status?.conditions, 'Accepted')?.status === 'False';
   return Boolean(done);
 }
 

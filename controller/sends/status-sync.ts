@@ -5,7 +5,8 @@
 // progress: each Send is at most about max(tick, changed sends / writesPerSecond) behind.
 import type { Pool } from '../../core/store/db.js';
 import type { Logger } from '../../core/log.js';
-import { isFinal, toStats, type SendRow } from '../../core/send/stats.js';
+import { toStats, type SendRow } from '../../core/send/stats.js';
+import { isFinalStatus } from '../../core/send/states.js';
 import { keyOf } from '../kube/client.js';
 import type { SendObject, SendStatus } from './types.js';
 
@@ -75,7 +76,7 @@ export function startStatusPoller(opts: StatusPollerOptions): () => Promise<void
     for (const send of opts.list()) {
       const id = send.status?.id;
       if (id === undefined || send.metadata.deletionTimestamp) continue;
-      if (all || !send.status?.status || !isFinal(send.status.status)) tracked.set(id, send);
+      if (all || !send.status?.status || !isFinalStatus(send.status.status)) tracked.set(id, send);
     }
     if (!tracked.size) return;
     const rows = await readSendRows(opts.pool, [...tracked.keys()]);

@@ -8,7 +8,7 @@
 // labels the controller writes (mirror.ts). Otherwise it is refused with Accepted=False.
 import type { CustomObjectsApi } from '@kubernetes/client-node';
 import type { Logger } from '../../core/log.js';
-import { isFinal } from '../../core/send/stats.js';
+import { isFinalStatus } from '../../core/send/states.js';
 import { getAppByName } from '../../core/apps/app-store.js';
 import { cancelSend } from '../../core/send/cancel.js';
 import { GROUP, VERSION, isNotFound, splitKey } from '../kube/client.js';
@@ -98,7 +98,7 @@ export async function syncSend(deps: SendSyncDeps, key: string): Promise<Reconci
   const found = deps.takeRow(key) ?? (await readSendRows(deps.pool, [status.id!])).get(status.id!);
   // A status.id of another app's send (written by someone with access to sends/status) shows nothing.
   let row = found && (await appIdOf(deps, send)) === found.app_id ? found : undefined;
-  if (row && send.spec.cancel && !row.canceled_at && !isFinal(row.status)) {
+  if (row && send.spec.cancel && !row.canceled_at && !isFinalStatus(row.status)) {
     // spec.cancel: the same stop as the REST cancel. (Deleting the Send object never cancels.)
     await cancelSend(deps.pool, row.app_id, Number(row.id));
     deps.events.record(send, 'Normal', 'Canceled', `Send ${row.id} canceled: no new chunk starts.`);
@@ -106,7 +106,7 @@ export async function syncSend(deps: SendSyncDeps, key: string): Promise<Reconci
   }
   if (row) {
     Object.assign(status, countsFromRow(row));
-    if (isFinal(row.status) && (!before.status || !isFinal(before.status))) {
+    if (isFinalStatus(row.status) && (!before.status || !isFinalStatus(before.status))) {
       deps.events.record(send, 'Normal', 'Finished',
         `Send ${row.id} is ${row.status}: ${status.sent} sent, ${status.failed} failed, ${status.skipped} skipped of ${status.total}.`);
     }

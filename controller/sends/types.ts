@@ -3,7 +3,8 @@ import type { Static } from 'typebox';
 import type { SendBodySchema } from '../../core/validation/send-body-schema.js';
 import type { KubeObject } from '../kube/client.js';
 import type { Condition } from '../kube/conditions.js';
-import type { SendStatus as SendState } from '../../core/send/status.js';
+import type { SendStatus as SendState } from '../../core/send/states.js';
+import type { SendSource } from '../../core/formats/send-source.js';
 
 /**
  * The REST body's fields (same snake_case names, from the body's one schema), with appRef in
@@ -23,7 +24,7 @@ export interface SendStatus {
   skipped?: number;
   clicked?: number;
   message?: string;
-  source?: 'api' | 'kubernetes' | 'dashboard';
+  source?: SendSource;
   canceled?: boolean;
   observedGeneration?: number;
   conditions?: Condition[];

@@ -3,8 +3,8 @@
 // agree on who is in a send. DECISIONS "Audiences".
 import type { AppRecord } from '../apps/app-store.js';
 import type { AudienceCondition, TagCondition, SendTarget } from '../send/request.js';
+import { isBuiltInSegment, type BuiltInSegment } from '../formats/built-in-segments.js';
 
-export const BUILT_IN_SEGMENTS = ['Subscribed Users', 'Active Users', 'Inactive Users'] as const;
 const ACTIVE_DAYS = 7;
 const NUMBER = /^-?\d+(\.\d+)?$/;
 
@@ -109,15 +109,15 @@ export function exclusion(app: AppRecord, excluding: string[] | undefined, param
   return (excluding ?? []).map((name) => ` AND NOT ${segmentCondition(app, name, params)}`).join('');
 }
 
+/** Who each built-in segment holds (core/formats/built-in-segments.ts names them; one entry each). */
+const BUILT_IN_CONDITIONS: Readonly<Record<BuiltInSegment, string>> = {
+  'Subscribed Users': 'true',
+  'Active Users': `(last_active >= now() - interval '${ACTIVE_DAYS} days')`,
+  'Inactive Users': `(last_active IS NULL OR last_active < now() - interval '${ACTIVE_DAYS} days')`,
+};
+
 function segmentCondition(app: AppRecord, segment: string, params: Params): string {
-  switch (segment) {
-    case 'Subscribed Users':
-      return 'true';
-    case 'Active Users':
-      return `(last_active >= now() - interval '${ACTIVE_DAYS} days')`;
-    case 'Inactive Users':
-      return `(last_active IS NULL OR last_active < now() - interval '${ACTIVE_DAYS} days')`;
-  }
+  if (isBuiltInSegment(segment)) return BUILT_IN_CONDITIONS[segment];
   const custom = app.segments.find((s) => s.name === segment);
   if (!custom) throw new Error(`segment ${segment} is not defined for app ${app.name}`);
   if (!custom.conditions.length) return 'true';

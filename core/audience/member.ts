@@ -5,9 +5,10 @@
 // when its id or external id is in the list. Tags changed since the send may make this differ from
 // what happened: the page says so.
 import type { AppRecord } from '../apps/app-store.js';
-import type { SendTarget } from '../send/request.js';
+import { requestJsonSql, type SendTarget } from '../send/request.js';
 import type { Queryable } from '../store/db.js';
-import { audienceCondition, BUILT_IN_SEGMENTS, Params } from './filter.js';
+import { audienceCondition, Params } from './filter.js';
+import { isBuiltInSegment } from '../formats/built-in-segments.js';
 
 /** How many of the app's latest sends are checked (each check is one indexed lookup). */
 export const SENDS_CHECKED = 25;
@@ -19,12 +20,12 @@ interface SendRow {
 }
 
 const known = (app: AppRecord) => (name: string) =>
-  (BUILT_IN_SEGMENTS as readonly string[]).includes(name) || app.segments.some((s) => s.name === name);
+  isBuiltInSegment(name) || app.segments.some((s) => s.name === name);
 
 /** Ids of the app's latest SENDS_CHECKED started sends (newest first) this install was in; a draft was never sent, so it had no one in it. */
 export async function sendsOfInstall(db: Queryable, app: AppRecord, install: { id: string; seq: number; external_id: string | null }): Promise<number[]> {
   const sends = await db.query<SendRow>(
-    `SELECT id, request->'target' AS target, audience_max_seq FROM sends
+    `SELECT id, ${requestJsonSql('request', 'target')} AS target, audience_max_seq FROM sends
       WHERE app_id = $1 AND kind = 'push' AND status NOT IN ('scheduled', 'draft') ORDER BY id DESC LIMIT ${SENDS_CHECKED}`,
     [app.id],
   );

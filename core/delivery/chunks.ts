@@ -12,27 +12,13 @@ import type { ClaimedChunk } from './claim.js';
 import { unsubscribeRefused, type RefusedToken } from '../subscriptions/subscription-store.js';
 import { finishIfComplete, stopWithin, type FinishedSend } from './finish.js';
 import { dropEndedTokens, removeRefusedTokens } from '../live-activities/tokens.js';
+import { isUuid } from '../formats/uuid.js';
+import type { ChunkDevices, Device } from './devices.js';
+
+export type { ChunkDevices, Device } from './devices.js';
 
 export type ChunkState = 'planned' | 'working' | 'done' | 'left_out';
 
-/** One device to deliver to. `entry` is the audience entry it counts for (itself for segments). */
-export interface Device {
-  entry: string;
-  /** The install (subscriptions.id): what a refusal or a delivered end is recorded against. */
-  subscriptionId: string;
-  token: string;
-  language: string | null;
-  /** The gateway its token belongs to; null = the App's environment. */
-  environment: 'production' | 'sandbox' | null;
-}
-
-export interface ChunkDevices {
-  devices: Device[];
-  /** Audience entries of the chunk: devices for segment/tag, given ids for lists. */
-  entries: string[];
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The devices of a chunk, the same on every attempt (up to subscriptions changed in between). */
 export async function loadChunkDevices(db: Queryable, app: AppRecord, req: SendRequest, bounds: Pick<ClaimedChunk, 'fromSeq' | 'toSeq' | 'planned' | 'zone' | 'entries'>): Promise<ChunkDevices> {
@@ -43,7 +29,7 @@ export async function loadChunkDevices(db: Queryable, app: AppRecord, req: SendR
     const byId = target.kind === 'subscription_ids';
     // A timezone list send's chunk counts for its own share of the ids (timezone.ts).
     const given = bounds.entries ?? target.ids;
-    const ids = byId ? given.filter((id) => UUID.test(id)).map((id) => id.toLowerCase()) : given;
+    const ids = byId ? given.filter(isUuid).map((id) => id.toLowerCase()) : given;
     // excluded_segments (and a Live Activity start's token) narrows a list too: those installs
     // are left as if unknown (skipped).
     const params = new Params([app.id, ids]);

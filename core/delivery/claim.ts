@@ -8,8 +8,9 @@
 // (`sends.last_claim_at`, NULL for a send never served), so a new list send waits for the next
 // free slot, not behind the 2,000 chunks of another app's broadcast.
 import type { Pool } from '../store/db.js';
-import type { SendRequest } from '../send/request.js';
+import { requestHasSql, type SendRequest } from '../send/request.js';
 import { writeTransition } from '../send/transitions.js';
+import { statusInSql, unplannedSql } from '../send/states.js';
 import { sendableSql } from '../apps/sendable.js';
 
 export interface ClaimedChunk {
@@ -43,7 +44,15 @@ export type Lane = 'all' | 'live_activity';
 /** The claim's condition on a chunk and its send, written once. */
 const CLAIMABLE = `k.state IN ('planned', 'working') AND (k.lease_until IS NULL OR k.lease_until < clock_timestamp())
   AND (k.not_before IS NULL OR k.released_at IS NOT NULL)
-  AND s.status IN ('queued', 'sending', 'scheduled') AND s.stopped IS NULL AND ${sendableSql('a')}`;
+  AND ${statusInSql('s.status', 'running')} AND s.stopped IS NULL AND ${sendableSql('a')}`;
+
+/** The send's turn, and what the worker needs to know about it. */
+const TURN = `UPDATE sends s SET last_claim_at = clock_timestamp()
+             FROM apps a LEFT JOIN app_credentials c ON c.app_id = a.id
+            WHERE s.id = $1 AND a.id = s.app_id
+        RETURNING s.status, s.app_id, coalesce(extract(epoch FROM c.updated_at) * 1000, 0) AS cred_version,
+                  s.throttle_per_min, s.target_kind, ${requestHasSql('s.request', 'timezoneDelivery')} AS timezone,
+                  EXISTS (SELECT 1 FROM sends u WHERE ${unplannedSql('u')} AND u.stopped IS NULL) AS unplanned`;
 
 /**
  * Takes the next chunk for `leaseMs` (of a Live Activity push, in that lane), or returns undefined when none is claimable. The pause
@@ -69,12 +78,7 @@ export async function claimNext(pool: Pool, leaseMs: number, lane: Lane = 'all')
   const sendId = Number(r.send_id);
   const turn = await pool.query({
     name: 'herald-claim-turn',
-    text: `UPDATE sends s SET last_claim_at = clock_timestamp()
-             FROM apps a LEFT JOIN app_credentials c ON c.app_id = a.id
-            WHERE s.id = $1 AND a.id = s.app_id
-        RETURNING s.status, s.app_id, coalesce(extract(epoch FROM c.updated_at) * 1000, 0) AS cred_version,
-                  s.throttle_per_min, s.target_kind, (s.request ? 'timezoneDelivery') AS timezone,
-                  EXISTS (SELECT 1 FROM sends u WHERE u.chunks_total IS NULL AND u.status IN ('queued', 'sending') AND u.stopped IS NULL) AS unplanned`,
+    text: TURN,
     values: [sendId],
   });
   const t = turn.rows[0];

@@ -8,13 +8,14 @@
 import type { Pool, PoolClient } from '../store/db.js';
 import { inTransaction } from '../store/db.js';
 import { writeTransition, type StopReason } from '../send/transitions.js';
+import { isRunningStatus, statusInSql, type FinalStatus, type RunningStatus, type SendStatus } from '../send/states.js';
 import { haltReasonSql, sendableSql } from '../apps/sendable.js';
 
 export type { StopReason } from '../send/transitions.js';
 
 export interface FinishedSend {
   sendId: number;
-  status: 'approved' | 'draft';
+  status: FinalStatus;
   sent: number;
   failed: number;
   skipped: number;
@@ -23,7 +24,7 @@ export interface FinishedSend {
 }
 
 interface LockedSend {
-  status: 'queued' | 'sending' | 'scheduled';
+  status: RunningStatus;
   total_recipients: number;
   sent: number;
   failed: number;
@@ -35,20 +36,16 @@ interface LockedSend {
   stop_detail: string | null;
 }
 
-/**
- * A send not yet over: queued, sending, or scheduled (a timezone send delivering, or one not yet
- * fired: a cancel stops it at once, since it has no chunk in flight).
- */
-const running = (s: { status: string }) => s.status === 'queued' || s.status === 'sending' || s.status === 'scheduled';
-
 async function lockSend(db: PoolClient, sendId: number): Promise<LockedSend | undefined> {
-  const res = await db.query<LockedSend>(
+  const res = await db.query<Omit<LockedSend, 'status'> & { status: SendStatus }>(
     `SELECT status, total_recipients, sent, failed, skipped, left_out, chunks_total, chunks_done, stopped, stop_detail
        FROM sends WHERE id = $1 FOR UPDATE`,
     [sendId],
   );
   const s = res.rows[0];
-  return s && running(s) ? s : undefined;
+  // A send not yet over: queued, sending, or scheduled (a timezone send delivering, or one not
+  // yet fired: a cancel stops it at once, since it has no chunk in flight).
+  return s && isRunningStatus(s.status) ? (s as LockedSend) : undefined;
 }
 
 /**
@@ -73,7 +70,7 @@ export async function finishIfComplete(db: PoolClient, sendId: number): Promise<
     detail: s.stop_detail,
   });
   if (!step) return undefined;
-  return { sendId, status: step.to as FinishedSend['status'], sent: s.sent, failed: s.failed, skipped, leftOut, stopped: s.stopped };
+  return { sendId, status: step.to as FinalStatus, sent: s.sent, failed: s.failed, skipped, leftOut, stopped: s.stopped };
 }
 
 /**
@@ -112,7 +109,7 @@ export async function stopWithin(db: PoolClient, sendId: number, reason: StopRea
 export async function stopOverdueSends(pool: Pool, appId?: string): Promise<number[]> {
   const res = await pool.query<{ id: number; stopped: StopReason | null; halted: StopReason | null }>(
     `SELECT s.id, s.stopped, ${haltReasonSql('a')} AS halted FROM sends s JOIN apps a ON a.id = s.app_id
-      WHERE (s.status IN ('queued', 'sending') OR (s.status = 'scheduled' AND s.chunks_total IS NOT NULL))
+      WHERE (${statusInSql('s.status', 'underway')} OR (s.status = 'scheduled' AND s.chunks_total IS NOT NULL))
         AND ((NOT ${sendableSql('a')} AND s.stopped IS NULL) OR s.stopped IS NOT NULL) AND ($1::uuid IS NULL OR a.id = $1)`,
     [appId ?? null],
   );

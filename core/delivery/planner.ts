@@ -11,6 +11,7 @@ import { getApp, type AppRecord } from '../apps/app-store.js';
 import { audienceCondition, Params } from '../audience/filter.js';
 import type { SendRequest } from '../send/request.js';
 import { writeTransition } from '../send/transitions.js';
+import { unplannedSql, type SendStatus } from '../send/states.js';
 import { finishIfComplete, stopWithin } from './finish.js';
 import { haltReason, type HaltReason } from '../apps/sendable.js';
 import { isBroadcast } from '../send/status.js';
@@ -125,7 +126,7 @@ async function planLocked(db: PoolClient, send: SendToPlan): Promise<PlanOutcome
 }
 
 const UNPLANNED = `SELECT id, app_id, request, total_recipients, audience_max_seq FROM sends
-  WHERE chunks_total IS NULL AND status IN ('queued', 'sending') AND stopped IS NULL`;
+  WHERE ${unplannedSql()} AND stopped IS NULL`;
 
 /**
  * Plans the oldest unplanned send (of a Live Activity push, in that lane) no other sender is
@@ -147,8 +148,8 @@ export async function planNext(pool: Pool, lane: Lane = 'all'): Promise<{ sendId
     if (sendId === undefined) throw error;
     const detail = error instanceof Error ? error.message : String(error);
     await inTransaction(pool, async (db) => {
-      const res = await db.query<{ status: 'queued' | 'sending' }>(
-        `SELECT status FROM sends WHERE id = $1 AND chunks_total IS NULL AND status IN ('queued', 'sending') FOR UPDATE`,
+      const res = await db.query<{ status: SendStatus }>(
+        `SELECT status FROM sends WHERE id = $1 AND ${unplannedSql()} FOR UPDATE`,
         [sendId],
       );
       if (!res.rows[0]) return;

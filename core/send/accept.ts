@@ -11,7 +11,7 @@ import { haltReason } from '../apps/sendable.js';
 import { validateSendRequest, type SendValidationInput } from '../validation/validate-send.js';
 import type { SendRequest } from './request.js';
 import { createSend, type CreatedSend, type CreateSendDeps } from './create-send.js';
-import type { SendSource } from './report.js';
+import type { SendSource } from '../formats/send-source.js';
 
 /** Idempotent retries (contract "Idempotency"): core/idempotency/pg-guard.ts. */
 export interface SendIdempotency {

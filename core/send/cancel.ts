@@ -7,6 +7,7 @@ import { LISTED_KINDS_SQL } from './report.js';
 import type { Pool, PoolClient } from '../store/db.js';
 import { inTransaction } from '../store/db.js';
 import { stopWithin } from '../delivery/finish.js';
+import { isFinalStatus, type SendStatus } from './states.js';
 
 export type CancelOutcome =
   | { kind: 'canceled' } // stopped now, or already cancelled
@@ -15,7 +16,7 @@ export type CancelOutcome =
 
 interface Row {
   app_id: string;
-  status: string;
+  status: SendStatus;
   chunks_total: number | null;
   canceled_at: Date | null;
   total_recipients: number;
@@ -34,7 +35,7 @@ export async function cancelWithin(db: PoolClient, appId: string, sendId: number
   const s = res.rows[0];
   if (!s) return { kind: 'not_found' };
   if (s.canceled_at) return { kind: 'canceled' };
-  if (s.status === 'approved' || s.status === 'draft') return { kind: 'finished', status: s.status };
+  if (isFinalStatus(s.status)) return { kind: 'finished', status: s.status };
   await db.query(`UPDATE sends SET canceled_at = now() WHERE id = $1`, [sendId]);
   // The pause's stop with its own reason (core/delivery/finish.ts): a send not yet fired has
   // nothing in flight and ends at once, `draft`, its whole estimate left out; a running one ends

@@ -17,8 +17,10 @@ import type { AppRecord } from '../apps/app-store.js';
 import { measureAudience } from '../audience/measure.js';
 import { ValidationError } from '../errors.js';
 import type { SendRequest } from './request.js';
-import type { SendSource } from './report.js';
-import { audienceTooLargeMessage, decideStatus, isBroadcast, MAX_AUDIENCE, type SendStatus } from './status.js';
+import type { SendSource } from '../formats/send-source.js';
+import { audienceTooLargeMessage, decideStatus, isBroadcast, MAX_AUDIENCE } from './status.js';
+import { statusInSql, type SendStatus } from './states.js';
+import { activityInstallsSql } from '../live-activities/activity-audience.js';
 
 export interface SendResponse {
   id: number;
@@ -161,17 +163,10 @@ export interface SendRow {
   templates: MessageTemplate[];
 }
 
-/**
- * Records sends, their list chunk and their outbox rows in one statement: atomic without
- * BEGIN/COMMIT, and one round trip and one commit for every send written together (group
- * commit: concurrent requests share it, each answered only once its row is durable).
- * The ids are drawn first so each row's outbox messages name their send.
- */
-export async function recordSends(db: Queryable, rows: SendRow[]): Promise<Array<{ id: number; outboxIds: number[] }>> {
-  const messages = rows.flatMap((r, i) => r.templates.map((t) => ({ send: i + 1, ...t })));
-  const res = await db.query<{ send_ids: string[]; outbox: Array<[string, string]> | null }>({
-    name: 'herald-record-sends', // prepared once per connection: the hottest statement
-    text: `WITH input AS MATERIALIZED (
+/** A Live Activity update's one chunk: its activity's installs (the planner's first chunk, the same statement). */
+const FIRST_ACTIVITY_CHUNK = activityInstallsSql('input.app_id', 'input.activity', 'input.list_chunk');
+
+const RECORD_SENDS = `WITH input AS MATERIALIZED (
        SELECT t.*, nextval(pg_get_serial_sequence('sends', 'id')) AS id
          FROM unnest($1::uuid[], $2::text[], $3::text[], $4::jsonb[], $5::text[], $6::text[], $7::int[], $8::bigint[],
                      $9::int[], $10::timestamptz[], $11::int[], $16::text[], $17::text[])
@@ -181,14 +176,11 @@ export async function recordSends(db: Queryable, rows: SendRow[]): Promise<Array
                           throttle_per_min, send_after, finished_at, chunks_total)
        OVERRIDING SYSTEM VALUE
        SELECT id, app_id, kind, source, target_kind, request, status, message, total, max_seq, throttle, send_after,
-              CASE WHEN status IN ('approved', 'draft') THEN now() END, CASE WHEN list_chunk > 0 THEN 1 END
+              CASE WHEN ${statusInSql('status', 'final')} THEN now() END, CASE WHEN list_chunk > 0 THEN 1 END
          FROM input ORDER BY n
      ), k AS (
        INSERT INTO send_chunks (send_id, chunk, planned, entries)
-       SELECT id, 0, list_chunk, CASE WHEN activity IS NOT NULL THEN ARRAY(
-                SELECT t.subscription_id::text FROM live_activity_tokens t
-                 WHERE t.app_id = input.app_id AND t.kind = 'update' AND t.activity = input.activity
-                 ORDER BY t.subscription_id LIMIT input.list_chunk) END
+       SELECT id, 0, list_chunk, CASE WHEN activity IS NOT NULL THEN ${FIRST_ACTIVITY_CHUNK} END
          FROM input WHERE list_chunk > 0
      ), o AS (
        INSERT INTO outbox (subject, msg_id, payload)
@@ -199,7 +191,19 @@ export async function recordSends(db: Queryable, rows: SendRow[]): Promise<Array
        RETURNING msg_id, id
      )
      SELECT (SELECT array_agg(id ORDER BY n) FROM input)::text[] AS send_ids,
-            (SELECT json_agg(json_build_array(msg_id, id::text)) FROM o) AS outbox`,
+            (SELECT json_agg(json_build_array(msg_id, id::text)) FROM o) AS outbox`;
+
+/**
+ * Records sends, their list chunk and their outbox rows in one statement: atomic without
+ * BEGIN/COMMIT, and one round trip and one commit for every send written together (group
+ * commit: concurrent requests share it, each answered only once its row is durable).
+ * The ids are drawn first so each row's outbox messages name their send.
+ */
+export async function recordSends(db: Queryable, rows: SendRow[]): Promise<Array<{ id: number; outboxIds: number[] }>> {
+  const messages = rows.flatMap((r, i) => r.templates.map((t) => ({ send: i + 1, ...t })));
+  const res = await db.query<{ send_ids: string[]; outbox: Array<[string, string]> | null }>({
+    name: 'herald-record-sends', // prepared once per connection: the hottest statement
+    text: RECORD_SENDS,
     values: [
       rows.map((r) => r.appId),
       rows.map((r) => r.source),

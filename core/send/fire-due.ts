@@ -19,7 +19,8 @@ import { finishIfComplete } from '../delivery/finish.js';
 import { wakeSenders } from '../delivery/wake.js';
 import type { SendRequest } from './request.js';
 import { isBroadcast } from './status.js';
-import { writeTransition, type SendStatus } from './transitions.js';
+import { writeTransition } from './transitions.js';
+import { isUnderwayStatus, type SendStatus } from './states.js';
 import { haltReason } from '../apps/sendable.js';
 
 export interface FiredSend {
@@ -103,6 +104,6 @@ export async function fireDueSends(deps: { pool: Pool; bus?: Bus; now?: Date }, 
       if (failed) fired.push(failed);
     }
   }
-  if (fired.some((f) => f.status === 'queued' || f.status === 'sending')) wakeSenders(deps.bus);
+  if (fired.some((f) => isUnderwayStatus(f.status))) wakeSenders(deps.bus);
   return fired;
 }

@@ -1,13 +1,13 @@
 // The list filter from query parameters, shared by GET /api/v1/notifications and the dashboard:
 // every value bounded, anything unreadable a 400 that names the parameter.
 import { BadRequestError } from '../errors.js';
-import { MAX_LIST_LIMIT, MAX_LIST_OFFSET, MAX_SEARCH_LENGTH, SEND_SOURCES, type ListFilter, type SendSource } from './report.js';
-import type { SendStatus } from './status.js';
+import { MAX_LIST_LIMIT, MAX_LIST_OFFSET, MAX_SEARCH_LENGTH, type ListFilter } from './report.js';
+import { SEND_STATUSES, type SendStatus } from './states.js';
+import { isSendSource, SEND_SOURCES, sourceOfKind } from '../formats/send-source.js';
 import { assertStorableText } from '../validation/untrusted-json.js';
 
-const STATUSES: readonly (SendStatus | 'canceled')[] = ['queued', 'sending', 'scheduled', 'approved', 'draft', 'canceled'];
-// OneSignal's `kind`: 0 Dashboard, 1 API, 3 Automated (a Send applied in the cluster).
-const KINDS: Record<string, SendSource> = { '0': 'dashboard', '1': 'api', '3': 'kubernetes' };
+/** The list's status filter: a status, or `canceled` (a send canceled whatever its status). */
+export const LIST_STATUSES: readonly (SendStatus | 'canceled')[] = [...SEND_STATUSES, 'canceled'];
 const DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
 
 type Query = Record<string, string | string[] | undefined>;
@@ -41,17 +41,18 @@ export function parseListFilter(query: Query, defaults: { limit: number } = { li
   const kind = one(query, 'kind');
   const source = one(query, 'source');
   if (kind !== undefined) {
-    if (!KINDS[kind]) throw new BadRequestError('kind must be 0 (Dashboard), 1 (API) or 3 (Automated).');
-    filter.source = KINDS[kind];
+    const byKind = sourceOfKind(kind);
+    if (!byKind) throw new BadRequestError('kind must be 0 (Dashboard), 1 (API) or 3 (Automated).');
+    filter.source = byKind;
   }
   if (source !== undefined) {
-    if (!SEND_SOURCES.includes(source as SendSource)) throw new BadRequestError(`source must be one of ${SEND_SOURCES.join(', ')}.`);
+    if (!isSendSource(source)) throw new BadRequestError(`source must be one of ${SEND_SOURCES.join(', ')}.`);
     if (filter.source && filter.source !== source) throw new BadRequestError('kind and source name different sources.');
-    filter.source = source as SendSource;
+    filter.source = source;
   }
   const status = one(query, 'status');
   if (status !== undefined) {
-    if (!STATUSES.includes(status as SendStatus)) throw new BadRequestError(`status must be one of ${STATUSES.join(', ')}.`);
+    if (!(LIST_STATUSES as readonly string[]).includes(status)) throw new BadRequestError(`status must be one of ${LIST_STATUSES.join(', ')}.`);
     filter.status = status as ListFilter['status'];
   }
   filter.from = date(query, 'from', false);

@@ -3,10 +3,9 @@
 // OneSignal's NotificationWithMeta names and units: times are Unix seconds, `canceled` a boolean.
 import type { Queryable } from '../store/db.js';
 import { toStats, type SendRow, type SendStats } from './stats.js';
-import type { SendStatus } from './status.js';
-
-export type SendSource = 'api' | 'kubernetes' | 'dashboard';
-export const SEND_SOURCES: readonly SendSource[] = ['api', 'kubernetes', 'dashboard'];
+import type { SendStatus } from './states.js';
+import type { SendSource } from '../formats/send-source.js';
+import { requestJsonSql as json, requestTextSql as text } from './request.js';
 /**
  * The sends the list, stats and cancel calls know: notifications and Live Activity pushes. An
  * in-app card is not one of them (the contract: its id is a 404).
@@ -57,10 +56,10 @@ export interface NotificationReport extends SendStats {
 /** The columns toNotification reads, for every query that feeds it. */
 // Only these parts of the request: a list send's request holds up to 500 ids, not read here.
 export const NOTIFICATION_COLUMNS = `id, app_id, status, total_recipients, sent, failed, skipped, left_out, clicked, source,
-  request->'contents' AS contents, request->'headings' AS headings, request->>'name' AS name,
-  request->'customData' AS custom_data, message, throttle_per_min, send_after, created_at,
-  finished_at, canceled_at, request->'liveActivity'->>'event' AS la_event,
-  request->'liveActivity'->>'activityId' AS la_activity, request->'liveActivity'->>'activityType' AS la_type`;
+  ${json('request', 'contents')} AS contents, ${json('request', 'headings')} AS headings, ${text('request', 'name')} AS name,
+  ${json('request', 'customData')} AS custom_data, message, throttle_per_min, send_after, created_at,
+  finished_at, canceled_at, ${text('request', 'liveActivity', 'event')} AS la_event,
+  ${text('request', 'liveActivity', 'activityId')} AS la_activity, ${text('request', 'liveActivity', 'activityType')} AS la_type`;
 
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 

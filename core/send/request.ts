@@ -109,3 +109,28 @@ export interface SendRequest {
   /** A Live Activity push instead of a notification (sends of kind `live_activity`). */
   liveActivity?: LiveActivityRequest;
 }
+
+/**
+ * The stored request read in SQL. A send keeps its SendRequest as JSON (`sends.request`, jsonb);
+ * every JSON path into it is built here, from this type's own keys, so a renamed field fails the
+ * type check instead of quietly reading NULL. `column` is the request column as the query names
+ * it (`request`, `s.request`). (The search column's function, migration 015, reads it too.)
+ */
+type KeyOf<T> = T extends unknown ? Extract<keyof T, string> : never;
+export type RequestField = Extract<keyof SendRequest, string>;
+export type RequestPart<F extends RequestField> = KeyOf<NonNullable<SendRequest[F]>>;
+
+/** `column->'field'` or `column->'field'->'part'`: the JSON value (jsonb, NULL when absent). */
+export function requestJsonSql<F extends RequestField>(column: string, field: F, part?: RequestPart<F>): string {
+  return part === undefined ? `${column}->'${field}'` : `${column}->'${field}'->'${part}'`;
+}
+
+/** `column->>'field'` or `column->'field'->>'part'`: the value as text (NULL when absent). */
+export function requestTextSql<F extends RequestField>(column: string, field: F, part?: RequestPart<F>): string {
+  return part === undefined ? `${column}->>'${field}'` : `${column}->'${field}'->>'${part}'`;
+}
+
+/** `(column ? 'field')`: whether the request has the field. */
+export function requestHasSql(column: string, field: RequestField): string {
+  return `(${column} ? '${field}')`;
+}

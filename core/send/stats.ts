@@ -1,5 +1,5 @@
 // The stats body of GET /api/v1/notifications/{id} from a sends row (contract "Stats response body").
-import type { SendStatus } from './status.js';
+import { isFinalStatus, type SendStatus } from './states.js';
 
 export interface SendRow {
   id: number;
@@ -28,12 +28,10 @@ export interface SendStats {
   errored: number;
 }
 
-export const isFinal = (status: SendStatus) => status === 'approved' || status === 'draft';
-
 export function toStats(row: SendRow): SendStats {
   const processed = row.sent + row.failed + row.skipped;
   // Devices left out by a pause are in neither processed nor remaining; a finished send has none left.
-  const remaining = isFinal(row.status) ? 0 : Math.max(0, row.total_recipients - processed - row.left_out);
+  const remaining = isFinalStatus(row.status) ? 0 : Math.max(0, row.total_recipients - processed - row.left_out);
   return {
     id: row.id,
     status: row.status,

@@ -1,9 +1,8 @@
 // The first status of a new send and its answer: the transitions table's `accept` rows
 // (transitions.ts), plus the HTTP status of the contract's "Responses" table.
 import type { SendRequest } from './request.js';
-import { nextStep, type SendStatus } from './transitions.js';
-
-export type { SendStatus } from './transitions.js';
+import { nextStep } from './transitions.js';
+import { isUnderwayStatus, type SendStatus } from './states.js';
 
 export const MAX_AUDIENCE = 1_000_000;
 
@@ -28,7 +27,7 @@ export function decideStatus(req: SendRequest, app: { hasCredentials: boolean },
       ? `${req.timezoneDelivery.timeOfDay} in each device's time zone`
       : undefined;
   const step = nextStep('new', 'accept', { hasCredentials: app.hasCredentials, scheduledFor, audience: estimate, broadcast: isBroadcast(req) })!;
-  const plan = step.to === 'queued' || step.to === 'sending';
+  const plan = isUnderwayStatus(step.to);
   return { status: step.to, httpStatus: step.to === 'queued' ? 202 : 200, message: step.message!, plan };
 }
 

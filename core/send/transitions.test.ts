@@ -2,7 +2,8 @@
 // and the status and message it must give; the last test checks that every row was reached by a
 // case, so a row added without a case fails here.
 import { expect } from 'chai';
-import { nextStep, TRANSITIONS, type Facts, type From, type SendEvent, type SendStatus } from './transitions.js';
+import { nextStep, TRANSITIONS, type Facts, type From, type SendEvent } from './transitions.js';
+import type { SendStatus } from './states.js';
 
 interface Case {
   name: string;

@@ -2,10 +2,11 @@
 // schedules, time zones, pause, refused credentials, cancel). Every status a send takes and every
 // sentence of its `message` is decided here, by the first row whose from, event and guard match;
 // `writeTransition` is the only UPDATE of `sends.status` (the accept INSERT writes the value the
-// table gave for `accept`). core/send/transitions.test.ts walks every row.
+// table gave for `accept`). core/send/transitions.test.ts walks every row. The statuses and their
+// groups: states.ts. A leaf: it imports nothing from core/delivery, which writes through it.
 import type { Queryable } from '../store/db.js';
+import { isFinalStatus, statusesIn, type SendStatus } from './states.js';
 
-export type SendStatus = 'queued' | 'sending' | 'scheduled' | 'approved' | 'draft';
 /** `new`: a send being accepted (no row yet). */
 export type From = SendStatus | 'new';
 export type StopReason = 'paused' | 'credentials' | 'canceled' | 'disabled';
@@ -48,7 +49,8 @@ export interface Transition {
 const n = (count = 0) => `${count.toLocaleString('en-US')} device${count === 1 ? '' : 's'}`;
 const reached = (f: Facts) => (f.sent ?? 0) > 0;
 const always = () => true;
-const RUNNING: From[] = ['queued', 'sending', 'scheduled'];
+const RUNNING: From[] = statusesIn('running');
+const UNDERWAY: From[] = statusesIn('underway');
 
 const NO_CREDENTIALS = "Saved as a draft and not sent: the app has no push key or certificate for Apple's gateway.";
 const EMPTY = 'This notification reached no one: the audience is empty.';
@@ -77,7 +79,7 @@ export const TRANSITIONS: readonly Transition[] = [
   { from: ['scheduled'], event: 'fire_failed', guard: always, to: 'draft', message: (f) => `Not sent at its scheduled time: ${f.detail ?? 'it could not be planned'}.` },
 
   // A send that cannot be planned ends at once, saying why; it never blocks the planning of others.
-  { from: ['queued', 'sending'], event: 'plan_failed', guard: always, to: 'draft', message: (f) => `Not sent: it could not be planned (${f.detail ?? 'unknown error'}).` },
+  { from: UNDERWAY, event: 'plan_failed', guard: always, to: 'draft', message: (f) => `Not sent: it could not be planned (${f.detail ?? 'unknown error'}).` },
 
   // Background delivery begins (a timezone send stays scheduled: no row matches, nothing moves).
   { from: ['queued'], event: 'chunk_started', guard: always, to: 'sending' },
@@ -102,8 +104,6 @@ export interface Step {
   message?: string;
   final: boolean;
 }
-
-export const isFinalStatus = (s: SendStatus) => s === 'approved' || s === 'draft';
 
 /** The first row that applies, or undefined (the event changes nothing from this state). */
 export function nextStep(from: From, event: SendEvent, facts: Facts): Step | undefined {

@@ -13,6 +13,7 @@ import { Params, tagCondition } from '../audience/filter.js';
 import { unstorableText } from '../validation/untrusted-json.js';
 import { LIMITS } from '../validation/limits.js';
 import { codePointLength } from '../validation/text.js';
+import { isUuid } from '../formats/uuid.js';
 import { DEVICE_TOKEN_MAX_HEX } from '../formats/device-token.js';
 
 export type FindBy = 'subscription_id' | 'external_id' | 'token' | 'tag';
@@ -22,7 +23,6 @@ export const ANY = 'any';
 export const MAX_FOUND = 50;
 export const MAX_QUERY_CHARS = 256;
 /** The start of a token: enough digits to mean something, at most a whole token. */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TOKEN_PREFIX = new RegExp(`^[0-9a-f]{4,${DEVICE_TOKEN_MAX_HEX}}$`);
 
 /** One way to read the text: a kind and its value (a tag's value apart). */
@@ -63,7 +63,7 @@ function tagOf(q: string): Lookup | undefined {
 function readAny(q: string, text: string): Lookup[] {
   const lower = text.toLowerCase();
   const lookups: Lookup[] = [];
-  if (UUID.test(text)) lookups.push({ by: 'subscription_id', value: lower });
+  if (isUuid(text)) lookups.push({ by: 'subscription_id', value: lower });
   if (codePointLength(text) <= LIMITS.external_id) lookups.push({ by: 'external_id', value: text });
   if (TOKEN_PREFIX.test(lower)) lookups.push({ by: 'token', value: lower });
   const tag = tagOf(q);
@@ -88,7 +88,7 @@ export function parseFind(by: string, q: string): Lookup[] {
       return lookups;
     }
     case 'subscription_id':
-      if (!UUID.test(text)) throw new FindError('A subscription id is a UUID such as 5b0b6f2e-0f55-4c3c-9d0b-1f0a0e6f6c11.');
+      if (!isUuid(text)) throw new FindError('A subscription id is a UUID such as 5b0b6f2e-0f55-4c3c-9d0b-1f0a0e6f6c11.');
       return [{ by: 'subscription_id', value: text.toLowerCase() }];
     case 'external_id':
       return [{ by: 'external_id', value: text }];

@@ -9,6 +9,8 @@ import { pipeline } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { Pool } from '../store/db.js';
 import { deviceTokenRule, isDeviceToken } from '../formats/device-token.js';
+import { isUuid } from '../formats/uuid.js';
+import { isLanguageCode } from '../formats/language-code.js';
 
 export interface ImportProgress {
   lines: number;
@@ -23,8 +25,6 @@ export interface ImportResult extends ImportProgress {
   problems: string[];
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const LANGUAGE = /^[a-z]{2}(-[A-Za-z]{2,4})?$/;
 
 /** COPY text format: backslash, tab, newline and carriage return escaped; \N is NULL. */
 function copyField(value: string | null | undefined): string {
@@ -48,8 +48,8 @@ export function toCopyRow(line: string): { row: string } | { problem: string } {
     throw error;
   }
   if (!isDeviceToken(obj.token)) return { problem: deviceTokenRule('token') };
-  if (obj.id !== undefined && (typeof obj.id !== 'string' || !UUID.test(obj.id))) return { problem: 'id must be a UUID' };
-  if (obj.language != null && (typeof obj.language !== 'string' || !LANGUAGE.test(obj.language))) return { problem: 'language must be a language code' };
+  if (obj.id !== undefined && (typeof obj.id !== 'string' || !isUuid(obj.id))) return { problem: 'id must be a UUID' };
+  if (obj.language != null && (typeof obj.language !== 'string' || !isLanguageCode(obj.language))) return { problem: 'language must be a language code' };
   if (obj.external_id != null && (typeof obj.external_id !== 'string' || obj.external_id.length > 128)) return { problem: 'external_id must be text up to 128 characters' };
   if (obj.timezone != null && typeof obj.timezone !== 'string') return { problem: 'timezone must be text' };
   if (obj.tags != null && (typeof obj.tags !== 'object' || Array.isArray(obj.tags))) return { problem: 'tags must be an object' };

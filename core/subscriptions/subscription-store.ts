@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConflictError } from '../errors.js';
 import type { Queryable } from '../store/db.js';
+import { isUuid } from '../formats/uuid.js';
 
 export interface SubscriptionFields {
   token?: string;
@@ -153,11 +154,9 @@ export interface Install {
   updated_at: Date;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 /** One install of the app, or undefined (an id that is not a UUID finds nothing). */
 export async function readInstall(db: Queryable, appId: string, id: string): Promise<Install | undefined> {
-  if (!UUID.test(id)) return undefined;
+  if (!isUuid(id)) return undefined;
   const res = await db.query<Install>(
     `SELECT id, seq, token, external_id, language, timezone, tags, subscribed, unsubscribed_reason, environment,
             coalesce(registered_at, created_at) AS registered_at, last_active, created_at, updated_at

@@ -1,6 +1,7 @@
 // The idempotency key's own rules (contract "Idempotency" 1–2). Whether the key was used before
 // is the idempotency store's business, after validation (DECISIONS "Limits": order of checks).
 import type { FieldIssue } from '../errors.js';
+import { isIdempotencyKey } from '../formats/idempotency-key.js';
 
 export const KEYS_DIFFER = 'The Idempotency-Key header and idempotency_key differ. Send one key.';
 export const KEY_FORMAT = 'Use a short idempotency key: letters, numbers, dot, or dash.';
@@ -8,7 +9,6 @@ export const KEY_NOT_STRING = 'idempotency_key is a string.';
 export const OLDER_NAME_DIFFERS =
   "idempotency_key and external_id differ: external_id is the older name of idempotency_key. Send one key.";
 export const OLDER_NAME_NOT_STRING = 'external_id (the older name of idempotency_key) is a string.';
-const KEY = /^[A-Za-z0-9_.-]{1,80}$/;
 
 /** The key of the call, from the header or the body field, or undefined when none is given. */
 export function readIdempotencyKey(
@@ -31,6 +31,6 @@ export function readIdempotencyKey(
     keyIssue(KEYS_DIFFER);
   }
   const keys = [header, bodyKey].filter((k): k is string => k !== undefined);
-  if (keys.some((k) => !KEY.test(k))) keyIssue(KEY_FORMAT);
+  if (keys.some((k) => !isIdempotencyKey(k))) keyIssue(KEY_FORMAT);
   return issues.length > before ? undefined : keys[0];
 }

@@ -11,6 +11,8 @@
 import Type, { type Static, type TSchema } from 'typebox';
 import { FilterEntry } from '../audience/filter-schema.js';
 import { LIMITS } from './limits.js';
+import { UUID_LENGTH, UUID_PATTERN } from '../formats/uuid.js';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN } from '../formats/idempotency-key.js';
 
 /** language code → text (additionalProperties, not patternProperties: CRDs allow only that). */
 const textMap = (maxLength: number, description: string) =>
@@ -55,7 +57,7 @@ export const SendBodySchema = Type.Object({
   filters: Type.Optional(loose(Type.Array(FilterEntry, { maxItems: LIMITS.filter_entries }), 'array')),
   excluded_segments: Type.Optional(loose(Type.Array(text(LIMITS.tag, 'A segment name.'), { maxItems: LIMITS.excluded_segments }), 'array')),
   include_subscription_ids: Type.Optional(
-    Type.Array(Type.String({ maxLength: 36, pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' }), { maxItems: LIMITS.ids_per_list }),
+    Type.Array(Type.String({ maxLength: UUID_LENGTH, pattern: UUID_PATTERN }), { maxItems: LIMITS.ids_per_list }),
   ),
   include_external_ids: Type.Optional(Type.Array(Type.String({ maxLength: LIMITS.external_id }), { maxItems: LIMITS.ids_per_list })),
   include_aliases: Type.Optional(
@@ -76,8 +78,8 @@ export const SendBodySchema = Type.Object({
     Type.Array(Type.Object({ id: Type.String({ maxLength: LIMITS.button }), text: Type.String({ maxLength: LIMITS.button }) }), { maxItems: 1 }),
   ),
   bundle_id: Type.Optional(text(LIMITS.bundle_id, "The app's bundle id.")),
-  idempotency_key: Type.Optional(loose(Type.String({ maxLength: 80, pattern: '^[A-Za-z0-9_.-]+$' }), 'any')),
-  external_id: Type.Optional(loose(Type.String({ maxLength: 80, pattern: '^[A-Za-z0-9_.-]+$' }), 'any')),
+  idempotency_key: Type.Optional(loose(Type.String({ maxLength: IDEMPOTENCY_KEY_MAX_LENGTH, pattern: IDEMPOTENCY_KEY_PATTERN }), 'any')),
+  external_id: Type.Optional(loose(Type.String({ maxLength: IDEMPOTENCY_KEY_MAX_LENGTH, pattern: IDEMPOTENCY_KEY_PATTERN }), 'any')),
   // iOS fields, by the official client's wire names (its model's baseName).
   ttl: Type.Optional(Type.Integer({ minimum: 0, maximum: LIMITS.ttl_seconds, description: 'Seconds → apns-expiration; default 259200 (3 days); 0 = now or never.' })),
   priority: Type.Optional(Type.Integer({ minimum: 1, maximum: 10, description: '1–3 → apns-priority 1, 4–6 → 5, 7–10 → 10.' })),

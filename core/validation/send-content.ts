@@ -5,8 +5,8 @@ import type { SendButton } from '../send/request.js';
 import { LIMITS } from './limits.js';
 import type { SendBody } from './send-schema.js';
 import { codePointLength, cutToCodePoints, quoted } from './text.js';
+import { isLanguageCode } from '../formats/language-code.js';
 
-const LANGUAGE = /^[a-z]{2}(-[A-Za-z]{2,4})?$/;
 export const ONE_BUTTON = 'Send one button.';
 /** Schemes that are refused for a tap link: plain http and those that run or embed content. */
 const REFUSED_SCHEMES = new Set(['http', 'javascript', 'data', 'file', 'vbscript', 'blob']);
@@ -28,7 +28,7 @@ function readLanguageMap(
     return kept;
   }
   for (const [language, text] of Object.entries(map)) {
-    if (!LANGUAGE.test(language)) {
+    if (!isLanguageCode(language)) {
       issues.push({
         field,
         message: `${field} has "${quoted(language)}", which is not a language code such as en, pt-BR or zh-Hans.`,

@@ -6,12 +6,10 @@ import { FILTER_FIELDS } from '../audience/filter-schema.js';
 import { LIMITS } from './limits.js';
 import type { SendBody } from './send-schema.js';
 import { codePointLength, quoted } from './text.js';
+import { isUuid } from '../formats/uuid.js';
+import { isLanguageCode } from '../formats/language-code.js';
+import { BUILT_IN_SEGMENT_LIST, isBuiltInSegment, segmentNamed } from '../formats/built-in-segments.js';
 
-export const BUILT_IN_SEGMENTS = ['Subscribed Users', 'Active Users', 'Inactive Users'] as const;
-const SEGMENT_ALIASES: Record<string, string> = {
-  All: 'Subscribed Users',
-  'All Subscribers': 'Subscribed Users',
-};
 
 /**
  * Fields that name an audience. `filters` is the client's tag target (one tag condition is the
@@ -46,7 +44,6 @@ export const NO_TARGET =
   'Name one audience: included_segments, tag, include_subscription_ids or include_external_ids.';
 
 const RELATIONS: readonly TagRelation[] = ['=', '!=', '>', '<', 'exists', 'not_exists'];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function isEmpty(value: unknown): boolean {
   if (Array.isArray(value)) return value.length === 0;
@@ -63,13 +60,13 @@ function readSegment(list: string[], segmentNames: string[], issues: FieldIssue[
     issues.push({ field: 'included_segments[0]', message: `included_segments[0] is longer than ${LIMITS.tag} characters.` });
     return undefined;
   }
-  const name = SEGMENT_ALIASES[list[0]] ?? list[0];
-  if ((BUILT_IN_SEGMENTS as readonly string[]).includes(name) || segmentNames.includes(name)) {
+  const name = segmentNamed(list[0]);
+  if (isBuiltInSegment(name) || segmentNames.includes(name)) {
     return name;
   }
   issues.push({
     field: 'included_segments[0]',
-    message: `Unknown segment "${list[0]}". Use Subscribed Users, Active Users, Inactive Users or a segment defined for this app.`,
+    message: `Unknown segment "${list[0]}". Use ${BUILT_IN_SEGMENT_LIST} or a segment defined for this app.`,
   });
   return undefined;
 }
@@ -139,7 +136,7 @@ function readIds(
   list.forEach((raw, index) => {
     let id = raw;
     if (kind === 'subscription') {
-      if (!UUID.test(raw)) return void bad.push(index);
+      if (!isUuid(raw)) return void bad.push(index);
       id = raw.toLowerCase(); // ids are stored lowercase (DECISIONS "Identity and auth")
     } else {
       const n = codePointLength(raw);
@@ -249,11 +246,11 @@ export function readExcludedSegments(value: unknown, segmentNames: string[], iss
   }
   const names: string[] = [];
   for (const [i, given] of (value as string[]).entries()) {
-    const name = SEGMENT_ALIASES[given] ?? given;
-    if (!(BUILT_IN_SEGMENTS as readonly string[]).includes(name) && !segmentNames.includes(name)) {
+    const name = segmentNamed(given);
+    if (!isBuiltInSegment(name) && !segmentNames.includes(name)) {
       issues.push({
         field: `excluded_segments[${i}]`,
-        message: `excluded_segments: unknown segment "${quoted(given)}". Use Subscribed Users, Active Users, Inactive Users or a segment defined for this app.`,
+        message: `excluded_segments: unknown segment "${quoted(given)}". Use ${BUILT_IN_SEGMENT_LIST} or a segment defined for this app.`,
       });
       return undefined;
     }
@@ -304,7 +301,6 @@ function readFilters(entries: Record<string, unknown>[], issues: FieldIssue[]): 
   return groups;
 }
 
-const LANGUAGE_CODE = /^[a-z]{2}(-[A-Za-z]{2,4})?$/;
 const HOURS = /^\d{1,6}(\.\d{1,3})?$/;
 
 function readCondition(raw: Record<string, unknown>, where: string, issues: FieldIssue[]): AudienceCondition | undefined {
@@ -314,7 +310,7 @@ function readCondition(raw: Record<string, unknown>, where: string, issues: Fiel
     return tag && { field: 'tag', ...tag };
   }
   if (field === 'language') {
-    if ((raw.relation !== '=' && raw.relation !== '!=') || typeof raw.value !== 'string' || !LANGUAGE_CODE.test(raw.value)) {
+    if ((raw.relation !== '=' && raw.relation !== '!=') || typeof raw.value !== 'string' || !isLanguageCode(raw.value)) {
       issues.push({ field: where, message: `${where}: a language filter is {"field": "language", "relation": "=" or "!=", "value": a language code such as "en"}.` });
       return undefined;
     }

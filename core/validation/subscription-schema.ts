@@ -2,11 +2,12 @@
 // validator and published as the OpenAPI request schemas: one definition.
 import { DEVICE_TOKEN_SCHEMA } from '../formats/device-token.js';
 import { LIMITS } from './limits.js';
+import { LANGUAGE_CODE_PATTERN } from '../formats/language-code.js';
 
 export const SUBSCRIPTION_FIELDS = {
   token: DEVICE_TOKEN_SCHEMA,
   external_id: { type: ['string', 'null'], minLength: 1, maxLength: LIMITS.external_id },
-  language: { type: ['string', 'null'], pattern: '^[a-z]{2}(-[A-Za-z]{2,4})?$' },
+  language: { type: ['string', 'null'], pattern: LANGUAGE_CODE_PATTERN },
   timezone: { type: ['string', 'null'], maxLength: 64 },
   tags: {
     type: 'object',

@@ -1,10 +1,10 @@
-// The api's /metrics carries what the alerts need from the store (core/store/backlog.ts): the
+// The api's /metrics carries what the alerts need from the store (core/send/backlog.ts): the
 // outbox backlog, running sends without progress, certificate expiry per app.
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
 import { makeApp } from '../support/apps.js';
 import { createApiMetrics } from '../../api/metrics.js';
-import { readBacklog } from '../../core/store/backlog.js';
+import { readBacklog } from '../../core/send/backlog.js';
 import { setCredentials } from '../../core/apps/app-store.js';
 
 /** The value of one sample in Prometheus text format, or undefined. */

@@ -5,6 +5,7 @@
 // rewrites both files; controller/sends/crd.test.ts fails when a committed file differs.
 import { stringify } from 'yaml';
 import { crdSpecProperties } from '../../core/validation/schema-views.js';
+import { SEND_SOURCES } from '../../core/formats/send-source.js';
 
 export const SENDS_CRD_FILES = ['crds/sends.herald.dev.yaml', 'charts/herald/crds/sends.herald.dev.yaml'];
 
@@ -128,7 +129,7 @@ export function sendsCrdDocument() {
                     skipped: counter,
                     clicked: counter,
                     message: { type: 'string' },
-                    source: { type: 'string', enum: ['api', 'kubernetes', 'dashboard'], description: 'Where the send was made; api sends are mirrors and are not sent again.' },
+                    source: { type: 'string', enum: [...SEND_SOURCES], description: 'Where the send was made; api sends are mirrors and are not sent again.' },
                     canceled: { type: 'boolean', description: 'The send was cancelled (spec.cancel, the REST cancel or the dashboard).' },
                     observedGeneration: { type: 'integer', format: 'int64', minimum: 0 },
                     conditions: {

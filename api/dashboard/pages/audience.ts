@@ -8,6 +8,7 @@ import type { Install } from '../../../core/subscriptions/subscription-store.js'
 import { errorList, invalidWhen } from '../errors.js';
 import { html, type Html } from '../html.js';
 import { count, statusClass, statusName, when } from './format.js';
+import { isBuiltInSegment, type BuiltInSegment } from '../../../core/formats/built-in-segments.js';
 
 const FIND_WORDS: Record<FindBy | typeof ANY, string> = {
   any: 'Anything (the text says what it is)',
@@ -122,7 +123,7 @@ export interface SegmentSize {
   size: number;
 }
 
-const BUILT_IN_MEANING: Record<string, string> = {
+const BUILT_IN_MEANING: Record<BuiltInSegment, string> = {
   'Subscribed Users': 'every subscribed install',
   'Active Users': 'active in the last 7 days',
   'Inactive Users': 'not active in the last 7 days',
@@ -137,7 +138,7 @@ export function segmentsPage(segments: SegmentSize[], keptSeconds: number): Html
     <tbody>${segments.map((s) => html`<tr data-name="${s.name}">
       <td data-label="Segment">${s.name}${s.builtIn ? html` <span class="note">(built in)</span>` : ''}</td>
       <td data-label="Who">${s.builtIn
-        ? BUILT_IN_MEANING[s.name] ?? ''
+        ? isBuiltInSegment(s.name) ? BUILT_IN_MEANING[s.name] : ''
         : s.conditions.length
           ? s.conditions.map((c, i) => html`${i ? ' and ' : ''}<span class="mono">${c.key} ${c.relation}${c.value !== undefined ? ` ${c.value}` : ''}</span>`)
           : 'every subscribed install'}</td>

@@ -13,6 +13,7 @@ import { html, type Html } from '../html.js';
 import type { DashboardSession } from '../session.js';
 import { LANGUAGES, TIME_ZONES } from './choices.js';
 import { count } from './format.js';
+import { EVERYONE } from '../../../core/formats/built-in-segments.js';
 
 export type ComposeForm = Record<string, string>;
 const LANGS = [0, 1, 2];
@@ -189,7 +190,7 @@ export function composePage(session: DashboardSession, appName: string, segments
     </fieldset>
     <fieldset ${described('audience', errors)}><legend>Audience</legend>
       <label>Send to <select name="target">${options(TARGETS, target)}</select></label>
-      <label class="target target-segment">Segment <select name="segment">${segments.map((s) => html`<option ${v('segment', 'Subscribed Users') === s ? html`selected` : ''}>${s}</option>`)}</select></label>
+      <label class="target target-segment">Segment <select name="segment">${segments.map((s) => html`<option ${v('segment', EVERYONE) === s ? html`selected` : ''}>${s}</option>`)}</select></label>
       <div class="target target-tag tag-row">
         <label>Tag key <input name="tag_key" value="${v('tag_key')}" maxlength="${max.tag_key}"></label>
         <label>Relation <select name="tag_relation">${RELATIONS.map((r) => html`<option ${v('tag_relation', '=') === r ? html`selected` : ''}>${r}</option>`)}</select></label>

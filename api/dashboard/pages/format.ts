@@ -1,5 +1,7 @@
 // Small display rules shared by the dashboard pages: names of sources and statuses, times, rates.
-import type { NotificationReport, SendSource } from '../../../core/send/report.js';
+import type { NotificationReport } from '../../../core/send/report.js';
+import type { SendSource } from '../../../core/formats/send-source.js';
+import type { LIST_STATUSES } from '../../../core/send/list-query.js';
 
 export const SOURCE_NAMES: Record<SendSource, string> = { api: 'API', kubernetes: 'Kubernetes', dashboard: 'Dashboard' };
 
@@ -14,10 +16,11 @@ const WORDS: Record<NotificationReport['status'], StatusWord> = {
 export const statusName = (n: Pick<NotificationReport, 'status' | 'canceled'>): StatusWord => (n.canceled ? 'Canceled' : WORDS[n.status]);
 /** The CSS class of a status word (its colour). */
 export const statusClass = (n: Pick<NotificationReport, 'status' | 'canceled'>) => `status status-${statusName(n).toLowerCase().replace(' ', '-')}`;
-/** The filter's words for the REST statuses (the query keeps the REST value). */
-export const FILTER_WORDS: [string, string][] = [
-  ['approved', 'Delivered'], ['sending', 'Sending'], ['queued', 'Queued to send'], ['scheduled', 'Scheduled'], ['canceled', 'Canceled'], ['draft', 'Not sent'],
-];
+/** The filter's words for the REST statuses (the query keeps the REST value), in the select's order; one for each status. */
+const FILTER_WORD: Record<(typeof LIST_STATUSES)[number], string> = {
+  approved: 'Delivered', sending: 'Sending', queued: 'Queued to send', scheduled: 'Scheduled', canceled: 'Canceled', draft: 'Not sent',
+};
+export const FILTER_WORDS = Object.entries(FILTER_WORD);
 
 /** Unix seconds as "2026-11-22 17:05 UTC" (the dashboard shows UTC, as send_after is read); no-break spaces keep it on one line. */
 export const when = (seconds: number | null, zone = true) =>

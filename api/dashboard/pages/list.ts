@@ -1,6 +1,7 @@
 // The sends page: newest first, paged, filtered by source, status, date and text; and the CSV
 // export of the same filtered list.
-import { defaultContent, listNotifications, MAX_SEARCH_LENGTH, SEND_SOURCES, type ListFilter, type NotificationReport } from '../../../core/send/report.js';
+import { defaultContent, listNotifications, MAX_SEARCH_LENGTH, type ListFilter, type NotificationReport } from '../../../core/send/report.js';
+import { SEND_SOURCES } from '../../../core/formats/send-source.js';
 import type { Queryable } from '../../../core/store/db.js';
 import { errorList } from '../errors.js';
 import { html, type Html } from '../html.js';

@@ -2,7 +2,7 @@
 // a progress bar and the delivery-over-time chart (inline SVG from the chunks' finish times),
 // which dashboard.js refreshes from live.json while the send runs; cancel with a send key.
 import { defaultContent, type DeliveryPoint, type NotificationReport } from '../../../core/send/report.js';
-import { isFinal } from '../../../core/send/stats.js';
+import { isFinalStatus } from '../../../core/send/states.js';
 import { html, type Html } from '../html.js';
 import { deliveryChart, deliveryChartMarkup } from './chart.js';
 import type { DashboardSession } from '../session.js';
@@ -28,7 +28,7 @@ export interface LiveReport {
 export function live(report: NotificationReport, timeline: DeliveryPoint[]): LiveReport {
   const progress = report.total_recipients ? Math.floor((report.sent / report.total_recipients) * 100) : 0;
   return {
-    report, timeline, final: isFinal(report.status), statusWord: statusName(report), statusClass: statusClass(report),
+    report, timeline, final: isFinalStatus(report.status), statusWord: statusName(report), statusClass: statusClass(report),
     progress,
     progressText: `${count(report.sent)} of ${count(report.total_recipients)} device${report.total_recipients === 1 ? '' : 's'} (${progress}%)`,
     duration: duration(report.send_after, report.completed_at),
@@ -36,7 +36,7 @@ export function live(report: NotificationReport, timeline: DeliveryPoint[]): Liv
   };
 }
 
-export const cancellable = (r: NotificationReport) => !r.canceled && !isFinal(r.status);
+export const cancellable = (r: NotificationReport) => !r.canceled && !isFinalStatus(r.status);
 
 const step = (label: string, value: number, of: string, id: string) =>
   html`<li><span class="label">${label}</span> <strong id="${id}">${count(value)}</strong> <span class="rate" id="${id}-rate">${of}</span></li>`;

@@ -2,7 +2,8 @@
 // the outbox rows not yet published, how long the oldest running send has gone without progress,
 // and when each app's APNs certificate expires. Read by the api's /metrics at scrape time; each
 // query is on a small table or a partial index (sends_running).
-import type { Queryable } from './db.js';
+import type { Queryable } from '../store/db.js';
+import { statusInSql } from './states.js';
 
 export interface Backlog {
   outboxPending: number;
@@ -19,7 +20,7 @@ export async function readBacklog(db: Queryable): Promise<Backlog> {
   const [outbox, sends, creds] = await Promise.all([
     db.query(`SELECT count(*)::int AS n, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8 AS age FROM outbox`),
     db.query(`SELECT count(*)::int AS n, COALESCE(EXTRACT(EPOCH FROM now() - min(updated_at)), 0)::float8 AS age
-              FROM sends WHERE status IN ('queued', 'sending')`),
+              FROM sends WHERE ${statusInSql('status', 'underway')}`),
     db.query(`SELECT a.name, c.expires_at FROM app_credentials c JOIN apps a ON a.id = c.app_id
               WHERE c.expires_at IS NOT NULL AND NOT a.disabled`),
   ]);

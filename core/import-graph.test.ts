@@ -1,0 +1,106 @@
+// The import graph of the roles' source (api, core, sender, controller, cli, apns-sim; tests left
+// out): no file imports itself through others, and the modules of core/send that core/delivery
+// reads (the request's shape, the states, the transitions table) lead nowhere back into
+// core/delivery, so delivery can write a send's status without a circle (docs/architecture.md
+// "Shared rules"). Imports are read as text: `import … from './x.js'` and `export … from`.
+import { expect } from 'chai';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const ROLES = ['api', 'core', 'sender', 'controller', 'cli', 'apns-sim'];
+const IMPORT = /^\s*(?:import|export)\s[^;]*?\bfrom\s+'(\.{1,2}\/[^']+)'/gm;
+
+function sourceFiles(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) sourceFiles(path, out);
+    else if (name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.includes('test-support') && !name.endsWith('.contract.ts')) out.push(path);
+  }
+  return out;
+}
+
+/** file → the files it imports (paths relative to the repository). */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of ROLES.flatMap((role) => sourceFiles(join(ROOT, role)))) {
+    const targets = [...readFileSync(file, 'utf8').matchAll(IMPORT)].map((m) => relative(ROOT, resolve(dirname(file), m[1].replace(/\.js$/, '.ts'))));
+    graph.set(relative(ROOT, file), targets);
+  }
+  return graph;
+}
+
+/** The strongly connected groups of more than one file (Tarjan), or a file importing itself. */
+export function importCircles(graph: Map<string, string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const group: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        group.push(w);
+      } while (w !== v);
+      if (group.length > 1 || graph.get(v)!.includes(v)) circles.push(group.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return circles;
+}
+
+/** Every file reachable from `start` (start included). */
+function reach(graph: Map<string, string[]>, start: string[]): Set<string> {
+  const seen = new Set<string>();
+  const todo = [...start];
+  while (todo.length) {
+    const f = todo.pop()!;
+    if (seen.has(f)) continue;
+    seen.add(f);
+    todo.push(...(graph.get(f) ?? []));
+  }
+  return seen;
+}
+
+describe('import graph', () => {
+  const graph = importGraph();
+
+  it('finds a circle when there is one (the check can fail)', () => {
+    const circular = new Map([['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts']], ['d.ts', ['a.ts']]]);
+    expect(importCircles(circular)).to.deep.equal([['a.ts', 'b.ts', 'c.ts']]);
+    expect(importCircles(new Map([['a.ts', ['b.ts']], ['b.ts', []]]))).to.deep.equal([]);
+  });
+
+  it('reads the imports of the source (a known arrow is seen)', () => {
+    expect(graph.get('core/delivery/claim.ts')).to.include('core/send/transitions.ts');
+  });
+
+  it('has no import circle between files', () => {
+    expect(importCircles(graph)).to.deep.equal([]);
+  });
+
+  it('the modules of core/send that core/delivery imports lead nowhere back into core/delivery', () => {
+    const delivery = [...graph.keys()].filter((f) => f.startsWith('core/delivery/'));
+    const read = [...new Set(delivery.flatMap((f) => graph.get(f)!).filter((f) => f.startsWith('core/send/')))];
+    expect(read, 'delivery reads the transitions table').to.include('core/send/transitions.ts');
+    const back = [...reach(graph, read)].filter((f) => f.startsWith('core/delivery/'));
+    expect(back, `reached from ${read.join(', ')}`).to.deep.equal([]);
+  });
+});
