@@ -19,7 +19,8 @@ import type { AppRecord } from '../core/apps/app-store.js';
 import type { SendRequest } from '../core/send/request.js';
 import type { ApnsClient, ApnsMessage, ApnsResult } from './apns/types.js';
 import { ApnsClients, CredentialsUnusableError } from './apns-clients.js';
-import { actionFor, backoffMs, type Action } from './outcomes.js';
+import { actionFor, type Action } from './outcomes.js';
+import { backoffMs } from '../core/faults/backoff.js';
 import type { Throttle } from './throttle.js';
 import type { SenderMetrics } from './metrics.js';
 import type { Work } from './claim-loop.js';
@@ -154,7 +155,7 @@ export class ChunkWorker {
         return await step();
       } catch (error) {
         if (Date.now() >= until || this.deps.stopping()) throw error;
-        await sleep(Math.min(2000, 100 * 2 ** Math.min(attempt, 5)));
+        await sleep(backoffMs(attempt, { baseMs: 200, maxMs: 2000 }));
       }
     }
   }
@@ -211,7 +212,7 @@ export class ChunkWorker {
       // stays down, the lease running out frees it instead.
       log.warn({ err: error, claims: c.claims }, 'chunk failed; it is handed back');
       metrics.chunks.inc({ result: 'handed_back_error' });
-      const delay = Math.min(10_000, 500 * 2 ** Math.min(5, c.claims));
+      const delay = backoffMs(c.claims, { baseMs: 1000, maxMs: 10_000 });
       await handBack(pool, sendId, chunk, delay, { uncount: !asked.apple }).catch(() => undefined);
     } finally {
       stopBeat();
@@ -313,7 +314,7 @@ export class ChunkWorker {
       pending = again;
       if (!pending.length) break;
       if (waiting && Date.now() >= holdUntil) throw new GatewayUnavailableError(waiting.reason);
-      await pauseUnlessStopping(Math.min(30_000, Math.max(backoffMs(round, backoff), hintMs)), () => this.deps.stopping());
+      await pauseUnlessStopping(Math.min(30_000, Math.max(backoffMs(round, backoff, Math.random), hintMs)), () => this.deps.stopping());
     }
     return actions;
   }

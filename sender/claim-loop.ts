@@ -3,8 +3,12 @@
 // none it waits for a wake-up on the bus or its poll interval, whichever comes first. It never
 // takes more than it has free slots, so a stopping sender has nothing to hand back.
 import type { Logger } from '../core/log.js';
+import { backoffMs } from '../core/faults/backoff.js';
 
 export type Work = () => Promise<void>;
+
+/** Taking work failed (the database is down): 100 ms, doubling, at most 2 s between tries. */
+const TAKE_BACKOFF = { baseMs: 100, maxMs: 2000 };
 
 export interface ClaimLoop {
   /** A wake-up from the bus: work may be available. */
@@ -58,7 +62,7 @@ export function runClaimLoop(opts: { concurrency: number; logger: Logger; next: 
       } catch (error) {
         failures++;
         if (failures === 1 || failures % 20 === 0) logger.warn({ err: error, failures }, 'taking work failed; retrying');
-        await pause(Math.min(2000, 100 * failures));
+        await pause(backoffMs(failures, TAKE_BACKOFF));
         continue;
       }
       if (!work) {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { actionFor, backoffMs } from './outcomes.js';
+import { actionFor } from './outcomes.js';
 
 describe('sender outcome table', () => {
   const cases: [number, string | undefined, string][] = [
@@ -55,12 +55,5 @@ describe('sender outcome table', () => {
 
   it('keeps Retry-After on a 503 while holding', () => {
     expect(actionFor({ status: 503, reason: 'ServiceUnavailable', retryAfterMs: 2000 })).to.deep.equal({ kind: 'hold', reason: 'ServiceUnavailable', retryAfterMs: 2000 });
-  });
-
-  it('backs off exponentially within bounds', () => {
-    expect(backoffMs(1, {}, () => 0)).to.equal(125);
-    expect(backoffMs(1, {}, () => 1)).to.equal(250);
-    expect(backoffMs(3, {}, () => 1)).to.equal(1000);
-    expect(backoffMs(20, {}, () => 1)).to.equal(5000);
   });
 });

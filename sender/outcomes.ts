@@ -33,7 +33,7 @@
 //
 // An unreachable or failing gateway is an outage, not a refusal (the contract: "failed when the
 // gateway refuses it"), like a database outage: the worker holds the chunk while it lasts
-// (chunk-worker.ts). Only a device Apple keeps failing while it answers the others is failed.
+// (retry-rounds.ts). Only a device Apple keeps failing while it answers the others is failed.
 import type { ApnsResult } from './apns/types.js';
 
 export type Action =
@@ -56,7 +56,7 @@ export const CREDENTIAL_REASONS = new Set([
 
 /**
  * 400 reasons that condemn the token itself. Each device goes to its own environment's gateway
- * (chunk-worker.ts), so BadDeviceToken there is not an environment mix-up.
+ * (routing.ts), so BadDeviceToken there is not an environment mix-up.
  */
 export const REFUSED_TOKEN_REASONS = new Set(['BadDeviceToken', 'DeviceTokenNotForTopic']);
 
@@ -82,12 +82,4 @@ export function actionFor(r: Pick<ApnsResult, 'status' | 'reason' | 'retryAfterM
   if (r.status >= 500) return { kind: 'hold', reason, retryAfterMs: r.retryAfterMs };
   if (r.status === 429) return { kind: 'retry', reason, retryAfterMs: r.retryAfterMs };
   return { kind: 'failed', reason };
-}
-
-/** Back-off before retry attempt `attempt` (1 = first retry): 250 ms doubling, jittered, capped. */
-export function backoffMs(attempt: number, opts: { baseMs?: number; maxMs?: number } = {}, random = Math.random): number {
-  const base = opts.baseMs ?? 250;
-  const max = opts.maxMs ?? 5000;
-  const exp = Math.min(max, base * 2 ** (attempt - 1));
-  return Math.round(exp / 2 + random() * (exp / 2));
 }

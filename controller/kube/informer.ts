@@ -4,6 +4,7 @@
 // onResync for every cached object on a fixed period so that anything missed is reconciled.
 import { ListWatch, Watch, type KubeConfig, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
 import type { Logger } from '../../core/log.js';
+import { backoffMs } from '../../core/faults/backoff.js';
 import { describeKubeError } from './client.js';
 
 export type InformerEvent = 'add' | 'update' | 'delete' | 'resync';
@@ -36,12 +37,11 @@ export interface ResilientInformer<T extends KubernetesObject> {
 }
 
 export function resilientInformer<T extends KubernetesObject>(opts: ResilientInformerOptions<T>): ResilientInformer<T> {
-  const initialMs = opts.backoff?.initialMs ?? 250;
-  const maxMs = opts.backoff?.maxMs ?? 30_000;
+  const backoff = { baseMs: opts.backoff?.initialMs ?? 250, maxMs: opts.backoff?.maxMs ?? 30_000 };
   const informer = new ListWatch<T>(opts.path, new Watch(opts.kc), opts.list, false, opts.labelSelector, opts.fieldSelector);
   const log = opts.logger.child({ informer: opts.path });
   let stopped = true;
-  let delay = initialMs;
+  let failures = 0;
   let lastFailure = 0;
   let restartTimer: NodeJS.Timeout | undefined;
   let resyncTimer: NodeJS.Timeout | undefined;
@@ -58,12 +58,12 @@ export function resilientInformer<T extends KubernetesObject>(opts: ResilientInf
     failedSinceStart = true;
     if (stopped) return;
     // A failure long after the previous one starts the back-off afresh.
-    if (Date.now() - lastFailure > 60_000) delay = initialMs;
+    if (Date.now() - lastFailure > 60_000) failures = 0;
     lastFailure = Date.now();
+    const delay = backoffMs(++failures, backoff);
     log.warn({ err: describeKubeError(err), retryInMs: delay }, 'watch failed; restarting');
     clearTimeout(restartTimer);
     restartTimer = setTimeout(() => void run(true), delay);
-    delay = Math.min(maxMs, delay * 2);
   });
 
   async function run(isRestart: boolean): Promise<void> {

@@ -2,6 +2,7 @@
 // while queued is a no-op), is worked by one worker at a time (added while in progress, it runs
 // again afterwards), failures come back with per-key exponential back-off, and addAfter delays.
 import type { Logger } from '../../core/log.js';
+import { backoffMs, type Backoff } from '../../core/faults/backoff.js';
 
 export type Reconcile = (key: string) => Promise<ReconcileResult | void>;
 
@@ -30,13 +31,11 @@ export class WorkQueue {
   private stopped = true;
   private idleWaiters: (() => void)[] = [];
   private readonly concurrency: number;
-  private readonly initialMs: number;
-  private readonly maxMs: number;
+  private readonly backoff: Backoff;
 
   constructor(private readonly opts: WorkQueueOptions) {
     this.concurrency = opts.concurrency ?? 2;
-    this.initialMs = opts.backoff?.initialMs ?? 500;
-    this.maxMs = opts.backoff?.maxMs ?? 60_000;
+    this.backoff = { baseMs: opts.backoff?.initialMs ?? 500, maxMs: opts.backoff?.maxMs ?? 60_000 };
   }
 
   start(): void {
@@ -97,7 +96,7 @@ export class WorkQueue {
     } catch (error) {
       const n = (this.failures.get(key) ?? 0) + 1;
       this.failures.set(key, n);
-      const delay = Math.min(this.maxMs, this.initialMs * 2 ** (n - 1));
+      const delay = backoffMs(n, this.backoff);
       this.opts.logger.warn({ err: error, queue: this.opts.name, key, attempt: n, retryInMs: delay }, 'reconcile failed');
       this.addAfter(key, delay);
     } finally {
