@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createPool, type Pool } from '../../core/store/db.js';
+import { statusInSql } from '../../core/send/states.js';
 import { migrate } from '../../core/store/migrate.js';
 import { upsertApp, setCredentials, getApp, setInvoiceOverdue, type AppRecord } from '../../core/apps/app-store.js';
 import { connectBus, deleteStreams, type Bus } from '../../core/bus/jetstream.js';
@@ -89,7 +90,7 @@ async function listSends(pool: Pool, bus: Bus, apps: AppRecord[], ids: string[],
   while (answered.size && Date.now() < until) {
     const res = await pool.query(
       `SELECT s.id, extract(epoch FROM max(k.finished_at)) * 1000 AS last FROM sends s JOIN send_chunks k ON k.send_id = s.id
-        WHERE s.id = ANY($1) AND s.status IN ('approved', 'draft') GROUP BY s.id`,
+        WHERE s.id = ANY($1) AND ${statusInSql('s.status', 'final')} GROUP BY s.id`,
       [[...answered.keys()]],
     );
     for (const r of res.rows) {

@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Pool } from '../../core/store/db.js';
+import { statusInSql } from '../../core/send/states.js';
 import { upsertApp, setCredentials, getApp, setInvoiceOverdue, type AppRecord } from '../../core/apps/app-store.js';
 import { createKey } from '../../core/apps/keys.js';
 import { generateApnsKeyPair, randomAppleId } from '../../apns-sim/index.js';
@@ -172,7 +173,7 @@ async function phase(label: string, seconds = Number(values.seconds)): Promise<v
   while (recorded.size < samples.length && Date.now() < until) {
     const res = await pool.query(
       `SELECT s.id, extract(epoch FROM max(k.finished_at)) * 1000 AS last FROM sends s JOIN send_chunks k ON k.send_id = s.id
-        WHERE s.id = ANY($1) AND s.status IN ('approved', 'draft') GROUP BY s.id`,
+        WHERE s.id = ANY($1) AND ${statusInSql('s.status', 'final')} GROUP BY s.id`,
       [samples.map((s) => s.sendId)],
     );
     for (const r of res.rows) recorded.set(Number(r.id), Number(r.last));
