@@ -36,10 +36,10 @@ export interface Config {
   /** How many chunk jobs one sender works at once. */
   senderConcurrency: number;
   senderLiveActivitySlots: number;
-  /** AckWait of the shared consumer, and the lease a sender holds on a chunk (ms). */
-  senderAckWaitMs: number;
-  /** Deliveries of one job before its chunk is recorded failed (the consumer's max_deliver). */
-  senderMaxDeliver: number;
+  /** The lease a sender holds on a chunk it works (ms): renewed every third of it; a chunk whose sender died is claimable again after it. */
+  senderLeaseMs: number;
+  /** Starts of a chunk never recorded; the last one records its devices failed instead of sending (a poison chunk). */
+  senderMaxChunkStarts: number;
   /** Attempts per device for 429 / 5xx / connection loss before it counts as failed. */
   senderMaxAttempts: number;
   /** First back-off between those attempts (ms); doubles each time, capped at 5 s. */
@@ -148,8 +148,9 @@ export function loadConfig(env: Env): Readonly<Config> {
     shutdownGraceSeconds: integer(env, 'HERALD_SHUTDOWN_GRACE_SECONDS', 25, 0, 3600),
     senderConcurrency: integer(env, 'HERALD_SENDER_CONCURRENCY', 4, 1, 256),
     senderLiveActivitySlots: integer(env, 'HERALD_SENDER_LIVE_ACTIVITY_SLOTS', 2, 0, 64),
-    senderAckWaitMs: integer(env, 'HERALD_SENDER_ACK_WAIT_MS', 30_000, 1000, 3_600_000),
-    senderMaxDeliver: integer(env, 'HERALD_SENDER_MAX_DELIVER', 6, 2, 100),
+    // Each under its new name, else its JetStream-era name (kept so existing installs and the chart keep working).
+    senderLeaseMs: integer(env, 'HERALD_SENDER_LEASE_MS', integer(env, 'HERALD_SENDER_ACK_WAIT_MS', 30_000, 1000, 3_600_000), 1000, 3_600_000),
+    senderMaxChunkStarts: integer(env, 'HERALD_SENDER_MAX_CHUNK_STARTS', integer(env, 'HERALD_SENDER_MAX_DELIVER', 6, 2, 100), 2, 100),
     senderMaxAttempts: integer(env, 'HERALD_SENDER_MAX_ATTEMPTS', 4, 1, 20),
     senderRetryBaseMs: integer(env, 'HERALD_SENDER_RETRY_BASE_MS', 250, 1, 60_000),
     apnsConnections: integer(env, 'HERALD_APNS_CONNECTIONS', 2, 1, 64),

@@ -16,7 +16,7 @@ export interface SenderMetrics {
   consumerLag: Gauge<'kind'>;
 }
 
-export function createSenderMetrics(opts: { defaults?: boolean; lag?: () => Promise<{ pending: number; ackPending: number }> } = {}): SenderMetrics {
+export function createSenderMetrics(opts: { defaults?: boolean; lag?: () => Promise<{ pending: number; working: number }> } = {}): SenderMetrics {
   const registry = new Registry();
   if (opts.defaults) collectDefaultMetrics({ register: registry });
   const lag = opts.lag;
@@ -72,7 +72,8 @@ export function createSenderMetrics(opts: { defaults?: boolean; lag?: () => Prom
         try {
           const l = await lag();
           this.set({ kind: 'pending' }, l.pending);
-          this.set({ kind: 'ack_pending' }, l.ackPending);
+          // The label keeps its JetStream-era name (dashboards, KEDA); it counts the chunks being worked.
+          this.set({ kind: 'ack_pending' }, l.working);
         } catch {
           // NATS unreachable during a scrape: keep the last values.
         }

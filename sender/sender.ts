@@ -56,7 +56,7 @@ export interface Sender {
 export async function startSender(opts: SenderOptions): Promise<Sender> {
   const { pool, bus, logger } = opts;
   const settings: WorkerSettings = { ...DEFAULT_WORKER_SETTINGS, ...opts.worker };
-  const metrics = opts.metrics ?? createSenderMetrics({ lag: () => senderBacklog(pool) });
+  const metrics = opts.metrics ?? createSenderMetrics({ lag: () => chunkBacklog(pool) });
   const clients = new ApnsClients(pool, opts.apns, logger);
   if (!opts.redis) logger.warn('no Redis: throttle_rate_per_minute is not applied by this sender');
   let stopping = false;
@@ -103,10 +103,4 @@ export async function startSender(opts: SenderOptions): Promise<Sender> {
       await Promise.all([clients.close(), laneClients?.close()]);
     },
   };
-}
-
-/** The consumer-lag gauge's reading: chunks claimable (pending) and being worked (ack_pending). */
-export async function senderBacklog(pool: Pool): Promise<{ pending: number; ackPending: number }> {
-  const b = await chunkBacklog(pool);
-  return { pending: b.pending, ackPending: b.working };
 }

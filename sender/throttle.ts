@@ -1,10 +1,13 @@
 // throttle_rate_per_minute (contract "Throttling rules"): one bucket per send in Redis, shared by
 // every sender, spreads a segment or tag send at about that many devices a minute. Each chunk
 // reserves its devices' time once: the reservation is stored under (send, chunk), so a chunk that
-// waits by nak(delay) and comes back — or is redelivered — does not pay twice. The first chunk
-// starts at once; after that a chunk of n devices moves the bucket n × (60 s / rate) ahead, so in
-// any time t at most rate × t + 500 devices have started: never faster than the rate.
+// is handed back until its turn and comes back — or is claimed again — does not pay twice. The
+// first chunk starts at once; after that a chunk of n devices moves the bucket n × (60 s / rate)
+// ahead, so in any time t at most rate × t + 500 devices have started: never faster than the rate.
 import type { Redis } from 'ioredis';
+import type { ClaimedChunk } from '../core/delivery/claim.js';
+import { isBroadcast } from '../core/send/status.js';
+import { pauseUnlessStopping } from './stoppable-wait.js';
 
 const RESERVE = `
 local reserved = redis.call('GET', KEYS[2])
@@ -33,4 +36,18 @@ export function createThrottle(redis: Redis, prefix: string): Throttle {
       return Number(wait);
     },
   };
+}
+
+/**
+ * Waits for a chunk's turn when its send is throttled (a broadcast; a time-zone send is spread by
+ * its zones instead): in place up to `maxHoldMs`, then returns 0. A longer wait, or any wait once
+ * the sender stops, is returned instead: the chunk is handed back until its turn (lease.ts).
+ */
+export async function awaitTurn(throttle: Throttle | undefined, claimed: ClaimedChunk, opts: { maxHoldMs: number; stopping(): boolean }): Promise<number> {
+  const perMinute = claimed.throttlePerMinute;
+  if (!throttle || !perMinute || claimed.timezone || !isBroadcast({ target: { kind: claimed.targetKind } })) return 0;
+  const waitMs = await throttle.reserve(claimed.sendId, claimed.chunk, claimed.planned, perMinute);
+  if (waitMs > opts.maxHoldMs || (waitMs > 0 && opts.stopping())) return waitMs;
+  if (waitMs > 0) await pauseUnlessStopping(waitMs, () => opts.stopping());
+  return 0;
 }

@@ -2,7 +2,8 @@
 // and its /metrics, and on SIGTERM stops claiming, lets taken chunks finish (or hands them back), then closes its clients and exits.
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
-import { startSender, createSenderMetrics, serveMetrics, senderBacklog, type Sender } from '../../sender/index.js';
+import { startSender, createSenderMetrics, serveMetrics, type Sender } from '../../sender/index.js';
+import { chunkBacklog } from '../../core/delivery/claim.js';
 import type { Runtime } from '../runtime.js';
 import { listening, openBus, openDatabase } from '../startup.js';
 import { outageLog } from '../../core/faults/outage-log.js';
@@ -24,7 +25,7 @@ export async function startSenderRole(rt: Runtime, opts: { serveMetrics?: boolea
   redis.on('ready', () => redisOutage.up());
   const metrics = createSenderMetrics({
     defaults: true,
-    lag: () => senderBacklog(pool),
+    lag: () => chunkBacklog(pool),
   });
   const sender = await startSender({
     pool,
@@ -43,8 +44,8 @@ export async function startSenderRole(rt: Runtime, opts: { serveMetrics?: boolea
       client: { adapter: config.apnsClient, connections: config.apnsConnections, maxConcurrentStreams: config.apnsMaxStreams },
     },
     worker: {
-      ackWaitMs: config.senderAckWaitMs,
-      maxDeliver: config.senderMaxDeliver,
+      leaseMs: config.senderLeaseMs,
+      maxChunkStarts: config.senderMaxChunkStarts,
       maxAttempts: config.senderMaxAttempts,
       backoff: { baseMs: config.senderRetryBaseMs, maxMs: 5000 },
     },

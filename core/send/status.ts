@@ -16,7 +16,7 @@ export interface Decision {
 
 const devices = (n: number) => `${n.toLocaleString('en-US')} device${n === 1 ? '' : 's'}`;
 
-export function isBroadcast(req: Pick<SendRequest, 'target'>): boolean {
+export function isBroadcast(req: { target: Pick<SendRequest['target'], 'kind'> }): boolean {
   return req.target.kind === 'segment' || req.target.kind === 'tag' || req.target.kind === 'filters';
 }
 

@@ -15,7 +15,7 @@ export async function exportedMetricNames(): Promise<string[]> {
   } as unknown as RunningController;
   const registries = [
     createApiMetrics({ backlog: async () => idle }).registry,
-    createSenderMetrics({ lag: async () => ({ pending: 0, ackPending: 0 }) }).registry,
+    createSenderMetrics({ lag: async () => ({ pending: 0, working: 0 }) }).registry,
     controllerMetrics(controller),
   ];
   const names: string[] = [];

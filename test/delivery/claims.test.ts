@@ -67,7 +67,7 @@ describe('delivery: claims in PostgreSQL', function () {
 
   it('a throttled chunk handed back again and again is never counted failed', async () => {
     // Every wait is handed back; the old engine counted each as a delivery of the job.
-    sender = await startTestSender(env, sim, { maxDeliver: 2, maxHoldMs: 0, idlePollMs: 100 });
+    sender = await startTestSender(env, sim, { maxChunkStarts: 2, maxHoldMs: 0, idlePollMs: 100 });
     const created = await send(env, t.app, { included_segments: ['All'], contents: { en: 'x' }, throttle_rate_per_minute: 60_000 });
     const { final } = await waitFinal(env.pool, created.body.id);
     expect(final).to.include({ status: 'approved', sent: 1500, failed: 0, skipped: 0 });

@@ -94,7 +94,7 @@ export async function startTestSender(env: { pool: Pool; bus: Bus; redis: Redis;
     redisPrefix: env.redisPrefix,
     apns: { url: sim.url, ca: await readFile(sim.caFile, 'utf8') },
     concurrency: 4,
-    worker: { ackWaitMs: 5000, backoff: { baseMs: 20, maxMs: 200 }, ...worker },
+    worker: { leaseMs: 5000, backoff: { baseMs: 20, maxMs: 200 }, ...worker },
     dutyEveryMs: 200,
     retention: DEFAULT_RETENTION,
   });

@@ -28,7 +28,7 @@ async function senderOnBothGateways(env: ReturnType<typeof useTestEnv>, producti
     redisPrefix: env.redisPrefix,
     apns: { url: production.url, sandboxUrl: sandbox.url, ca },
     concurrency: 2,
-    worker: { ackWaitMs: 5000, backoff: { baseMs: 20, maxMs: 200 } },
+    worker: { leaseMs: 5000, backoff: { baseMs: 20, maxMs: 200 } },
     dutyEveryMs: 200,
     retention: DEFAULT_RETENTION,
   });

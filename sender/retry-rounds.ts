@@ -1,0 +1,116 @@
+// The retry/hold loop: a chunk's messages go to Apple in rounds; after each, what the outcome
+// table (outcomes.ts) says to retry or hold goes again after a back-off (250 ms doubling, jittered,
+// at most 5 s; Apple's Retry-After wins). A device Apple did not decide waits without spending an
+// attempt while the gateway is out: no answer at all (status 0), or Apple's 5xx before it decided
+// any device of this chunk. Once Apple decides devices of the chunk, its 5xx for one device spends
+// an attempt like a 429, so a device it keeps failing while answering the rest ends `failed` after
+// `maxAttempts`. The waiting lasts up to `gatewayHoldMs`; then GatewayUnavailableError hands the
+// chunk back (lease.ts). A round in which every device waits on the gateway is the gateway out:
+// logged once when it starts and once when it ends, and the gauge says so meanwhile.
+import type { Logger } from '../core/log.js';
+import { backoffMs, type Backoff } from '../core/faults/backoff.js';
+import { outageLog, type OutageLog } from '../core/faults/outage-log.js';
+import { isProgrammingError } from '../core/faults/unavailable.js';
+import type { ApnsResult } from './apns/types.js';
+import { actionFor, type Action } from './outcomes.js';
+import type { SenderMetrics } from './metrics.js';
+import type { RoutedMessage } from './routing.js';
+import { pauseUnlessStopping } from './stoppable-wait.js';
+
+/** The gateway gave no decision for `gatewayHoldMs`: the chunk goes back, uncounted. */
+export class GatewayUnavailableError extends Error {
+  override name = 'GatewayUnavailableError';
+  constructor(readonly reason: string) {
+    super(`APNs gateway unavailable (${reason})`);
+  }
+}
+
+export interface RetrySettings {
+  /** Attempts per device for retryable answers (429, an expired provider token). */
+  maxAttempts: number;
+  /** No decision from the gateway (no answer, or its own 5xx) is waited out this long, then the chunk goes back. */
+  gatewayHoldMs: number;
+  backoff: Backoff;
+}
+
+/** No wait between rounds is longer, whatever Apple's Retry-After says. */
+const MAX_ROUND_WAIT_MS = 30_000;
+
+type Hold = Extract<Action, { kind: 'hold' }>;
+
+export class RetryRounds {
+  private readonly gateway: OutageLog;
+
+  constructor(private readonly deps: { logger: Logger; metrics: SenderMetrics; settings: RetrySettings; stopping(): boolean }) {
+    this.gateway = outageLog(deps.logger, 'APNs gateway');
+  }
+
+  /** Each message's final action, in order. Sets `asked.askedApple` once Apple decided on a device. */
+  async send(messages: RoutedMessage[], asked: { askedApple: boolean }): Promise<Action[]> {
+    const { maxAttempts, backoff, gatewayHoldMs } = this.deps.settings;
+    const actions: Action[] = new Array(messages.length);
+    const attempts = new Uint8Array(messages.length);
+    const holdUntil = Date.now() + gatewayHoldMs;
+    let pending = messages.map((_, i) => i);
+    for (let round = 1; pending.length; round++) {
+      const results = await this.timedSend(pending.map((i) => messages[i]));
+      const decided = results.map((r, k) => actionFor(r, { offEnvironment: messages[pending[k]].offEnvironment }));
+      if (decided.some((a) => a.kind !== 'hold')) asked.askedApple = true;
+      const again: number[] = [];
+      let hintMs = 0;
+      let waiting: Hold | undefined;
+      decided.forEach((action, k) => {
+        const i = pending[k];
+        const waits = action.kind === 'hold' && (results[k].status === 0 || !asked.askedApple);
+        if (waits) waiting = action;
+        const spends = action.kind === 'retry' || (action.kind === 'hold' && !waits);
+        if (waits || (spends && ++attempts[i] < maxAttempts)) {
+          again.push(i);
+          hintMs = Math.max(hintMs, action.kind === 'retry' || action.kind === 'hold' ? (action.retryAfterMs ?? 0) : 0);
+        } else {
+          actions[i] = action.kind === 'retry' || action.kind === 'hold' ? { kind: 'failed', reason: action.reason } : action;
+        }
+      });
+      const waited = decided.filter((a, k) => a.kind === 'hold' && (results[k].status === 0 || !asked.askedApple)).length;
+      this.gatewayRound(results.length, waited, waiting);
+      pending = again;
+      if (!pending.length) break;
+      if (waiting && Date.now() >= holdUntil) throw new GatewayUnavailableError(waiting.reason);
+      await pauseUnlessStopping(Math.min(MAX_ROUND_WAIT_MS, Math.max(backoffMs(round, backoff, Math.random), hintMs)), () => this.deps.stopping());
+    }
+    return actions;
+  }
+
+  /** One round's answers: a round in which every device waits on the gateway is the gateway out; anything else ends it. */
+  private gatewayRound(asked: number, held: number, hold: Hold | undefined): void {
+    const { metrics } = this.deps;
+    if (hold) metrics.apnsHeld.inc(held);
+    const out = hold !== undefined && held === asked;
+    if (out) this.gateway.down(new GatewayUnavailableError(hold.reason));
+    else this.gateway.up();
+    metrics.apnsUnavailable.set(out ? 1 : 0);
+  }
+
+  private timedSend(messages: RoutedMessage[]): Promise<ApnsResult[]> {
+    const { metrics } = this.deps;
+    metrics.inflight.inc(messages.length);
+    return Promise.all(
+      messages.map(({ client, offEnvironment: _routing, ...m }) => {
+        const t0 = performance.now();
+        return client.send([m]).then(
+          (r) => {
+            metrics.inflight.dec();
+            metrics.apnsSeconds.observe({ status: String(r[0].status) }, (performance.now() - t0) / 1000);
+            return r[0];
+          },
+          (error: Error): ApnsResult => {
+            metrics.inflight.dec();
+            // A bug in the client is not an outage: it fails the chunk (handed back, logged).
+            if (isProgrammingError(error)) throw error;
+            return { token: m.token, status: 0, reason: 'ClientError' };
+          },
+        );
+      }),
+    );
+  }
+}

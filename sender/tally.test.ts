@@ -1,0 +1,48 @@
+import { expect } from 'chai';
+import type { Device } from '../core/delivery/chunks.js';
+import { createSenderMetrics } from './metrics.js';
+import type { Action } from './outcomes.js';
+import { countDeliveries, tally } from './tally.js';
+
+const device = (entry: string, n = 0): Device => ({ entry, subscriptionId: `sub-${entry}-${n}`, token: `tok-${entry}-${n}`, language: null, environment: null });
+const sent: Action = { kind: 'sent' };
+const failed: Action = { kind: 'failed', reason: 'PayloadTooLarge' };
+const stop: Action = { kind: 'stop', reason: 'InvalidProviderToken' };
+const gone: Action = { kind: 'unsubscribe', reason: 'Unregistered', appleTimestampMs: 1_700_000_000_000 };
+
+describe('tally: a chunk counted by audience entry', () => {
+  it('a device per entry (segments, tags): each counted by its own action', () => {
+    const devices = [device('1'), device('2'), device('3'), device('4')];
+    expect(tally(4, devices, [sent, failed, stop, gone])).to.deep.equal({
+      sent: 1,
+      failed: 2,
+      skipped: 0,
+      leftOut: 1,
+      unsubscribe: [{ subscriptionId: 'sub-4-0', token: 'tok-4-0', reason: 'Unregistered', appleTimestampMs: 1_700_000_000_000 }],
+    });
+  });
+
+  it('an external id with several installs: sent when any was accepted, else failed when any was refused, else left out', () => {
+    const devices = [device('a', 0), device('a', 1), device('b', 0), device('b', 1), device('c', 0), device('c', 1)];
+    const outcome = tally(3, devices, [failed, sent, stop, failed, stop, stop]);
+    expect(outcome).to.include({ sent: 1, failed: 1, leftOut: 1, skipped: 0 });
+  });
+
+  it('skips the planned entries with no device now, never fewer than none', () => {
+    expect(tally(5, [device('1'), device('2')], [sent, sent])).to.include({ sent: 2, skipped: 3 });
+    expect(tally(0, [device('1')], [sent])).to.include({ sent: 1, skipped: 0 });
+    expect(tally(3, [], [])).to.deep.equal({ sent: 0, failed: 0, skipped: 3, leftOut: 0, unsubscribe: [] });
+  });
+
+  it('counts every device in the deliveries metric, with its outcome and reason', async () => {
+    const metrics = createSenderMetrics();
+    countDeliveries(metrics, [sent, failed, stop, gone, sent]);
+    const values = (await metrics.deliveries.get()).values.map((v) => [v.labels.outcome, v.labels.reason, v.value]);
+    expect(values).to.have.deep.members([
+      ['sent', '', 2],
+      ['failed', 'PayloadTooLarge', 1],
+      ['left_out', 'InvalidProviderToken', 1],
+      ['unsubscribed', 'Unregistered', 1],
+    ]);
+  });
+});

@@ -1,0 +1,40 @@
+// Counting a chunk: what each device's final action makes of its audience entry, for the record
+// (core/delivery/chunks.ts recordChunk), and of each device, for the deliveries metric.
+import type { ChunkOutcome, Device } from '../core/delivery/chunks.js';
+import type { Action } from './outcomes.js';
+import type { SenderMetrics } from './metrics.js';
+
+/**
+ * Counts a chunk by audience entry: a device for segment and tag sends, a given id for lists (an
+ * external id may name several installs: sent when any was accepted, else failed when any was
+ * refused, else left out; an entry with no subscribed install is skipped).
+ */
+export function tally(planned: number, devices: Device[], actions: Action[]): ChunkOutcome {
+  const rank = { sent: 3, failed: 2, unsubscribe: 2, retry: 2, hold: 2, stop: 1 } as const;
+  const best = new Map<string, Action['kind']>();
+  const unsubscribe: ChunkOutcome['unsubscribe'] = [];
+  devices.forEach((d, i) => {
+    const a = actions[i];
+    if (a.kind === 'unsubscribe') unsubscribe.push({ subscriptionId: d.subscriptionId, token: d.token, reason: a.reason, appleTimestampMs: a.appleTimestampMs });
+    const prev = best.get(d.entry);
+    if (!prev || rank[a.kind] > rank[prev]) best.set(d.entry, a.kind);
+  });
+  let sent = 0;
+  let failed = 0;
+  let leftOut = 0;
+  for (const kind of best.values()) {
+    if (kind === 'sent') sent++;
+    else if (kind === 'stop') leftOut++;
+    else failed++;
+  }
+  // Entries planned but not found now (unsubscribed since the plan, unknown ids) are skipped.
+  return { sent, failed, skipped: Math.max(0, planned - best.size), leftOut, unsubscribe };
+}
+
+/** herald_sender_deliveries_total: each device's final outcome, with Apple's reason. */
+export function countDeliveries(metrics: SenderMetrics, actions: Action[]): void {
+  for (const a of actions) {
+    const outcome = a.kind === 'sent' ? 'sent' : a.kind === 'unsubscribe' ? 'unsubscribed' : a.kind === 'stop' ? 'left_out' : 'failed';
+    metrics.deliveries.inc({ outcome, reason: a.kind === 'sent' ? '' : a.reason });
+  }
+}
