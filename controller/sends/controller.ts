@@ -16,7 +16,7 @@ import { startMirror } from './mirror.js';
 import { sweepSends } from './retention.js';
 import { startStatusPoller, type SendRowWithMessage } from './status-sync.js';
 import { syncSend } from './sync.js';
-import { SEND_PLURAL, type SendObject, type SendStatus } from './types.js';
+import { SEND_PLURAL, type SendObject, type SendObjectStatus } from './types.js';
 
 export interface SendControllerOptions {
   clients: KubeClients;
@@ -47,7 +47,7 @@ export function sendController(opts: SendControllerOptions): SendController {
   const ns = opts.namespace || undefined;
   const log = logger.child({ controller: 'sends' });
   const rows = new Map<string, SendRowWithMessage>();
-  const submitted = new Map<string, SendStatus>();
+  const submitted = new Map<string, SendObjectStatus>();
   const limiter = new TokenBucket(opts.writesPerSecond, opts.writesPerSecond);
   const idempotency = new PgIdempotencyGuard(opts.pool);
   let workers = false;

@@ -8,7 +8,7 @@ import type { Logger } from '../../core/log.js';
 import { toStats, type SendRow } from '../../core/send/stats.js';
 import { isFinalStatus } from '../../core/send/states.js';
 import { keyOf } from '../kube/client.js';
-import type { SendObject, SendStatus } from './types.js';
+import type { SendObject, SendObjectStatus } from './types.js';
 
 export interface SendRowWithMessage extends SendRow {
   message: string;
@@ -16,7 +16,7 @@ export interface SendRowWithMessage extends SendRow {
 }
 
 /** The numbers of a Send's status from its row (the same arithmetic as GET stats). */
-export function countsFromRow(row: SendRowWithMessage): Required<Pick<SendStatus, 'status' | 'total' | 'processed' | 'remaining' | 'sent' | 'failed' | 'skipped' | 'clicked' | 'message' | 'canceled'>> {
+export function countsFromRow(row: SendRowWithMessage): Required<Pick<SendObjectStatus, 'status' | 'total' | 'processed' | 'remaining' | 'sent' | 'failed' | 'skipped' | 'clicked' | 'message' | 'canceled'>> {
   const s = toStats(row);
   return {
     status: s.status,
@@ -32,7 +32,7 @@ export function countsFromRow(row: SendRowWithMessage): Required<Pick<SendStatus
   };
 }
 
-export function countsDiffer(status: SendStatus | undefined, row: SendRowWithMessage): boolean {
+export function countsDiffer(status: SendObjectStatus | undefined, row: SendRowWithMessage): boolean {
   const want = countsFromRow(row);
   return (Object.keys(want) as (keyof typeof want)[]).some((k) => status?.[k] !== want[k]);
 }

@@ -17,7 +17,7 @@ import type { EventRecorder } from '../kube/events.js';
 import type { ReconcileResult } from '../kube/work-queue.js';
 import { countsFromRow, readSendRows, type SendRowWithMessage } from './status-sync.js';
 import { submitSend, type SubmitDeps } from './submit.js';
-import { APP_LABEL, SEND_ID_ANNOTATION, SEND_PLURAL, SOURCE_LABEL, type SendObject, type SendStatus } from './types.js';
+import { APP_LABEL, SEND_ID_ANNOTATION, SEND_PLURAL, SOURCE_LABEL, type SendObject, type SendObjectStatus } from './types.js';
 
 export interface SendSyncDeps extends SubmitDeps {
   custom: CustomObjectsApi;
@@ -31,7 +31,7 @@ export interface SendSyncDeps extends SubmitDeps {
   /** The uid of an App (informer cache), to check a mirror's owner. */
   appUid?: (namespace: string, name: string) => string | undefined;
   /** Send uid → status written after its submission, until the cache shows it (or after a failed write). */
-  submitted: Map<string, SendStatus>;
+  submitted: Map<string, SendObjectStatus>;
 }
 
 export async function syncSend(deps: SendSyncDeps, key: string): Promise<ReconcileResult | void> {
@@ -42,7 +42,7 @@ export async function syncSend(deps: SendSyncDeps, key: string): Promise<Reconci
   const now = deps.now?.() ?? new Date();
   const generation = send.metadata.generation;
   const before = send.status ?? {};
-  const status: SendStatus = { ...before };
+  const status: SendObjectStatus = { ...before };
   const setAccepted = (c: ConditionInput) => (status.conditions = setCondition(status.conditions, c, generation, now));
   let result: ReconcileResult | undefined;
 
@@ -137,7 +137,7 @@ async function mirrorProblem(deps: SendSyncDeps, send: SendObject, mirrorOf: str
   return row && row.app_id === appId ? undefined : notMirror;
 }
 
-async function writeStatus(deps: SendSyncDeps, send: SendObject, status: SendStatus): Promise<void> {
+async function writeStatus(deps: SendSyncDeps, send: SendObject, status: SendObjectStatus): Promise<void> {
   if (jsonEqual(send.status ?? {}, status)) return;
   await deps.beforeWrite();
   try {

@@ -3,7 +3,7 @@ import type { Static } from 'typebox';
 import type { SendBodySchema } from '../../core/validation/send-body-schema.js';
 import type { KubeObject } from '../kube/client.js';
 import type { Condition } from '../kube/conditions.js';
-import type { SendStatus as SendState } from '../../core/send/states.js';
+import type { SendStatus } from '../../core/send/states.js';
 import type { SendSource } from '../../core/formats/send-source.js';
 
 /**
@@ -13,9 +13,10 @@ import type { SendSource } from '../../core/formats/send-source.js';
  */
 export type SendSpec = Omit<Static<typeof SendBodySchema>, 'app_id'> & { appRef: { name: string }; cancel?: boolean };
 
-export interface SendStatus {
+/** The Send object's `.status`: the REST send it shows, its counters and conditions (a send's own status is core's SendStatus). */
+export interface SendObjectStatus {
   id?: number;
-  status?: SendState;
+  status?: SendStatus;
   total?: number;
   processed?: number;
   remaining?: number;
@@ -30,7 +31,7 @@ export interface SendStatus {
   conditions?: Condition[];
 }
 
-export type SendObject = KubeObject<SendSpec, SendStatus>;
+export type SendObject = KubeObject<SendSpec, SendObjectStatus>;
 
 export const SEND_PLURAL = 'sends';
 export const SEND_KIND = 'Send';
