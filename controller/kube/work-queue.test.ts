@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { WorkQueue } from './work-queue.js';
+import { waitFor } from '../../test/support/wait.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -23,9 +24,10 @@ describe('WorkQueue', () => {
     q.add('b');
     q.add('b'); // queued once
     release();
-    await sleep(20);
+    await waitFor('the third run', () => runs.length >= 3, 5000, 5);
+    await q.stop(); // waits for the run in progress; a fourth run, had one started, is counted
     expect(runs).to.deep.equal(['a', 'b', 'a']);
-    await q.stop();
+    expect(q.length, 'nothing left queued').to.equal(0);
   });
 
   it('never works one key in two workers at once, and retries a failure with back-off', async () => {
@@ -46,10 +48,7 @@ describe('WorkQueue', () => {
     q.start();
     for (let i = 0; i < 10; i += 1) q.add('k');
     // Until the third call succeeded and nothing is left to do (bounded): then count.
-    for (let waited = 0; !(calls >= 3 && active === 0 && q.length === 0); waited += 5) {
-      if (waited > 5000) throw new Error(`the queue did not settle: ${calls} calls`);
-      await sleep(5);
-    }
+    await waitFor('the third call to succeed and the queue to settle', () => calls >= 3 && active === 0 && q.length === 0, 5000, 5);
     expect(maxActive).to.equal(1);
     expect(calls).to.equal(3);
     await q.stop();

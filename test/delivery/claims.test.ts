@@ -8,7 +8,8 @@ import type { Sender } from '../../sender/index.js';
 import { planSend } from '../../core/delivery/planner.js';
 import { claimNext } from '../../core/delivery/claim.js';
 import type { Bus } from '../../core/bus/jetstream.js';
-import { addDevices, createTestApp, send, sleep, startTestSender, waitFinal, type TestApp } from './fixtures.js';
+import { addDevices, createTestApp, send, startTestSender, waitFinal, type TestApp } from './fixtures.js';
+import { waitFor } from '../support/wait.js';
 
 describe('delivery: claims in PostgreSQL', function () {
   this.timeout(120_000);
@@ -57,11 +58,18 @@ describe('delivery: claims in PostgreSQL', function () {
     const created = await send(env, t.app, { include_external_ids: ['nobody'], contents: { en: 'x' } });
     await env.pool.query('INSERT INTO send_chunks (send_id, chunk, planned) VALUES ($1, 0, 1) ON CONFLICT DO NOTHING', [created.body.id]);
     await env.pool.query(`UPDATE sends SET status = 'sending', chunks_total = 1 WHERE id = $1`, [created.body.id]);
-    const a = await claimNext(env.pool, 300);
+    const leaseOf = async () =>
+      (await env.pool.query('SELECT lease_until::text AS at FROM send_chunks WHERE send_id = $1 AND chunk = 0', [created.body.id])).rows[0].at as string;
+    const a = await claimNext(env.pool, 1000);
     expect(a).to.include({ sendId: created.body.id, chunk: 0, claims: 1 });
-    expect(await claimNext(env.pool, 300)).to.equal(undefined);
-    await sleep(400);
-    expect(await claimNext(env.pool, 300)).to.include({ sendId: created.body.id, chunk: 0, claims: 2 });
+    const firstLease = await leaseOf();
+    expect(await claimNext(env.pool, 1000)).to.equal(undefined);
+    const b = await waitFor('a second claim of the chunk once its lease ran out', () => claimNext(env.pool, 1000), 10_000, 50);
+    expect(b).to.include({ sendId: created.body.id, chunk: 0, claims: 2 });
+    // In order, on the database's clock: the second claim began (its lease less 1 s) no earlier
+    // than the first lease's end.
+    const order = await env.pool.query('SELECT $1::timestamptz - interval \'1 second\' >= $2::timestamptz AS after', [await leaseOf(), firstLease]);
+    expect(order.rows[0].after, `second claim's lease ${await leaseOf()} vs first ${firstLease}`).to.equal(true);
     await done(created.body.id);
   });
 
