@@ -11,6 +11,7 @@ import { sweepSends } from '../../controller/sends/retention.js';
 import type { RunningController } from '../../controller/index.js';
 import type { KubeClients } from '../../controller/kube/client.js';
 import { condition, manifest, ok, startTestController, testLogger, useControlPlane, waitFor } from './harness.js';
+import { inTransaction, type Queryable } from '../../core/store/db.js';
 
 describe('Send controller (real kube-apiserver, kubectl, sender and APNs simulator)', function () {
   this.timeout(120_000);
@@ -149,7 +150,9 @@ describe('Send controller (real kube-apiserver, kubectl, sender and APNs simulat
   });
 
   it('invoiceOverdue during a running send: the pause rule, in GET stats and kubectl get sends alike', async () => {
-    // 1,200 devices at 1,500 a minute: chunks of 500 about 20 s apart, so the pause lands mid-send.
+    // 1,200 devices at 1,500 a minute: three chunks of 500, 20 s apart. Once the first is
+    // delivered the test holds every chunk row of the send (a claim skips held rows) until the
+    // controller has recorded the pause, so the pause lands mid-send by construction, not timing.
     await kube.apply(manifest('Send', 'slow-send', {
       spec: { appRef: { name: 'shop' }, contents: { en: 'Slow one' }, included_segments: ['Pro'], throttle_rate_per_minute: 1500 },
     }));
@@ -157,9 +160,20 @@ describe('Send controller (real kube-apiserver, kubectl, sender and APNs simulat
       const o = await sendObj('slow-send');
       return (o.status?.sent ?? 0) >= 500 ? o : undefined;
     }, 60_000, 250);
-    ok(await kube.kubectl(['patch', 'app', 'shop', '--type=merge', '-p', '{"spec":{"billing":{"invoiceOverdue":true}}}']));
+    const chunksWhere = async (db: Queryable, condition: string) =>
+      (await db.query(`SELECT chunk FROM send_chunks WHERE send_id = $1 AND ${condition} ORDER BY chunk`, [started.status.id])).rows.map((r) => r.chunk as number);
+    const startedByPause = await inTransaction(env.pool, async (db) => {
+      await db.query('SELECT 1 FROM send_chunks WHERE send_id = $1 FOR UPDATE', [started.status.id]);
+      ok(await kube.kubectl(['patch', 'app', 'shop', '--type=merge', '-p', '{"spec":{"billing":{"invoiceOverdue":true}}}']));
+      await waitFor('the controller to record the pause', async () =>
+        (await env.pool.query('SELECT invoice_overdue FROM apps WHERE id = $1', [appId])).rows[0].invoice_overdue === true);
+      return chunksWhere(db, 'claims > 0');
+    });
+    expect(startedByPause.length, 'chunks started before the pause (of 3)').to.be.below(3);
     const done = await final('slow-send');
     expect(done.status.status).to.equal('approved');
+    const delivered = await chunksWhere(env.pool, `state = 'done'`);
+    expect(startedByPause, 'every delivered chunk had started before the pause').to.include.members(delivered);
     expect(done.status.sent).to.be.at.least(started.status.sent).and.below(1200);
     expect(done.status.total).to.equal(1200);
     expect(done.status.remaining).to.equal(0);
