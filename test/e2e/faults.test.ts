@@ -9,6 +9,7 @@ import { startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
 import { addDevices, createTestApp, type TestApp } from '../delivery/fixtures.js';
 import { apiClient, PrivateNats, sleep, startRole, type Proc } from './harness.js';
 import type { Pool } from '../../core/store/db.js';
+import { waitFor } from '../support/wait.js';
 
 const DEVICES = 10_000;
 const CONCURRENCY = 2;
@@ -107,10 +108,23 @@ describe('e2e faults: a sender killed, NATS restarted, mid-send', function () {
     expect(created.status).to.equal(202);
     await waitChunksDone(env.pool, created.body.id, 2);
     await nats.down();
-    await sleep(1500);
+    // A send accepted while NATS is down: its created event cannot be published, so its outbox
+    // row stays (were NATS up, the api would have published and deleted it before answering).
+    const two = (await env.pool.query('SELECT id FROM subscriptions WHERE app_id = $1 ORDER BY seq LIMIT 2', [t.app.id])).rows.map((r) => r.id);
+    const during = await client.post('/api/v1/notifications', { app_id: t.app.id, include_subscription_ids: two, contents: { en: 'during' } });
+    expect(during.status, JSON.stringify(during.body)).to.equal(200);
+    const createdEvent = `send-created-${during.body.id}`;
+    const waiting = () => env.pool.query('SELECT 1 FROM outbox WHERE msg_id = $1', [createdEvent]).then((r) => r.rowCount === 1);
+    expect(await waiting(), 'the created event of the send accepted during the outage is in the outbox').to.equal(true);
+    // The outage lasts until the relays (every second, rows older than 5 s) have tried the row.
+    await waitFor('the held event to be older than the relay\'s 5 s and a round', async () =>
+      (await env.pool.query(`SELECT 1 FROM outbox WHERE msg_id = $1 AND created_at < now() - interval '6500 ms'`, [createdEvent])).rowCount === 1, 30_000, 200);
+    expect(await waiting(), 'still in the outbox just before NATS comes back: not published during the outage').to.equal(true);
     await nats.up();
+    await waitFor('the outbox relay to publish the held event once NATS is back', async () => !(await waiting()), 60_000, 200);
+    expect(await waitFinal(client, during.body.id, 60_000), 'the send accepted during the outage').to.include({ status: 'approved', sent: 2 });
     const final = await waitFinal(client, created.body.id, 120_000);
-    const duplicates = assertEveryDeviceOnce(final, 'after NATS restart');
+    const duplicates = assertEveryDeviceOnce(final, 'after NATS restart') - 2; // less the send accepted during the outage
     console.log(`      NATS restart: ${duplicates} duplicate deliveries`);
     await Promise.all([api.kill(), s1.kill(), s2.kill()]);
   });
