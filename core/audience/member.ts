@@ -6,6 +6,7 @@
 // what happened: the page says so.
 import type { AppRecord } from '../apps/app-store.js';
 import { requestJsonSql, type SendTarget } from '../send/request.js';
+import { statusInSql } from '../send/states.js';
 import type { Queryable } from '../store/db.js';
 import { audienceCondition, Params } from './filter.js';
 import { isBuiltInSegment } from '../formats/built-in-segments.js';
@@ -26,7 +27,7 @@ const known = (app: AppRecord) => (name: string) =>
 export async function sendsOfInstall(db: Queryable, app: AppRecord, install: { id: string; seq: number; external_id: string | null }): Promise<number[]> {
   const sends = await db.query<SendRow>(
     `SELECT id, ${requestJsonSql('request', 'target')} AS target, audience_max_seq FROM sends
-      WHERE app_id = $1 AND kind = 'push' AND status NOT IN ('scheduled', 'draft') ORDER BY id DESC LIMIT ${SENDS_CHECKED}`,
+      WHERE app_id = $1 AND kind = 'push' AND ${statusInSql('status', 'sent')} ORDER BY id DESC LIMIT ${SENDS_CHECKED}`,
     [app.id],
   );
   const found: number[] = [];

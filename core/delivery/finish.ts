@@ -8,7 +8,7 @@
 import type { Pool, PoolClient } from '../store/db.js';
 import { inTransaction } from '../store/db.js';
 import { writeTransition, type StopReason } from '../send/transitions.js';
-import { isRunningStatus, statusInSql, type FinalStatus, type RunningStatus, type SendStatus } from '../send/states.js';
+import { deliveringSql, isRunningStatus, type FinalStatus, type RunningStatus, type SendStatus } from '../send/states.js';
 import { haltReasonSql, sendableSql } from '../apps/sendable.js';
 
 export type { StopReason } from '../send/transitions.js';
@@ -109,7 +109,7 @@ export async function stopWithin(db: PoolClient, sendId: number, reason: StopRea
 export async function stopOverdueSends(pool: Pool, appId?: string): Promise<number[]> {
   const res = await pool.query<{ id: number; stopped: StopReason | null; halted: StopReason | null }>(
     `SELECT s.id, s.stopped, ${haltReasonSql('a')} AS halted FROM sends s JOIN apps a ON a.id = s.app_id
-      WHERE (${statusInSql('s.status', 'underway')} OR (s.status = 'scheduled' AND s.chunks_total IS NOT NULL))
+      WHERE ${deliveringSql('s')}
         AND ((NOT ${sendableSql('a')} AND s.stopped IS NULL) OR s.stopped IS NOT NULL) AND ($1::uuid IS NULL OR a.id = $1)`,
     [appId ?? null],
   );

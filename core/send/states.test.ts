@@ -6,6 +6,7 @@ import {
   isFinalStatus,
   isRunningStatus,
   isUnderwayStatus,
+  deliveringSql,
   SEND_STATUSES,
   statusesIn,
   statusInSql,
@@ -24,6 +25,7 @@ describe('send states', () => {
     final: ['approved', 'draft'],
     running: ['queued', 'sending', 'scheduled'],
     underway: ['queued', 'sending'],
+    sent: ['queued', 'sending', 'approved'],
   };
   for (const [group, statuses] of Object.entries(EXPECTED) as [StatusGroup, SendStatus[]][]) {
     it(`the ${group} group holds ${statuses.join(', ')}`, () => {
@@ -52,5 +54,11 @@ describe('send states', () => {
   it('writes the unplanned condition with and without a table alias', () => {
     expect(unplannedSql()).to.equal("chunks_total IS NULL AND status IN ('queued', 'sending')");
     expect(unplannedSql('u')).to.equal("u.chunks_total IS NULL AND u.status IN ('queued', 'sending')");
+  });
+
+  it('writes the delivering condition (underway, or a time zone send with planned chunks)', () => {
+    expect(deliveringSql('s')).to.equal(
+      "(s.status IN ('queued', 'sending') OR (s.status = 'scheduled' AND s.chunks_total IS NOT NULL))",
+    );
   });
 });

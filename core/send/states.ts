@@ -6,16 +6,16 @@
 /** In the order the api documents them (the OpenAPI enum, the list filter). */
 const STATES = {
   // An accepted broadcast waiting for its first chunk to start.
-  queued: { final: false, underway: true },
+  queued: { final: false, underway: true, sent: true },
   // Delivering (a list send from its acceptance, a broadcast from its first chunk).
-  sending: { final: false, underway: true },
+  sending: { final: false, underway: true, sent: true },
   // Waiting for its time (send_after), or a time zone send delivering zone by zone.
-  scheduled: { final: false, underway: false },
+  scheduled: { final: false, underway: false, sent: false },
   // Over, having reached at least one device (or an empty audience).
-  approved: { final: true, underway: false },
+  approved: { final: true, underway: false, sent: true },
   // Over without reaching anyone: not sent, stopped, or saved without credentials.
-  draft: { final: true, underway: false },
-} as const satisfies Record<string, { final: boolean; underway: boolean }>;
+  draft: { final: true, underway: false, sent: false },
+} as const satisfies Record<string, { final: boolean; underway: boolean; sent: boolean }>;
 
 export type SendStatus = keyof typeof STATES;
 export const SEND_STATUSES = Object.keys(STATES) as SendStatus[];
@@ -28,14 +28,16 @@ export type RunningStatus = Exclude<SendStatus, FinalStatus>;
  * The groups: `final` (nothing moves it again; finished_at is set), `running` (not final: it may
  * still deliver, be stopped or canceled), `underway` (being delivered now, not waiting for a time:
  * a send the planner plans, the backlog counts and the partial indexes `sends_running` and
- * `sends_unplanned` hold).
+ * `sends_unplanned` hold), `sent` (its audience went or is going out: not waiting for its time,
+ * not a draft that never reached anyone; the dashboard's "sends an install was in").
  */
-export type StatusGroup = 'final' | 'running' | 'underway';
+export type StatusGroup = 'final' | 'running' | 'underway' | 'sent';
 
 const IN_GROUP: Record<StatusGroup, (s: SendStatus) => boolean> = {
   final: (s) => STATES[s].final,
   running: (s) => !STATES[s].final,
   underway: (s) => STATES[s].underway,
+  sent: (s) => STATES[s].sent,
 };
 
 export const statusesIn = (group: StatusGroup): SendStatus[] => SEND_STATUSES.filter(IN_GROUP[group]);
@@ -57,4 +59,13 @@ export function statusInSql(column: string, group: StatusGroup): string {
 export function unplannedSql(alias = ''): string {
   const a = alias ? `${alias}.` : '';
   return `${a}chunks_total IS NULL AND ${statusInSql(`${a}status`, 'underway')}`;
+}
+
+/**
+ * A send whose chunks may still be claimed: an underway send, or a time zone send (scheduled)
+ * whose chunks are planned and wait for their zones. The pause sweep stops these.
+ */
+export function deliveringSql(alias = ''): string {
+  const a = alias ? `${alias}.` : '';
+  return `(${statusInSql(`${a}status`, 'underway')} OR (${a}status = 'scheduled' AND ${a}chunks_total IS NOT NULL))`;
 }
