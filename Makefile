@@ -9,7 +9,7 @@ export NODE_OPTIONS ?= --max-old-space-size=4096
 # The image `make image` builds: push it to your registry and set the chart's image.repository.
 IMAGE ?= herald:$(shell node -p "require('./package.json').version")
 
-.PHONY: image kube-up dev test deps services typecheck build lint-regex lint-docs test-security test-unit test-integration test-dashboard test-kube test-chart test-e2e test-faults bench-api bench-delivery bench-fairness e2e-kind clean clean-kube
+.PHONY: image kube-up dev test deps services typecheck build lint-regex lint-docs test-security test-unit test-integration test-dashboard test-kube test-chart test-node test-e2e test-faults bench-api bench-delivery bench-fairness e2e-kind clean clean-kube
 
 ## deps: npm packages (from the lock file) — every other target depends on it
 deps: node_modules/.installed
@@ -79,6 +79,15 @@ test-chart: deps
 	bash test/kube/build.sh >/dev/null
 	bash scripts/ensure-promtool.sh
 	$(MOCHA) --timeout 600000 --spec 'test/chart/**/*.test.ts'
+
+## test-node: the node tier (root): a single-node Kubernetes on this machine, the image built from
+## the Dockerfile, the chart installed with values-production.yaml, the smoke; test/node/README.md
+test-node: services
+	bash scripts/ensure-node-tier.sh
+	bash tools/helm/build.sh >/dev/null
+	bash test/kube/build.sh >/dev/null
+	bash test/node/build.sh >/dev/null
+	$(MOCHA) --timeout 600000 --spec 'test/node/**/*.test.ts'
 
 test-e2e: services
 	$(MOCHA) --timeout 300000 --spec 'test/e2e/**/*.test.ts'

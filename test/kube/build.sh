@@ -26,32 +26,11 @@ mkdir -p "$bin_dir"
 exec 9>"$bin_dir/.build.lock"
 flock 9
 
-export PATH="/usr/local/go/bin:$PATH"
-export GOWORK=off GOFLAGS=-mod=mod CGO_ENABLED=0
-# Never let a dependency's `toolchain` line trigger a toolchain download.
-export GOTOOLCHAIN="${GOTOOLCHAIN:-local}"
+source "$here/go-build.sh"
 
-# build <module dir> <package> <output name> [ldflags]: writes to a temp name
-# and renames, so an interrupted build never leaves a binary that looks done.
-build() {
-  local mod="$1" pkg="$2" out="$3" ldflags="${4:-}"
-  if [[ -x "$bin_dir/$out" ]]; then return; fi
-  echo "build.sh: building $out ($pkg) into $bin_dir ..." >&2
-  local start=$SECONDS
-  (cd "$mod" && nice -n 10 go build -trimpath -ldflags "-s -w $ldflags" -o "$bin_dir/.$out.tmp" "$pkg") >&2
-  mv "$bin_dir/.$out.tmp" "$bin_dir/$out"
-  echo "build.sh: built $out in $((SECONDS - start))s" >&2
-}
+go_build "$etcd_mod" go.etcd.io/etcd/server/v3 etcd
 
-build "$etcd_mod" go.etcd.io/etcd/server/v3 etcd
-
-# Without these the binary reports v0.0.0-master+... and kubectl warns about skew.
-minor="${k8s_version#v1.}"; minor="${minor%%.*}"
-k8s_ldflags=""
-for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
-  k8s_ldflags+=" -X $pkg.gitVersion=$k8s_version -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor"
-  k8s_ldflags+=" -X $pkg.gitTreeState=clean -X $pkg.buildDate=1970-01-01T00:00:00Z"
-done
-build "$apiserver_mod" k8s.io/kubernetes/cmd/kube-apiserver kube-apiserver "$k8s_ldflags"
+k8s_ldflags="$(k8s_version_ldflags "$k8s_version")"
+go_build "$apiserver_mod" k8s.io/kubernetes/cmd/kube-apiserver kube-apiserver "$k8s_ldflags"
 
 echo "$bin_dir"
