@@ -1,6 +1,6 @@
 // A wait that a stopping sender cuts short: a throttle or retry back-off never outlasts
-// the shutdown grace. The chunk worker turns HandBack into handing the chunk back unrecorded.
-// (How a chunk lives through a PostgreSQL outage is the worker's `persist`.)
+// the shutdown grace. lease.ts turns HandBack into handing the chunk back unrecorded.
+// (How a chunk lives through a PostgreSQL outage is outage-retry.ts.)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Thrown by pauseUnlessStopping when the sender stops: the chunk goes back unrecorded. */
