@@ -7,9 +7,10 @@
 //   send-cache.ts     its send: the request, the app, a payload per language
 //   outage-retry.ts   each database step retried through an outage, the chunk held
 //   poison.ts         a chunk started too often without a record: its devices recorded failed
-//   routing.ts        each device to its own environment's gateway
-//   retry-rounds.ts   to Apple in rounds: retried, or held while the gateway is out
-//   tally.ts          counted, for its record and the metrics
+//   deliver.ts        else to Apple and back, in three steps:
+//     routing.ts        each device to its own environment's gateway
+//     retry-rounds.ts   in rounds: retried, or held while the gateway is out
+//     tally.ts          counted, for its record and the metrics
 //
 // and recorded once (core/delivery/chunks.ts recordChunk). Nothing here counts a device as failed
 // unless Apple answered and refused it (or its chunk is poison).
