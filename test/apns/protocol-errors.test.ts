@@ -12,17 +12,10 @@ import { Batch, Pending } from '../../sender/apns/pending.js';
 import { pino } from 'pino';
 import { frame, startRawPeer, type RawPeer, type Script } from './raw-peer.js';
 import { PAYLOAD, TEAM_ID, TOPIC, hexToken } from './helpers.js';
+import { waitFor } from '../support/wait.js';
 
 const KEY = generateApnsKeyPair();
 const AUTH: ApnsCredentials = { kind: 'token', keyP8: KEY.privateKeyP8, keyId: KEY.keyId, teamId: TEAM_ID };
-
-async function until(what: string, probe: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!probe()) {
-    if (Date.now() > end) throw new Error(`${what}: not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('lean APNs transport: a peer that breaks the protocol', function () {
   this.timeout(30_000);
@@ -82,7 +75,7 @@ describe('lean APNs transport: a peer that breaks the protocol', function () {
       { answered: () => undefined, failed: () => undefined, unprocessed: () => undefined, changed: (c) => changed.push(c) },
     );
     try {
-      await until('connected', () => conn.state === 'ready');
+      await waitFor('connected', () => conn.state === 'ready', 10_000, 20);
       const big = Buffer.alloc(4000, 0x61);
       const settled = new Batch(4000, () => undefined);
       const batch = Array.from({ length: 4000 }, (_, i) => new Pending({ token: hexToken(i), payload: '' }, big, settled, i));
@@ -97,7 +90,7 @@ describe('lean APNs transport: a peer that breaks the protocol', function () {
     peer = await startRawPeer();
     const c = lean(peer, { idleCloseMs: 200 });
     expect((await c.send(msgs(1)))[0].status).to.equal(200);
-    await until('the idle connection closed', () => peer!.closed === 1);
+    await waitFor('the idle connection closed', () => peer!.closed === 1, 10_000, 20);
     expect(peer.goaways).to.deep.equal([ErrorCode.NO_ERROR]);
     expect((await c.send(msgs(1)))[0].status).to.equal(200);
     expect(peer.connections).to.equal(2);

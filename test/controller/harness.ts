@@ -11,26 +11,15 @@ import { kubeClients, loadKubeConfig, type KubeClients } from '../../controller/
 import { startController, type ControllerSettings, type RunningController } from '../../controller/index.js';
 import type { Logger } from '../../core/log.js';
 import { DEFAULT_RETENTION } from '../../core/send/retention.js';
+import { waitFor } from '../support/wait.js';
 
 export function ok(result: KubectlResult): string {
   expect(result.code, `kubectl failed: ${result.stderr}`).to.equal(0);
   return result.stdout;
 }
 
-export async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 30_000, everyMs = 200): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await fn();
-      if (value !== undefined && value !== false) return value as T;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
+// The one bounded wait (test/support/wait.ts), re-exported for the controller tests' imports.
+export { waitFor };
 
 export const manifest = (kind: string, name: string, body: Record<string, unknown>, namespace = 'default') =>
   stringify({ apiVersion: kind === 'Secret' ? 'v1' : 'herald.dev/v1alpha1', kind, metadata: { name, namespace }, ...body });

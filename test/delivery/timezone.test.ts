@@ -8,7 +8,8 @@ import { startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
 import type { Sender } from '../../sender/index.js';
 import { fireDueSends } from '../../core/send/fire-due.js';
 import { releaseDueChunks } from '../../core/delivery/timezone.js';
-import { addDevices, createTestApp, send, sleep, stats, token, waitFinal, type TestApp, startTestSender } from './fixtures.js';
+import { addDevices, createTestApp, send, stats, token, waitFinal, type TestApp, startTestSender } from './fixtures.js';
+import { waitFor } from '../support/wait.js';
 
 const DAY = 86_400_000;
 
@@ -58,24 +59,12 @@ describe('delivery: delayed_option timezone', function () {
 
   const zoneOf = (prefix: string) => (prefix === 'a1' ? 'Pacific/Auckland' : prefix === 'b1' ? 'Europe/Paris' : prefix === 'c1' ? 'America/New_York' : null);
 
-  async function waitChunksDone(id: number, n: number): Promise<void> {
-    const until = Date.now() + 60_000;
-    for (;;) {
-      const r = await env.pool.query('SELECT chunks_done FROM sends WHERE id = $1', [id]);
-      if (r.rows[0].chunks_done >= n) return;
-      if (Date.now() > until) throw new Error(`send ${id}: ${r.rows[0].chunks_done} chunks done, waiting for ${n}`);
-      await sleep(50);
-    }
-  }
+  const waitChunksDone = (id: number, n: number) =>
+    waitFor(`send ${id}: ${n} chunks done`, async () => (await env.pool.query('SELECT chunks_done FROM sends WHERE id = $1', [id])).rows[0].chunks_done >= n, 60_000, 50);
 
   /** Until the send's plan is recorded (the sender's own duty may be firing it at this moment). */
-  async function planned(id: number): Promise<void> {
-    const until = Date.now() + 30_000;
-    while ((await env.pool.query('SELECT chunks_total FROM sends WHERE id = $1', [id])).rows[0].chunks_total === null) {
-      if (Date.now() > until) throw new Error(`send ${id} not planned`);
-      await sleep(50);
-    }
-  }
+  const planned = (id: number) =>
+    waitFor(`send ${id} planned`, async () => (await env.pool.query('SELECT chunks_total FROM sends WHERE id = $1', [id])).rows[0].chunks_total !== null, 30_000, 50);
 
   // Each test releases zones with an injected clock; releaseDueChunks is global, so every test
   // leaves no chunk of its own waiting.

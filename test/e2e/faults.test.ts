@@ -14,14 +14,8 @@ import { waitFor } from '../support/wait.js';
 const DEVICES = 10_000;
 const CONCURRENCY = 2;
 
-async function waitChunksDone(pool: Pool, id: number, atLeast: number): Promise<void> {
-  for (let i = 0; i < 2000; i++) {
-    const r = await pool.query('SELECT chunks_done FROM sends WHERE id = $1', [id]);
-    if ((r.rows[0]?.chunks_done ?? 0) >= atLeast) return;
-    await sleep(20);
-  }
-  throw new Error('chunks did not progress');
-}
+const waitChunksDone = (pool: Pool, id: number, atLeast: number) =>
+  waitFor(`send ${id}: ${atLeast} chunks done`, async () => ((await pool.query('SELECT chunks_done FROM sends WHERE id = $1', [id])).rows[0]?.chunks_done ?? 0) >= atLeast, 40_000, 20);
 
 async function waitFinal(api: ReturnType<typeof apiClient>, id: number, timeoutMs: number): Promise<any> {
   const until = Date.now() + timeoutMs;

@@ -4,6 +4,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { connect } from 'node:net';
+import { waitFor } from '../support/wait.js';
 
 export function portOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
@@ -14,12 +15,8 @@ export function portOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
   });
 }
 
-async function waitForPort(port: number, what: string, seconds = 30): Promise<void> {
-  for (let i = 0; i < seconds * 10; i++) {
-    if (await portOpen(port)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${what} did not open port ${port} within ${seconds}s`);
+function waitForPort(port: number, what: string): Promise<boolean> {
+  return waitFor(`${what} to open port ${port}`, () => portOpen(port), 30_000, 100);
 }
 
 function sh(cmd: string): void {

@@ -10,20 +10,11 @@ import { startApnsSim, type ApnsSim, type ApnsSimOptions } from '../../apns-sim/
 import { addDevices, createTestApp } from '../delivery/fixtures.js';
 import { apiClient, sleep, startRole, type Proc } from '../e2e/harness.js';
 import { useTestEnv } from '../env/index.js';
+import { waitFor } from '../support/wait.js';
 
 const DEVICES = 1500; // three chunks
 const OUTAGE_MS = 20_000;
 const THROTTLE = 3000; // devices a minute: a chunk every 10 s, so the outage falls mid-send
-
-async function until<T>(what: string, ms: number, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
-    await sleep(200);
-  }
-}
 
 async function metric(sender: Proc, name: string): Promise<number> {
   const text = await (await fetch(`http://127.0.0.1:${sender.port}/metrics`)).text();
@@ -72,10 +63,10 @@ describe('faults: the APNs gateway unreachable or failing', function () {
   }
 
   async function final(id: number): Promise<any> {
-    return until(`send ${id} final`, 180_000, async () => {
+    return waitFor(`send ${id} final`, async () => {
       const { status, body } = await client.get(`/api/v1/notifications/${id}`);
       return status === 200 && (body.status === 'approved' || body.status === 'draft') ? body : undefined;
-    });
+    }, 180_000);
   }
 
   async function broadcast(name: string): Promise<number> {
@@ -89,13 +80,13 @@ describe('faults: the APNs gateway unreachable or failing', function () {
   it('unreachable for 20 s mid-send: nothing failed, every device reached, the outage logged once', async () => {
     const id = await broadcast('unreachable');
     // Mid-send: the first chunk is recorded, then the gateway goes away.
-    await until('the first chunk delivered', 60_000, async () => ((await client.get(`/api/v1/notifications/${id}`)).body.sent >= 500 ? true : undefined));
+    await waitFor('the first chunk delivered', async () => (await client.get(`/api/v1/notifications/${id}`)).body.sent >= 500, 60_000);
     await sim().close();
     const downAt = Date.now();
     // A list send made during the outage must come through too.
     const list = await client.post('/api/v1/notifications', { app_id: appId, include_subscription_ids: (await env.pool.query('SELECT id FROM subscriptions WHERE app_id = $1 ORDER BY token LIMIT 10', [appId])).rows.map((r) => r.id), contents: { en: 'during' } });
     expect(list.status, JSON.stringify(list.body)).to.equal(200);
-    await until('the sender sees the outage', 60_000, async () => ((await metric(sender, 'herald_sender_apns_unavailable')) === 1 ? true : undefined));
+    await waitFor('the sender sees the outage', async () => (await metric(sender, 'herald_sender_apns_unavailable')) === 1, 60_000);
     await sleep(Math.max(0, OUTAGE_MS - (Date.now() - downAt))); // the outage's length is the fault itself
     sims.push(await startApnsSim(simOptions));
 
@@ -119,7 +110,7 @@ describe('faults: the APNs gateway unreachable or failing', function () {
       for (const s of sims) s.reset();
       sim().setRules([{ prefix: '', status }]);
       const id = await broadcast(`answering ${status}`);
-      await until(`the sender holds ${status} answers`, 60_000, async () => ((await metric(sender, 'herald_sender_apns_unavailable')) === 1 ? true : undefined));
+      await waitFor(`the sender holds ${status} answers`, async () => (await metric(sender, 'herald_sender_apns_unavailable')) === 1, 60_000);
       await sleep(OUTAGE_MS);
       sim().setRules([]);
 

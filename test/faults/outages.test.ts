@@ -16,21 +16,12 @@ import { addDevices, createTestApp } from '../delivery/fixtures.js';
 import { PrivateNats, sleep, startRole, type Proc } from '../e2e/harness.js';
 import { PrivatePostgres, PrivateRedis } from './servers.js';
 import { Load, type LoadApp } from './load.js';
+import { waitFor } from '../support/wait.js';
 
 const APPS = 3;
 const DEVICES = 200;
 const CONCURRENCY = 2;
 const PG_DOWN_MS = 20_000;
-
-async function until<T>(what: string, ms: number, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
-    await sleep(200);
-  }
-}
 
 describe('faults: every dependency failure under a steady load', function () {
   this.timeout(600_000);
@@ -101,7 +92,7 @@ describe('faults: every dependency failure under a steady load', function () {
   async function recovers(label: string): Promise<void> {
     const app = apps[0];
     const api = live();
-    const id = await until(`${label}: a new send accepted`, 120_000, async () => {
+    const id = await waitFor(`${label}: a new send accepted`, async () => {
       const res = await fetch(`http://127.0.0.1:${api.port}/api/v1/notifications`, {
         method: 'POST',
         headers: { authorization: `Key ${app.key}`, 'content-type': 'application/json' },
@@ -110,7 +101,7 @@ describe('faults: every dependency failure under a steady load', function () {
       const body = (await res.json()) as any;
       if (res.status >= 300) lastAnswer = `${res.status} ${JSON.stringify(body)}`;
       return res.status < 300 ? (body.id as number) : undefined;
-    }).catch((error) => {
+    }, 120_000).catch((error) => {
       throw new Error(`${error.message}; last answer: ${lastAnswer}; api output:\n${api.output().slice(-3000)}`);
     });
     load.accepted.push({ id, app, tokens: app.tokens.slice(0, 10) });
@@ -118,19 +109,19 @@ describe('faults: every dependency failure under a steady load', function () {
   }
 
   async function finalStats(api: Proc, key: string, id: number, ms: number): Promise<any> {
-    return until(`send ${id} final`, ms, async () => {
+    return waitFor(`send ${id} final`, async () => {
       const res = await fetch(`http://127.0.0.1:${api.port}/api/v1/notifications/${id}`, { headers: { authorization: `Key ${key}` } });
       if (res.status !== 200) return undefined;
       const body = (await res.json()) as any;
       return body.status === 'approved' || body.status === 'draft' ? body : undefined;
-    });
+    }, ms);
   }
 
   /** Waits until the load has made `calls` more calls (the fault is then seen by real traffic). */
   async function traffic(calls: number, status?: number): Promise<void> {
     const count = () => (status === undefined ? [...load.answers.values()].reduce((a, b) => a + b, 0) : load.count(status));
     const target = count() + calls;
-    await until(`${calls} more answers${status ? ` with ${status}` : ''}`, 120_000, async () => (count() >= target ? true : undefined));
+    await waitFor(`${calls} more answers${status ? ` with ${status}` : ''}`, () => count() >= target, 120_000);
   }
 
   it('rides out each fault with no process lost, no 500, and every accepted send exact', async () => {

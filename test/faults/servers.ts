@@ -9,6 +9,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../e2e/harness.js';
 import { portOpen } from '../env/services.js';
+import { waitFor } from '../support/wait.js';
 
 /** The newest installed PostgreSQL's binaries (Debian keeps them out of PATH). */
 function pgBin(): string {
@@ -22,14 +23,6 @@ const clusters = new Set<PrivatePostgres>();
 process.on('exit', () => {
   for (const pg of clusters) pg.stopNow();
 });
-
-async function waitFor(check: () => Promise<boolean>, what: string, ms = 30_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`${what} within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** initdb refuses to run as root: as root, the cluster belongs to the `postgres` user. */
 function asPgUser(cmd: string, args: string[]): [string, string[]] {
@@ -66,7 +59,7 @@ export class PrivatePostgres {
   async up(): Promise<void> {
     const opts = `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
     this.ctl('-o', opts, '-l', join(this.dir, 'log'), '-w', 'start');
-    await waitFor(() => portOpen(this.port), 'private PostgreSQL did not open its port');
+    await waitFor(`private PostgreSQL to open port ${this.port}`, () => portOpen(this.port), 30_000, 100);
   }
 
   /** Stops the server: `fast` ends every session, as a restart or failover does. */
@@ -106,7 +99,7 @@ export class PrivateRedis {
 
   async up(): Promise<void> {
     this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-    await waitFor(() => portOpen(this.port), 'private Redis did not open its port');
+    await waitFor(`private Redis to open port ${this.port}`, () => portOpen(this.port), 30_000, 100);
   }
 
   async down(): Promise<void> {

@@ -9,6 +9,7 @@ import { MemoryBucketStore } from '../../core/buckets/memory-store.js';
 import { BucketRateLimiter } from '../../api/rate-limit/bucket-limiter.js';
 import type { CreatedSend } from '../../core/send/create-send.js';
 import { call, listSend, makeApp, randomIp, segmentSend, startApi, type RunningApi, type TestApp, ignoreIdleClientErrorsOnTeardown } from './helpers.js';
+import { waitFor } from '../support/wait.js';
 
 const env = useTestEnv();
 ignoreIdleClientErrorsOnTeardown(env);
@@ -157,7 +158,7 @@ describe('idempotent retries over HTTP (PostgreSQL)', function () {
       await lock.query('BEGIN');
       await lock.query('LOCK TABLE outbox IN EXCLUSIVE MODE');
       const first = post(listSend(t), { 'Idempotency-Key': key });
-      await waitFor(async () => (await env.pool.query('SELECT 1 FROM idempotency_keys WHERE key = $1', [key])).rowCount === 1);
+      await waitFor(`the claim of key ${key}`, async () => (await env.pool.query('SELECT 1 FROM idempotency_keys WHERE key = $1', [key])).rowCount === 1, 10_000, 20);
       const started = Date.now();
       const repeat = await post(listSend(t), { 'Idempotency-Key': key });
       expect(Date.now() - started).to.be.at.least(4_900); // lower bound only
@@ -175,7 +176,7 @@ describe('idempotent retries over HTTP (PostgreSQL)', function () {
       await lock.query('BEGIN');
       await lock.query('LOCK TABLE outbox IN EXCLUSIVE MODE');
       const first2 = post(listSend(t), { 'Idempotency-Key': key2 });
-      await waitFor(async () => (await env.pool.query('SELECT 1 FROM idempotency_keys WHERE key = $1', [key2])).rowCount === 1);
+      await waitFor(`the claim of key ${key2}`, async () => (await env.pool.query('SELECT 1 FROM idempotency_keys WHERE key = $1', [key2])).rowCount === 1, 10_000, 20);
       const repeat2 = post(listSend(t), { 'Idempotency-Key': key2 });
       await new Promise((r) => setTimeout(r, 300));
       await lock.query('COMMIT');
@@ -190,14 +191,6 @@ describe('idempotent retries over HTTP (PostgreSQL)', function () {
     }
   });
 });
-
-async function waitFor(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('idempotency guard (PostgreSQL)', () => {
   let t: TestApp;
@@ -254,7 +247,7 @@ describe('idempotency guard (PostgreSQL)', () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => { release = r; });
     const slow = guard.run(t.app.id, key, { a: 1 }, async (hook) => { await gate; return fakeCreate(t.app.id)(hook); });
-    await waitFor(async () => (await env.pool.query('SELECT 1 FROM idempotency_keys WHERE key = $1', [key])).rowCount === 1);
+    await waitFor(`the claim of key ${key}`, async () => (await env.pool.query('SELECT 1 FROM idempotency_keys WHERE key = $1', [key])).rowCount === 1, 10_000, 20);
     let conflict: unknown;
     try { await guard.run(t.app.id, key, { a: 1 }, fakeCreate(t.app.id)); } catch (error) { conflict = error; }
     expect((conflict as { status?: number }).status).to.equal(409);

@@ -15,7 +15,7 @@ export async function waitFor<T>(
   what: string,
   probe: () => T | NotYet | Promise<T | NotYet>,
   timeoutMs = 30_000,
-  everyMs = 100,
+  everyMs = 200,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
