@@ -19,6 +19,7 @@ import { readSubscriptionRoute } from './routes/subscription-read.js';
 import { removeStartToken, removeUpdateToken, setStartToken, setUpdateToken } from './routes/live-activity-tokens.js';
 import { startLiveActivity, updateLiveActivity } from './routes/live-activities.js';
 import { healthz, metricsEndpoint, readyz } from './routes/health.js';
+import { createAliasRoute, createUserRoute, deleteAliasRoute, deleteUserRoute, getAliasesRoute, getUserRoute, updateUserRoute } from './routes/users.js';
 import { mountDashboard } from './dashboard/routes.js';
 import { openApiDocument } from './openapi/document.js';
 
@@ -42,6 +43,17 @@ export function createApi(deps: ApiDeps): Koa {
   router.delete('/api/v1/notifications/:id', ...sending, cancelNotificationRoute(deps));
   router.post('/api/v1/apps/:app_id/activities/activity/:activity_type', ...sending, jsonBody(), startLiveActivity(deps));
   router.post('/api/v1/apps/:app_id/live_activities/:activity_id/notifications', ...sending, jsonBody(), updateLiveActivity(deps));
+
+  const user = '/api/v1/apps/:app_id/users/by/:alias_label/:alias_id';
+  router.post('/api/v1/apps/:app_id/users', ...sending, jsonBody(), createUserRoute(deps));
+  router.get(user, ...authenticated, getUserRoute(deps));
+  router.patch(user, ...sending, jsonBody(), updateUserRoute(deps));
+  router.delete(user, ...sending, deleteUserRoute(deps));
+  router.get(`${user}/identity`, ...authenticated, getAliasesRoute(deps, 'user'));
+  router.patch(`${user}/identity`, ...sending, jsonBody(), createAliasRoute(deps, 'user'));
+  router.delete(`${user}/identity/:alias_label_to_delete`, ...sending, deleteAliasRoute(deps));
+  router.get('/api/v1/apps/:app_id/subscriptions/:subscription_id/user/identity', ...authenticated, getAliasesRoute(deps, 'subscription'));
+  router.patch('/api/v1/apps/:app_id/subscriptions/:subscription_id/user/identity', ...sending, jsonBody(), createAliasRoute(deps, 'subscription'));
 
   router.post('/api/v1/apps/:app_id/subscriptions', jsonBody(), createSubscription(deps));
   router.patch('/api/v1/apps/:app_id/subscriptions/:id', jsonBody(), updateSubscription(deps));

@@ -5,6 +5,7 @@ import { schemas } from './schemas.js';
 import { LIST_STATUSES } from '../../core/send/list-query.js';
 import { SEND_KINDS, SEND_SOURCES } from '../../core/formats/send-source.js';
 import { IDEMPOTENCY_KEY_SCHEMA } from '../../core/formats/idempotency-key.js';
+import { userPaths } from './user-paths.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: unknown) => ({ 'application/json': { schema } });
@@ -43,7 +44,7 @@ export const openApiDocument = {
   },
   servers: [{ url: '/api/v1' }],
   security: [{ restApiKey: [] }],
-  tags: [{ name: 'notifications', description: 'Sends and their reports (REST API key).' }, { name: 'sdk', description: 'App-facing calls of the iOS SDK (app id only).' }, { name: 'subscriptions', description: 'Installs of the app, read with its REST API key.' }, { name: 'live activities', description: 'Start, update and end Live Activities (REST API key).' }],
+  tags: [{ name: 'notifications', description: 'Sends and their reports (REST API key).' }, { name: 'sdk', description: 'App-facing calls of the iOS SDK (app id only).' }, { name: 'subscriptions', description: 'Installs of the app, read with its REST API key.' }, { name: 'live activities', description: 'Start, update and end Live Activities (REST API key).' }, { name: 'users', description: "OneSignal's users and aliases (REST API key)." }],
   paths: {
     '/notifications': {
       post: {
@@ -210,6 +211,7 @@ export const openApiDocument = {
         responses: { '200': { description: 'Removed.', content: json(ref('Success')) }, '404': r('NotFound'), ...SDK },
       },
     },
+    ...userPaths({ ok, r, json, ref, AUTHENTICATED }),
     '/openapi.json': {
       get: { operationId: 'getOpenApi', security: [], summary: 'This document.', responses: { '200': { description: 'OpenAPI 3.1', content: json({ type: 'object' }) } } },
     },

@@ -6,6 +6,7 @@ import { SUBSCRIPTION_FIELDS } from '../../core/validation/subscription-schema.j
 import { DEVICE_TOKEN_SCHEMA } from '../../core/formats/device-token.js';
 import { SEND_STATUSES } from '../../core/send/states.js';
 import { SEND_SOURCES } from '../../core/formats/send-source.js';
+import { USER_SCHEMAS } from './user-schemas.js';
 
 const STATUS = { type: 'string', enum: SEND_STATUSES };
 const COUNT = { type: 'integer', minimum: 0 };
@@ -165,4 +166,5 @@ export const schemas = {
     required: ['app_id', 'subscription_id'],
     properties: { app_id: { type: 'string', format: 'uuid' }, subscription_id: { type: 'string', format: 'uuid' } },
   },
+  ...USER_SCHEMAS,
 };

@@ -5,8 +5,10 @@ import type { Context } from 'koa';
 import { Ajv } from 'ajv';
 import { NotFoundError, ValidationError } from '../../core/errors.js';
 import { getApp } from '../../core/apps/app-store.js';
-import { patchSubscription, upsertSubscription, type SubscriptionFields } from '../../core/subscriptions/subscription-store.js';
+import { patchSubscription, TEST_TYPE_ENVIRONMENT, upsertSubscription, type SubscriptionFields } from '../../core/subscriptions/subscription-store.js';
 import { recordOpen } from '../../core/send/opens.js';
+import { inTransaction } from '../../core/store/db.js';
+import { joinInstallToUser } from '../../core/users/install-join.js';
 import type { ApiDeps } from '../deps.js';
 import { SUBSCRIPTION_FIELDS as fields } from '../../core/validation/subscription-schema.js';
 import { checkIdentity } from './identity.js';
@@ -59,8 +61,6 @@ function toFields(body: Record<string, unknown>): SubscriptionFields {
   return out;
 }
 
-/** Apple: a development build's token is valid on the sandbox gateway; ad hoc and App Store builds use production. */
-const TEST_TYPE_ENVIRONMENT: Record<string, 'sandbox' | 'production'> = { 1: 'sandbox', 2: 'production' };
 
 function validTimeZone(tz: string): boolean {
   try {
@@ -90,7 +90,14 @@ export function createSubscription(deps: ApiDeps) {
     const body = ctx.request.body as Record<string, unknown>;
     if (!checkCreate(body)) throw new ValidationError(messages(checkCreate.errors));
     await checkIdentity(deps.pool, app.id, body, { token: String(body.token).toLowerCase() });
-    const result = await upsertSubscription(deps.pool, app.id, toFields(body) as SubscriptionFields & { token: string });
+    const fields = toFields(body) as SubscriptionFields & { token: string };
+    // One transaction with the install's user (core/users/install-join.ts); an anonymous install
+    // that names no external id writes nothing more.
+    const result = await inTransaction(deps.pool, async (db) => {
+      const written = await upsertSubscription(db, app.id, fields);
+      if (written.userId !== null || typeof fields.external_id === 'string') await joinInstallToUser(db, app.id, written.id, fields);
+      return written;
+    });
     ctx.status = result.created ? 201 : 200;
     ctx.body = { id: result.id };
   };
@@ -104,9 +111,13 @@ export function updateSubscription(deps: ApiDeps) {
     const body = ctx.request.body as Record<string, unknown>;
     if (!checkPatch(body)) throw new ValidationError(messages(checkPatch.errors));
     if (isUuid(id)) await checkIdentity(deps.pool, app.id, body, { id: id.toLowerCase() });
-    if (!isUuid(id) || !(await patchSubscription(deps.pool, app.id, id.toLowerCase(), toFields(body)))) {
-      throw new NotFoundError('No such subscription.');
-    }
+    const fields = toFields(body);
+    const found = isUuid(id) && (await inTransaction(deps.pool, async (db) => {
+      if (!(await patchSubscription(db, app.id, id.toLowerCase(), fields))) return false;
+      await joinInstallToUser(db, app.id, id.toLowerCase(), fields);
+      return true;
+    }));
+    if (!found) throw new NotFoundError('No such subscription.');
     ctx.body = { id: id.toLowerCase() };
   };
 }

@@ -1,7 +1,7 @@
 // The rate buckets of the contract ("Limits" → "Rate limits") and the SDK's per-IP bucket
 // (DECISIONS "app-facing interfaces": rate-limited per IP). One table, read by every adapter.
 
-export type BucketName = 'send' | 'broadcast' | 'read' | 'audience' | 'ip' | 'anonymous' | 'sdk';
+export type BucketName = 'send' | 'broadcast' | 'read' | 'audience' | 'ip' | 'anonymous' | 'sdk' | 'users';
 
 export interface BucketSpec {
   readonly name: BucketName;
@@ -23,6 +23,10 @@ export const BUCKETS: Readonly<Record<BucketName, BucketSpec>> = Object.freeze({
   // makes one or two calls, so 20 a second with a minute's worth of burst is generous for
   // real devices and still stops a script hammering the public, app-id-only endpoints.
   sdk: { name: 'sdk', rate: 1200, windowSeconds: 60, burst: 1200 },
+  // Not in the contract (issue 27): the user and alias calls that change something, per key. A
+  // backend syncing its accounts' tags makes one call per account, far above a send's 50 a second;
+  // a user's write is a few rows (its installs), not an audience, so 1,000 a second per key.
+  users: { name: 'users', rate: 1000, windowSeconds: 1, burst: 2000 },
 });
 
 /** Milliseconds between two tokens (GCRA's emission interval). */

@@ -17,6 +17,9 @@ export interface SubscriptionFields {
   environment?: 'production' | 'sandbox' | null;
 }
 
+/** OneSignal's test_type → gateway. Apple: a development build's token is valid on the sandbox gateway; ad hoc and App Store builds use production. */
+export const TEST_TYPE_ENVIRONMENT: Readonly<Record<string, 'sandbox' | 'production'>> = { 1: 'sandbox', 2: 'production' };
+
 /** Why an install is not subscribed when the SDK itself said so (else Apple's reason is kept). */
 export const UNSUBSCRIBED_BY_APP = 'app';
 
@@ -25,7 +28,7 @@ export const UNSUBSCRIBED_BY_APP = 'app';
  * the token now: an install Apple had unsubscribed (its reason kept) is subscribed again unless
  * the call says `subscribed: false`; one the app itself unsubscribed stays so until it says true.
  */
-export async function upsertSubscription(db: Queryable, appId: string, fields: SubscriptionFields & { token: string }): Promise<{ id: string; created: boolean }> {
+export async function upsertSubscription(db: Queryable, appId: string, fields: SubscriptionFields & { token: string }): Promise<{ id: string; created: boolean; userId: string | null }> {
   const { set, remove } = splitTags(fields.tags);
   const res = await db.query(
     `INSERT INTO subscriptions (id, app_id, token, external_id, language, timezone, tags, subscribed, last_active, environment, registered_at, unsubscribed_reason)
@@ -42,7 +45,7 @@ export async function upsertSubscription(db: Queryable, appId: string, fields: S
          WHEN $8 = false THEN $15
          ELSE subscriptions.unsubscribed_reason END,
        registered_at = now(), last_active = now(), updated_at = now()
-     RETURNING id, (xmax = 0) AS created`,
+     RETURNING id, (xmax = 0) AS created, user_id`,
     [
       randomUUID(), appId, fields.token, fields.external_id ?? null, fields.language ?? null, fields.timezone ?? null,
       JSON.stringify(set), fields.subscribed ?? null,
@@ -50,7 +53,7 @@ export async function upsertSubscription(db: Queryable, appId: string, fields: S
       fields.environment ?? null, 'environment' in fields, UNSUBSCRIBED_BY_APP,
     ],
   );
-  return { id: res.rows[0].id, created: res.rows[0].created };
+  return { id: res.rows[0].id, created: res.rows[0].created, userId: res.rows[0].user_id };
 }
 
 /**

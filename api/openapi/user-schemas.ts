@@ -1,0 +1,90 @@
+// The user and alias calls' bodies in the OpenAPI document (issue 27): the requests are the
+// validators' own schemas (core/users/user-schema.ts); the answers are OneSignal's models as
+// Herald fills them.
+import { CREATE_USER_SCHEMA, IDENTITY_BODY_SCHEMA, UPDATE_USER_SCHEMA } from '../../core/users/user-schema.js';
+
+const UNIX_SECONDS = { type: 'integer', description: 'Unix time in seconds.' };
+const IDENTITY = {
+  type: 'object',
+  required: ['onesignal_id'],
+  additionalProperties: { type: 'string' },
+  description: 'The aliases by label, with the OneSignal id under onesignal_id.',
+};
+const PROPERTIES = {
+  type: 'object',
+  required: ['tags', 'first_active', 'last_active'],
+  properties: {
+    tags: { type: 'object', additionalProperties: { type: 'string' } },
+    language: { type: 'string' },
+    timezone_id: { type: 'string' },
+    first_active: UNIX_SECONDS,
+    last_active: UNIX_SECONDS,
+  },
+};
+
+export const USER_SCHEMAS = {
+  UserCreate: CREATE_USER_SCHEMA,
+  UserUpdate: UPDATE_USER_SCHEMA,
+  UserIdentityBody: { ...IDENTITY_BODY_SCHEMA, description: 'Aliases to add: label → id.' },
+  User: {
+    type: 'object',
+    required: ['properties', 'identity', 'subscriptions'],
+    properties: {
+      properties: PROPERTIES,
+      identity: IDENTITY,
+      subscriptions: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['id', 'type', 'token', 'enabled'],
+          properties: {
+            id: { type: 'string', format: 'uuid' },
+            type: { const: 'iOSPush' },
+            token: { type: 'string' },
+            enabled: { type: 'boolean' },
+            test_type: { type: 'integer', description: '1: a development build (sandbox gateway).' },
+          },
+        },
+      },
+    },
+  },
+  UserProperties: { type: 'object', required: ['properties'], properties: { properties: PROPERTIES } },
+  UserIdentity: { type: 'object', required: ['identity'], properties: { identity: IDENTITY } },
+  UserErased: {
+    type: 'object',
+    required: ['success', 'erased'],
+    properties: {
+      success: { const: true },
+      erased: {
+        type: 'object',
+        description: 'What went, for good, before this answer (docs/security.md "Data map").',
+        required: ['installs', 'aliases', 'live_activity_tokens', 'opens', 'sends_scrubbed'],
+        properties: {
+          installs: { type: 'integer' },
+          aliases: { type: 'integer' },
+          live_activity_tokens: { type: 'integer' },
+          opens: { type: 'integer' },
+          sends_scrubbed: { type: 'integer', description: 'List sends whose ids named the user, the ids taken out.' },
+        },
+      },
+    },
+  },
+  CreateUserConflict: {
+    type: 'object',
+    required: ['errors'],
+    description: "OneSignal's CreateUserConflictResponse.",
+    properties: {
+      errors: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            code: { type: 'string' },
+            title: { type: 'string' },
+            meta: { type: 'object', properties: { conflicting_aliases: { type: 'object', additionalProperties: { type: 'string' } } } },
+          },
+        },
+      },
+    },
+  },
+};

@@ -1,0 +1,69 @@
+// createUser (POST /apps/{app_id}/users): a user with its aliases, properties and installs in one
+// call, as OneSignal's import. The aliases look the user up first: none known makes a new user
+// (201); all naming one user adds the rest to it (200, as OneSignal); naming several users is
+// OneSignal's 409 "Multiple User Identity Conflict", with the aliases that clash.
+import { randomUUID } from 'node:crypto';
+import type { PoolClient } from '../store/db.js';
+import { ValidationError } from '../errors.js';
+import { TEST_TYPE_ENVIRONMENT, UNSUBSCRIBED_BY_APP } from '../subscriptions/subscription-store.js';
+import { findUser } from './resolve.js';
+import { addAliases, readTags, writeProperties, type PropertiesChange } from './user-store.js';
+import { USER_LIMITS } from './user-limits.js';
+
+export interface CreateUserBody {
+  identity?: Record<string, string>;
+  properties?: { tags?: Record<string, unknown>; language?: string; timezone_id?: string };
+  subscriptions?: Array<{ type: 'iOSPush'; token: string; enabled?: boolean; test_type?: 1 | 2 | null }>;
+}
+
+export type CreateUserOutcome =
+  | { kind: 'created' | 'found'; userId: string }
+  | { kind: 'conflict'; conflicting: Record<string, string> };
+
+
+export async function createUser(db: PoolClient, appId: string, body: CreateUserBody): Promise<CreateUserOutcome> {
+  const identity = body.identity ?? {};
+  const owners = new Map<string, string>();
+  for (const [label, id] of Object.entries(identity)) {
+    const owner = await findUser(db, appId, label, id);
+    if (owner !== undefined) owners.set(label, owner);
+  }
+  const distinct = new Set(owners.values());
+  if (distinct.size > 1) return { kind: 'conflict', conflicting: Object.fromEntries([...owners.keys()].map((l) => [l, identity[l]])) };
+  let userId = [...distinct][0];
+  const kind = userId === undefined ? 'created' : 'found';
+  if (userId === undefined) {
+    userId = randomUUID();
+    await db.query('INSERT INTO users (id, app_id) VALUES ($1, $2)', [userId, appId]);
+  }
+  if (Object.keys(identity).length) await addAliases(db, appId, userId, identity);
+  for (const sub of body.subscriptions ?? []) await attachInstall(db, appId, userId, sub);
+  if (body.subscriptions?.length) {
+    const count = await db.query<{ n: string }>('SELECT count(*) AS n FROM subscriptions WHERE user_id = $1', [userId]);
+    if (Number(count.rows[0].n) > USER_LIMITS.subscriptions) {
+      throw new ValidationError({ field: 'subscriptions', message: `subscriptions: a user holds at most ${USER_LIMITS.subscriptions} subscriptions; this one would hold ${count.rows[0].n}.` });
+    }
+  }
+  const change: PropertiesChange = { tags: readTags(body.properties?.tags) };
+  if (body.properties?.language !== undefined) change.language = body.properties.language;
+  if (body.properties?.timezone_id !== undefined) change.timezone_id = body.properties.timezone_id;
+  // Always written: it also copies the user's properties and external id onto the installs given.
+  await writeProperties(db, userId, change);
+  return { kind, userId };
+}
+
+/** An install given in the body: registered, or the one with its token moved to this user. */
+async function attachInstall(db: PoolClient, appId: string, userId: string, sub: NonNullable<CreateUserBody['subscriptions']>[number]): Promise<void> {
+  const hasEnv = 'test_type' in sub;
+  const environment = hasEnv ? TEST_TYPE_ENVIRONMENT[String(sub.test_type)] ?? null : null;
+  await db.query(
+    `INSERT INTO subscriptions (id, app_id, token, user_id, subscribed, unsubscribed_reason, environment, registered_at, last_active)
+     VALUES ($1, $2, $3, $4, coalesce($5, true), CASE WHEN $5 = false THEN $8 END, $6, now(), now())
+     ON CONFLICT (app_id, token) DO UPDATE SET user_id = EXCLUDED.user_id,
+       subscribed = coalesce($5, subscriptions.subscribed),
+       unsubscribed_reason = CASE WHEN $5 = true THEN NULL WHEN $5 = false THEN $8 ELSE subscriptions.unsubscribed_reason END,
+       environment = CASE WHEN $7 THEN EXCLUDED.environment ELSE subscriptions.environment END,
+       registered_at = now(), updated_at = now()`,
+    [randomUUID(), appId, sub.token.toLowerCase(), userId, sub.enabled ?? null, environment, hasEnv, UNSUBSCRIBED_BY_APP],
+  );
+}

@@ -1,0 +1,74 @@
+// Erasure of a user (deleteUser; docs/security.md "Data map"): in one transaction, everything that
+// holds an id or token of the user goes for good. Its installs, aliases and (through the
+// installs) Live Activity tokens go with the user row by foreign key; the places that name an
+// install or an external id without a key are cleared here by index (migration 027): the opens of
+// its installs, the lists of list sends and their stored answers, and the entries of send chunks.
+// A chunk in flight that planned an erased install finds it gone and counts it skipped, as an
+// install unsubscribed since the plan (core/delivery/chunks.ts, sender/tally.ts).
+import type { PoolClient } from '../store/db.js';
+
+export interface Erased {
+  installs: number;
+  aliases: number;
+  live_activity_tokens: number;
+  opens: number;
+  sends_scrubbed: number;
+}
+
+/** Erases a user locked by the caller's transaction (resolve.ts). */
+export async function eraseUser(db: PoolClient, appId: string, userId: string): Promise<Erased> {
+  const installs = await db.query<{ id: string; external_id: string | null }>('SELECT id, external_id FROM subscriptions WHERE user_id = $1 FOR UPDATE', [userId]);
+  const aliases = await db.query<{ alias_id: string; label: string }>('SELECT label, alias_id FROM user_aliases WHERE user_id = $1', [userId]);
+  const installIds = installs.rows.map((r) => r.id);
+  const externalIds = [...new Set([
+    ...aliases.rows.filter((a) => a.label === 'external_id').map((a) => a.alias_id),
+    ...installs.rows.flatMap((r) => (r.external_id === null ? [] : [r.external_id])),
+  ])];
+  // A list send keeps its ids as the caller wrote them: a subscription id in either case.
+  const named = [...new Set([...installIds, ...installIds.map((id) => id.toUpperCase()), ...externalIds])];
+  const tokens = await db.query('SELECT count(*)::int AS n FROM live_activity_tokens WHERE subscription_id = ANY($1::uuid[])', [installIds]);
+  const opens = await db.query('DELETE FROM opens WHERE subscription_id = ANY($1::uuid[])', [installIds]);
+  const scrubbed = named.length ? await scrubSends(db, appId, named) : 0;
+  // Another install of the app may carry the external id without a user (registered after the
+  // user's row was made, before this call): it is the user's too.
+  if (externalIds.length) await db.query('DELETE FROM subscriptions WHERE app_id = $1 AND external_id = ANY($2::text[]) AND user_id IS NULL', [appId, externalIds]);
+  await db.query('DELETE FROM users WHERE id = $1', [userId]);
+  return { installs: installIds.length, aliases: aliases.rowCount ?? 0, live_activity_tokens: tokens.rows[0].n, opens: opens.rowCount ?? 0, sends_scrubbed: scrubbed };
+}
+
+/**
+ * Takes the ids out of the app's list sends (sends.request's target ids), the answers kept for
+ * their idempotent repeats (the unknown ids OneSignal-style) and the entries of their chunks.
+ */
+async function scrubSends(db: PoolClient, appId: string, named: string[]): Promise<number> {
+  const sends = await db.query<{ id: string }>(
+    `UPDATE sends SET request = jsonb_set(request, '{target,ids}',
+            (SELECT coalesce(jsonb_agg(x ORDER BY n), '[]') FROM jsonb_array_elements(request->'target'->'ids') WITH ORDINALITY AS e(x, n) WHERE NOT (x #>> '{}') = ANY($2::text[])))
+      WHERE app_id = $1 AND request->'target' ? 'ids' AND (request->'target'->'ids') ?| $2::text[]
+      RETURNING id`,
+    [appId, named],
+  );
+  await db.query(
+    `UPDATE send_chunks c SET entries = ARRAY(SELECT e FROM unnest(c.entries) WITH ORDINALITY AS u(e, n) WHERE NOT e = ANY($2::text[]) ORDER BY n)
+      WHERE c.entries && $2::text[] AND c.entries IS NOT NULL AND c.send_id IN (SELECT id FROM sends WHERE app_id = $1)`,
+    [appId, named],
+  );
+  if (sends.rowCount) {
+    const kept = await db.query<{ key: string; response: unknown }>(
+      `SELECT key, response FROM idempotency_keys WHERE app_id = $1 AND send_id = ANY($2::bigint[]) AND response IS NOT NULL FOR UPDATE`,
+      [appId, sends.rows.map((r) => r.id)],
+    );
+    const gone = new Set(named);
+    for (const row of kept.rows) {
+      await db.query('UPDATE idempotency_keys SET response = $3 WHERE app_id = $1 AND key = $2', [appId, row.key, JSON.stringify(without(row.response, gone))]);
+    }
+  }
+  return sends.rowCount ?? 0;
+}
+
+/** `value` with every array element that is one of `gone` left out, at any depth. */
+function without(value: unknown, gone: Set<string>): unknown {
+  if (Array.isArray(value)) return value.filter((v) => !(typeof v === 'string' && gone.has(v))).map((v) => without(v, gone));
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, without(v, gone)]));
+  return value;
+}

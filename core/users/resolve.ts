@@ -1,0 +1,89 @@
+// Which user a label and id name, and the user of an install, making the user's row when an
+// install that no user call has touched yet is named (docs/decisions.md "Users: where tags live").
+// Runs inside the caller's transaction: an advisory lock per alias (or install) serialises two
+// calls that would make the same user, so an alias never names two users.
+import { randomUUID } from 'node:crypto';
+import type { PoolClient } from '../store/db.js';
+import { isUuid } from '../formats/uuid.js';
+import { EXTERNAL_ID, ONESIGNAL_ID } from './user-limits.js';
+
+/** The user's properties copied onto every install of the user (tags, language, time zone). */
+export const COPY_TO_INSTALLS = `tags = u.tags, language = u.language, timezone = u.timezone_id,
+  external_id = (SELECT a.alias_id FROM user_aliases a WHERE a.user_id = u.id AND a.label = '${EXTERNAL_ID}'), updated_at = now()`;
+
+/** Locks the (app, label, id) name for the rest of the transaction. */
+export async function lockName(db: PoolClient, appId: string, label: string, id: string): Promise<void> {
+  await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 27))', [JSON.stringify([appId, label, id])]);
+}
+
+/** The user named by label and id, or undefined; `external_id` also finds installs not yet made a user. */
+export async function findUser(db: PoolClient, appId: string, label: string, id: string): Promise<string | undefined> {
+  if (label === ONESIGNAL_ID) {
+    if (!isUuid(id)) return undefined;
+    const res = await db.query<{ id: string }>('SELECT id FROM users WHERE app_id = $1 AND id = $2::uuid FOR UPDATE', [appId, id.toLowerCase()]);
+    return res.rows[0]?.id;
+  }
+  await lockName(db, appId, label, id);
+  const res = await db.query<{ user_id: string }>('SELECT user_id FROM user_aliases WHERE app_id = $1 AND label = $2 AND alias_id = $3', [appId, label, id]);
+  const found = res.rows[0]?.user_id;
+  if (label !== EXTERNAL_ID) return found === undefined ? undefined : lockUser(db, found);
+  // Installs that carry the external id with no user row (registered by the app before any user
+  // call named it) are the user's: they join it, uniting their tags (the latest write wins).
+  const loose = await db.query<{ id: string }>(
+    'SELECT id FROM subscriptions WHERE app_id = $1 AND external_id = $2 AND user_id IS NULL ORDER BY updated_at FOR UPDATE',
+    [appId, id],
+  );
+  if (found === undefined && !loose.rowCount) return undefined;
+  const userId = found ?? (await makeUserFromInstalls(db, appId, loose.rows.map((r) => r.id)));
+  if (found === undefined) await db.query('INSERT INTO user_aliases (app_id, label, alias_id, user_id) VALUES ($1, $2, $3, $4)', [appId, EXTERNAL_ID, id, userId]);
+  else if (loose.rowCount) await adopt(db, userId, loose.rows.map((r) => r.id));
+  await copyToInstalls(db, userId);
+  return lockUser(db, userId);
+}
+
+/** The user of an install of the app (made from the install when it has none), or undefined. */
+export async function userOfInstall(db: PoolClient, appId: string, installId: string): Promise<string | undefined> {
+  if (!isUuid(installId)) return undefined;
+  const id = installId.toLowerCase();
+  await lockName(db, appId, 'subscription', id);
+  const res = await db.query<{ user_id: string | null; external_id: string | null }>(
+    'SELECT user_id, external_id FROM subscriptions WHERE app_id = $1 AND id = $2::uuid FOR UPDATE',
+    [appId, id],
+  );
+  const row = res.rows[0];
+  if (!row) return undefined;
+  if (row.user_id) return lockUser(db, row.user_id);
+  if (row.external_id !== null) return findUser(db, appId, EXTERNAL_ID, row.external_id);
+  return lockUser(db, await makeUserFromInstalls(db, appId, [id]));
+}
+
+/** A new user holding these installs, its properties theirs (the latest updated wins a tag). */
+async function makeUserFromInstalls(db: PoolClient, appId: string, installIds: string[]): Promise<string> {
+  const userId = randomUUID();
+  await db.query(
+    `WITH i AS (SELECT * FROM subscriptions WHERE id = ANY($3::uuid[]) ORDER BY updated_at)
+     INSERT INTO users (id, app_id, tags, language, timezone_id, created_at, last_active)
+     SELECT $1, $2,
+            coalesce((SELECT jsonb_object_agg(t.key, t.value ORDER BY i.updated_at) FROM i, jsonb_each(i.tags) t), '{}'),
+            (SELECT language FROM i WHERE language IS NOT NULL ORDER BY updated_at DESC LIMIT 1),
+            (SELECT timezone FROM i WHERE timezone IS NOT NULL ORDER BY updated_at DESC LIMIT 1),
+            (SELECT min(created_at) FROM i), coalesce((SELECT max(last_active) FROM i), now())`,
+    [userId, appId, installIds],
+  );
+  await adopt(db, userId, installIds);
+  return userId;
+}
+
+async function adopt(db: PoolClient, userId: string, installIds: string[]): Promise<void> {
+  await db.query('UPDATE subscriptions SET user_id = $1 WHERE id = ANY($2::uuid[])', [userId, installIds]);
+}
+
+/** Writes the user's properties and external id onto each of its installs (the copies delivery reads). */
+export async function copyToInstalls(db: PoolClient, userId: string): Promise<void> {
+  await db.query(`UPDATE subscriptions s SET ${COPY_TO_INSTALLS} FROM users u WHERE u.id = $1 AND s.user_id = u.id`, [userId]);
+}
+
+async function lockUser(db: PoolClient, userId: string): Promise<string | undefined> {
+  const res = await db.query<{ id: string }>('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
+  return res.rows[0]?.id;
+}

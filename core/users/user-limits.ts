@@ -1,0 +1,29 @@
+// The limits of the user and alias calls (issue 27), stated once: the body schemas
+// (user-schema.ts, and through them the OpenAPI document), the store's checks and their sentences
+// read them here. Where OneSignal states a limit, the comment says so; the others bound the work
+// of one request and the size of one user's row.
+import { LIMITS } from '../validation/limits.js';
+
+export const USER_LIMITS = {
+  /** Subscriptions (installs) of one user (OneSignal: "up to 20 subscriptions per user"). */
+  subscriptions: 20,
+  /** Aliases of one user besides its OneSignal id, external_id included. */
+  aliases: 20,
+  /** An alias label: letters, digits, `_`, `-` and `.`, up to this many characters. */
+  label: 64,
+  /** An alias id (external_id and custom labels): as long as an external id of the send calls. */
+  alias_id: LIMITS.external_id,
+  /** Tags of one user (the app-facing install calls allow 200 in one body). */
+  tags: 200,
+  /** Tag keys and values: as a send's tag condition (core/validation/limits.ts). */
+  tag: LIMITS.tag,
+  /** timezone_id: an IANA name (the longest in tzdata is 32 characters). */
+  timezone_id: 64,
+} as const;
+
+/** An alias label as the path and bodies accept it. */
+export const LABEL_PATTERN = `^[A-Za-z0-9_.-]{1,${USER_LIMITS.label}}$`;
+
+/** The label of the OneSignal id: read-only, never created or deleted as an alias. */
+export const ONESIGNAL_ID = 'onesignal_id';
+export const EXTERNAL_ID = 'external_id';

@@ -1,0 +1,121 @@
+// The bodies of the user and alias calls as @onesignal/node-onesignal 5.18.0 sends them (its User,
+// UpdateUserRequest and UserIdentityBody models), bounded by USER_LIMITS. One definition: the
+// routes validate with it and the OpenAPI document publishes it (api/openapi/schemas.ts).
+import { Ajv, type ErrorObject } from 'ajv';
+import { ValidationError, type FieldIssue } from '../errors.js';
+import { DEVICE_TOKEN_SCHEMA, deviceTokenRule } from '../formats/device-token.js';
+import { LANGUAGE_CODE_PATTERN } from '../formats/language-code.js';
+import { LABEL_PATTERN, USER_LIMITS } from './user-limits.js';
+
+const TAGS = {
+  type: 'object',
+  maxProperties: USER_LIMITS.tags,
+  propertyNames: { minLength: 1, maxLength: USER_LIMITS.tag },
+  // "" removes the tag (OneSignal); numbers and booleans are kept as text, as on installs.
+  additionalProperties: { type: ['string', 'number', 'boolean'], maxLength: USER_LIMITS.tag },
+};
+
+/** The properties Herald keeps; OneSignal's others (lat, country, purchases, …) are refused by name. */
+export const PROPERTIES_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    tags: TAGS,
+    language: { type: 'string', pattern: LANGUAGE_CODE_PATTERN },
+    timezone_id: { type: 'string', minLength: 1, maxLength: USER_LIMITS.timezone_id },
+  },
+};
+
+/** Aliases to add: label → id, the OneSignal id excepted (the route refuses it by name). */
+export const IDENTITY_SCHEMA = {
+  type: 'object',
+  minProperties: 1,
+  maxProperties: USER_LIMITS.aliases,
+  propertyNames: { pattern: LABEL_PATTERN },
+  additionalProperties: { type: 'string', minLength: 1, maxLength: USER_LIMITS.alias_id },
+};
+
+/** An install given in createUser (OneSignal's Subscription model; only iOSPush is served). */
+export const USER_SUBSCRIPTION_SCHEMA = {
+  type: 'object',
+  required: ['type', 'token'],
+  properties: {
+    type: { const: 'iOSPush' },
+    token: DEVICE_TOKEN_SCHEMA,
+    enabled: { type: 'boolean' },
+    test_type: { enum: [1, 2, null] },
+  },
+};
+
+export const CREATE_USER_SCHEMA = {
+  type: 'object',
+  properties: {
+    properties: PROPERTIES_SCHEMA,
+    identity: IDENTITY_SCHEMA,
+    subscriptions: { type: 'array', maxItems: USER_LIMITS.subscriptions, items: USER_SUBSCRIPTION_SCHEMA },
+  },
+};
+
+export const UPDATE_USER_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    properties: PROPERTIES_SCHEMA,
+    // Accepted and without effect: Herald keeps no device metadata beyond the install's fields.
+    refresh_device_metadata: { type: 'boolean' },
+  },
+};
+
+export const IDENTITY_BODY_SCHEMA = {
+  type: 'object',
+  required: ['identity'],
+  properties: { identity: IDENTITY_SCHEMA },
+};
+
+// The first problem only (allErrors off): a body of 100,000 bad tags costs one error object.
+const ajv = new Ajv({ allErrors: false, allowUnionTypes: true });
+const checks = {
+  createUser: ajv.compile(CREATE_USER_SCHEMA),
+  updateUser: ajv.compile(UPDATE_USER_SCHEMA),
+  identity: ajv.compile(IDENTITY_BODY_SCHEMA),
+};
+
+/** Throws a 422 naming the field unless `body` fits the call's schema. */
+export function checkBody(which: keyof typeof checks, body: unknown): void {
+  const check = checks[which];
+  if (!check(body)) throw new ValidationError((check.errors ?? []).map(issueOf));
+}
+
+function issueOf(e: ErrorObject): FieldIssue {
+  const at = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const params = e.params as Record<string, unknown>;
+  const named = (name: unknown) => (at ? `${at}.${String(name)}` : String(name));
+  // A bad key (propertyNames): ajv reports the key's own failure first, with the key on the error.
+  const key = (e as { propertyName?: string }).propertyName ?? (e.keyword === 'propertyNames' ? params.propertyName : undefined);
+  if (key !== undefined) {
+    const what = at === 'identity' ? `an alias label (letters, digits, _ - . up to ${USER_LIMITS.label} characters)` : `a key of 1 to ${USER_LIMITS.tag} characters`;
+    return { field: at, message: `${at} has a key that is not ${what}: ${String(key).slice(0, 80)}.` };
+  }
+  switch (e.keyword) {
+    case 'required':
+      return { field: named(params.missingProperty), message: `${named(params.missingProperty)} is required.` };
+    case 'additionalProperties':
+      return { field: named(params.additionalProperty), message: `${named(params.additionalProperty)} is not a field Herald keeps (docs/api.md "Users").` };
+    case 'maxProperties':
+      return { field: at, message: `${at} has more than ${String(params.limit)} entries.` };
+    case 'minProperties':
+      return { field: at, message: `${at} names no alias.` };
+    case 'maxItems':
+      return { field: at, message: `${at} has more than ${String(params.limit)} entries.` };
+    case 'maxLength':
+      return { field: at, message: `${at} is longer than ${String(params.limit)} characters.` };
+    case 'pattern':
+      if (at.endsWith('.token')) return { field: at, message: `${deviceTokenRule(at)}.` };
+      if (at.endsWith('language')) return { field: at, message: `${at} must be a language code such as en or pt-BR.` };
+      return { field: at, message: `${at} must match ${String(params.pattern)}.` };
+    case 'const':
+      return { field: at, message: `${at} must be iOSPush: Herald delivers to iOS installs only.` };
+    default:
+      return { field: at, message: `${at || 'body'} ${e.message ?? 'is not valid'}.` };
+  }
+}

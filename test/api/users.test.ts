@@ -1,0 +1,205 @@
+// OneSignal's user and alias calls (issue 27), driven through the official client
+// @onesignal/node-onesignal with only its base server changed, against the real api and
+// PostgreSQL: what each call answers, what getUser and a send's estimate then see, the limits at
+// their edges (422 naming the field), the app-facing installs as users of their own, and tenancy.
+import { expect } from 'chai';
+import * as OneSignal from '@onesignal/node-onesignal';
+import { useTestEnv } from '../env/index.js';
+import { useTestApi } from '../support/api-server.js';
+import { makeApp, type TestApp } from '../support/apps.js';
+import { createKey } from '../../core/apps/keys.js';
+import { MemoryBucketStore } from '../../core/buckets/memory-store.js';
+import { BucketRateLimiter } from '../../api/rate-limit/bucket-limiter.js';
+import { USER_LIMITS } from '../../core/users/user-limits.js';
+
+describe('api: users and aliases through the official client', () => {
+  const env = useTestEnv();
+  const api = useTestApi(env, () => ({ rateLimiter: new BucketRateLimiter(new MemoryBucketStore(), 'users-test:') }));
+  let app: TestApp;
+  let client: OneSignal.DefaultApi;
+  let n = 0;
+  const hex = (i: number) => i.toString(16).padStart(64, '0');
+  const nextToken = () => hex(0x5e000 + ++n);
+
+  const clientFor = (key: string) =>
+    new OneSignal.DefaultApi(OneSignal.createConfiguration({ restApiKey: key, baseServer: new OneSignal.ServerConfiguration(`${api.url}/api/v1`, {}) }));
+  /** The ApiException a call throws (fails when it answers 2xx). */
+  async function refused(call: Promise<unknown>): Promise<{ code: number; body: any }> {
+    try {
+      await call;
+    } catch (error) {
+      if (error instanceof OneSignal.ApiException) return { code: error.code, body: error.body };
+      throw error;
+    }
+    throw new Error('the call was not refused');
+  }
+  const user = (body: Partial<OneSignal.User>) => Object.assign(new OneSignal.User(), body);
+  const ios = (token: string, extra: Partial<OneSignal.Subscription> = {}) => ({ type: 'iOSPush' as const, token, ...extra });
+  const estimate = async (body: Record<string, unknown>) =>
+    (await api.request('POST', '/api/v1/notifications', { key: app.key, body: { app_id: app.app.id, contents: { en: 'x' }, ...body } })).body.estimate as number;
+
+  before(async () => {
+    app = await makeApp(env.pool);
+    client = clientFor(app.key);
+  });
+
+  it('createUser makes a user with aliases, properties and installs (201); getUser finds it by every label', async () => {
+    const tokens = [nextToken(), nextToken()];
+    const made = await client.createUser(app.app.id, user({
+      identity: { external_id: 'ann', crm: 'c-1' },
+      properties: { tags: { plan: 'gold', level: 3 as unknown as string }, language: 'fr', timezone_id: 'Europe/Paris' },
+      subscriptions: tokens.map((t) => ios(t)),
+    }));
+    const id = made.identity!.onesignal_id;
+    expect(id).to.match(/^[0-9a-f-]{36}$/);
+    expect(made.identity).to.deep.equal({ onesignal_id: id, external_id: 'ann', crm: 'c-1' });
+    expect(made.properties).to.deep.include({ tags: { plan: 'gold', level: '3' }, language: 'fr', timezone_id: 'Europe/Paris' });
+    expect(made.subscriptions!.map((s) => [s.type, s.token, s.enabled])).to.deep.equal(tokens.map((t) => ['iOSPush', t, true]));
+    for (const [label, value] of [['onesignal_id', id], ['external_id', 'ann'], ['crm', 'c-1']]) {
+      const got = await client.getUser(app.app.id, label, value);
+      expect(got.identity!.onesignal_id, label).to.equal(id);
+      expect(got.subscriptions).to.have.length(2);
+    }
+    // The installs carry the user's properties: a filters send counts both, a zone's send too.
+    expect(await estimate({ filters: [{ field: 'tag', key: 'plan', relation: '=', value: 'gold' }, { field: 'language', relation: '=', value: 'fr' }] })).to.equal(2);
+  });
+
+  it('createUser with a known alias adds to that user (200); aliases of two users are a 409 naming them', async () => {
+    const first = await client.createUser(app.app.id, user({ identity: { external_id: 'bob' } }));
+    const again = await client.createUser(app.app.id, user({ identity: { external_id: 'bob', crm: 'c-2' }, subscriptions: [ios(nextToken())] }));
+    expect(again.identity).to.deep.equal({ onesignal_id: first.identity!.onesignal_id, external_id: 'bob', crm: 'c-2' });
+    expect(again.subscriptions).to.have.length(1);
+    const clash = await refused(client.createUser(app.app.id, user({ identity: { external_id: 'bob', crm: 'c-1' } })));
+    expect(clash.code).to.equal(409);
+    expect(clash.body.errors[0].meta.conflicting_aliases).to.deep.equal({ external_id: 'bob', crm: 'c-1' });
+  });
+
+  it('updateUser sets, changes and removes ("") tags on every install at once; the next send sees them', async () => {
+    const made = await client.createUser(app.app.id, user({ identity: { external_id: 'cat' }, subscriptions: [ios(nextToken()), ios(nextToken()), ios(nextToken())] }));
+    const tagged = { filters: [{ field: 'tag', key: 'tier', relation: '=', value: 'pro' }] };
+    expect(await estimate(tagged)).to.equal(0);
+    const set = await client.updateUser(app.app.id, 'external_id', 'cat', { properties: { tags: { tier: 'pro', seen: '1' } } });
+    expect(set.properties!.tags).to.deep.equal({ tier: 'pro', seen: '1' });
+    expect(await estimate(tagged)).to.equal(3);
+    await client.updateUser(app.app.id, 'onesignal_id', made.identity!.onesignal_id!, { properties: { tags: { tier: 'free', seen: '' }, timezone_id: 'Asia/Tokyo' } });
+    expect(await estimate(tagged)).to.equal(0);
+    expect(await estimate({ filters: [{ field: 'tag', key: 'tier', relation: '=', value: 'free' }] })).to.equal(3);
+    const got = await client.getUser(app.app.id, 'external_id', 'cat');
+    expect(got.properties).to.deep.include({ tags: { tier: 'free' }, timezone_id: 'Asia/Tokyo' });
+    const zones = await env.pool.query('SELECT DISTINCT timezone, tags FROM subscriptions WHERE user_id = $1', [made.identity!.onesignal_id]);
+    expect(zones.rows).to.deep.equal([{ timezone: 'Asia/Tokyo', tags: { tier: 'free' } }]);
+    expect((await refused(client.updateUser(app.app.id, 'external_id', 'nobody', { properties: { tags: { a: '1' } } }))).code).to.equal(404);
+  });
+
+  it('the alias calls add, list and remove aliases, by user and by subscription', async () => {
+    const made = await client.createUser(app.app.id, user({ identity: { external_id: 'dan' }, subscriptions: [ios(nextToken())] }));
+    const id = made.identity!.onesignal_id!;
+    const sub = made.subscriptions![0].id!;
+    expect((await client.createAlias(app.app.id, 'external_id', 'dan', { identity: { crm: 'd-1' } })).identity).to.deep.equal({ onesignal_id: id, external_id: 'dan', crm: 'd-1' });
+    expect((await client.getAliases(app.app.id, 'crm', 'd-1')).identity).to.deep.equal({ onesignal_id: id, external_id: 'dan', crm: 'd-1' });
+    expect((await client.createAliasBySubscription(app.app.id, sub, { identity: { shop: 's-9' } })).identity).to.include({ shop: 's-9', onesignal_id: id });
+    expect((await client.getAliasesBySubscription(app.app.id, sub)).identity).to.deep.equal({ onesignal_id: id, external_id: 'dan', crm: 'd-1', shop: 's-9' });
+    // Removing the external id takes it off the installs: a send by external id finds no one.
+    expect((await client.deleteAlias(app.app.id, 'crm', 'd-1', 'external_id')).identity).to.deep.equal({ onesignal_id: id, crm: 'd-1', shop: 's-9' });
+    expect((await env.pool.query('SELECT external_id FROM subscriptions WHERE id = $1', [sub])).rows[0].external_id).to.equal(null);
+    expect((await refused(client.getUser(app.app.id, 'external_id', 'dan'))).code).to.equal(404);
+    expect((await refused(client.deleteAlias(app.app.id, 'crm', 'd-1', 'onesignal_id'))).code).to.equal(422);
+    expect((await refused(client.deleteAlias(app.app.id, 'crm', 'd-1', 'nolabel'))).code).to.equal(404);
+    const other = await client.createUser(app.app.id, user({ identity: { external_id: 'dan-2' } }));
+    const taken = await refused(client.createAlias(app.app.id, 'onesignal_id', other.identity!.onesignal_id!, { identity: { crm: 'd-1' } }));
+    expect(taken.code).to.equal(409);
+    expect(taken.body.errors[0]).to.match(/^identity\.crm: d-1 is an alias of another user/);
+  });
+
+  it('an install the app registers is a user of its own; an external id joins it to the user that has it', async () => {
+    const register = async (body: Record<string, unknown>) => (await api.request('POST', `/api/v1/apps/${app.app.id}/subscriptions`, { body })).body.id as string;
+    const lone = await register({ token: nextToken(), tags: { local: 'yes' } });
+    const own = (await client.getAliasesBySubscription(app.app.id, lone)).identity!;
+    expect(Object.keys(own)).to.deep.equal(['onesignal_id']);
+    expect((await client.getUser(app.app.id, 'onesignal_id', own.onesignal_id!)).properties!.tags).to.deep.equal({ local: 'yes' });
+    // Login to a known user: the install moves to it and takes its tags.
+    await client.createUser(app.app.id, user({ identity: { external_id: 'eve' }, properties: { tags: { vip: '1' } }, subscriptions: [ios(nextToken())] }));
+    const joined = await register({ token: nextToken(), external_id: 'eve', tags: { app: '2' } });
+    const eve = await client.getUser(app.app.id, 'external_id', 'eve');
+    expect(eve.subscriptions!.map((s) => s.id)).to.include(joined);
+    expect(eve.properties!.tags).to.deep.equal({ vip: '1', app: '2' });
+    expect(await estimate({ filters: [{ field: 'tag', key: 'app', relation: '=', value: '2' }] })).to.equal(2);
+    // The app's tag call on one install is the user's: it reaches the user's other install.
+    await api.request('PATCH', `/api/v1/apps/${app.app.id}/subscriptions/${joined}`, { body: { tags: { vip: null } } });
+    expect(await estimate({ filters: [{ field: 'tag', key: 'vip', relation: 'exists' }, { field: 'tag', key: 'app', relation: '=', value: '2' }] })).to.equal(0);
+    // Installs the app registered with an external id before any user call are that user's.
+    const legacy = [await register({ token: nextToken(), external_id: 'fay', tags: { a: '1' } }), await register({ token: nextToken(), external_id: 'fay', tags: { b: '2' } })];
+    const fay = await client.getUser(app.app.id, 'external_id', 'fay');
+    expect(fay.subscriptions!.map((s) => s.id).sort()).to.deep.equal([...legacy].sort());
+    expect(fay.properties!.tags).to.deep.equal({ a: '1', b: '2' });
+    expect(await estimate({ filters: [{ field: 'tag', key: 'a', relation: '=', value: '1' }, { field: 'tag', key: 'b', relation: '=', value: '2' }] })).to.equal(2);
+  });
+
+  it('bounds every body at its edges, with a 422 naming the field', async () => {
+    const tags = (count: number, len = 1) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`${i}`.padStart(len, 'k'), 'v']));
+    const made = await client.createUser(app.app.id, user({ identity: { external_id: 'edge' }, properties: { tags: tags(USER_LIMITS.tags) } }));
+    expect(Object.keys(made.properties!.tags!)).to.have.length(USER_LIMITS.tags);
+    const cases: Array<[string, () => Promise<unknown>, RegExp]> = [
+      ['tags +1 in a body', () => client.updateUser(app.app.id, 'external_id', 'edge', { properties: { tags: tags(USER_LIMITS.tags + 1) } }), /^properties\.tags has more than 200 entries/],
+      ['tags +1 on the user', () => client.updateUser(app.app.id, 'external_id', 'edge', { properties: { tags: { extra: '1' } } }), /^properties\.tags: a user holds at most 200 tags/],
+      ['a tag key too long', () => client.updateUser(app.app.id, 'external_id', 'edge', { properties: { tags: { ['k'.repeat(USER_LIMITS.tag + 1)]: '1' } } }), /^properties\.tags has a key that is not a key of 1 to 128/],
+      ['a tag value too long', () => client.updateUser(app.app.id, 'external_id', 'edge', { properties: { tags: { k0: 'v'.repeat(USER_LIMITS.tag + 1) } } }), /^properties\.tags\.k0 is longer than 128/],
+      ['a property not kept', () => client.updateUser(app.app.id, 'external_id', 'edge', { properties: { country: 'FR' } }), /^properties\.country is not a field Herald keeps/],
+      ['a label too long', () => client.createAlias(app.app.id, 'external_id', 'edge', { identity: { ['l'.repeat(USER_LIMITS.label + 1)]: 'x' } }), /^identity has a key that is not an alias label/],
+      ['an alias id too long', () => client.createAlias(app.app.id, 'external_id', 'edge', { identity: { crm: 'x'.repeat(USER_LIMITS.alias_id + 1) } }), /^identity\.crm is longer than 128/],
+      ['a path id too long', () => client.getUser(app.app.id, 'external_id', 'x'.repeat(USER_LIMITS.alias_id + 1)), /^alias_id is longer than 128/],
+      ['a subscription too many', () => client.createUser(app.app.id, user({ subscriptions: Array.from({ length: USER_LIMITS.subscriptions + 1 }, () => ios(nextToken())) })), /^subscriptions has more than 20 entries/],
+      ['a bad token', () => client.createUser(app.app.id, user({ subscriptions: [ios('zz')] })), /^subscriptions\.0\.token/],
+      ['an Android subscription', () => client.createUser(app.app.id, user({ subscriptions: [{ type: 'AndroidPush', token: 'ab'.repeat(16) }] })), /^subscriptions\.0\.type must be iOSPush/],
+      ['setting the OneSignal id', () => client.createAlias(app.app.id, 'external_id', 'edge', { identity: { onesignal_id: 'x' } }), /^identity\.onesignal_id is the user's own id/],
+    ];
+    for (const [what, call, message] of cases) {
+      const r = await refused(call());
+      expect(r.code, what).to.equal(422);
+      expect(r.body.errors[0], what).to.match(message);
+    }
+    // The longest of each is accepted.
+    const longestTag = await client.updateUser(app.app.id, 'external_id', 'edge', { properties: { tags: { 0: 'v'.repeat(USER_LIMITS.tag), ['k'.repeat(USER_LIMITS.tag)]: 'x', 1: '' } } });
+    expect(longestTag.properties!.tags).to.include({ 0: 'v'.repeat(USER_LIMITS.tag), ['k'.repeat(USER_LIMITS.tag)]: 'x' });
+    const longest = { ['l'.repeat(USER_LIMITS.label)]: 'x'.repeat(USER_LIMITS.alias_id) };
+    expect((await client.createAlias(app.app.id, 'external_id', 'edge', { identity: longest })).identity).to.include(longest);
+    const full = await client.createUser(app.app.id, user({ subscriptions: Array.from({ length: USER_LIMITS.subscriptions }, () => ios(nextToken())) }));
+    expect(full.subscriptions).to.have.length(USER_LIMITS.subscriptions);
+    // Aliases: 20 per user (external_id and the long label make 2 already).
+    const aliases = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`a${i}`, `id-${i}`]));
+    await client.createAlias(app.app.id, 'external_id', 'edge', { identity: aliases(USER_LIMITS.aliases - 2) });
+    const over = await refused(client.createAlias(app.app.id, 'external_id', 'edge', { identity: { one_more: 'x' } }));
+    expect([over.code, over.body.errors[0]]).to.deep.equal([422, 'identity: a user holds at most 20 aliases; delete one first.']);
+  });
+
+  it("one app's key never reads or changes another app's users; a read key only reads", async () => {
+    const other = await makeApp(env.pool);
+    await client.createUser(app.app.id, user({ identity: { external_id: 'gus' } }));
+    const foreign = clientFor(other.key);
+    const calls: Array<[string, () => Promise<unknown>]> = [
+      ['getUser', () => foreign.getUser(app.app.id, 'external_id', 'gus')],
+      ['updateUser', () => foreign.updateUser(app.app.id, 'external_id', 'gus', { properties: { tags: { x: '1' } } })],
+      ['deleteUser', () => foreign.deleteUser(app.app.id, 'external_id', 'gus')],
+      ['createAlias', () => foreign.createAlias(app.app.id, 'external_id', 'gus', { identity: { crm: 'x' } })],
+      ['createUser', () => foreign.createUser(app.app.id, user({ identity: { external_id: 'gus' } }))],
+    ];
+    for (const [what, call] of calls) expect((await refused(call())).code, what).to.equal(403);
+    // Through its own app's path, the other key finds no user of that name.
+    expect((await refused(foreign.getUser(other.app.id, 'external_id', 'gus'))).code).to.equal(404);
+    expect((await client.getUser(app.app.id, 'external_id', 'gus')).properties!.tags).to.deep.equal({});
+    const { key: readKey } = await createKey(env.pool, app.app.id, { scope: 'read' });
+    const reader = clientFor(readKey);
+    expect((await reader.getAliases(app.app.id, 'external_id', 'gus')).identity).to.include({ external_id: 'gus' });
+    expect((await refused(reader.updateUser(app.app.id, 'external_id', 'gus', { properties: { tags: { x: '1' } } }))).code).to.equal(403);
+  });
+
+  it('changes draw the users bucket and reads the read bucket, named in RateLimit-Policy', async () => {
+    await client.createUser(app.app.id, user({ identity: { external_id: 'hal' } }));
+    const path = `/api/v1/apps/${app.app.id}/users/by/external_id/hal`;
+    const change = await api.request('PATCH', path, { key: app.key, body: { properties: { tags: { a: '1' } } } });
+    expect(change.status).to.equal(202);
+    expect(change.headers.get('ratelimit-policy')).to.contain('name="users"');
+    const read = await api.request('GET', path, { key: app.key });
+    expect(read.headers.get('ratelimit-policy')).to.contain('name="read"');
+  });
+});
