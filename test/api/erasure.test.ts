@@ -1,0 +1,117 @@
+// deleteUser erases a user for good (issue 27, docs/security.md "Data map"): after the official
+// client's call, no column of any table of the database — the list read from information_schema,
+// so a table added later is searched too — holds the user's OneSignal id, aliases, install ids,
+// device tokens or Live Activity tokens; another user's data, searched the same way, is all there.
+import { expect } from 'chai';
+import * as OneSignal from '@onesignal/node-onesignal';
+import { useTestEnv } from '../env/index.js';
+import { useTestApi } from '../support/api-server.js';
+import { makeApp, type TestApp } from '../support/apps.js';
+import type { Pool } from '../../core/store/db.js';
+
+/** Every (table, column) of the public schema whose values can hold text, with how many rows of each contain one of `needles`. */
+async function findAnywhere(pool: Pool, needles: string[]): Promise<string[]> {
+  const columns = await pool.query<{ table_name: string; column_name: string }>(
+    `SELECT c.table_name, c.column_name FROM information_schema.columns c
+       JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name AND t.table_type = 'BASE TABLE'
+      WHERE c.table_schema = 'public' AND c.data_type NOT IN ('integer', 'bigint', 'smallint', 'boolean', 'numeric', 'double precision', 'real')
+      ORDER BY 1, 2`,
+  );
+  expect(columns.rows.map((c) => c.table_name)).to.include.members(['subscriptions', 'users', 'user_aliases', 'opens', 'sends', 'send_chunks', 'live_activity_tokens', 'idempotency_keys', 'outbox']);
+  const patterns = needles.map((n) => `%${n.replace(/[\\%_]/g, '\\$&')}%`);
+  const found: string[] = [];
+  for (const { table_name: table, column_name: column } of columns.rows) {
+    const res = await pool.query<{ n: string }>(
+      `SELECT count(*) AS n FROM "${table}" WHERE lower("${column}"::text) LIKE ANY($1::text[])`,
+      [patterns.map((p) => p.toLowerCase())],
+    );
+    if (Number(res.rows[0].n) > 0) found.push(`${table}.${column}: ${res.rows[0].n}`);
+  }
+  return found;
+}
+
+describe('api: deleteUser erases everything of the user', () => {
+  const env = useTestEnv();
+  const api = useTestApi(env);
+  let app: TestApp;
+  let client: OneSignal.DefaultApi;
+
+  before(async () => {
+    app = await makeApp(env.pool);
+    client = new OneSignal.DefaultApi(OneSignal.createConfiguration({ restApiKey: app.key, baseServer: new OneSignal.ServerConfiguration(`${api.url}/api/v1`, {}) }));
+  });
+
+  /** A user with 3 installs (one unsubscribed), aliases, tags, Live Activity tokens, opens, and ids in list sends. */
+  async function makeUserWithTraces(name: string, prefix: string) {
+    const tokens = [1, 2, 3].map((i) => `${prefix}${i}`.padEnd(64, '0'));
+    const user = await client.createUser(app.app.id, Object.assign(new OneSignal.User(), {
+      identity: { external_id: `${name}-ext-7f3`, crm: `${name}-crm-7f3` },
+      properties: { tags: { plan: `${name}-plan` }, timezone_id: 'Europe/Paris' },
+      subscriptions: tokens.map((token, i) => ({ type: 'iOSPush' as const, token, enabled: i < 2 })),
+    }));
+    const installs = user.subscriptions!.map((s) => s.id!);
+    const laTokens = [`${prefix}a`.padEnd(64, 'a'), `${prefix}b`.padEnd(64, 'b')];
+    const sdk = (method: string, path: string, body: unknown) => api.request(method, `/api/v1/apps/${app.app.id}${path}`, { body });
+    expect((await sdk('POST', `/live_activities/${name}-match/token`, { subscription_id: installs[0], push_token: laTokens[0] })).status).to.equal(200);
+    expect((await sdk('PUT', `/activities/tokens/start/Score/subscriptions/${installs[1]}`, { activity_token: laTokens[1] })).status).to.equal(200);
+    const send = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+      api.request('POST', '/api/v1/notifications', { key: app.key, headers, body: { app_id: app.app.id, contents: { en: 'x' }, ...body } });
+    // A list send naming an install in upper case, and an idempotent one whose kept answer lists
+    // the unsubscribed install as unknown.
+    const byId = await send({ include_subscription_ids: [installs[0].toUpperCase(), installs[1]] });
+    const kept = await send({ include_subscription_ids: [installs[2]] }, { 'Idempotency-Key': `${name}-key` });
+    expect(kept.body.errors.invalid_player_ids).to.deep.equal([installs[2]]);
+    await send({ include_external_user_ids: [`${name}-ext-7f3`] });
+    const open = await api.request('POST', `/api/v1/notifications/${byId.body.id}/opened`, { body: { app_id: app.app.id, subscription_id: installs[1] } });
+    expect(open.status).to.equal(200);
+    // A Live Activity update: its chunk names the install holding the update token.
+    const update = await api.request('POST', `/api/v1/apps/${app.app.id}/live_activities/${name}-match/notifications`, { key: app.key, body: { event: 'update', event_updates: { score: '1-0' } } });
+    expect(update.status).to.equal(200);
+    return { id: user.identity!.onesignal_id!, needles: [user.identity!.onesignal_id!, `${name}-ext-7f3`, `${name}-crm-7f3`, ...installs, ...tokens, ...laTokens] };
+  }
+
+  it('leaves no id, alias or token of the user in any table, and every one of another user', async () => {
+    const zoe = await makeUserWithTraces('zoe', 'c0ffee');
+    const yan = await makeUserWithTraces('yan', 'beef00');
+    const before = await findAnywhere(env.pool, zoe.needles);
+    for (const place of ['users.id', 'user_aliases.alias_id', 'subscriptions.token', 'opens.subscription_id', 'sends.request', 'send_chunks.entries', 'live_activity_tokens.token', 'idempotency_keys.response']) {
+      expect(before.some((f) => f.startsWith(`${place}:`)), `before: ${place} in ${before.join(', ')}`).to.equal(true);
+    }
+
+    await client.deleteUser(app.app.id, 'crm', 'zoe-crm-7f3');
+
+    expect(await findAnywhere(env.pool, zoe.needles)).to.deep.equal([]);
+    const yanLeft = await findAnywhere(env.pool, yan.needles);
+    for (const place of ['users.id', 'subscriptions.token', 'opens.subscription_id', 'sends.request', 'send_chunks.entries', 'live_activity_tokens.token', 'idempotency_keys.response']) {
+      expect(yanLeft.some((f) => f.startsWith(`${place}:`)), `yan's ${place}`).to.equal(true);
+    }
+    const yanUser = await client.getUser(app.app.id, 'onesignal_id', yan.id);
+    expect(yanUser.subscriptions).to.have.length(3);
+    for (const label of ['onesignal_id', 'external_id']) {
+      const value = label === 'onesignal_id' ? zoe.id : 'zoe-ext-7f3';
+      const gone = await client.getUser(app.app.id, label, value).then(() => 200, (e: OneSignal.ApiException<unknown>) => e.code);
+      expect(gone, label).to.equal(404);
+    }
+  });
+
+  it('answers what it erased, and a second delete finds no one', async () => {
+    const made = await client.createUser(app.app.id, Object.assign(new OneSignal.User(), {
+      identity: { external_id: 'once' },
+      subscriptions: [{ type: 'iOSPush' as const, token: 'd1'.repeat(32) }],
+    }));
+    const res = await api.request('DELETE', `/api/v1/apps/${app.app.id}/users/by/onesignal_id/${made.identity!.onesignal_id}`, { key: app.key });
+    expect(res.status).to.equal(200);
+    expect(res.body).to.deep.equal({ success: true, erased: { installs: 1, aliases: 1, live_activity_tokens: 0, opens: 0, sends_scrubbed: 0 } });
+    const again = await api.request('DELETE', `/api/v1/apps/${app.app.id}/users/by/external_id/once`, { key: app.key });
+    expect(again.status).to.equal(404);
+  });
+
+  it('erases installs the app registered with the external id, made a user on the way', async () => {
+    const register = (token: string) => api.request('POST', `/api/v1/apps/${app.app.id}/subscriptions`, { body: { token, external_id: 'late' } });
+    await register('e1'.repeat(32));
+    await register('e2'.repeat(32));
+    await client.deleteUser(app.app.id, 'external_id', 'late');
+    const left = await env.pool.query("SELECT count(*)::int AS n FROM subscriptions WHERE external_id = 'late' OR token IN ($1, $2)", ['e1'.repeat(32), 'e2'.repeat(32)]);
+    expect(left.rows[0].n).to.equal(0);
+  });
+});
