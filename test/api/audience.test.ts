@@ -3,18 +3,17 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import { useTestEnv } from '../env/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
+import { useTestApi } from '../support/api-server.js';
 import { addDevices, makeApp, type TestApp } from '../support/apps.js';
 
 describe('api: audiences', () => {
   const env = useTestEnv();
-  let api: TestApi;
+  const api = useTestApi(env);
   let app: TestApp;
   let ids: string[];
   const old = new Date(Date.now() - 30 * 86400_000);
 
   before(async () => {
-    api = await startTestApi(env);
     app = await makeApp(env.pool, {
       segments: [{ name: 'VIP', conditions: [{ key: 'plan', relation: '=', value: 'gold' }, { key: 'level', relation: '>', value: '5' }] }],
     });
@@ -27,7 +26,6 @@ describe('api: audiences', () => {
       { tags: { level: '50' }, subscribed: false, external_id: 'u6' }, // unsubscribed: never counted
     ]);
   });
-  after(() => api.close());
 
   const estimate = async (target: Record<string, unknown>) => {
     const res = await api.request('POST', '/api/v1/notifications', { key: app.key, body: { app_id: app.app.id, contents: { en: 'x' }, ...target } });
@@ -88,12 +86,11 @@ describe('api: audiences', () => {
 describe('api: the 1,000,000-device cap', function () {
   this.timeout(180_000);
   const env = useTestEnv({ bus: true });
-  let api: TestApi;
+  const api = useTestApi(env);
   let app: TestApp;
 
   before(async function () {
     this.timeout(180_000);
-    api = await startTestApi(env);
     app = await makeApp(env.pool);
     // 1,000,001 devices; half of them tagged, so a tag send stays under the cap. Seeded on a
     // connection of its own, without the pool's statement and query timeouts (a loaded machine
@@ -107,7 +104,6 @@ describe('api: the 1,000,000-device cap', function () {
       [app.app.id],
     ).finally(() => seed.end());
   });
-  after(() => api.close());
 
   it('refuses a segment of 1,000,001 devices with 422 stating the size, recording nothing', async () => {
     const res = await api.request('POST', '/api/v1/notifications', { key: app.key, body: { app_id: app.app.id, contents: { en: 'x' }, included_segments: ['Subscribed Users'] } });

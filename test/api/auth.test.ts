@@ -2,23 +2,21 @@
 // IP allow-lists, a key used for another app's app_id.
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
+import { useTestApi } from '../support/api-server.js';
 import { makeApp, type TestApp } from '../support/apps.js';
 import { hashKey, revokeKey } from '../../core/apps/keys.js';
 
 describe('api: authentication', () => {
   const env = useTestEnv();
-  let api: TestApi;
+  const api = useTestApi(env);
   let one: TestApp;
   let other: TestApp;
   const body = (appId: string) => ({ app_id: appId, contents: { en: 'Hi' }, include_subscription_ids: [] });
 
   before(async () => {
-    api = await startTestApi(env);
     one = await makeApp(env.pool);
     other = await makeApp(env.pool);
   });
-  after(() => api.close());
 
   it('accepts Key, Bearer and Basic schemes, in any letter case', async () => {
     for (const header of [`Key ${one.key}`, `key ${one.key}`, `Bearer ${one.key}`, `BASIC ${one.key}`, `Basic ${Buffer.from(one.key).toString('base64')}`]) {

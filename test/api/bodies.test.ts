@@ -2,20 +2,18 @@
 // shape everywhere, and a 500 that names the request id and leaks nothing.
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
+import { startTestApi, useTestApi } from '../support/api-server.js';
 import { makeApp, type TestApp } from '../support/apps.js';
 import type { Pool } from '../../core/store/db.js';
 
 describe('api: request bodies and error answers', () => {
   const env = useTestEnv();
-  let api: TestApi;
+  const api = useTestApi(env);
   let app: TestApp;
 
   before(async () => {
-    api = await startTestApi(env);
     app = await makeApp(env.pool);
   });
-  after(() => api.close());
 
   const post = (rawBody: string, contentType = 'application/json') =>
     api.request('POST', '/api/v1/notifications', { key: app.key, rawBody, headers: { 'content-type': contentType } });

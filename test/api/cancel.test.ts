@@ -5,22 +5,20 @@
 import { expect } from 'chai';
 import * as OneSignal from '@onesignal/node-onesignal';
 import { useTestEnv } from '../env/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
+import { useTestApi } from '../support/api-server.js';
 import { addDevices, makeApp, type TestApp } from '../support/apps.js';
 
 describe('api: cancel a send', () => {
   const env = useTestEnv();
-  let api: TestApi;
+  const api = useTestApi(env);
   let app: TestApp;
   let other: TestApp;
 
   before(async () => {
-    api = await startTestApi(env);
     app = await makeApp(env.pool);
     other = await makeApp(env.pool);
     await addDevices(env.pool, app.app.id, Array.from({ length: 10 }, () => ({})));
   });
-  after(() => api.close());
 
   const send = async (extra: Record<string, unknown> = {}) =>
     (await api.request('POST', '/api/v1/notifications', { key: app.key, body: { app_id: app.app.id, contents: { en: 'x' }, included_segments: ['All'], ...extra } })).body.id as number;

@@ -4,7 +4,7 @@
 // list. The estimate (the api's answer) and the planned chunks agree with a count by hand.
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
+import { useTestApi } from '../support/api-server.js';
 import { addDevices, makeApp, type TestApp } from '../support/apps.js';
 import { planNext } from '../../core/delivery/planner.js';
 import { loadChunkDevices } from '../../core/delivery/chunks.js';
@@ -12,12 +12,11 @@ import { getApp } from '../../core/apps/app-store.js';
 
 describe('api: filters and excluded_segments', () => {
   const env = useTestEnv();
-  let api: TestApi;
+  const api = useTestApi(env);
   let app: TestApp;
   const hoursAgo = (h: number) => new Date(Date.now() - h * 3600_000);
 
   before(async () => {
-    api = await startTestApi(env);
     app = await makeApp(env.pool, { segments: [{ name: 'Gold', conditions: [{ key: 'plan', relation: '=', value: 'gold' }] }] });
     await addDevices(env.pool, app.app.id, [
       { tags: { level: '10', plan: 'gold' }, language: 'en', external_id: 'a', last_active: hoursAgo(1) },
@@ -28,7 +27,6 @@ describe('api: filters and excluded_segments', () => {
       { tags: { level: '30' }, language: 'en', subscribed: false, external_id: 'f' },
     ]);
   });
-  after(() => api.close());
 
   const post = (target: Record<string, unknown>) => api.request('POST', '/api/v1/notifications', { key: app.key, body: { app_id: app.app.id, contents: { en: 'x' }, ...target } });
   const estimate = async (target: Record<string, unknown>) => {

@@ -3,22 +3,20 @@
 // with their own send, durable when answered.
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
+import { useTestApi } from '../support/api-server.js';
 import { addDevices, makeApp, type TestApp } from '../support/apps.js';
 import { recordSends, type SendRow } from '../../core/send/create-send.js';
 
 describe('api: group commit of sends', () => {
   const env = useTestEnv();
-  let api: TestApi;
+  const api = useTestApi(env);
   let app: TestApp;
   let ids: string[];
 
   before(async () => {
-    api = await startTestApi(env);
     app = await makeApp(env.pool);
     ids = await addDevices(env.pool, app.app.id, Array.from({ length: 40 }, () => ({})));
   });
-  after(() => api.close());
 
   it('one statement records several sends, each with its own id, chunk and outbox rows', async () => {
     const row = (text: string, listChunk: number, messages: number): SendRow => ({

@@ -3,7 +3,7 @@
 // without the hash only the app's server can make.
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
+import { useTestApi } from '../support/api-server.js';
 import { makeApp, type TestApp } from '../support/apps.js';
 import { externalIdAuthHash, issueIdentitySecret } from '../../core/apps/identity.js';
 import { AUTH_HASH_WRONG } from '../../api/routes/identity.js';
@@ -11,15 +11,13 @@ import { herald } from '../support/cli.js';
 
 describe('api: identity verification of the app-facing calls', () => {
   const env = useTestEnv();
-  let api: TestApi;
+  const api = useTestApi(env);
   let app: TestApp;
   let n = 0;
   const token = () => (0xa000 + ++n).toString(16).padStart(64, '0');
   before(async () => {
-    api = await startTestApi(env);
     app = await makeApp(env.pool);
   });
-  after(() => api.close());
 
   const register = (body: Record<string, unknown>) => api.request('POST', `/api/v1/apps/${app.app.id}/subscriptions`, { body });
   const patch = (id: string, body: Record<string, unknown>) => api.request('PATCH', `/api/v1/apps/${app.app.id}/subscriptions/${id}`, { body });

@@ -5,20 +5,19 @@
 import { expect } from 'chai';
 import * as OneSignal from '@onesignal/node-onesignal';
 import { useTestEnv } from '../env/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
+import { useTestApi } from '../support/api-server.js';
 import { addDevices, makeApp, type TestApp } from '../support/apps.js';
 import { createKey } from '../../core/apps/keys.js';
 
 describe('api: list of sends', () => {
   const env = useTestEnv();
-  let api: TestApi;
+  const api = useTestApi(env);
   let app: TestApp;
   let other: TestApp;
   let readKey: string;
   const ids: number[] = [];
 
   before(async () => {
-    api = await startTestApi(env);
     app = await makeApp(env.pool);
     other = await makeApp(env.pool);
     readKey = (await createKey(env.pool, app.app.id, { name: 'reader', scope: 'read' })).key;
@@ -36,7 +35,6 @@ describe('api: list of sends', () => {
     await env.pool.query(`UPDATE sends SET source = 'kubernetes' WHERE id = $1`, [ids[0]]);
     await api.request('POST', '/api/v1/notifications', { key: other.key, body: { app_id: other.app.id, contents: { en: 'other app' }, included_segments: ['All'] } });
   });
-  after(() => api.close());
 
   const list = (query = '', key = app.key) => api.request('GET', `/api/v1/notifications?app_id=${app.app.id}${query}`, { key });
 

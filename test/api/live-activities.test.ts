@@ -4,21 +4,19 @@
 // test/delivery/live-activity-*.test.ts.
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
+import { useTestApi } from '../support/api-server.js';
 import { makeApp, type TestApp } from '../support/apps.js';
 
 describe('api: Live Activity start and update calls', () => {
   const env = useTestEnv();
-  let api: TestApi;
+  const api = useTestApi(env);
   let app: TestApp;
   let other: TestApp;
 
   before(async () => {
-    api = await startTestApi(env);
     app = await makeApp(env.pool);
     other = await makeApp(env.pool);
   });
-  after(() => api.close());
 
   const update = (body: unknown, activity = 'match-7', opts: { appId?: string; key?: string } = {}) =>
     api.request('POST', `/api/v1/apps/${opts.appId ?? app.app.id}/live_activities/${encodeURIComponent(activity)}/notifications`, { key: opts.key ?? app.key, body });

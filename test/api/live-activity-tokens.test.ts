@@ -3,7 +3,7 @@
 // activity type, only for an install of the app, bounded per install, identity verification.
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
+import { useTestApi } from '../support/api-server.js';
 import { makeApp, type TestApp } from '../support/apps.js';
 import { MAX_TOKENS_PER_INSTALL } from '../../core/live-activities/tokens.js';
 import { externalIdAuthHash, issueIdentitySecret } from '../../core/apps/identity.js';
@@ -11,18 +11,16 @@ import { AUTH_HASH_WRONG } from '../../api/routes/identity.js';
 
 describe('api: Live Activity tokens (the SDK calls)', () => {
   const env = useTestEnv();
-  let api: TestApi;
+  const api = useTestApi(env);
   let app: TestApp;
   let other: TestApp;
   let install: string;
 
   before(async () => {
-    api = await startTestApi(env);
     app = await makeApp(env.pool);
     other = await makeApp(env.pool);
     install = (await api.request('POST', `/api/v1/apps/${app.app.id}/subscriptions`, { body: { token: 'ab'.repeat(32) } })).body.id;
   });
-  after(() => api.close());
 
   const tokens = async (kind: string) =>
     (await env.pool.query('SELECT activity, token FROM live_activity_tokens WHERE subscription_id = $1 AND kind = $2 ORDER BY activity', [install, kind])).rows;

@@ -2,19 +2,14 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { useTestEnv } from '../env/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
+import { startTestApi, useTestApi } from '../support/api-server.js';
 import { makeApp } from '../support/apps.js';
 import { startHerald } from '../support/processes.js';
 import type { Pool } from '../../core/store/db.js';
 
 describe('api: operations', () => {
   const env = useTestEnv();
-  let api: TestApi;
-
-  before(async () => {
-    api = await startTestApi(env);
-  });
-  after(() => api.close());
+  const api = useTestApi(env);
 
   it('answers /healthz while the process runs', async () => {
     const res = await api.request('GET', '/healthz');

@@ -4,22 +4,20 @@
 // a segment send waits for a sender to plan it (docs/delivery.md).
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
+import { startTestApi, useTestApi } from '../support/api-server.js';
 import { addDevices, makeApp, type TestApp } from '../support/apps.js';
 import { flush } from '../../core/bus/outbox.js';
 import type { Bus } from '../../core/bus/jetstream.js';
 
 describe('api: handing work to the bus', () => {
   const env = useTestEnv();
-  let api: TestApi;
+  const api = useTestApi(env);
   let app: TestApp;
 
   before(async () => {
-    api = await startTestApi(env);
     app = await makeApp(env.pool);
     await addDevices(env.pool, app.app.id, [{}, {}, {}]);
   });
-  after(() => api.close());
 
   const lastCreated = async () => {
     const msg = await env.bus.jsm.streams.getMessage(env.bus.names.eventStream, { last_by_subj: env.bus.names.subject('events.send.created') });

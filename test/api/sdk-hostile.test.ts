@@ -2,21 +2,19 @@
 // installs that never received the send.
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
+import { useTestApi } from '../support/api-server.js';
 import { addDevices, makeApp, type TestApp } from '../support/apps.js';
 
 describe('api: hostile SDK calls', () => {
   const env = useTestEnv();
-  let api: TestApi;
+  const api = useTestApi(env);
   let app: TestApp;
   let n = 0;
   const token = () => (++n).toString(16).padStart(64, '0');
 
   before(async () => {
-    api = await startTestApi(env);
     app = await makeApp(env.pool);
   });
-  after(() => api.close());
 
   const register = (body: Record<string, unknown>) =>
     api.request('POST', `/api/v1/apps/${app.app.id}/subscriptions`, { body });

@@ -2,20 +2,18 @@
 // report an open (clicked rises once per install).
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
+import { useTestApi } from '../support/api-server.js';
 import { makeApp, type TestApp } from '../support/apps.js';
 
 describe('api: SDK subscriptions and opens', () => {
   const env = useTestEnv();
-  let api: TestApi;
+  const api = useTestApi(env);
   let app: TestApp;
   const token = 'ab'.repeat(32);
 
   before(async () => {
-    api = await startTestApi(env);
     app = await makeApp(env.pool);
   });
-  after(() => api.close());
 
   const register = (body: Record<string, unknown>, appId = app.app.id) =>
     api.request('POST', `/api/v1/apps/${appId}/subscriptions`, { body });

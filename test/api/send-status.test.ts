@@ -2,22 +2,20 @@
 // sending, and 402 with nothing recorded.
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
+import { useTestApi } from '../support/api-server.js';
 import { addDevices, makeApp, type TestApp } from '../support/apps.js';
 
 describe('api: send status and answers', () => {
   const env = useTestEnv();
-  let api: TestApi;
+  const api = useTestApi(env);
   let app: TestApp;
   let ids: string[];
   const count = async () => (await env.pool.query('SELECT count(*)::int AS n FROM sends')).rows[0].n as number;
 
   before(async () => {
-    api = await startTestApi(env);
     app = await makeApp(env.pool);
     ids = await addDevices(env.pool, app.app.id, Array.from({ length: 30 }, () => ({ language: 'en' })));
   });
-  after(() => api.close());
 
   const send = (extra: Record<string, unknown>, key = app.key, appId = app.app.id) =>
     api.request('POST', '/api/v1/notifications', { key, body: { app_id: appId, contents: { en: 'Hello' }, ...extra } });

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { connect } from 'node:net';
 import { useTestEnv } from '../env/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
+import { useTestApi } from '../support/api-server.js';
 import { HTTP_LIMITS } from '../../core/http/server.js';
 
 /** Writes `head`, then one byte a second forever; resolves with what the server said when it closed. */
@@ -34,9 +34,7 @@ function dribble(url: string, head: string, giveUpMs: number): Promise<{ answer:
 describe('api: slow clients are cut', function () {
   this.timeout(120_000);
   const env = useTestEnv();
-  let api: TestApi;
-  before(async () => (api = await startTestApi(env)));
-  after(() => api.close());
+  const api = useTestApi(env);
 
   it('a body dribbled one byte a second gets a 408 and the connection closed within the request timeout', async () => {
     const head = 'POST /api/v1/apps/00000000-0000-4000-8000-000000000000/subscriptions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{';

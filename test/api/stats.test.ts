@@ -2,25 +2,23 @@
 // apps' ids, in-app cards and a mismatched app_id query parameter.
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
+import { useTestApi } from '../support/api-server.js';
 import { addDevices, makeApp, type TestApp } from '../support/apps.js';
 
 describe('api: send stats', () => {
   const env = useTestEnv();
-  let api: TestApi;
+  const api = useTestApi(env);
   let app: TestApp;
   let other: TestApp;
   let sendId: number;
 
   before(async () => {
-    api = await startTestApi(env);
     app = await makeApp(env.pool);
     other = await makeApp(env.pool);
     await addDevices(env.pool, app.app.id, Array.from({ length: 10 }, () => ({})));
     const res = await api.request('POST', '/api/v1/notifications', { key: app.key, body: { app_id: app.app.id, contents: { en: 'x' }, included_segments: ['All'] } });
     sendId = res.body.id;
   });
-  after(() => api.close());
 
   const stats = (id: number | string, key = app.key, query = '') => api.request('GET', `/api/v1/notifications/${id}${query}`, { key });
 

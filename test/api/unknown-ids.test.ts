@@ -3,21 +3,19 @@
 // with every id known, the answer has no errors at all.
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
+import { useTestApi } from '../support/api-server.js';
 import { addDevices, makeApp, type TestApp } from '../support/apps.js';
 
 describe('api: unknown ids of a list send', () => {
   const env = useTestEnv();
-  let api: TestApi;
+  const api = useTestApi(env);
   let app: TestApp;
   let ids: string[];
 
   before(async () => {
-    api = await startTestApi(env);
     app = await makeApp(env.pool);
     ids = await addDevices(env.pool, app.app.id, [{ external_id: 'alice' }, { external_id: 'bob' }, { external_id: 'carol', subscribed: false }]);
   });
-  after(() => api.close());
 
   const send = (target: Record<string, unknown>) => api.request('POST', '/api/v1/notifications', { key: app.key, body: { app_id: app.app.id, contents: { en: 'x' }, ...target } });
 

@@ -3,21 +3,19 @@
 // calls, the list search), and a token another install holds is a 409, never a 500.
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
+import { useTestApi } from '../support/api-server.js';
 import { addDevices, makeApp, type TestApp } from '../support/apps.js';
 
 describe('api: untrusted input', () => {
   const env = useTestEnv();
-  let api: TestApi;
+  const api = useTestApi(env);
   let app: TestApp;
   let ids: string[];
 
   before(async () => {
-    api = await startTestApi(env);
     app = await makeApp(env.pool);
     ids = await addDevices(env.pool, app.app.id, Array.from({ length: 5 }, () => ({})));
   });
-  after(() => api.close());
 
   const sends = async () => Number((await env.pool.query('SELECT count(*) FROM sends WHERE app_id = $1', [app.app.id])).rows[0].count);
   const register = (body: Record<string, unknown>) => api.request('POST', `/api/v1/apps/${app.app.id}/subscriptions`, { body });

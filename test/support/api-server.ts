@@ -1,4 +1,8 @@
 // An in-process api on a loopback port, built from a test env, with a small fetch helper.
+//
+//   const env = useTestEnv();
+//   const api = useTestApi(env);         // registers before/after hooks: started, then closed
+//   it('…', async () => { await api.request('GET', '/api/v1/…') });
 import { createHttpServer } from '../../core/http/server.js';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -63,5 +67,30 @@ export async function startTestApi(env: TestEnv, overrides: Partial<ApiDeps> = {
       server.close(() => resolve());
       server.closeAllConnections();
     }),
+  };
+}
+
+/**
+ * The setup of most api test files as one hook: starts the api on `env` before the suite's tests
+ * and closes it after them. Call it inside a describe, after `useTestEnv` (hooks run in order).
+ * `overrides` is read when the api starts, so it may name what an earlier before hook made.
+ */
+export function useTestApi(env: TestEnv, overrides: () => Partial<ApiDeps> = () => ({})): TestApi {
+  let api: TestApi | undefined;
+  before(async () => {
+    api = await startTestApi(env, overrides());
+  });
+  after(async () => {
+    await api?.close();
+  });
+  const started = (): TestApi => {
+    if (!api) throw new Error('test api: not started (used outside a test?)');
+    return api;
+  };
+  return {
+    get url() { return started().url; },
+    get deps() { return started().deps; },
+    request: (method, path, opts) => started().request(method, path, opts),
+    close: () => started().close(),
   };
 }
