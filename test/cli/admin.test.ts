@@ -6,14 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useTestEnv } from '../env/index.js';
 import { makeP8 } from '../support/apps.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
+import { useTestApi } from '../support/api-server.js';
 import { herald } from '../support/cli.js';
 
 describe('cli: apps, keys and import', function () {
   this.timeout(60_000);
   const env = useTestEnv({ bus: false, redis: false });
+  const api = useTestApi(env, () => ({ bus: { publish: async () => undefined, ping: async () => undefined } as never }));
   let dir: string;
-  let api: TestApi;
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'herald-cli-'));
@@ -51,9 +51,7 @@ metadata: {name: broken-apns}
 stringData: {key.p8: "not a key"}
 `,
     );
-    api = await startTestApi(env, { bus: { publish: async () => undefined, ping: async () => undefined } as never });
   });
-  after(() => api.close());
 
   it('applies App manifests and prints each name and app id, keeping a given app id', async () => {
     const res = await herald(['apps', 'apply', '-f', join(dir, 'apps.yaml')], env.childEnv());

@@ -6,15 +6,15 @@ import { useTestEnv } from '../env/index.js';
 import { startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
 import type { Sender } from '../../sender/index.js';
 import { createKey } from '../../core/apps/keys.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
+import { useTestApi } from '../support/api-server.js';
 import { addDevices, createTestApp, sleep, stats, startTestSender, waitFinal, type TestApp } from './fixtures.js';
 
 describe('delivery: cancel a running send', function () {
   this.timeout(90_000);
   const env = useTestEnv();
+  const api = useTestApi(env);
   let sim: ApnsSim;
   let sender: Sender;
-  let api: TestApi;
   let main: TestApp;
   let key: string;
 
@@ -26,10 +26,8 @@ describe('delivery: cancel a running send', function () {
       rules: [{ prefix: '5104', delayMs: 200 }],
     });
     sender = await startTestSender(env, sim);
-    api = await startTestApi(env);
   });
   after(async () => {
-    await api?.close();
     await sender?.stop();
     await sim?.close();
   });

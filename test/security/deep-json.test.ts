@@ -2,19 +2,17 @@
 // JSON.parse; its depth is now checked by one scan before parsing.
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
+import { useTestApi } from '../support/api-server.js';
 import { makeApp, type TestApp } from '../support/apps.js';
 import { MAX_JSON_DEPTH, TOO_DEEP, nestsDeeperThan } from '../../api/middleware/json-body.js';
 
 describe('deeply nested JSON bodies', () => {
   const env = useTestEnv();
-  let api: TestApi;
+  const api = useTestApi(env);
   let app: TestApp;
   before(async () => {
-    api = await startTestApi(env);
     app = await makeApp(env.pool);
   });
-  after(() => api.close());
 
   it('counts only brackets outside strings, escapes included', () => {
     expect(nestsDeeperThan('{"a":"[[[[[[\\"[[[["}', 2)).to.equal(false);

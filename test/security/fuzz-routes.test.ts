@@ -5,23 +5,21 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { useTestEnv } from '../env/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
+import { useTestApi } from '../support/api-server.js';
 import { makeApp, type TestApp } from '../support/apps.js';
 
 describe('fuzz: HTTP routes', function () {
   this.timeout(120_000);
   const env = useTestEnv();
-  let api: TestApi;
+  const api = useTestApi(env);
   let app: TestApp;
   let subscription: string;
 
   before(async () => {
-    api = await startTestApi(env);
     app = await makeApp(env.pool);
     const res = await api.request('POST', `/api/v1/apps/${app.app.id}/subscriptions`, { body: { token: 'ab'.repeat(32) } });
     subscription = res.body.id;
   });
-  after(() => api?.close());
 
   it('answers every request below 500, errors in the {"errors": [...]} shape', async () => {
     // Built here, once the app and its install exist.
