@@ -89,6 +89,8 @@ fi
 [[ -f "$node_dir/made-run-containerd" ]] && rm -rf /run/containerd
 [[ -f "$node_dir/made-var-lib-cni" ]] && rm -rf /var/lib/cni
 [[ -f "$node_dir/made-run-netns" ]] && rmdir /run/netns 2>/dev/null
+find /var/log/containers -maxdepth 1 -type l -lname "$node_dir/*" -delete 2>/dev/null
+[[ -f "$node_dir/made-var-log-containers" ]] && rmdir /var/log/containers 2>/dev/null
 rm -rf "$run_dir" "$node_dir"
 [[ -n "$quiet" ]] || log "node tier down: processes stopped, mounts, chains, $bridge, cgroups and state removed"
 exit 0

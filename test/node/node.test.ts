@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { chartDir, getHelm, repoRoot, type Helm } from '../chart/helm.js';
 
@@ -56,9 +57,12 @@ describe('node tier: the chart on a real single-node Kubernetes', function () {
   let apiBase = '';
   let simControl = '';
 
+  let machineBefore = '';
+
   before(async function () {
     this.timeout(60 * 60 * 1000); // a fresh machine builds the Go binaries first (~15 min)
     helm = await getHelm();
+    machineBefore = await must('bash', [join(here, 'leftovers.sh')], 'test/node/leftovers.sh');
     nodeUp = true;
     await must('bash', [join(here, 'up.sh')], 'test/node/up.sh');
     image = readFileSync(join(nodeDir, 'image'), 'utf8').trim();
@@ -89,6 +93,8 @@ describe('node tier: the chart on a real single-node Kubernetes', function () {
     helm?.cleanup();
     if (nodeUp) await run('bash', [join(here, 'down.sh')]);
     nodeUp = false;
+    // Nothing left behind: links, iptables chains, mounts, directories, cgroups, sysctls, processes.
+    if (machineBefore) assert.equal(await must('bash', [join(here, 'leftovers.sh')], 'test/node/leftovers.sh'), machineBefore);
   });
 
   it(`runs Kubernetes 1.${MIN_KUBE_MINOR} or newer, the chart's minimum`, async () => {
@@ -115,5 +121,157 @@ describe('node tier: the chart on a real single-node Kubernetes', function () {
     this.timeout(8 * 60 * 1000);
     const smoke = await run('bash', [join(here, 'smoke.sh'), ns, apiBase, simControl]);
     assert.equal(smoke.code, 0, `smoke failed:\n${smoke.stderr.slice(-3000)}`);
+  });
+
+  describe('failures a cluster sees', function () {
+    this.timeout(5 * 60 * 1000);
+    let appId = '';
+    let key = '';
+    const api = async (method: string, path: string, body?: unknown): Promise<any> => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const res = await fetch(apiBase + path, {
+            method,
+            headers: { Authorization: `Key ${key}`, 'Content-Type': 'application/json' },
+            body: body === undefined ? undefined : JSON.stringify(body),
+            signal: AbortSignal.timeout(20_000),
+          });
+          const text = await res.text();
+          if (res.status >= 300) throw Object.assign(new Error(`${method} ${path}: ${res.status} ${text}`), { status: res.status });
+          return JSON.parse(text);
+        } catch (e) {
+          // A Service can refuse for a second while kube-proxy syncs its endpoints.
+          if ((e as { status?: number }).status !== undefined || attempt >= 10) throw e;
+          await sleep(1000);
+        }
+      }
+    };
+    const send = (extra: Record<string, unknown> = {}) =>
+      api('POST', '/api/v1/notifications', { app_id: appId, contents: { en: 'node tier' }, included_segments: ['Subscribed Users'], ...extra });
+    /** Polls the REST stats until the send is handled; returns them. */
+    const finished = async (id: number, seconds: number): Promise<any> => {
+      let stats: any;
+      for (const until = Date.now() + seconds * 1000; Date.now() < until; await sleep(1000)) {
+        stats = await api('GET', `/api/v1/notifications/${id}`);
+        if (stats.status === 'approved' || stats.status === 'draft') return stats;
+      }
+      throw new Error(`send ${id} not handled within ${seconds}s: ${JSON.stringify(stats)}`);
+    };
+    const restarts = async (): Promise<Record<string, number>> => {
+      const pods = JSON.parse(await kubectl('get', 'pods', '-n', ns, '-o', 'json')).items;
+      return Object.fromEntries(pods.map((p: any) => [p.metadata.name, (p.status.containerStatuses ?? []).reduce((n: number, c: any) => n + c.restartCount, 0)]));
+    };
+    const podsOf = async (component: string): Promise<{ name: string; ip: string }[]> =>
+      JSON.parse(await kubectl('get', 'pods', '-n', ns, '-l', `app.kubernetes.io/component=${component}`, '-o', 'json')).items
+        .filter((p: any) => !p.metadata.deletionTimestamp)
+        .map((p: any) => ({ name: p.metadata.name, ip: p.status.podIP }));
+
+    before(async () => {
+      appId = (await kubectl('get', 'app.herald.dev/smoke', '-n', ns, '-o', 'jsonpath={.spec.appId}')).trim();
+      const secret = (await kubectl('get', 'app.herald.dev/smoke', '-n', ns, '-o', 'jsonpath={.status.keys[?(@.name=="smoke")].secretName}')).trim();
+      key = Buffer.from(await kubectl('get', 'secret', secret, '-n', ns, '-o', 'jsonpath={.data.apiKey}'), 'base64').toString();
+      assert.ok(appId && key, 'the smoke App and its key');
+    });
+
+    it('PostgreSQL stopped for 20 s: /readyz unready then ready again, no pod restarts, a send afterwards delivered', async () => {
+      const before = await restarts();
+      const apis = await podsOf('api');
+      const readyz = async (ip: string) => (await fetch(`http://${ip}:8080/readyz`, { signal: AbortSignal.timeout(5000) }).catch(() => undefined))?.status;
+      await must('bash', [join(here, 'postgres.sh'), 'stop'], 'stopping PostgreSQL');
+      const stoppedAt = Date.now();
+      try {
+        for (const pod of apis) {
+          let status: number | undefined;
+          for (const until = Date.now() + 15_000; Date.now() < until && status !== 503; await sleep(500)) status = await readyz(pod.ip);
+          assert.equal(status, 503, `${pod.name} /readyz with PostgreSQL down`);
+        }
+        await sleep(Math.max(0, 20_000 - (Date.now() - stoppedAt)));
+      } finally {
+        await must('bash', [join(here, 'postgres.sh'), 'start'], 'starting PostgreSQL');
+      }
+      for (const pod of apis) {
+        let status: number | undefined;
+        for (const until = Date.now() + 60_000; Date.now() < until && status !== 200; await sleep(500)) status = await readyz(pod.ip);
+        assert.equal(status, 200, `${pod.name} /readyz after PostgreSQL came back`);
+      }
+      const stats = await finished((await send()).id, 60);
+      assert.equal(stats.sent, 3, JSON.stringify(stats));
+      assert.deepEqual(await restarts(), before, 'restart counts');
+    });
+
+    describe('during a 10,000-device send', () => {
+      const audience = 10_003; // the smoke's three devices and 10,000 imported
+      // 20,000 a minute: the send lasts about 30 s, long enough to break things during it.
+      const throttled = { throttle_rate_per_minute: 20_000 };
+      const sendObject = async (id: number): Promise<any> =>
+        JSON.parse(await kubectl('get', 'sends.herald.dev', '-n', ns, '-l', 'herald.dev/app=smoke', '-o', 'json')).items
+          .find((o: any) => String(o.status?.id ?? o.metadata.annotations?.['herald.dev/send-id'] ?? '') === String(id) || o.metadata.name === `send-${id}`);
+      const progress = async (id: number, atLeast: number, seconds: number): Promise<any> => {
+        let stats: any;
+        for (const until = Date.now() + seconds * 1000; Date.now() < until; await sleep(500)) {
+          stats = await api('GET', `/api/v1/notifications/${id}`);
+          if (stats.sent >= atLeast) return stats;
+        }
+        throw new Error(`send ${id} did not reach sent >= ${atLeast} within ${seconds}s: ${JSON.stringify(stats)}`);
+      };
+
+      before(async function () {
+        this.timeout(3 * 60 * 1000);
+        const lines: string[] = [];
+        for (let i = 0; i < 10_000; i++) lines.push(JSON.stringify({ token: (0x1000 + i).toString(16).padStart(64, 'a'), language: 'en' }));
+        let imported: Run | undefined;
+        for (const app of [`${ns}/smoke`, 'smoke']) {
+          imported = await run('kubectl', ['exec', '-i', '-n', ns, `deploy/${release}-api`, '--', 'node', 'bin/herald.js', 'import', '--app', app, '/dev/stdin'], { input: lines.join('\n') + '\n', quiet: true });
+          if (imported.code === 0) break;
+        }
+        assert.equal(imported?.code, 0, `herald import: ${imported?.stderr}`);
+        assert.match(imported!.stdout, /imported 10000 subscriptions/);
+      });
+
+      it('deleting the leading controller: the other takes the Lease over and the Send status keeps updating', async () => {
+        const lease = `${release}-controller`;
+        const { id } = await send(throttled);
+        await progress(id, 1000, 60);
+        const holder = (await kubectl('get', 'lease', lease, '-n', ns, '-o', 'jsonpath={.spec.holderIdentity}')).trim();
+        const leader = (await podsOf('controller')).find((p) => holder.includes(p.name));
+        assert.ok(leader, `the Lease holder ${holder} is one of the controller pods`);
+        await kubectl('delete', 'pod', leader.name, '-n', ns, '--wait=false');
+        let next = holder;
+        for (const until = Date.now() + 60_000; Date.now() < until && (next === holder || next === ''); await sleep(1000)) {
+          next = (await kubectl('get', 'lease', lease, '-n', ns, '-o', 'jsonpath={.spec.holderIdentity}')).trim();
+        }
+        assert.notEqual(next, holder, 'a new Lease holder within 60 s');
+        const stats = await finished(id, 120);
+        assert.equal(stats.sent, audience, JSON.stringify(stats));
+        assert.equal(stats.failed, 0);
+        // The new leader writes the Send object's final status.
+        let object: any;
+        for (const until = Date.now() + 60_000; Date.now() < until; await sleep(1000)) {
+          object = await sendObject(id);
+          if (object?.status?.sent === audience) break;
+        }
+        assert.equal(object?.status?.sent, audience, `Send object status: ${JSON.stringify(object?.status)}`);
+      });
+
+      it('a sender deleted mid-send and senders scaled from 1 to 3: the send ends exact', async () => {
+        // The node has 2 CPUs: three senders at the production request (500m) next to the rest of
+        // the release do not fit, so this check gives the senders 250m each.
+        await kubectl('set', 'resources', `deploy/${release}-sender`, '-n', ns, '-c', 'sender', '--requests=cpu=250m');
+        await kubectl('scale', `deploy/${release}-sender`, '-n', ns, '--replicas=1');
+        await kubectl('rollout', 'status', `deploy/${release}-sender`, '-n', ns, '--timeout=120s');
+        for (const until = Date.now() + 60_000; Date.now() < until && (await podsOf('sender')).length > 1; ) await sleep(1000);
+        const [only] = await podsOf('sender');
+        const { id } = await send(throttled);
+        await progress(id, 1000, 60);
+        await kubectl('delete', 'pod', only.name, '-n', ns, '--wait=false');
+        await kubectl('scale', `deploy/${release}-sender`, '-n', ns, '--replicas=3');
+        const stats = await finished(id, 180);
+        assert.equal(stats.sent, audience, JSON.stringify(stats));
+        assert.equal(stats.failed, 0);
+        assert.equal(stats.remaining, 0);
+        await kubectl('rollout', 'status', `deploy/${release}-sender`, '-n', ns, '--timeout=120s');
+        assert.equal((await podsOf('sender')).length, 3);
+      });
+    });
   });
 });

@@ -175,6 +175,8 @@ JSON
 # CNI's result cache (/var/lib/cni) likewise.
 [[ -e /var/lib/cni ]] || touch "$node_dir/made-var-lib-cni"
 [[ -e /run/netns ]] || touch "$node_dir/made-run-netns"
+# kubelet links every container's log into /var/log/containers, wherever podLogsDir is.
+[[ -e /var/log/containers ]] || touch "$node_dir/made-var-log-containers"
 daemon containerd containerd --config "$node_dir/containerd.toml"
 ctr_() { ctr --address "$containerd_sock" --namespace k8s.io "$@"; }
 wait_for 30 "containerd at $containerd_sock" ctr_ version || fail_with_log containerd "containerd did not start"
@@ -352,12 +354,8 @@ install -d -o postgres -g postgres "$deps/pg"
 runuser -u postgres -- "$pg_bin/initdb" -D "$deps/pg/data" -U postgres --auth=trust -E UTF8 --no-sync > "$logs/initdb.log" 2>&1 \
   || fail_with_log initdb "initdb failed"
 printf "host all all %s trust\nhost all all %s/32 trust\n" "$pod_cidr" "$ip" >> "$deps/pg/data/pg_hba.conf"
-pg_start() {
-  runuser -u postgres -- "$pg_bin/pg_ctl" -D "$deps/pg/data" -l "$deps/pg/postgresql.log" -w -s \
-    -o "-p $pg_port -k $deps/pg -c listen_addresses=$ip -c fsync=off -c max_connections=300" start
-}
-pg_start
 printf '%s\n' "$pg_bin" > "$node_dir/pg_bin"
+bash "$here/postgres.sh" start
 runuser -u postgres -- "$pg_bin/psql" -h "$deps/pg" -p "$pg_port" -U postgres -qc 'CREATE DATABASE herald' >/dev/null
 daemon redis redis-server --port "$redis_port" --bind "$ip" --protected-mode no --save '' --appendonly no
 daemon nats nats-server -a "$ip" -p "$nats_port" -js -sd "$deps/nats"
