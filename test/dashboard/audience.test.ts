@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { useTestEnv } from '../env/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
+import { useTestApi } from '../support/api-server.js';
 import { launchBrowser, type TestBrowser } from '../support/browser.js';
 import { createKey } from '../../core/apps/keys.js';
 import { findInstallsQuery, parseFind } from '../../core/subscriptions/find.js';
@@ -20,7 +20,7 @@ const SHOTS = process.env.HERALD_DASHBOARD_SCREENSHOTS;
 describe('dashboard audience pages in a browser', function () {
   this.timeout(60_000);
   const env = useTestEnv();
-  let api: TestApi;
+  const api = useTestApi(env, () => ({ now: () => new Date(Date.now() + clockOffset) }));
   let browser: TestBrowser;
   let page: Page;
   let main: TestApp;
@@ -41,7 +41,6 @@ describe('dashboard audience pages in a browser', function () {
 
   before(async function () {
     this.timeout(180_000);
-    api = await startTestApi(env, { now: () => new Date(Date.now() + clockOffset) });
     main = await createTestApp(env.pool, 'shop', { segments: [{ name: 'VIP', conditions: [{ key: 'plan', relation: '=', value: 'gold' }] }] });
     other = await createTestApp(env.pool, 'elsewhere');
     sendKey = (await createKey(env.pool, main.app.id, { name: 'ops', scope: 'send' })).key;
@@ -63,7 +62,6 @@ describe('dashboard audience pages in a browser', function () {
 
   after(async () => {
     await browser?.close();
-    await api?.close();
   });
 
   it('finds installs by token prefix, external id, tag and subscription id, only in the signed-in app', async () => {

@@ -4,7 +4,7 @@
 // the audience's size is counted at most once per 30 s.
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
+import { useTestApi } from '../support/api-server.js';
 import { createKey } from '../../core/apps/keys.js';
 import { addDevices, createTestApp, type TestApp } from '../delivery/fixtures.js';
 import { BucketRateLimiter } from '../../api/rate-limit/bucket-limiter.js';
@@ -16,17 +16,15 @@ const NUL_SENTENCE = 'contains U+0000 (a NUL character), which cannot be stored.
 describe('dashboard compose over HTTP', function () {
   this.timeout(60_000);
   const env = useTestEnv({ redis: false });
-  let api: TestApi;
+  // The api's clock: the test moves it past a kept size instead of waiting.
+  const api = useTestApi(env, () => ({ now: () => new Date(Date.now() + clockOffset), rateLimiter: new BucketRateLimiter(new MemoryBucketStore(), 'compose:') }));
   let shop: TestApp;
   let clockOffset = 0;
 
   before(async () => {
-    // The api's clock: the test moves it past a kept size instead of waiting.
-    api = await startTestApi(env, { now: () => new Date(Date.now() + clockOffset), rateLimiter: new BucketRateLimiter(new MemoryBucketStore(), 'compose:') });
     shop = await createTestApp(env.pool, 'shop');
     await addDevices(env.pool, shop.app.id, 1000, { prefix: 'e1', tags: { plan: 'gold' } });
   });
-  after(() => api.close());
 
   /** A signed-in session of a new send key (each test its own key, so its own buckets). */
   async function session() {

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { useTestEnv } from '../env/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
+import { useTestApi } from '../support/api-server.js';
 import { launchBrowser, type TestBrowser } from '../support/browser.js';
 import { createKey } from '../../core/apps/keys.js';
 import { zonedInstant } from '../../core/time/zone-clock.js';
@@ -20,7 +20,7 @@ const SHOTS = process.env.HERALD_DASHBOARD_SCREENSHOTS;
 describe('dashboard in a browser', function () {
   this.timeout(60_000);
   const env = useTestEnv();
-  let api: TestApi;
+  const api = useTestApi(env);
   let browser: TestBrowser;
   let page: Page;
   let sim: ApnsSim;
@@ -48,7 +48,6 @@ describe('dashboard in a browser', function () {
 
   before(async function () {
     this.timeout(180_000);
-    api = await startTestApi(env);
     main = await createTestApp(env.pool, 'shop');
     sendKey = (await createKey(env.pool, main.app.id, { name: 'ops', scope: 'send' })).key;
     readKey = (await createKey(env.pool, main.app.id, { name: 'viewer', scope: 'read' })).key;
@@ -65,7 +64,6 @@ describe('dashboard in a browser', function () {
     await browser?.close();
     await sender?.stop();
     await sim?.close();
-    await api?.close();
   });
 
   it('refuses a wrong key on the sign-in page and signs in with a send key', async () => {

@@ -5,14 +5,12 @@ import { expect } from 'chai';
 import { validate, compileErrors } from '@readme/openapi-parser';
 import { openApiDocument } from '../../api/openapi/document.js';
 import { useTestEnv } from '../env/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
+import { useTestApi } from '../support/api-server.js';
 import { checkAgainstOpenApi } from '../support/openapi-check.js';
 
 describe('OpenAPI document', () => {
   const env = useTestEnv({ redis: false });
-  let api: TestApi;
-  before(async () => (api = await startTestApi(env)));
-  after(() => api.close());
+  const api = useTestApi(env);
 
   it('is a valid OpenAPI 3.1 document', async () => {
     const result = await validate(structuredClone(openApiDocument) as never);

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { useTestEnv } from '../env/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
+import { startTestApi, useTestApi } from '../support/api-server.js';
 import { makeApp, type TestApp } from '../support/apps.js';
 import { createKey, revokeKey } from '../../core/apps/keys.js';
 import { MAX_SESSIONS_PER_KEY } from '../../api/dashboard/session.js';
@@ -13,16 +13,14 @@ import { MemoryBucketStore } from '../../core/buckets/memory-store.js';
 
 describe('dashboard sessions', () => {
   const env = useTestEnv({ redis: false });
-  let api: TestApi;
+  const api = useTestApi(env);
   let app: TestApp;
   let other: TestApp;
 
   before(async () => {
-    api = await startTestApi(env);
     app = await makeApp(env.pool);
     other = await makeApp(env.pool);
   });
-  after(() => api.close());
 
   const get = (path: string, cookie?: string) => fetch(api.url + path, { redirect: 'manual', headers: cookie ? { cookie } : {} });
   async function signIn(key: string, headers: Record<string, string> = {}) {
