@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
+import { useTestApi } from '../support/api-server.js';
 import { addDevices, makeP8 } from '../support/apps.js';
 import { getAppByName } from '../../core/apps/app-store.js';
 import { listKeys } from '../../core/apps/keys.js';
@@ -31,18 +31,16 @@ const TEAM_ID = 'TEAM123456';
 describe('App controller (real kube-apiserver, kubectl)', function () {
   this.timeout(120_000);
   let controller: RunningController;
-  let api: TestApi;
   // After hooks run in the order they are declared: the controller stops before its servers go.
   after(async () => {
     await controller?.stop();
-    await api?.close();
   });
   const env = useTestEnv();
+  const api = useTestApi(env);
   const kube = useControlPlane();
 
   before(async () => {
     controller = await startTestController(env, kube.cp.kubeconfig);
-    api = await startTestApi(env);
   });
 
   const secret = (name: string, stringData: Record<string, string>) => manifest('Secret', name, { type: 'Opaque', stringData });

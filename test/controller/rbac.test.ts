@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { parse, stringify } from 'yaml';
 import { useTestEnv } from '../env/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
+import { useTestApi } from '../support/api-server.js';
 import { addDevices, makeP8 } from '../support/apps.js';
 import { getHelm, valuesDir } from '../chart/helm.js';
 import { sweepSends } from '../../controller/sends/retention.js';
@@ -20,12 +20,11 @@ const SA = `system:serviceaccount:${NS}:herald-controller`;
 describe('controller RBAC: works under the chart Role/ClusterRole and nothing broader', function () {
   this.timeout(120_000);
   let controller: (RunningController & { clients: KubeClients }) | undefined;
-  let api: TestApi | undefined;
   after(async () => {
     await controller?.stop();
-    await api?.close();
   });
   const env = useTestEnv();
+  const api = useTestApi(env);
   const kube = useControlPlane();
   let saKubeconfig: string;
 
@@ -50,7 +49,6 @@ describe('controller RBAC: works under the chart Role/ClusterRole and nothing br
     saKubeconfig = join(kube.cp.dir, 'controller-sa.kubeconfig');
     writeFileSync(saKubeconfig, stringify(config));
     controller = await startTestController(env, kube.cp.kubeconfig, { kubeconfig: saKubeconfig, leaseNamespace: NS, leaseName: 'herald-controller' });
-    api = await startTestApi(env);
   });
 
   const canI = async (...args: string[]) => {

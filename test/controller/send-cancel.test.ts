@@ -4,7 +4,7 @@
 // change in the spec follows.
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
+import { useTestApi } from '../support/api-server.js';
 import { addDevices, makeP8 } from '../support/apps.js';
 import type { RunningController } from '../../controller/index.js';
 import type { KubeClients } from '../../controller/kube/client.js';
@@ -13,9 +13,9 @@ import { condition, manifest, startTestController, useControlPlane, waitFor } fr
 describe('Send cancel and key scopes (real kube-apiserver)', function () {
   this.timeout(120_000);
   const env = useTestEnv();
+  const api = useTestApi(env);
   const kube = useControlPlane();
   let controller: RunningController & { clients: KubeClients };
-  let api: TestApi;
   let appId: string;
   const keys: Record<string, string> = {};
 
@@ -31,7 +31,6 @@ describe('Send cancel and key scopes (real kube-apiserver)', function () {
   before(async function () {
     this.timeout(180_000);
     controller = await startTestController(env, kube.cp.kubeconfig);
-    api = await startTestApi(env);
     await kube.apply(manifest('Secret', 'shop-apns', { type: 'Opaque', stringData: { 'key.p8': makeP8() } }));
     await kube.apply(app('read'));
     const ready = await waitFor('App shop ready', async () => {
@@ -44,7 +43,6 @@ describe('Send cancel and key scopes (real kube-apiserver)', function () {
   });
   after(async () => {
     await controller?.stop();
-    await api?.close();
   });
 
   it('issues a read key from apiKeys scope: it reads but may not send; a scope change follows the spec', async () => {

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
 import { useTestEnv } from '../env/index.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
+import { useTestApi } from '../support/api-server.js';
 import { addDevices, makeP8 } from '../support/apps.js';
 import { startRole, type Proc } from '../e2e/harness.js';
 import { sweepSends } from '../../controller/sends/retention.js';
@@ -16,16 +16,15 @@ import { inTransaction, type Queryable } from '../../core/store/db.js';
 describe('Send controller (real kube-apiserver, kubectl, sender and APNs simulator)', function () {
   this.timeout(120_000);
   let controller: RunningController & { clients: KubeClients };
-  let api: TestApi;
   let sim: ApnsSim;
   let sender: Proc | undefined;
   after(async () => {
     await sender?.kill('SIGKILL');
     await controller?.stop();
-    await api?.close();
     await sim?.close();
   });
   const env = useTestEnv();
+  const api = useTestApi(env);
   const kube = useControlPlane();
   let appId: string;
   let key: string;
@@ -37,7 +36,6 @@ describe('Send controller (real kube-apiserver, kubectl, sender and APNs simulat
     this.timeout(180_000);
     sim = await startApnsSim(); // no keys given: any well-formed ES256 provider token is accepted
     controller = await startTestController(env, kube.cp.kubeconfig);
-    api = await startTestApi(env);
     await kube.apply(manifest('Secret', 'shop-apns', { type: 'Opaque', stringData: { 'key.p8': makeP8() } }));
     await kube.apply(manifest('App', 'shop', {
       spec: {

@@ -8,7 +8,7 @@ import { makeP8 } from '../support/apps.js';
 import { createKey } from '../../core/apps/keys.js';
 import { moveAppId } from '../../core/apps/app-store.js';
 import { externalIdAuthHash } from '../../core/apps/identity.js';
-import { startTestApi, type TestApi } from '../support/api-server.js';
+import { useTestApi } from '../support/api-server.js';
 import type { RunningController } from '../../controller/index.js';
 import type { KubeClients } from '../../controller/kube/client.js';
 import { condition, manifest, ok, startTestController, useControlPlane, waitFor } from './harness.js';
@@ -16,12 +16,11 @@ import { condition, manifest, ok, startTestController, useControlPlane, waitFor 
 describe('controller tenancy: Sends and app ids stay within their App', function () {
   this.timeout(120_000);
   let controller: (RunningController & { clients: KubeClients }) | undefined;
-  let api: TestApi | undefined;
   after(async () => {
     await controller?.stop();
-    await api?.close();
   });
   const env = useTestEnv();
+  const api = useTestApi(env);
   const kube = useControlPlane();
   let appA: string;
   let sendId: number;
@@ -50,7 +49,6 @@ describe('controller tenancy: Sends and app ids stay within their App', function
   before(async function () {
     this.timeout(180_000);
     controller = await startTestController(env, kube.cp.kubeconfig);
-    api = await startTestApi(env);
     for (const ns of ['team-a', 'team-b', 'team-c']) {
       ok(await kube.kubectl(['create', 'namespace', ns]));
       await kube.apply(manifest('Secret', 'apns', { type: 'Opaque', stringData: { 'key.p8': makeP8() } }, ns));
