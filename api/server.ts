@@ -19,7 +19,7 @@ import { readSubscriptionRoute } from './routes/subscription-read.js';
 import { removeStartToken, removeUpdateToken, setStartToken, setUpdateToken } from './routes/live-activity-tokens.js';
 import { startLiveActivity, updateLiveActivity } from './routes/live-activities.js';
 import { healthz, metricsEndpoint, readyz } from './routes/health.js';
-import { createAliasRoute, createUserRoute, deleteAliasRoute, deleteUserRoute, getAliasesRoute, getUserRoute, updateUserRoute } from './routes/users.js';
+import { createAliasRoute, createUserRoute, deleteAliasRoute, deleteSubscriptionRoute, deleteUserRoute, getAliasesRoute, getUserRoute, updateUserRoute } from './routes/users.js';
 import { mountDashboard } from './dashboard/routes.js';
 import { openApiDocument } from './openapi/document.js';
 
@@ -58,6 +58,7 @@ export function createApi(deps: ApiDeps): Koa {
   router.post('/api/v1/apps/:app_id/subscriptions', jsonBody(), createSubscription(deps));
   router.patch('/api/v1/apps/:app_id/subscriptions/:id', jsonBody(), updateSubscription(deps));
   router.get('/api/v1/apps/:app_id/subscriptions/:id', ...authenticated, readSubscriptionRoute(deps));
+  router.delete('/api/v1/apps/:app_id/subscriptions/:id', ...sending, deleteSubscriptionRoute(deps));
   router.post('/api/v1/notifications/:id/opened', jsonBody(), reportOpen(deps));
   router.post('/api/v1/apps/:app_id/live_activities/:activity_id/token', jsonBody(), setUpdateToken(deps));
   router.delete('/api/v1/apps/:app_id/live_activities/:activity_id/token/:subscription_id', removeUpdateToken(deps));

@@ -139,8 +139,16 @@ export const openApiDocument = {
         tags: ['sdk'],
         security: [],
         parameters: [{ name: 'app_id', in: 'path', required: true, schema: { type: 'string' } }, { name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-        requestBody: { required: true, content: json(ref('SubscriptionPatch')) },
+        description: "The app's flat fields, or the official client's updateSubscription body {\"subscription\": {type, token, enabled, test_type}} (another field of it is a 422 naming it).",
+        requestBody: { required: true, content: json({ anyOf: [ref('SubscriptionPatch'), ref('SubscriptionBody')] }) },
         responses: { '200': { description: 'Updated.', content: json(ref('SubscriptionId')) }, '403': IDENTITY, '404': r('NotFound'), '409': r('Conflict'), ...SDK },
+      },
+      delete: {
+        operationId: 'deleteSubscription',
+        tags: ['users'],
+        summary: 'Erase one install for good, in the request: its token, Live Activity tokens, opens and its id in list sends (needs a key of scope send; the users bucket). Its user stays.',
+        parameters: [{ name: 'app_id', in: 'path', required: true, schema: { type: 'string' } }, { name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { '202': ok('Erased.', 'UserErased'), '404': r('NotFound'), ...AUTHENTICATED },
       },
     },
     '/apps/{app_id}/activities/activity/{activity_type}': {

@@ -2,6 +2,7 @@
 // validators' own schemas (core/users/user-schema.ts); the answers are OneSignal's models as
 // Herald fills them.
 import { CREATE_USER_SCHEMA, IDENTITY_BODY_SCHEMA, UPDATE_USER_SCHEMA } from '../../core/users/user-schema.js';
+import { SUBSCRIPTION_BODY_SCHEMA } from '../../core/subscriptions/subscription-body.js';
 
 const UNIX_SECONDS = { type: 'integer', description: 'Unix time in seconds.' };
 const IDENTITY = {
@@ -24,6 +25,7 @@ const PROPERTIES = {
 
 export const USER_SCHEMAS = {
   UserCreate: CREATE_USER_SCHEMA,
+  SubscriptionBody: { ...SUBSCRIPTION_BODY_SCHEMA, description: "The official client's updateSubscription body (OneSignal's SubscriptionBody)." },
   UserUpdate: UPDATE_USER_SCHEMA,
   UserIdentityBody: { ...IDENTITY_BODY_SCHEMA, description: 'Aliases to add: label → id.' },
   User: {

@@ -9,6 +9,7 @@ import { patchSubscription, TEST_TYPE_ENVIRONMENT, upsertSubscription, type Subs
 import { recordOpen } from '../../core/send/opens.js';
 import { inTransaction } from '../../core/store/db.js';
 import { joinInstallToUser } from '../../core/users/install-join.js';
+import { isWrapped, unwrapSubscription } from '../../core/subscriptions/subscription-body.js';
 import type { ApiDeps } from '../deps.js';
 import { SUBSCRIPTION_FIELDS as fields } from '../../core/validation/subscription-schema.js';
 import { checkIdentity } from './identity.js';
@@ -108,7 +109,9 @@ export function updateSubscription(deps: ApiDeps) {
     await drawSdk(deps, ctx);
     const app = await appOf(deps, ctx);
     const id = String(ctx.params.id);
-    const body = ctx.request.body as Record<string, unknown>;
+    const given = ctx.request.body as Record<string, unknown>;
+    // The official client's updateSubscription wraps the fields: {"subscription": {...}}.
+    const body = isWrapped(given) ? unwrapSubscription(given) : given;
     if (!checkPatch(body)) throw new ValidationError(messages(checkPatch.errors));
     if (isUuid(id)) await checkIdentity(deps.pool, app.id, body, { id: id.toLowerCase() });
     const fields = toFields(body);

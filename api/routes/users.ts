@@ -1,5 +1,6 @@
 // OneSignal's user and alias calls with the app's REST API key (issue 27; docs/api.md "Users"):
-// createUser, getUser, updateUser, deleteUser, and the alias calls by user or by subscription.
+// createUser, getUser, updateUser, deleteUser, the alias calls by user or by subscription, and
+// deleteSubscription.
 // Order of checks as the send (DECISIONS "Limits"): key → body → the path's app → buckets →
 // the body's rules → the work, in one transaction that locks the user (core/users/resolve.ts).
 // Reads draw `read`; changes draw `users` (core/buckets/policy.ts) and need a key of scope send.
@@ -9,7 +10,8 @@ import { inTransaction, type PoolClient } from '../../core/store/db.js';
 import { findUser, userOfInstall } from '../../core/users/resolve.js';
 import { addAliases, readIdentity, readTags, readUser, removeAlias, writeProperties, type PropertiesChange } from '../../core/users/user-store.js';
 import { createUser, type CreateUserBody } from '../../core/users/create-user.js';
-import { eraseUser } from '../../core/users/erase.js';
+import { eraseInstall, eraseUser } from '../../core/users/erase.js';
+import { isUuid } from '../../core/formats/uuid.js';
 import { checkBody } from '../../core/users/user-schema.js';
 import { LABEL_PATTERN, ONESIGNAL_ID, USER_LIMITS } from '../../core/users/user-limits.js';
 import type { ApiDeps, ClassBucket } from '../deps.js';
@@ -142,5 +144,17 @@ export function deleteAliasRoute(deps: ApiDeps) {
         return readIdentity(db, userId);
       }),
     };
+  };
+}
+
+/** deleteSubscription: the install erased for good in the request (202, as the client expects). */
+export function deleteSubscriptionRoute(deps: ApiDeps) {
+  return async function deleteSubscriptionHandler(ctx: Context): Promise<void> {
+    const appId = await keyApp(deps, ctx, 'users');
+    const id = String(ctx.params.id);
+    const erased = isUuid(id) ? await inTransaction(deps.pool, (db) => eraseInstall(db, appId, id.toLowerCase())) : undefined;
+    if (erased === undefined) throw new NotFoundError('No such subscription.');
+    ctx.status = 202;
+    ctx.body = { success: true, erased };
   };
 }

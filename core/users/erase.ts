@@ -72,3 +72,18 @@ function without(value: unknown, gone: Set<string>): unknown {
   if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, without(v, gone)]));
   return value;
 }
+
+/**
+ * Erases one install of the app (deleteSubscription): its row and token, its Live Activity tokens
+ * (foreign key), its opens, and its id in list sends, their answers and chunk entries. Its user
+ * and the user's aliases stay (OneSignal keeps a user without subscriptions). Undefined: no such install.
+ */
+export async function eraseInstall(db: PoolClient, appId: string, installId: string): Promise<Erased | undefined> {
+  const found = await db.query('SELECT id FROM subscriptions WHERE app_id = $1 AND id = $2::uuid FOR UPDATE', [appId, installId]);
+  if (!found.rowCount) return undefined;
+  const tokens = await db.query('SELECT count(*)::int AS n FROM live_activity_tokens WHERE subscription_id = $1', [installId]);
+  const opens = await db.query('DELETE FROM opens WHERE subscription_id = $1', [installId]);
+  const scrubbed = await scrubSends(db, appId, [installId, installId.toUpperCase()]);
+  await db.query('DELETE FROM subscriptions WHERE id = $1', [installId]);
+  return { installs: 1, aliases: 0, live_activity_tokens: tokens.rows[0].n, opens: opens.rowCount ?? 0, sends_scrubbed: scrubbed };
+}

@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import * as OneSignal from '@onesignal/node-onesignal';
 import { useTestEnv } from '../env/index.js';
 import { useTestApi } from '../support/api-server.js';
+import { officialClient, refused } from '../support/onesignal.js';
 import { makeApp, type TestApp } from '../support/apps.js';
 import { createKey } from '../../core/apps/keys.js';
 import { MemoryBucketStore } from '../../core/buckets/memory-store.js';
@@ -21,18 +22,7 @@ describe('api: users and aliases through the official client', () => {
   const hex = (i: number) => i.toString(16).padStart(64, '0');
   const nextToken = () => hex(0x5e000 + ++n);
 
-  const clientFor = (key: string) =>
-    new OneSignal.DefaultApi(OneSignal.createConfiguration({ restApiKey: key, baseServer: new OneSignal.ServerConfiguration(`${api.url}/api/v1`, {}) }));
-  /** The ApiException a call throws (fails when it answers 2xx). */
-  async function refused(call: Promise<unknown>): Promise<{ code: number; body: any }> {
-    try {
-      await call;
-    } catch (error) {
-      if (error instanceof OneSignal.ApiException) return { code: error.code, body: error.body };
-      throw error;
-    }
-    throw new Error('the call was not refused');
-  }
+  const clientFor = (key: string) => officialClient(api.url, key);
   const user = (body: Partial<OneSignal.User>) => Object.assign(new OneSignal.User(), body);
   const ios = (token: string, extra: Partial<OneSignal.Subscription> = {}) => ({ type: 'iOSPush' as const, token, ...extra });
   const estimate = async (body: Record<string, unknown>) =>

@@ -1,0 +1,58 @@
+// The official client's updateSubscription body, {"subscription": {...}} (OneSignal's
+// SubscriptionBody), read into the flat fields of the app-facing update (issue 27). Every field it
+// accepts changes what it names; a field Herald cannot apply is a 422 naming it, never a silent 200.
+import { Ajv } from 'ajv';
+import { ValidationError } from '../errors.js';
+import { DEVICE_TOKEN_SCHEMA, deviceTokenRule } from '../formats/device-token.js';
+
+/** OneSignal's Subscription fields that an install here has: type, token, enabled, test_type. */
+export const SUBSCRIPTION_BODY_SCHEMA = {
+  type: 'object',
+  required: ['subscription'],
+  additionalProperties: false,
+  properties: {
+    subscription: {
+      type: 'object',
+      minProperties: 1,
+      additionalProperties: false,
+      properties: {
+        type: { const: 'iOSPush' },
+        token: DEVICE_TOKEN_SCHEMA,
+        enabled: { type: 'boolean' },
+        test_type: { enum: [1, 2, null] },
+      },
+    },
+    external_id_auth_hash: { type: 'string', maxLength: 128 },
+  },
+};
+
+const check = new Ajv({ allErrors: false }).compile(SUBSCRIPTION_BODY_SCHEMA);
+
+/** Whether a PATCH body is the client's wrapped form. */
+export function isWrapped(body: Record<string, unknown>): boolean {
+  return Object.hasOwn(body, 'subscription');
+}
+
+/** The wrapped body as the flat update's fields (`enabled` is `subscribed`), or a 422 naming the field. */
+export function unwrapSubscription(body: Record<string, unknown>): Record<string, unknown> {
+  if (!check(body)) {
+    const e = check.errors![0];
+    const at = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    const extra = (e.params as { additionalProperty?: string }).additionalProperty;
+    if (extra !== undefined) {
+      const field = at ? `${at}.${extra}` : extra;
+      throw new ValidationError({ field, message: `${field} is not a field Herald can change on an install (it keeps type, token, enabled and test_type).` });
+    }
+    if (at === 'subscription.token') throw new ValidationError({ field: at, message: `${deviceTokenRule(at)}.` });
+    if (at === 'subscription.type') throw new ValidationError({ field: at, message: 'subscription.type must be iOSPush: Herald delivers to iOS installs only.' });
+    if (e.keyword === 'minProperties') throw new ValidationError({ field: 'subscription', message: 'subscription names no field to change.' });
+    throw new ValidationError({ field: at || 'subscription', message: `${at || 'subscription'} ${e.message ?? 'is not valid'}.` });
+  }
+  const sub = body.subscription as { token?: string; enabled?: boolean; test_type?: 1 | 2 | null };
+  const flat: Record<string, unknown> = {};
+  if (sub.token !== undefined) flat.token = sub.token;
+  if (sub.enabled !== undefined) flat.subscribed = sub.enabled;
+  if ('test_type' in sub) flat.test_type = sub.test_type;
+  if (body.external_id_auth_hash !== undefined) flat.external_id_auth_hash = body.external_id_auth_hash;
+  return flat;
+}
