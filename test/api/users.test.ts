@@ -12,6 +12,8 @@ import { createKey } from '../../core/apps/keys.js';
 import { MemoryBucketStore } from '../../core/buckets/memory-store.js';
 import { BucketRateLimiter } from '../../api/rate-limit/bucket-limiter.js';
 import { USER_LIMITS } from '../../core/users/user-limits.js';
+import { importSubscriptions } from '../../core/subscriptions/import.js';
+import { Readable } from 'node:stream';
 
 describe('api: users and aliases through the official client', () => {
   const env = useTestEnv();
@@ -123,6 +125,19 @@ describe('api: users and aliases through the official client', () => {
     expect(fay.subscriptions!.map((s) => s.id).sort()).to.deep.equal([...legacy].sort());
     expect(fay.properties!.tags).to.deep.equal({ a: '1', b: '2' });
     expect(await estimate({ filters: [{ field: 'tag', key: 'a', relation: '=', value: '1' }, { field: 'tag', key: 'b', relation: '=', value: '2' }] })).to.equal(2);
+  });
+
+  it('an import of a user\'s install (herald import) sets its user\'s tags, on all its installs', async () => {
+    const tokens = [nextToken(), nextToken()];
+    await client.createUser(app.app.id, user({ identity: { external_id: 'ida' }, properties: { tags: { old: '1' } }, subscriptions: tokens.map((t) => ios(t)) }));
+    const line = JSON.stringify({ token: tokens[0], external_id: 'someone-else', tags: { imported: 'y' }, language: 'de' });
+    const result = await importSubscriptions(env.pool, app.app.id, Readable.from([`${line}\n`]));
+    expect(result.accepted).to.equal(1);
+    const ida = await client.getUser(app.app.id, 'external_id', 'ida');
+    expect(ida.properties).to.deep.include({ tags: { imported: 'y' }, language: 'de' });
+    expect(ida.subscriptions).to.have.length(2);
+    expect(await estimate({ filters: [{ field: 'tag', key: 'imported', relation: '=', value: 'y' }, { field: 'language', relation: '=', value: 'de' }] })).to.equal(2);
+    expect(await estimate({ filters: [{ field: 'tag', key: 'old', relation: 'exists' }] })).to.equal(0);
   });
 
   it('bounds every body at its edges, with a 422 naming the field', async () => {
