@@ -24,7 +24,8 @@ export type CreateUserOutcome =
 export async function createUser(db: PoolClient, appId: string, body: CreateUserBody): Promise<CreateUserOutcome> {
   const identity = body.identity ?? {};
   const owners = new Map<string, string>();
-  for (const [label, id] of Object.entries(identity)) {
+  // Sorted: every call takes the aliases' locks in one order (no deadlock between two imports).
+  for (const [label, id] of Object.entries(identity).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const owner = await findUser(db, appId, label, id);
     if (owner !== undefined) owners.set(label, owner);
   }

@@ -3,7 +3,7 @@
 // aliases. Every function runs in the caller's transaction after resolve.ts locked the user.
 import type { PoolClient, Queryable } from '../store/db.js';
 import { ConflictError, ValidationError } from '../errors.js';
-import { COPY_TO_INSTALLS } from './resolve.js';
+import { COPY_TO_INSTALLS, copyToInstalls, lockName } from './resolve.js';
 import { EXTERNAL_ID, ONESIGNAL_ID, USER_LIMITS } from './user-limits.js';
 
 export interface UserProperties {
@@ -116,7 +116,9 @@ export async function readIdentity(db: Queryable, userId: string): Promise<Recor
  */
 export async function addAliases(db: PoolClient, appId: string, userId: string, identity: Record<string, string>): Promise<void> {
   if (ONESIGNAL_ID in identity) throw new ValidationError({ field: `identity.${ONESIGNAL_ID}`, message: `identity.${ONESIGNAL_ID} is the user's own id: it cannot be set.` });
-  const labels = Object.keys(identity);
+  // In one order (sorted), so two calls naming the same aliases never wait on each other in a circle.
+  const labels = Object.keys(identity).sort();
+  for (const label of labels) await lockName(db, appId, label, identity[label]);
   const taken = await db.query<{ label: string; alias_id: string }>(
     `SELECT label, alias_id FROM user_aliases WHERE app_id = $1 AND user_id <> $2 AND (label, alias_id) IN (SELECT * FROM unnest($3::text[], $4::text[]))`,
     [appId, userId, labels, labels.map((l) => identity[l])],
@@ -135,7 +137,11 @@ export async function addAliases(db: PoolClient, appId: string, userId: string, 
   if (Number(res.rows[0].n) > USER_LIMITS.aliases) {
     throw new ValidationError({ field: 'identity', message: `identity: a user holds at most ${USER_LIMITS.aliases} aliases; delete one first.` });
   }
-  if (EXTERNAL_ID in identity) await db.query(`UPDATE subscriptions SET external_id = $2, updated_at = now() WHERE user_id = $1`, [userId, identity[EXTERNAL_ID]]);
+  if (EXTERNAL_ID in identity) {
+    // Installs the app registered with this external id and no user yet are this user's now.
+    await db.query('UPDATE subscriptions SET user_id = $1 WHERE app_id = $2 AND external_id = $3 AND user_id IS NULL', [userId, appId, identity[EXTERNAL_ID]]);
+    await copyToInstalls(db, userId);
+  }
 }
 
 /** Removes one alias of the user (false when it has none of that label). */

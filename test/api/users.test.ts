@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import * as OneSignal from '@onesignal/node-onesignal';
 import { useTestEnv } from '../env/index.js';
-import { useTestApi } from '../support/api-server.js';
+import { startTestApi, useTestApi } from '../support/api-server.js';
 import { officialClient, refused } from '../support/onesignal.js';
 import { makeApp, type TestApp } from '../support/apps.js';
 import { createKey } from '../../core/apps/keys.js';
@@ -17,7 +17,7 @@ import { Readable } from 'node:stream';
 
 describe('api: users and aliases through the official client', () => {
   const env = useTestEnv();
-  const api = useTestApi(env, () => ({ rateLimiter: new BucketRateLimiter(new MemoryBucketStore(), 'users-test:') }));
+  const api = useTestApi(env);
   let app: TestApp;
   let client: OneSignal.DefaultApi;
   let n = 0;
@@ -125,6 +125,13 @@ describe('api: users and aliases through the official client', () => {
     expect(fay.subscriptions!.map((s) => s.id).sort()).to.deep.equal([...legacy].sort());
     expect(fay.properties!.tags).to.deep.equal({ a: '1', b: '2' });
     expect(await estimate({ filters: [{ field: 'tag', key: 'a', relation: '=', value: '1' }, { field: 'tag', key: 'b', relation: '=', value: '2' }] })).to.equal(2);
+    // An alias call giving a user that external id takes such installs too, with the user's tags.
+    const early = await register({ token: nextToken(), external_id: 'gil', tags: { early: '1' } });
+    await client.createUser(app.app.id, user({ identity: { crm: 'g-1' }, properties: { tags: { crm: 'yes' } } }));
+    await client.createAlias(app.app.id, 'crm', 'g-1', { identity: { external_id: 'gil' } });
+    const gil = await client.getUser(app.app.id, 'crm', 'g-1');
+    expect(gil.subscriptions!.map((s) => s.id)).to.deep.equal([early]);
+    expect(await estimate({ filters: [{ field: 'tag', key: 'crm', relation: '=', value: 'yes' }] })).to.equal(1);
   });
 
   it('an import of a user\'s install (herald import) sets its user\'s tags, on all its installs', async () => {
@@ -199,12 +206,17 @@ describe('api: users and aliases through the official client', () => {
   });
 
   it('changes draw the users bucket and reads the read bucket, named in RateLimit-Policy', async () => {
-    await client.createUser(app.app.id, user({ identity: { external_id: 'hal' } }));
-    const path = `/api/v1/apps/${app.app.id}/users/by/external_id/hal`;
-    const change = await api.request('PATCH', path, { key: app.key, body: { properties: { tags: { a: '1' } } } });
-    expect(change.status).to.equal(202);
-    expect(change.headers.get('ratelimit-policy')).to.contain('name="users"');
-    const read = await api.request('GET', path, { key: app.key });
-    expect(read.headers.get('ratelimit-policy')).to.contain('name="read"');
+    const limited = await startTestApi(env, { rateLimiter: new BucketRateLimiter(new MemoryBucketStore(), 'users-test:') });
+    try {
+      await client.createUser(app.app.id, user({ identity: { external_id: 'hal' } }));
+      const path = `/api/v1/apps/${app.app.id}/users/by/external_id/hal`;
+      const change = await limited.request('PATCH', path, { key: app.key, body: { properties: { tags: { a: '1' } } } });
+      expect(change.status).to.equal(202);
+      expect(change.headers.get('ratelimit-policy')).to.contain('name="users"');
+      const read = await limited.request('GET', path, { key: app.key });
+      expect(read.headers.get('ratelimit-policy')).to.contain('name="read"');
+    } finally {
+      await limited.close();
+    }
   });
 });
