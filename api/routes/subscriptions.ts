@@ -7,7 +7,7 @@ import { NotFoundError, ValidationError } from '../../core/errors.js';
 import { getApp } from '../../core/apps/app-store.js';
 import { patchSubscription, TEST_TYPE_ENVIRONMENT, upsertSubscription, type SubscriptionFields } from '../../core/subscriptions/subscription-store.js';
 import { recordOpen } from '../../core/send/opens.js';
-import { inTransaction } from '../../core/store/db.js';
+import { inUserTransaction } from '../../core/users/transaction.js';
 import { joinInstallToUser } from '../../core/users/install-join.js';
 import { isWrapped, unwrapSubscription } from '../../core/subscriptions/subscription-body.js';
 import type { ApiDeps } from '../deps.js';
@@ -94,7 +94,7 @@ export function createSubscription(deps: ApiDeps) {
     const fields = toFields(body) as SubscriptionFields & { token: string };
     // One transaction with the install's user (core/users/install-join.ts); an anonymous install
     // that names no external id writes nothing more.
-    const result = await inTransaction(deps.pool, async (db) => {
+    const result = await inUserTransaction(deps.pool, async (db) => {
       const written = await upsertSubscription(db, app.id, fields);
       if (written.userId !== null || typeof fields.external_id === 'string') await joinInstallToUser(db, app.id, written.id, fields);
       return written;
@@ -115,7 +115,7 @@ export function updateSubscription(deps: ApiDeps) {
     if (!checkPatch(body)) throw new ValidationError(messages(checkPatch.errors));
     if (isUuid(id)) await checkIdentity(deps.pool, app.id, body, { id: id.toLowerCase() });
     const fields = toFields(body);
-    const found = isUuid(id) && (await inTransaction(deps.pool, async (db) => {
+    const found = isUuid(id) && (await inUserTransaction(deps.pool, async (db) => {
       if (!(await patchSubscription(db, app.id, id.toLowerCase(), fields))) return false;
       await joinInstallToUser(db, app.id, id.toLowerCase(), fields);
       return true;

@@ -6,7 +6,8 @@
 // Reads draw `read`; changes draw `users` (core/buckets/policy.ts) and need a key of scope send.
 import type { Context } from 'koa';
 import { AuthError, NotFoundError, ValidationError } from '../../core/errors.js';
-import { inTransaction, type PoolClient } from '../../core/store/db.js';
+import type { PoolClient } from '../../core/store/db.js';
+import { inUserTransaction } from '../../core/users/transaction.js';
 import { findUser, userOfInstall } from '../../core/users/resolve.js';
 import { addAliases, readIdentity, readTags, readUser, removeAlias, writeProperties, type PropertiesChange } from '../../core/users/user-store.js';
 import { createUser, type CreateUserBody } from '../../core/users/create-user.js';
@@ -42,7 +43,7 @@ function pathAlias(ctx: Context): { label: string; id: string } {
 /** Runs `work` on the user the path names (404 when none), in one transaction. */
 function onUser<T>(deps: ApiDeps, ctx: Context, appId: string, work: (db: PoolClient, userId: string) => Promise<T>): Promise<T> {
   const { label, id } = pathAlias(ctx);
-  return inTransaction(deps.pool, async (db) => {
+  return inUserTransaction(deps.pool, async (db) => {
     const userId = await findUser(db, appId, label, id);
     if (userId === undefined) throw new NotFoundError(NO_USER);
     return work(db, userId);
@@ -51,7 +52,7 @@ function onUser<T>(deps: ApiDeps, ctx: Context, appId: string, work: (db: PoolCl
 
 /** Runs `work` on the user of the path's install (made from it when it had none). */
 function onUserOfInstall<T>(deps: ApiDeps, ctx: Context, appId: string, work: (db: PoolClient, userId: string) => Promise<T>): Promise<T> {
-  return inTransaction(deps.pool, async (db) => {
+  return inUserTransaction(deps.pool, async (db) => {
     const userId = await userOfInstall(db, appId, String(ctx.params.subscription_id));
     if (userId === undefined) throw new NotFoundError('No such subscription.');
     return work(db, userId);
@@ -63,7 +64,7 @@ export function createUserRoute(deps: ApiDeps) {
     const appId = await keyApp(deps, ctx, 'users');
     const body = ctx.request.body as CreateUserBody;
     checkBody('createUser', body);
-    const outcome = await inTransaction(deps.pool, async (db) => {
+    const outcome = await inUserTransaction(deps.pool, async (db) => {
       const made = await createUser(db, appId, body);
       return made.kind === 'conflict' ? made : { ...made, view: await readUser(db, made.userId) };
     });
@@ -152,7 +153,7 @@ export function deleteSubscriptionRoute(deps: ApiDeps) {
   return async function deleteSubscriptionHandler(ctx: Context): Promise<void> {
     const appId = await keyApp(deps, ctx, 'users');
     const id = String(ctx.params.id);
-    const erased = isUuid(id) ? await inTransaction(deps.pool, (db) => eraseInstall(db, appId, id.toLowerCase())) : undefined;
+    const erased = isUuid(id) ? await inUserTransaction(deps.pool, (db) => eraseInstall(db, appId, id.toLowerCase())) : undefined;
     if (erased === undefined) throw new NotFoundError('No such subscription.');
     ctx.status = 202;
     ctx.body = { success: true, erased };

@@ -13,6 +13,7 @@ import { MemoryBucketStore } from '../../core/buckets/memory-store.js';
 import { BucketRateLimiter } from '../../api/rate-limit/bucket-limiter.js';
 import { USER_LIMITS } from '../../core/users/user-limits.js';
 import { importSubscriptions } from '../../core/subscriptions/import.js';
+import { inUserTransaction } from '../../core/users/transaction.js';
 import { Readable } from 'node:stream';
 
 describe('api: users and aliases through the official client', () => {
@@ -81,6 +82,20 @@ describe('api: users and aliases through the official client', () => {
     const zones = await env.pool.query('SELECT DISTINCT timezone, tags FROM subscriptions WHERE user_id = $1', [made.identity!.onesignal_id]);
     expect(zones.rows).to.deep.equal([{ timezone: 'Asia/Tokyo', tags: { tier: 'free' } }]);
     expect((await refused(client.updateUser(app.app.id, 'external_id', 'nobody', { properties: { tags: { a: '1' } } }))).code).to.equal(404);
+  });
+
+  it('concurrent tag changes of one user all land, and every install ends with the user\'s tags', async () => {
+    const made = await client.createUser(app.app.id, user({ identity: { external_id: 'max' }, subscriptions: [1, 2, 3, 4, 5].map(() => ios(nextToken())) }));
+    const register = (external_id: string) => api.request('POST', `/api/v1/apps/${app.app.id}/subscriptions`, { body: { token: nextToken(), external_id, tags: { joined: '1' } } });
+    await Promise.all([
+      ...Array.from({ length: 20 }, (_, i) => client.updateUser(app.app.id, 'external_id', 'max', { properties: { tags: { [`k${i}`]: `${i}` } } })),
+      register('max'),
+      register('max'),
+    ]);
+    const max = await client.getUser(app.app.id, 'onesignal_id', made.identity!.onesignal_id!);
+    expect(Object.keys(max.properties!.tags!).sort()).to.deep.equal([...Array.from({ length: 20 }, (_, i) => `k${i}`), 'joined'].sort());
+    const rows = await env.pool.query('SELECT s.tags = u.tags AS same FROM subscriptions s JOIN users u ON u.id = s.user_id WHERE u.id = $1', [made.identity!.onesignal_id]);
+    expect(rows.rows.map((r) => r.same)).to.deep.equal(Array(7).fill(true));
   });
 
   it('the alias calls add, list and remove aliases, by user and by subscription', async () => {
@@ -203,6 +218,27 @@ describe('api: users and aliases through the official client', () => {
     const reader = clientFor(readKey);
     expect((await reader.getAliases(app.app.id, 'external_id', 'gus')).identity).to.include({ external_id: 'gus' });
     expect((await refused(reader.updateUser(app.app.id, 'external_id', 'gus', { properties: { tags: { x: '1' } } }))).code).to.equal(403);
+  });
+
+  it('runs a user call again when PostgreSQL ends it as one side of a deadlock', async () => {
+    // Two transactions lock two advisory keys in opposite orders: PostgreSQL ends one (40P01) and
+    // inUserTransaction runs it again, so both finish; each ran its work once or twice.
+    const runs = [0, 0];
+    let bothHoldFirst: () => void = () => undefined;
+    const ready = new Promise<void>((resolve) => { let n = 0; bothHoldFirst = () => { if (++n === 2) resolve(); }; });
+    const side = (i: number, first: number, second: number) => inUserTransaction(env.pool, async (db) => {
+      runs[i]++;
+      await db.query('SELECT pg_advisory_xact_lock($1)', [first]);
+      if (runs[i] === 1) { bothHoldFirst(); await ready; }
+      await db.query('SELECT pg_advisory_xact_lock($1)', [second]);
+      return i;
+    });
+    expect(await Promise.all([side(0, 9001, 9002), side(1, 9002, 9001)])).to.deep.equal([0, 1]);
+    expect(runs.slice().sort()).to.deep.equal([1, 2]);
+    let tries = 0;
+    const bug = inUserTransaction(env.pool, async () => { tries++; throw Object.assign(new Error('not a deadlock'), { code: '23505' }); });
+    expect(((await bug.then(() => undefined, (e: Error) => e)) as Error).message).to.equal('not a deadlock');
+    expect(tries).to.equal(1);
   });
 
   it('changes draw the users bucket and reads the read bucket, named in RateLimit-Policy', async () => {
