@@ -37,7 +37,8 @@ export async function findUser(db: PoolClient, appId: string, label: string, id:
   const userId = found ?? (await makeUserFromInstalls(db, appId, loose.rows.map((r) => r.id)));
   if (found === undefined) await db.query('INSERT INTO user_aliases (app_id, label, alias_id, user_id) VALUES ($1, $2, $3, $4)', [appId, EXTERNAL_ID, id, userId]);
   else if (loose.rowCount) await adopt(db, userId, loose.rows.map((r) => r.id));
-  await copyToInstalls(db, userId);
+  // Only installs that just joined need the user's properties (the others carry them already).
+  if (loose.rowCount) await copyToInstalls(db, userId);
   return lockUser(db, userId);
 }
 
