@@ -2,7 +2,7 @@
 // minute, so a changed app is seen), and the APNs payload of each language, built once.
 import type { Queryable } from '../core/store/db.js';
 import type { AppRecord } from '../core/apps/app-store.js';
-import type { SendRequest } from '../core/send/request.js';
+import type { SendRequest } from '../core/send-model/request.js';
 import { loadSendForDelivery } from '../core/delivery/chunks.js';
 import { buildApnsPayload } from '../core/payload/apns-payload.js';
 import { pickLanguage } from '../core/payload/language.js';

@@ -6,7 +6,7 @@
 // ahead, so in any time t at most rate × t + 500 devices have started: never faster than the rate.
 import type { Redis } from 'ioredis';
 import type { ClaimedChunk } from '../core/delivery/claim.js';
-import { isBroadcast } from '../core/send/status.js';
+import { isBroadcast } from '../core/send-model/status.js';
 import { pauseUnlessStopping } from './stoppable-wait.js';
 
 const RESERVE = `

@@ -2,7 +2,7 @@
 // a failure not kept, at most SIZES_KEPT sizes with the oldest evicted, lists never counted.
 import { expect } from 'chai';
 import type { AppRecord } from '../../core/apps/app-store.js';
-import type { SendTarget } from '../../core/send/request.js';
+import type { SendTarget } from '../../core/send-model/request.js';
 import { AudienceSizes, SIZE_KEPT_MS } from './audience-sizes.js';
 
 const app = (id: string) => ({ id }) as AppRecord;

@@ -12,7 +12,7 @@
 // segment.
 import type { AppRecord } from '../../core/apps/app-store.js';
 import { measureAudience } from '../../core/audience/measure.js';
-import type { SendTarget } from '../../core/send/request.js';
+import type { SendTarget } from '../../core/send-model/request.js';
 import { perPool } from '../../core/store/coalesce.js';
 import type { Pool } from '../../core/store/db.js';
 

@@ -2,7 +2,7 @@
 // "tag plan = gold", "3 external ids", "Live Activity match-7 (end)"). Read from the send's recorded request, only the parts named
 // here: a list send's request holds up to 500 ids, which are counted, never loaded.
 import type { Queryable } from '../../core/store/db.js';
-import { requestJsonSql, requestTextSql, type RequestPart, type SendTarget } from '../../core/send/request.js';
+import { requestJsonSql, requestTextSql, type RequestPart, type SendTarget } from '../../core/send-model/request.js';
 
 const target = (part: RequestPart<'target'>) => requestJsonSql('request', 'target', part);
 const arrayLength = (json: string) => `jsonb_array_length(CASE WHEN jsonb_typeof(${json}) = 'array' THEN ${json} END)`;

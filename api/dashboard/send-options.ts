@@ -1,7 +1,7 @@
 // What the report shows of a send's iOS options: read from its recorded request (the validated
 // SendRequest), only the parts named here.
 import type { Queryable } from '../../core/store/db.js';
-import { requestJsonSql, type ApnsOptions } from '../../core/send/request.js';
+import { requestJsonSql, type ApnsOptions } from '../../core/send-model/request.js';
 
 export interface SendOptions {
   apns: ApnsOptions;

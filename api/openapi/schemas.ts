@@ -4,7 +4,7 @@ import { openApiSendRequest } from '../../core/validation/schema-views.js';
 import { StartLiveActivityBodySchema, UpdateLiveActivityBodySchema } from '../../core/validation/live-activity-schema.js';
 import { SUBSCRIPTION_FIELDS } from '../../core/validation/subscription-schema.js';
 import { DEVICE_TOKEN_SCHEMA } from '../../core/formats/device-token.js';
-import { SEND_STATUSES } from '../../core/send/states.js';
+import { SEND_STATUSES } from '../../core/send-model/states.js';
 import { SEND_SOURCES } from '../../core/formats/send-source.js';
 import { USER_SCHEMAS } from './user-schemas.js';
 

@@ -5,7 +5,7 @@ import type { Context } from 'koa';
 import { AuthError } from '../../core/errors.js';
 import { getApp } from '../../core/apps/app-store.js';
 import { acceptSend, type AcceptInput } from '../../core/send/accept.js';
-import type { CreatedSend } from '../../core/send/create-send.js';
+import type { CreatedSend } from '../../core/send-model/response.js';
 import { SharedRead } from '../../core/store/coalesce.js';
 import { singleTagFilter } from '../../core/validation/send-target.js';
 import type { ApiDeps, RateDraw } from '../deps.js';

@@ -9,7 +9,7 @@ import { benchDatabase } from '../support/bench-database.js';
 import { getApp, upsertApp } from '../../core/apps/app-store.js';
 import { measureAudience } from '../../core/audience/measure.js';
 import { audienceCondition, Params } from '../../core/audience/filter.js';
-import type { SendTarget } from '../../core/send/request.js';
+import type { SendTarget } from '../../core/send-model/request.js';
 
 const { values } = parseArgs({ options: { installs: { type: 'string', default: '1000000' }, rounds: { type: 'string', default: '5' } } });
 const INSTALLS = Number(values.installs);

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createPool, type Pool } from '../../core/store/db.js';
-import { statusInSql } from '../../core/send/states.js';
+import { statusInSql } from '../../core/send-model/states.js';
 import { migrate } from '../../core/store/migrate.js';
 import { upsertApp, setCredentials, getApp, setInvoiceOverdue, type AppRecord } from '../../core/apps/app-store.js';
 import { connectBus, deleteStreams, type Bus } from '../../core/bus/jetstream.js';

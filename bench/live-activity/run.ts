@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Pool } from '../../core/store/db.js';
-import { statusInSql } from '../../core/send/states.js';
+import { statusInSql } from '../../core/send-model/states.js';
 import { upsertApp, setCredentials, getApp, setInvoiceOverdue, type AppRecord } from '../../core/apps/app-store.js';
 import { createKey } from '../../core/apps/keys.js';
 import { generateApnsKeyPair, randomAppleId } from '../../apns-sim/index.js';

@@ -12,7 +12,7 @@ import type { MirrorMode } from '../../core/config.js';
 import type { Logger } from '../../core/log.js';
 import type { Pool } from '../../core/store/db.js';
 import type { SendCreatedEvent } from '../../core/send/create-send.js';
-import type { SendRequest } from '../../core/send/request.js';
+import type { SendRequest } from '../../core/send-model/request.js';
 import { GROUP, VERSION, describeKubeError, statusOf } from '../kube/client.js';
 import { specFromRequest } from './spec.js';
 import { APP_LABEL, CREATED_AT_ANNOTATION, SEND_ID_ANNOTATION, SEND_KIND, SEND_PLURAL, SOURCE_LABEL } from './types.js';

@@ -4,7 +4,7 @@
 // `kubectl get sends` can show it. The rows in PostgreSQL stay (GET stats keeps working).
 import type { CustomObjectsApi } from '@kubernetes/client-node';
 import type { Logger } from '../../core/log.js';
-import { isFinalStatus } from '../../core/send/states.js';
+import { isFinalStatus } from '../../core/send-model/states.js';
 import { GROUP, VERSION, describeKubeError, isNotFound } from '../kube/client.js';
 import { getCondition } from '../kube/conditions.js';
 import { CREATED_AT_ANNOTATION, SEND_PLURAL, type SendObject } from './types.js';

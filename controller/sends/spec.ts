@@ -3,7 +3,7 @@
 // from the stored, validated SendRequest. Both shapes come from the send body's one schema
 // (core/validation/send-body-schema.ts); spec.test.ts checks that every accepted body comes back
 // unchanged and that no field of the schema is left unmapped.
-import type { ApnsOptions, AudienceCondition, SendRequest } from '../../core/send/request.js';
+import type { ApnsOptions, AudienceCondition, SendRequest } from '../../core/send-model/request.js';
 import type { FilterEntry } from '../../core/audience/filter-schema.js';
 import type { SendSpec } from './types.js';
 

@@ -6,7 +6,7 @@
 import type { Pool } from '../../core/store/db.js';
 import type { Logger } from '../../core/log.js';
 import { toStats, type SendRow } from '../../core/send/stats.js';
-import { isFinalStatus } from '../../core/send/states.js';
+import { isFinalStatus } from '../../core/send-model/states.js';
 import { keyOf } from '../kube/client.js';
 import type { SendObject, SendObjectStatus } from './types.js';
 

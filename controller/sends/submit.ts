@@ -9,7 +9,7 @@ import type { Pool } from '../../core/store/db.js';
 import type { Bus } from '../../core/bus/jetstream.js';
 import type { Logger } from '../../core/log.js';
 import { getAppByName } from '../../core/apps/app-store.js';
-import type { CreatedSend } from '../../core/send/create-send.js';
+import type { CreatedSend } from '../../core/send-model/response.js';
 import { acceptSend } from '../../core/send/accept.js';
 import { ConflictError, PaymentRequiredError, ValidationError } from '../../core/errors.js';
 import type { PgIdempotencyGuard } from '../../core/idempotency/pg-guard.js';

@@ -8,7 +8,7 @@
 // labels the controller writes (mirror.ts). Otherwise it is refused with Accepted=False.
 import type { CustomObjectsApi } from '@kubernetes/client-node';
 import type { Logger } from '../../core/log.js';
-import { isFinalStatus } from '../../core/send/states.js';
+import { isFinalStatus } from '../../core/send-model/states.js';
 import { getAppByName } from '../../core/apps/app-store.js';
 import { cancelSend } from '../../core/send/cancel.js';
 import { GROUP, VERSION, isNotFound, splitKey } from '../kube/client.js';

@@ -3,7 +3,7 @@ import type { Static } from 'typebox';
 import type { SendBodySchema } from '../../core/validation/send-body-schema.js';
 import type { KubeObject } from '../kube/client.js';
 import type { Condition } from '../kube/conditions.js';
-import type { SendStatus } from '../../core/send/states.js';
+import type { SendStatus } from '../../core/send-model/states.js';
 import type { SendSource } from '../../core/formats/send-source.js';
 
 /**

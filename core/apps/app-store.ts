@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../store/db.js';
 import { isSealedWithCurrent, seal, sealContext, sealText, unseal, unsealText } from '../secrets/seal.js';
-import type { TagCondition } from '../send/request.js';
+import type { TagCondition } from '../send-model/request.js';
 import type { StoredCredentials } from './credentials.js';
 
 export interface SegmentDefinition {

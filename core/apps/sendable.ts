@@ -1,7 +1,7 @@
 // "May this app send now": the one rule, for every path that accepts, plans, fires, claims or
 // sweeps a send, and for the backlog figures (a chunk of an app that may not send is no work for a
 // sender). Written once, as a table; the TypeScript check and the SQL fragment both read it.
-// A stop reason says why in the send's final message (core/send/transitions.ts).
+// A stop reason says why in the send's final message (core/send-model/transitions.ts).
 import type { AppRecord } from './app-store.js';
 
 export type HaltReason = 'disabled' | 'paused';

@@ -2,7 +2,7 @@
 // `subscriptions`. Shared by the API's estimate and the planner's keyset pages, so both always
 // agree on who is in a send. DECISIONS "Audiences".
 import type { AppRecord } from '../apps/app-store.js';
-import type { AudienceCondition, TagCondition, SendTarget } from '../send/request.js';
+import type { AudienceCondition, TagCondition, SendTarget } from '../send-model/request.js';
 import { isBuiltInSegment, type BuiltInSegment } from '../formats/built-in-segments.js';
 
 const ACTIVE_DAYS = 7;

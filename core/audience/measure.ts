@@ -1,7 +1,7 @@
 // Audience size at the moment of a call, and the snapshot mark that fixes who is in the send.
 import type { Queryable } from '../store/db.js';
 import type { AppRecord } from '../apps/app-store.js';
-import type { SendTarget } from '../send/request.js';
+import type { SendTarget } from '../send-model/request.js';
 import { audienceCondition, Params } from './filter.js';
 import { countActivityTokens } from '../live-activities/activity-audience.js';
 

@@ -5,8 +5,8 @@
 // when its id or external id is in the list. Tags changed since the send may make this differ from
 // what happened: the page says so.
 import type { AppRecord } from '../apps/app-store.js';
-import { requestJsonSql, type SendTarget } from '../send/request.js';
-import { statusInSql } from '../send/states.js';
+import { requestJsonSql, type SendTarget } from '../send-model/request.js';
+import { statusInSql } from '../send-model/states.js';
 import type { Queryable } from '../store/db.js';
 import { audienceCondition, Params } from './filter.js';
 import { isBuiltInSegment } from '../formats/built-in-segments.js';

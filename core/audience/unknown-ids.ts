@@ -5,12 +5,8 @@
 // is the transactional hot path, and this lookup was a round trip of its own per send.
 import type { Pool } from '../store/db.js';
 import { GroupedStatement, perPool } from '../store/coalesce.js';
-import type { SendTarget } from '../send/request.js';
-
-export interface UnknownIds {
-  invalid_aliases?: { external_id: string[] };
-  invalid_player_ids?: string[];
-}
+import type { SendTarget } from '../send-model/request.js';
+import type { UnknownIds } from '../send-model/response.js';
 
 interface IdLookup {
   appId: string;

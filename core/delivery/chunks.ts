@@ -6,16 +6,17 @@ import { inTransaction } from '../store/db.js';
 import { getApp, type AppRecord } from '../apps/app-store.js';
 import { audienceCondition, deviceTokenColumn, narrowing, Params } from '../audience/filter.js';
 import { loadActivityDevices } from '../live-activities/activity-audience.js';
-import type { LiveActivityRequest, SendRequest } from '../send/request.js';
-import { writeTransition } from '../send/transitions.js';
+import type { LiveActivityRequest, SendRequest } from '../send-model/request.js';
+import { writeTransition } from '../send-model/transitions.js';
 import type { ClaimedChunk } from './claim.js';
-import { unsubscribeRefused, type RefusedToken } from '../subscriptions/subscription-store.js';
+import { unsubscribeRefused } from '../subscriptions/subscription-store.js';
+import type { RefusedToken } from '../send-model/devices.js';
 import { finishIfComplete, stopWithin, type FinishedSend } from './finish.js';
 import { dropEndedTokens, removeRefusedTokens } from '../live-activities/tokens.js';
 import { isUuid } from '../formats/uuid.js';
-import type { ChunkDevices, Device } from './devices.js';
+import type { ChunkDevices, Device } from '../send-model/devices.js';
 
-export type { ChunkDevices, Device } from './devices.js';
+export type { ChunkDevices, Device } from '../send-model/devices.js';
 
 export type ChunkState = 'planned' | 'working' | 'done' | 'left_out';
 

@@ -8,9 +8,9 @@
 // (`sends.last_claim_at`, NULL for a send never served), so a new list send waits for the next
 // free slot, not behind the 2,000 chunks of another app's broadcast.
 import type { Pool } from '../store/db.js';
-import { requestHasSql, type SendRequest } from '../send/request.js';
-import { writeTransition } from '../send/transitions.js';
-import { statusInSql, unplannedSql } from '../send/states.js';
+import { requestHasSql, type SendRequest } from '../send-model/request.js';
+import { writeTransition } from '../send-model/transitions.js';
+import { statusInSql, unplannedSql } from '../send-model/states.js';
 import { sendableSql } from '../apps/sendable.js';
 
 export interface ClaimedChunk {

@@ -1,17 +1,17 @@
 // The end of a send: the last chunk closes it (approved when the gateway accepted a device, else
 // draft), or a stop (overdue invoice, refused credentials, cancel) closes it early. The status and
-// the message come from the transitions table (core/send/transitions.ts, event `finished`).
+// the message come from the transitions table (core/send-model/transitions.ts, event `finished`).
 //
 // Counting rule kept here: processed (sent + failed + skipped) + remaining + left_out =
 // total_recipients. At the end the devices that were in the estimate but not found at delivery
 // (unsubscribed since) become `skipped`, or `left_out` when the send stopped early.
 import type { Pool, PoolClient } from '../store/db.js';
 import { inTransaction } from '../store/db.js';
-import { writeTransition, type StopReason } from '../send/transitions.js';
-import { deliveringSql, isRunningStatus, type FinalStatus, type RunningStatus, type SendStatus } from '../send/states.js';
+import { writeTransition, type StopReason } from '../send-model/transitions.js';
+import { deliveringSql, isRunningStatus, type FinalStatus, type RunningStatus, type SendStatus } from '../send-model/states.js';
 import { haltReasonSql, sendableSql } from '../apps/sendable.js';
 
-export type { StopReason } from '../send/transitions.js';
+export type { StopReason } from '../send-model/transitions.js';
 
 export interface FinishedSend {
   sendId: number;

@@ -9,12 +9,12 @@ import type { Pool, PoolClient, Queryable } from '../store/db.js';
 import { inTransaction } from '../store/db.js';
 import { getApp, type AppRecord } from '../apps/app-store.js';
 import { audienceCondition, Params } from '../audience/filter.js';
-import type { SendRequest } from '../send/request.js';
-import { writeTransition } from '../send/transitions.js';
-import { unplannedSql, type SendStatus } from '../send/states.js';
+import type { SendRequest } from '../send-model/request.js';
+import { writeTransition } from '../send-model/transitions.js';
+import { unplannedSql, type SendStatus } from '../send-model/states.js';
 import { finishIfComplete, stopWithin } from './finish.js';
 import { haltReason, type HaltReason } from '../apps/sendable.js';
-import { isBroadcast } from '../send/status.js';
+import { isBroadcast } from '../send-model/status.js';
 import { planActivityChunks } from '../live-activities/activity-audience.js';
 import type { Lane } from './claim.js';
 

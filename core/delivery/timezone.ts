@@ -17,7 +17,7 @@ import { inTransaction } from '../store/db.js';
 import type { Bus } from '../bus/jetstream.js';
 import type { AppRecord } from '../apps/app-store.js';
 import { audienceCondition, Params } from '../audience/filter.js';
-import type { SendRequest } from '../send/request.js';
+import type { SendRequest } from '../send-model/request.js';
 import { nextClockTime, zoneSpecFor } from '../time/zone-clock.js';
 import { CHUNK_SIZE } from './planner.js';
 import { wakeSenders } from './wake.js';

@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Pool, PoolClient } from '../store/db.js';
-import type { CreatedSend } from '../send/create-send.js';
+import type { CreatedSend } from '../send-model/response.js';
 import { ConflictError, ValidationError } from '../errors.js';
 import { requestFingerprint } from './fingerprint.js';
 

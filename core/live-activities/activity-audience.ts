@@ -4,7 +4,7 @@
 // answer, chunked by the planner (the installs of each chunk in `entries`, so a chunk is the same
 // on every attempt), loaded by the sender. Every statement reads the table's primary key.
 import type { Queryable } from '../store/db.js';
-import type { ChunkDevices, Device } from '../delivery/devices.js';
+import type { ChunkDevices, Device } from '../send-model/devices.js';
 
 export async function countActivityTokens(db: Queryable, appId: string, activityId: string): Promise<number> {
   const res = await db.query<{ n: number }>(

@@ -2,8 +2,8 @@
 // bounded per install so an install cannot grow the table without end; removed when Apple refuses
 // them, and an update token dropped once an end was delivered to it.
 import type { Queryable } from '../store/db.js';
-import type { LiveActivityRequest } from '../send/request.js';
-import type { RefusedToken } from '../subscriptions/subscription-store.js';
+import type { LiveActivityRequest } from '../send-model/request.js';
+import type { RefusedToken } from '../send-model/devices.js';
 
 export type LiveActivityTokenKind = 'update' | 'start';
 

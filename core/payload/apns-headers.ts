@@ -1,7 +1,7 @@
 // The `apns-*` header values of a send's pushes, in one place for every transport (Apple,
 // "Sending notification requests to APNs"). Pure: the caller passes the moment the device's
 // push starts.
-import type { SendRequest } from '../send/request.js';
+import type { SendRequest } from '../send-model/request.js';
 import { PUSH_TYPES, type HeraldPushType } from './push-types.js';
 
 /** OneSignal's default time to live when `ttl` is absent: 3 days. */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { SendRequest } from '../send/request.js';
+import type { SendRequest } from '../send-model/request.js';
 import {
   buildApnsPayload,
   buildApnsPayloadForDevice,

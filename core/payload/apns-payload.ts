@@ -21,7 +21,7 @@
 //   custom.bi  ios_badgeType Increase: the amount the extension adds to its badge count
 // `custom.i/u/a` are where OneSignal's SDK looks, which eases moving an app over.
 // A Live Activity push has its own `aps` and nothing else (live-activity-payload.ts).
-import type { SendRequest } from '../send/request.js';
+import type { SendRequest } from '../send-model/request.js';
 import { isBackgroundRequest } from './apns-headers.js';
 import { pickLanguage, textFor } from './language.js';
 import { liveActivityAps } from './live-activity-payload.js';

@@ -1,6 +1,6 @@
 // Which language of a send a device receives (contract "Language rule"; DECISIONS "Bodies":
 // a device with `pt-BR` gets `pt-BR`, else `pt`, else the default language).
-import type { SendRequest } from '../send/request.js';
+import type { SendRequest } from '../send-model/request.js';
 
 /** Finds `wanted` among `keys` ignoring case; returns the key as written in the request. */
 function findKey(keys: string[], wanted: string): string | undefined {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { buildApnsPayloadForDevice, largestPayloadBytes } from './apns-payload.js';
 import { apnsHeaderValues } from './apns-headers.js';
 import { topicOf } from './push-types.js';
-import type { SendRequest } from '../send/request.js';
+import type { SendRequest } from '../send-model/request.js';
 
 const base = (la: Partial<NonNullable<SendRequest['liveActivity']>>, extra: Partial<SendRequest> = {}): SendRequest => ({
   appId: 'a',

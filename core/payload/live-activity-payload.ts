@@ -8,7 +8,7 @@
 // `OneSignalLiveActivityAttributeData` (the reserved `onesignal` attribute of
 // `OneSignalLiveActivityAttributes`) and registers the new activity's update token under that id
 // (OneSignalLiveActivitiesManagerImpl: `enter(activity.attributes.onesignal.activityId, …)`).
-import type { SendRequest } from '../send/request.js';
+import type { SendRequest } from '../send-model/request.js';
 import { textFor } from './language.js';
 
 function alertOf(req: SendRequest, lang: string): Record<string, unknown> | undefined {

@@ -9,8 +9,9 @@ import type { AppRecord } from '../apps/app-store.js';
 import { AuthError, PaymentRequiredError } from '../errors.js';
 import { haltReason } from '../apps/sendable.js';
 import { validateSendRequest, type SendValidationInput } from '../validation/validate-send.js';
-import type { SendRequest } from './request.js';
-import { createSend, type CreatedSend, type CreateSendDeps } from './create-send.js';
+import type { SendRequest } from '../send-model/request.js';
+import { createSend, type CreateSendDeps } from './create-send.js';
+import type { CreatedSend } from '../send-model/response.js';
 import type { SendSource } from '../formats/send-source.js';
 
 /** Idempotent retries (contract "Idempotency"): core/idempotency/pg-guard.ts. */

@@ -3,7 +3,7 @@
 // and when each app's APNs certificate expires. Read by the api's /metrics at scrape time; each
 // query is on a small table or a partial index (sends_running).
 import type { Queryable } from '../store/db.js';
-import { statusInSql } from './states.js';
+import { statusInSql } from '../send-model/states.js';
 
 export interface Backlog {
   outboxPending: number;

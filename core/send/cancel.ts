@@ -7,7 +7,7 @@ import { LISTED_KINDS_SQL } from './report.js';
 import type { Pool, PoolClient } from '../store/db.js';
 import { inTransaction } from '../store/db.js';
 import { stopWithin } from '../delivery/finish.js';
-import { isFinalStatus, type SendStatus } from './states.js';
+import { isFinalStatus, type SendStatus } from '../send-model/states.js';
 
 export type CancelOutcome =
   | { kind: 'canceled' } // stopped now, or already cancelled

@@ -4,7 +4,8 @@
 // after commit, wakes the senders, and returns the answer. A segment or tag send is planned by
 // the first sender free (core/delivery/planner.ts planNext).
 import type { Pool, PoolClient, Queryable } from '../store/db.js';
-import { unknownListIds, type UnknownIds } from '../audience/unknown-ids.js';
+import { unknownListIds } from '../audience/unknown-ids.js';
+import type { CreatedSend } from '../send-model/response.js';
 import { inTransaction } from '../store/db.js';
 import { GroupedStatement, perPool } from '../store/coalesce.js';
 import type { Bus } from '../bus/jetstream.js';
@@ -16,28 +17,11 @@ import type { Logger } from '../log.js';
 import type { AppRecord } from '../apps/app-store.js';
 import { measureAudience } from '../audience/measure.js';
 import { ValidationError } from '../errors.js';
-import type { SendRequest } from './request.js';
+import type { SendRequest } from '../send-model/request.js';
 import type { SendSource } from '../formats/send-source.js';
-import { audienceTooLargeMessage, decideStatus, isBroadcast, MAX_AUDIENCE } from './status.js';
-import { statusInSql, type SendStatus } from './states.js';
+import { audienceTooLargeMessage, decideStatus, isBroadcast, MAX_AUDIENCE } from '../send-model/status.js';
+import { statusInSql, type SendStatus } from '../send-model/states.js';
 import { activityInstallsSql } from '../live-activities/activity-audience.js';
-
-export interface SendResponse {
-  id: number;
-  status: SendStatus;
-  sent: number;
-  failed: number;
-  skipped: number;
-  estimate: number;
-  message: string;
-  /** A list send's ids that name no subscribed install (OneSignal's `errors`); absent when none. */
-  errors?: UnknownIds;
-}
-
-export interface CreatedSend {
-  httpStatus: 200 | 202;
-  body: SendResponse;
-}
 
 export interface CreateSendDeps {
   pool: Pool;

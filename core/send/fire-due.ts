@@ -17,10 +17,10 @@ import { recordTimezonePlan, timezoneChunks } from '../delivery/timezone.js';
 import { recordListPlan } from '../delivery/planner.js';
 import { finishIfComplete } from '../delivery/finish.js';
 import { wakeSenders } from '../delivery/wake.js';
-import type { SendRequest } from './request.js';
-import { isBroadcast } from './status.js';
-import { writeTransition } from './transitions.js';
-import { isUnderwayStatus, type SendStatus } from './states.js';
+import type { SendRequest } from '../send-model/request.js';
+import { isBroadcast } from '../send-model/status.js';
+import { writeTransition } from '../send-model/transitions.js';
+import { isUnderwayStatus, type SendStatus } from '../send-model/states.js';
 import { haltReason } from '../apps/sendable.js';
 
 export interface FiredSend {

@@ -2,7 +2,7 @@
 // every value bounded, anything unreadable a 400 that names the parameter.
 import { BadRequestError } from '../errors.js';
 import { MAX_LIST_LIMIT, MAX_LIST_OFFSET, MAX_SEARCH_LENGTH, type ListFilter } from './report.js';
-import { SEND_STATUSES, type SendStatus } from './states.js';
+import { SEND_STATUSES, type SendStatus } from '../send-model/states.js';
 import { isSendSource, SEND_SOURCES, sourceOfKind } from '../formats/send-source.js';
 import { assertStorableText } from '../validation/untrusted-json.js';
 

@@ -7,7 +7,7 @@ import { getApp } from '../apps/app-store.js';
 import { Params, audienceCondition } from '../audience/filter.js';
 import type { Queryable, Pool } from '../store/db.js';
 import { inTransaction } from '../store/db.js';
-import type { SendRequest } from './request.js';
+import type { SendRequest } from '../send-model/request.js';
 
 export type OpenOutcome = 'counted' | 'repeat' | 'not_in_audience' | 'unknown_send' | 'unknown_subscription';
 

@@ -3,9 +3,9 @@
 // OneSignal's NotificationWithMeta names and units: times are Unix seconds, `canceled` a boolean.
 import type { Queryable } from '../store/db.js';
 import { toStats, type SendRow, type SendStats } from './stats.js';
-import type { SendStatus } from './states.js';
+import type { SendStatus } from '../send-model/states.js';
 import type { SendSource } from '../formats/send-source.js';
-import { requestJsonSql as json, requestTextSql as text } from './request.js';
+import { requestJsonSql as json, requestTextSql as text } from '../send-model/request.js';
 /**
  * The sends the list, stats and cancel calls know: notifications and Live Activity pushes. An
  * in-app card is not one of them (the contract: its id is a 404).

@@ -1,5 +1,5 @@
 // The stats body of GET /api/v1/notifications/{id} from a sends row (contract "Stats response body").
-import { isFinalStatus, type SendStatus } from './states.js';
+import { isFinalStatus, type SendStatus } from '../send-model/states.js';
 
 export interface SendRow {
   id: number;

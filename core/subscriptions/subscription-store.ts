@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { ConflictError } from '../errors.js';
 import type { Queryable } from '../store/db.js';
 import { isUuid } from '../formats/uuid.js';
+import type { RefusedToken } from '../send-model/devices.js';
 
 export interface SubscriptionFields {
   token?: string;
@@ -110,15 +111,6 @@ function splitTags(tags: Record<string, string | null> | undefined): { set: Reco
     else set[k] = v;
   }
   return { set, remove };
-}
-
-/** A token Apple refused: its reason and, for a 410, when Apple found it invalid (ms since epoch). */
-export interface RefusedToken {
-  /** The install it was sent for: a Live Activity token is found by its primary key with it. */
-  subscriptionId: string;
-  token: string;
-  reason: string;
-  appleTimestampMs?: number;
 }
 
 /**

@@ -3,7 +3,7 @@
 // check's (send-body-schema.ts); lengths, relations between fields and Apple's own rules are here,
 // each with a sentence naming the field and what is allowed.
 import type { FieldIssue } from '../errors.js';
-import type { ApnsOptions } from '../send/request.js';
+import type { ApnsOptions } from '../send-model/request.js';
 import { LIMITS } from './limits.js';
 import { APNS_ALERT_KEYS } from './send-body-schema.js';
 import type { SendBody } from './send-schema.js';

@@ -1,7 +1,7 @@
 // Shared by the validation tests: a valid body to vary, and assertions on the 422.
 import { expect } from 'chai';
 import { ValidationError } from '../errors.js';
-import type { SendRequest } from '../send/request.js';
+import type { SendRequest } from '../send-model/request.js';
 import { validateSendRequest, type SendValidationInput } from './validate-send.js';
 
 export const APP = {

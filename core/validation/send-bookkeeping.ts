@@ -1,7 +1,7 @@
 // Fields Herald keeps with a send but never sends to a device: `name` (the send's internal name,
 // shown in lists and reports) and `custom_data` (returned by the send's stats).
 import type { FieldIssue } from '../errors.js';
-import type { SendRequest } from '../send/request.js';
+import type { SendRequest } from '../send-model/request.js';
 import { LIMITS } from './limits.js';
 import type { SendBody } from './send-schema.js';
 import { codePointLength } from './text.js';

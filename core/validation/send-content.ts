@@ -1,7 +1,7 @@
 // What the push says and carries: contents, headings, link, image, data, button, bundle id
 // (contract "Send request body"; DECISIONS "Bodies").
 import type { FieldIssue } from '../errors.js';
-import type { SendButton } from '../send/request.js';
+import type { SendButton } from '../send-model/request.js';
 import { LIMITS } from './limits.js';
 import type { SendBody } from './send-schema.js';
 import { codePointLength, cutToCodePoints, quoted } from './text.js';

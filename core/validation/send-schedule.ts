@@ -1,7 +1,7 @@
 // When and how fast a send goes out: send_after, delayed_option, delivery_time_of_day and
 // throttle_rate_per_minute (DECISIONS "Time"; contract "Throttling rules").
 import type { FieldIssue } from '../errors.js';
-import type { SendRequest } from '../send/request.js';
+import type { SendRequest } from '../send-model/request.js';
 import { parseSendAfter, sendAfterWindow } from '../time/send-after.js';
 import { parseTimeOfDay } from '../time/time-of-day.js';
 import { LIMITS } from './limits.js';

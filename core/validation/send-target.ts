@@ -1,7 +1,7 @@
 // The audience of a send (contract "Target rule"; DECISIONS "Audiences" and "Compatibility with
 // the official OneSignal client").
 import type { FieldIssue } from '../errors.js';
-import type { AudienceCondition, SendTarget, TagCondition, TagRelation } from '../send/request.js';
+import type { AudienceCondition, SendTarget, TagCondition, TagRelation } from '../send-model/request.js';
 import { FILTER_FIELDS } from '../audience/filter-schema.js';
 import { LIMITS } from './limits.js';
 import type { SendBody } from './send-schema.js';

@@ -6,7 +6,7 @@
 import { ValidationError, type FieldIssue } from '../errors.js';
 import { ACTIVITY_ID, ACTIVITY_ID_RULE, ACTIVITY_TYPE, ACTIVITY_TYPE_RULE } from '../live-activities/names.js';
 import { APNS_PAYLOAD_LIMIT_BYTES, largestPayloadBytes } from '../payload/apns-payload.js';
-import type { ApnsOptions, LiveActivityRequest, SendRequest, SendTarget } from '../send/request.js';
+import type { ApnsOptions, LiveActivityRequest, SendRequest, SendTarget } from '../send-model/request.js';
 import { readIdempotencyKey } from './idempotency-key.js';
 import { checkStartShape, checkUpdateShape, type StartLiveActivityBody, type UpdateLiveActivityBody } from './live-activity-schema.js';
 import { readBookkeeping } from './send-bookkeeping.js';

@@ -5,7 +5,7 @@
 // DECISIONS "Limits").
 import { ValidationError } from '../errors.js';
 import { APNS_PAYLOAD_LIMIT_BYTES, largestPayloadBytes } from '../payload/apns-payload.js';
-import type { SendRequest } from '../send/request.js';
+import type { SendRequest } from '../send-model/request.js';
 import { isBackground, readApnsOptions } from './apns-options.js';
 import { readIdempotencyKey } from './idempotency-key.js';
 import {

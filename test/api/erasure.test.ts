@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import * as OneSignal from '@onesignal/node-onesignal';
 import { useTestEnv } from '../env/index.js';
 import { useTestApi } from '../support/api-server.js';
+import { officialClient } from '../support/onesignal.js';
 import { makeApp, type TestApp } from '../support/apps.js';
 import type { Pool } from '../../core/store/db.js';
 
@@ -38,7 +39,7 @@ describe('api: deleteUser erases everything of the user', () => {
 
   before(async () => {
     app = await makeApp(env.pool);
-    client = new OneSignal.DefaultApi(OneSignal.createConfiguration({ restApiKey: app.key, baseServer: new OneSignal.ServerConfiguration(`${api.url}/api/v1`, {}) }));
+    client = officialClient(api.url, app.key);
   });
 
   /** A user with 3 installs (one unsubscribed), aliases, tags, Live Activity tokens, opens, and ids in list sends. */

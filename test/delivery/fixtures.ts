@@ -3,7 +3,8 @@
 import type { Pool } from '../../core/store/db.js';
 import type { Bus } from '../../core/bus/jetstream.js';
 import { upsertApp, setCredentials, getApp, type AppRecord, type SegmentDefinition } from '../../core/apps/app-store.js';
-import { createSend, type CreatedSend } from '../../core/send/create-send.js';
+import { createSend } from '../../core/send/create-send.js';
+import type { CreatedSend } from '../../core/send-model/response.js';
 import { validateSendRequest } from '../../core/validation/validate-send.js';
 import { toStats, type SendStats } from '../../core/send/stats.js';
 import { silentLogger } from '../../core/log.js';

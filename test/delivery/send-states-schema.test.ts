@@ -1,9 +1,9 @@
 // The send statuses and sources as the database holds them: the CHECK constraints of `sends` and
-// the partial indexes the claim, the planner and the backlog read must say what core/send/states.ts
+// the partial indexes the claim, the planner and the backlog read must say what core/send-model/states.ts
 // and core/formats/send-source.ts say (the migrations are history and keep their own copy).
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
-import { SEND_STATUSES, statusInSql, unplannedSql } from '../../core/send/states.js';
+import { SEND_STATUSES, statusInSql, unplannedSql } from '../../core/send-model/states.js';
 import { SEND_SOURCES } from '../../core/formats/send-source.js';
 
 /** The quoted words of a constraint or index predicate, in order ('queued', 'sending', …). */

@@ -7,6 +7,7 @@ import { useTestEnv } from '../env/index.js';
 import { addDevices, createTestApp, startDeliveryStack, startTestSender, token, waitFinal, type DeliveryStack } from './fixtures.js';
 import { startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
 import { startTestApi, type TestApi } from '../support/api-server.js';
+import { officialClient } from '../support/onesignal.js';
 import { createKey } from '../../core/apps/keys.js';
 import { planSend } from '../../core/delivery/planner.js';
 import type { Sender } from '../../sender/index.js';
@@ -54,7 +55,7 @@ describe('delivery: users through the official client', () => {
       sim = await startApnsSim({ keys: [{ keyId: made.key.keyId, teamId: made.teamId, publicKey: made.key.publicKeyPem }] });
       api = await startTestApi(env);
       const { key } = await createKey(env.pool, app);
-      const client = new OneSignal.DefaultApi(OneSignal.createConfiguration({ restApiKey: key, baseServer: new OneSignal.ServerConfiguration(`${api.url}/api/v1`, {}) }));
+      const client = officialClient(api.url, key);
       const kept = [token('8a', 1), token('8a', 2)];
       const erased = [token('8b', 1), token('8b', 2), token('8b', 3)];
       await client.createUser(app, user({ identity: { external_id: 'kim' }, properties: { tags: { wave: '1' } }, subscriptions: kept.map(ios) }));

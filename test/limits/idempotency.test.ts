@@ -7,7 +7,7 @@ import { useTestEnv } from '../env/index.js';
 import { PgIdempotencyGuard, KEY_REUSED } from '../../core/idempotency/pg-guard.js';
 import { MemoryBucketStore } from '../../core/buckets/memory-store.js';
 import { BucketRateLimiter } from '../../api/rate-limit/bucket-limiter.js';
-import type { CreatedSend } from '../../core/send/create-send.js';
+import type { CreatedSend } from '../../core/send-model/response.js';
 import { call, listSend, makeApp, randomIp, segmentSend, startApi, type RunningApi, type TestApp, ignoreIdleClientErrorsOnTeardown } from './helpers.js';
 import { waitFor } from '../support/wait.js';
 

@@ -2,7 +2,7 @@
 // a progress bar and the delivery-over-time chart (inline SVG from the chunks' finish times),
 // which dashboard.js refreshes from live.json while the send runs; cancel with a send key.
 import { defaultContent, type DeliveryPoint, type NotificationReport } from '../../../core/send/report.js';
-import { isFinalStatus } from '../../../core/send/states.js';
+import { isFinalStatus } from '../../../core/send-model/states.js';
 import { html, type Html } from '../html.js';
 import { deliveryChart, deliveryChartMarkup } from './chart.js';
 import type { DashboardSession } from '../session.js';

@@ -1,6 +1,7 @@
 // What a chunk delivers to: the devices it loads, whichever audience they come from (chunks.ts for
 // segments, tags and lists; core/live-activities/activity-audience.ts for a Live Activity's
-// tokens). A leaf, so both loaders share the shape without importing each other.
+// tokens), and what Apple refused of them (recorded against the install or the Live Activity
+// token). A leaf, so the loaders and the recorders share the shapes without importing each other.
 
 /** One device to deliver to. `entry` is the audience entry it counts for (itself for segments). */
 export interface Device {
@@ -17,4 +18,13 @@ export interface ChunkDevices {
   devices: Device[];
   /** Audience entries of the chunk: devices for segment/tag, given ids for lists. */
   entries: string[];
+}
+
+/** A token Apple refused: its reason and, for a 410, when Apple found it invalid (ms since epoch). */
+export interface RefusedToken {
+  /** The install it was sent for: a Live Activity token is found by its primary key with it. */
+  subscriptionId: string;
+  token: string;
+  reason: string;
+  appleTimestampMs?: number;
 }

@@ -2,7 +2,7 @@
 // schedules, time zones, pause, refused credentials, cancel). Every status a send takes and every
 // sentence of its `message` is decided here, by the first row whose from, event and guard match;
 // `writeTransition` is the only UPDATE of `sends.status` (the accept INSERT writes the value the
-// table gave for `accept`). core/send/transitions.test.ts walks every row. The statuses and their
+// table gave for `accept`). core/send-model/transitions.test.ts walks every row. The statuses and their
 // groups: states.ts. A leaf: it imports nothing from core/delivery, which writes through it.
 import type { Queryable } from '../store/db.js';
 import { isFinalStatus, statusesIn, type SendStatus } from './states.js';
