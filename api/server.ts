@@ -3,9 +3,9 @@
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
-import type { ApiDeps } from './deps.js';
-import { KeyCache } from './key-cache.js';
-import { clientIp } from './client-ip.js';
+import type { ApiDeps } from './shared/deps.js';
+import { KeyCache } from './shared/key-cache.js';
+import { clientIp } from './shared/client-ip.js';
 import { requestContext } from './middleware/request-context.js';
 import { errorBody } from './middleware/errors.js';
 import { outageLog } from '../core/faults/outage-log.js';
@@ -20,7 +20,7 @@ import { removeStartToken, removeUpdateToken, setStartToken, setUpdateToken } fr
 import { startLiveActivity, updateLiveActivity } from './routes/live-activities.js';
 import { healthz, metricsEndpoint, readyz } from './routes/health.js';
 import { createAliasRoute, createUserRoute, deleteAliasRoute, deleteSubscriptionRoute, deleteUserRoute, getAliasesRoute, getUserRoute, updateUserRoute } from './routes/users.js';
-import { mountDashboard } from './dashboard/routes.js';
+import { mountDashboard } from './dashboard/routes/mount.js';
 import { openApiDocument } from './openapi/document.js';
 
 export function createApi(deps: ApiDeps): Koa {

@@ -9,7 +9,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import type { Queryable } from '../../core/store/db.js';
 import type { KeyScope } from '../../core/apps/keys.js';
-import { ipAllowed, toBlockList } from '../key-cache.js';
+import { ipAllowed, toBlockList } from '../shared/key-cache.js';
 
 export const COOKIE = 'herald_session';
 const TTL_HOURS = 12;

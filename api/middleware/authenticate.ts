@@ -4,7 +4,7 @@
 // only the `anonymous` bucket (see limitAnonymous).
 import type { Middleware } from 'koa';
 import { AuthError } from '../../core/errors.js';
-import { ipAllowed, type KeyCache } from '../key-cache.js';
+import { ipAllowed, type KeyCache } from '../shared/key-cache.js';
 
 const SCHEME = /^(key|basic|bearer)\s+(\S+)\s*$/i;
 

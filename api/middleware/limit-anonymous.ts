@@ -3,7 +3,7 @@
 // when the anonymous bucket itself is empty.
 import type { Middleware } from 'koa';
 import { AuthError, HeraldError } from '../../core/errors.js';
-import type { RateLimiter } from '../deps.js';
+import type { RateLimiter } from '../shared/deps.js';
 
 export function limitAnonymous(limiter: RateLimiter | undefined): Middleware {
   return async function limitAnonymousMiddleware(ctx, next) {

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Logger } from '../../core/log.js';
-import type { ApiMetrics } from '../metrics.js';
+import type { ApiMetrics } from '../shared/metrics.js';
 
 export function requestContext(logger: Logger, metrics: ApiMetrics): Middleware {
   return async function requestContextMiddleware(ctx, next) {

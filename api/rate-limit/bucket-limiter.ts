@@ -1,10 +1,10 @@
-// The API's RateLimiter (api/deps.ts) over a bucket store: which buckets a call draws, in the
+// The API's RateLimiter (api/shared/deps.ts) over a bucket store: which buckets a call draws, in the
 // contract's order (ip, then the key's class bucket, then audience), and what the answer carries.
 import { createHash } from 'node:crypto';
 import { RateLimitedError } from '../../core/errors.js';
 import { BUCKETS, type BucketName } from '../../core/buckets/policy.js';
 import type { BucketDraw, BucketStore } from '../../core/buckets/store.js';
-import type { RateDraw, RateLimiter } from '../deps.js';
+import type { RateDraw, RateLimiter } from '../shared/deps.js';
 import { rateLimitHeaders, retryAfterSeconds } from './headers.js';
 
 export class BucketRateLimiter implements RateLimiter {

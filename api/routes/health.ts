@@ -4,7 +4,7 @@
 // every api out of the load balancer would turn a NATS outage into a full one (docs/operations.md).
 // /metrics: Prometheus.
 import type { Context } from 'koa';
-import type { ApiDeps } from '../deps.js';
+import type { ApiDeps } from '../shared/deps.js';
 import { outboxBacklog } from '../../core/bus/outbox.js';
 
 /** Outbox rows (sends recorded, not yet on the bus) beyond which the api stops taking traffic. */

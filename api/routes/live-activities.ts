@@ -6,7 +6,7 @@
 // (GET /api/v1/notifications/{id}).
 import type { Context } from 'koa';
 import { validateLiveActivityRequest } from '../../core/validation/validate-live-activity.js';
-import type { ApiDeps } from '../deps.js';
+import type { ApiDeps } from '../shared/deps.js';
 import { classifySend, routeAccept } from './notifications.js';
 
 /** POST /api/v1/apps/{app_id}/activities/activity/{activity_type}: push-to-start to an audience named as in sends. */

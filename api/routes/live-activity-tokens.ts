@@ -9,7 +9,7 @@ import { Ajv } from 'ajv';
 import { NotFoundError, ValidationError } from '../../core/errors.js';
 import { removeLiveActivityToken, setLiveActivityToken, type LiveActivityTokenKind } from '../../core/live-activities/tokens.js';
 import { ACTIVITY_ID, ACTIVITY_ID_RULE, ACTIVITY_TYPE, ACTIVITY_TYPE_RULE } from '../../core/live-activities/names.js';
-import type { ApiDeps } from '../deps.js';
+import type { ApiDeps } from '../shared/deps.js';
 import { appOf, drawSdk } from './subscriptions.js';
 import { checkIdentity } from './identity.js';
 import { DEVICE_TOKEN_SCHEMA, deviceTokenRule } from '../../core/formats/device-token.js';

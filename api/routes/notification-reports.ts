@@ -6,7 +6,7 @@ import { ConflictError, NotFoundError } from '../../core/errors.js';
 import { listNotifications, readNotification } from '../../core/send/report.js';
 import { parseListFilter } from '../../core/send/list-query.js';
 import { cancelSend } from '../../core/send/cancel.js';
-import type { ApiDeps } from '../deps.js';
+import type { ApiDeps } from '../shared/deps.js';
 import { drawBuckets } from './notifications.js';
 
 const ID = /^\d{1,15}$/;

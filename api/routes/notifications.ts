@@ -8,7 +8,7 @@ import { acceptSend, type AcceptInput } from '../../core/send/accept.js';
 import type { CreatedSend } from '../../core/send-model/response.js';
 import { SharedRead } from '../../core/store/coalesce.js';
 import { singleTagFilter } from '../../core/validation/send-target.js';
-import type { ApiDeps, RateDraw } from '../deps.js';
+import type { ApiDeps, RateDraw } from '../shared/deps.js';
 import { segmentNamed } from '../../core/formats/built-in-segments.js';
 
 /** The class bucket and audience identity of a send body, read before any body rule runs. */

@@ -4,7 +4,7 @@
 import type { Context } from 'koa';
 import { NotFoundError } from '../../core/errors.js';
 import { readSubscription } from '../../core/subscriptions/subscription-store.js';
-import type { ApiDeps } from '../deps.js';
+import type { ApiDeps } from '../shared/deps.js';
 import { drawBuckets } from './notifications.js';
 import { isUuid } from '../../core/formats/uuid.js';
 

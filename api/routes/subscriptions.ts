@@ -10,7 +10,7 @@ import { recordOpen } from '../../core/send/opens.js';
 import { inUserTransaction } from '../../core/users/transaction.js';
 import { joinInstallToUser } from '../../core/users/install-join.js';
 import { isWrapped, unwrapSubscription } from '../../core/subscriptions/subscription-body.js';
-import type { ApiDeps } from '../deps.js';
+import type { ApiDeps } from '../shared/deps.js';
 import { SUBSCRIPTION_FIELDS as fields } from '../../core/validation/subscription-schema.js';
 import { checkIdentity } from './identity.js';
 import { deviceTokenRule } from '../../core/formats/device-token.js';

@@ -15,7 +15,7 @@ import { eraseInstall, eraseUser } from '../../core/users/erase.js';
 import { isUuid } from '../../core/formats/uuid.js';
 import { checkBody } from '../../core/users/user-schema.js';
 import { LABEL_PATTERN, ONESIGNAL_ID, USER_LIMITS } from '../../core/users/user-limits.js';
-import type { ApiDeps, ClassBucket } from '../deps.js';
+import type { ApiDeps, ClassBucket } from '../shared/deps.js';
 import { drawBuckets } from './notifications.js';
 
 const LABEL = new RegExp(LABEL_PATTERN);

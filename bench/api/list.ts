@@ -13,7 +13,7 @@ import { upsertApp } from '../../core/apps/app-store.js';
 import { createKey } from '../../core/apps/keys.js';
 import { createApi } from '../../api/server.js';
 import { PgIdempotencyGuard } from '../../core/idempotency/pg-guard.js';
-import { createApiMetrics } from '../../api/metrics.js';
+import { createApiMetrics } from '../../api/shared/metrics.js';
 import { silentLogger } from '../../core/log.js';
 
 const { values } = parseArgs({ options: { sends: { type: 'string', default: '100000' }, requests: { type: 'string', default: '50' } } });

@@ -2,9 +2,9 @@
 import { createHttpServer } from '../../core/http/server.js';
 import { startOutboxRelay } from '../../core/bus/outbox.js';
 import { createApi } from '../../api/server.js';
-import { createApiMetrics } from '../../api/metrics.js';
+import { createApiMetrics } from '../../api/shared/metrics.js';
 import { readBacklog } from '../../core/send/backlog.js';
-import type { ApiDeps } from '../../api/deps.js';
+import type { ApiDeps } from '../../api/shared/deps.js';
 import type { Runtime } from '../runtime.js';
 import { buildLimits } from './limits.js';
 import { listenOn, openBus, openDatabase } from '../startup.js';

@@ -3,7 +3,7 @@
 // the PostgreSQL idempotency guard (its expired keys: the scheduler's retention).
 import { Redis } from 'ioredis';
 import type { Pool } from '../../core/store/db.js';
-import type { ApiDeps } from '../../api/deps.js';
+import type { ApiDeps } from '../../api/shared/deps.js';
 import { BucketRateLimiter } from '../../api/rate-limit/bucket-limiter.js';
 import { LIMITER_REDIS_OPTIONS, RedisBucketStore } from '../../core/buckets/redis-store.js';
 import { MemoryBucketStore } from '../../core/buckets/memory-store.js';

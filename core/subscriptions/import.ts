@@ -8,7 +8,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { Pool, PoolClient } from '../store/db.js';
-import { COPY_TO_INSTALLS } from '../users/resolve.js';
+import { COPY_TO_INSTALLS } from './user-copies.js';
 import { deviceTokenRule, isDeviceToken } from '../formats/device-token.js';
 import { isUuid } from '../formats/uuid.js';
 import { isLanguageCode } from '../formats/language-code.js';

@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import type { PoolClient } from '../store/db.js';
 import { ConflictError } from '../errors.js';
 import type { SubscriptionFields } from '../subscriptions/subscription-store.js';
-import { copyToInstalls, lockName } from './resolve.js';
+import { lockName } from './resolve.js';
+import { copyToInstalls } from '../subscriptions/user-copies.js';
 import { writeProperties } from './user-store.js';
 import { EXTERNAL_ID, USER_LIMITS } from './user-limits.js';
 

@@ -6,10 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { PoolClient } from '../store/db.js';
 import { isUuid } from '../formats/uuid.js';
 import { EXTERNAL_ID, ONESIGNAL_ID } from './user-limits.js';
-
-/** The user's properties copied onto every install of the user (tags, language, time zone). */
-export const COPY_TO_INSTALLS = `tags = u.tags, language = u.language, timezone = u.timezone_id,
-  external_id = (SELECT a.alias_id FROM user_aliases a WHERE a.user_id = u.id AND a.label = '${EXTERNAL_ID}'), updated_at = now()`;
+import { copyToInstalls } from '../subscriptions/user-copies.js';
 
 /** Locks the (app, label, id) name for the rest of the transaction. */
 export async function lockName(db: PoolClient, appId: string, label: string, id: string): Promise<void> {
@@ -77,11 +74,6 @@ async function makeUserFromInstalls(db: PoolClient, appId: string, installIds: s
 
 async function adopt(db: PoolClient, userId: string, installIds: string[]): Promise<void> {
   await db.query('UPDATE subscriptions SET user_id = $1 WHERE id = ANY($2::uuid[])', [userId, installIds]);
-}
-
-/** Writes the user's properties and external id onto each of its installs (the copies delivery reads). */
-export async function copyToInstalls(db: PoolClient, userId: string): Promise<void> {
-  await db.query(`UPDATE subscriptions s SET ${COPY_TO_INSTALLS} FROM users u WHERE u.id = $1 AND s.user_id = u.id`, [userId]);
 }
 
 async function lockUser(db: PoolClient, userId: string): Promise<string | undefined> {

@@ -26,4 +26,5 @@ export const LABEL_PATTERN = `^[A-Za-z0-9_.-]{1,${USER_LIMITS.label}}$`;
 
 /** The label of the OneSignal id: read-only, never created or deleted as an alias. */
 export const ONESIGNAL_ID = 'onesignal_id';
-export const EXTERNAL_ID = 'external_id';
+/** The external id's label: defined with the install columns that carry its copy. */
+export { EXTERNAL_ID } from '../subscriptions/user-copies.js';

@@ -3,7 +3,8 @@
 // aliases. Every function runs in the caller's transaction after resolve.ts locked the user.
 import type { PoolClient, Queryable } from '../store/db.js';
 import { ConflictError, ValidationError } from '../errors.js';
-import { COPY_TO_INSTALLS, copyToInstalls, lockName } from './resolve.js';
+import { lockName } from './resolve.js';
+import { COPY_TO_INSTALLS, copyToInstalls } from '../subscriptions/user-copies.js';
 import { EXTERNAL_ID, ONESIGNAL_ID, USER_LIMITS } from './user-limits.js';
 
 export interface UserProperties {

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
 import { makeApp } from '../support/apps.js';
-import { createApiMetrics } from '../../api/metrics.js';
+import { createApiMetrics } from '../../api/shared/metrics.js';
 import { readBacklog } from '../../core/send/backlog.js';
 import { setCredentials } from '../../core/apps/app-store.js';
 

@@ -1,7 +1,7 @@
 // The metric names the three roles really export, read from their registries (not from a list
 // kept by hand), so the chart's alerts and dashboard cannot name a metric that does not exist.
 import type { RunningController } from '../../controller/index.js';
-import { createApiMetrics } from '../../api/metrics.js';
+import { createApiMetrics } from '../../api/shared/metrics.js';
 import { createSenderMetrics } from '../../sender/metrics.js';
 import { controllerMetrics } from '../../controller/metrics.js';
 

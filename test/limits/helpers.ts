@@ -12,9 +12,9 @@ import { setCredentials, upsertApp, type AppRecord } from '../../core/apps/app-s
 import { createKey } from '../../core/apps/keys.js';
 import { upsertSubscription } from '../../core/subscriptions/subscription-store.js';
 import { createApi } from '../../api/server.js';
-import { createApiMetrics } from '../../api/metrics.js';
+import { createApiMetrics } from '../../api/shared/metrics.js';
 import { PgIdempotencyGuard } from '../../core/idempotency/pg-guard.js';
-import type { ApiDeps } from '../../api/deps.js';
+import type { ApiDeps } from '../../api/shared/deps.js';
 import { LIMITER_REDIS_OPTIONS } from '../../core/buckets/redis-store.js';
 import type { TestEnv } from '../env/index.js';
 import { REDIS_URL } from '../env/index.js';

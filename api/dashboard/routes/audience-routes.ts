@@ -2,17 +2,17 @@
 // session's app's, so another app's install id is "Not found" like an unknown one.
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
-import { getApp } from '../../core/apps/app-store.js';
-import { NotFoundError } from '../../core/errors.js';
-import { BUILT_IN_SEGMENTS, isBuiltInSegment } from '../../core/formats/built-in-segments.js';
-import { SENDS_CHECKED, sendsOfInstall } from '../../core/audience/member.js';
-import { readNotification, type NotificationReport } from '../../core/send/report.js';
-import { ANY, FindError, findInstalls, parseFind } from '../../core/subscriptions/find.js';
-import { readInstall } from '../../core/subscriptions/subscription-store.js';
-import type { ApiDeps } from '../deps.js';
-import { audienceSizes, SIZE_KEPT_MS } from './audience-sizes.js';
-import { findPage, installPage, segmentsPage, type SegmentSize } from './pages/audience.js';
-import { layoutOf, page, session } from './respond.js';
+import { getApp } from '../../../core/apps/app-store.js';
+import { NotFoundError } from '../../../core/errors.js';
+import { BUILT_IN_SEGMENTS, isBuiltInSegment } from '../../../core/formats/built-in-segments.js';
+import { SENDS_CHECKED, sendsOfInstall } from '../../../core/audience/member.js';
+import { readNotification, type NotificationReport } from '../../../core/send/report.js';
+import { ANY, FindError, findInstalls, parseFind } from '../../../core/subscriptions/find.js';
+import { readInstall } from '../../../core/subscriptions/subscription-store.js';
+import type { ApiDeps } from '../../shared/deps.js';
+import { audienceSizes, SIZE_KEPT_MS } from '../audience-sizes.js';
+import { findPage, installPage, segmentsPage, type SegmentSize } from '../pages/audience.js';
+import { layoutOf, page, session } from '../respond.js';
 
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';
 

@@ -4,21 +4,21 @@
 // with source Dashboard. "Edit" goes back to the form with its values.
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
-import { getApp, type AppRecord } from '../../core/apps/app-store.js';
-import { ForbiddenError, HeraldError, NotFoundError, ValidationError, type FieldIssue } from '../../core/errors.js';
-import { acceptSend } from '../../core/send/accept.js';
-import { checkUntrustedJson } from '../../core/validation/untrusted-json.js';
-import { validateSendRequest } from '../../core/validation/validate-send.js';
-import type { ApiDeps, RateDraw } from '../deps.js';
-import { classifySend } from '../routes/notifications.js';
-import { audienceSizes } from './audience-sizes.js';
-import { areaOf, bodyFromForm, composePage, LARGE_AUDIENCE, reviewPage, type ComposeForm } from './pages/compose.js';
-import { when } from './pages/format.js';
-import { layoutOf, page } from './respond.js';
-import { describeTarget } from './send-audiences.js';
-import type { DashboardSession } from './session.js';
-import { isUuid } from '../../core/formats/uuid.js';
-import { BUILT_IN_SEGMENTS } from '../../core/formats/built-in-segments.js';
+import { getApp, type AppRecord } from '../../../core/apps/app-store.js';
+import { ForbiddenError, HeraldError, NotFoundError, ValidationError, type FieldIssue } from '../../../core/errors.js';
+import { acceptSend } from '../../../core/send/accept.js';
+import { checkUntrustedJson } from '../../../core/validation/untrusted-json.js';
+import { validateSendRequest } from '../../../core/validation/validate-send.js';
+import type { ApiDeps, RateDraw } from '../../shared/deps.js';
+import { classifySend } from '../../routes/notifications.js';
+import { audienceSizes } from '../audience-sizes.js';
+import { areaOf, bodyFromForm, composePage, LARGE_AUDIENCE, reviewPage, type ComposeForm } from '../pages/compose.js';
+import { when } from '../pages/format.js';
+import { layoutOf, page } from '../respond.js';
+import { describeTarget } from '../send-audiences.js';
+import type { DashboardSession } from '../session.js';
+import { isUuid } from '../../../core/formats/uuid.js';
+import { BUILT_IN_SEGMENTS } from '../../../core/formats/built-in-segments.js';
 
 const TARGET_FIELDS = ['target', 'segment', 'tag_key', 'tag_relation', 'tag_value', 'ids'];
 const COMPOSE_NEEDS_SEND_SCOPE = "Composing a message needs a key of scope send; this session's key may only read.";

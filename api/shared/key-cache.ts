@@ -1,8 +1,8 @@
 // REST API key lookup by hash with a short cache: the hot path skips PostgreSQL, and a revoked
 // key still stops working within the 5 seconds DECISIONS allows (entries live 2 s).
 import { BlockList, isIP } from 'node:net';
-import type { Queryable } from '../core/store/db.js';
-import { hashKey, type KeyScope } from '../core/apps/keys.js';
+import type { Queryable } from '../../core/store/db.js';
+import { hashKey, type KeyScope } from '../../core/apps/keys.js';
 
 export interface KeyIdentity {
   keyId: string;

@@ -1,6 +1,6 @@
 // Prometheus metrics of the API process, on its own registry so tests can build several apps.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Backlog } from '../core/send/backlog.js';
+import type { Backlog } from '../../core/send/backlog.js';
 
 export interface ApiMetrics {
   registry: Registry;

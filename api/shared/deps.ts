@@ -1,7 +1,7 @@
 // What the HTTP front needs, passed in by cli/ (STYLE.md: only cli/ builds clients).
-import type { Pool } from '../core/store/db.js';
-import type { Bus } from '../core/bus/jetstream.js';
-import type { Logger } from '../core/log.js';
+import type { Pool } from '../../core/store/db.js';
+import type { Bus } from '../../core/bus/jetstream.js';
+import type { Logger } from '../../core/log.js';
 import type { ApiMetrics } from './metrics.js';
 
 /** Which class bucket an authenticated call draws (contract "Rate limits"). */
@@ -27,8 +27,8 @@ export interface RateLimiter {
 }
 
 /** Idempotent retries (contract "Idempotency"): the accept path's guard (core/send/accept.ts). */
-export type { SendIdempotency as IdempotencyGuard } from '../core/send/accept.js';
-import type { SendIdempotency as IdempotencyGuard } from '../core/send/accept.js';
+export type { SendIdempotency as IdempotencyGuard } from '../../core/send/accept.js';
+import type { SendIdempotency as IdempotencyGuard } from '../../core/send/accept.js';
 
 export interface ApiDeps {
   pool: Pool;

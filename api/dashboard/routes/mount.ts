@@ -5,23 +5,23 @@
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { bodyParser } from '@koa/bodyparser';
-import { ForbiddenError, HeraldError, NotFoundError } from '../../core/errors.js';
-import { deliveryTimeline, readNotification } from '../../core/send/report.js';
-import { parseListFilter } from '../../core/send/list-query.js';
-import { cancelSend } from '../../core/send/cancel.js';
-import type { ApiDeps } from '../deps.js';
-import { ipAllowed, type KeyCache } from '../key-cache.js';
-import { dashboardErrors, errorList, invalidWhen } from './errors.js';
-import { html, type Html } from './html.js';
-import { layoutOf, page, session } from './respond.js';
-import { COOKIE, createSession, csrfValid, deleteSession, overTls, requireSession, setSessionCookie } from './session.js';
-import { PAGE_SIZE, sendsCsv, sendsPage } from './pages/list.js';
-import { cancellable, cancelConfirmPage, live, reportPage } from './pages/report.js';
+import { ForbiddenError, HeraldError, NotFoundError } from '../../../core/errors.js';
+import { deliveryTimeline, readNotification } from '../../../core/send/report.js';
+import { parseListFilter } from '../../../core/send/list-query.js';
+import { cancelSend } from '../../../core/send/cancel.js';
+import type { ApiDeps } from '../../shared/deps.js';
+import { ipAllowed, type KeyCache } from '../../shared/key-cache.js';
+import { dashboardErrors, errorList, invalidWhen } from '../errors.js';
+import { html, type Html } from '../html.js';
+import { layoutOf, page, session } from '../respond.js';
+import { COOKIE, createSession, csrfValid, deleteSession, overTls, requireSession, setSessionCookie } from '../session.js';
+import { PAGE_SIZE, sendsCsv, sendsPage } from '../pages/list.js';
+import { cancellable, cancelConfirmPage, live, reportPage } from '../pages/report.js';
 import { composeEstimate, composeSend } from './compose-send.js';
-import { serveAsset } from './assets.js';
+import { serveAsset } from '../assets.js';
 import { mountAudience } from './audience-routes.js';
-import { readSendOptions } from './send-options.js';
-import { sendAudiences } from './send-audiences.js';
+import { readSendOptions } from '../send-options.js';
+import { sendAudiences } from '../send-audiences.js';
 
 const ID = /^\d{1,15}$/;
 /** The longest REST key the sign-in form takes (a key is far shorter; more is not looked up). */
