@@ -55,11 +55,12 @@ export function landedSets(fixture: LandedMigrationsJson = readFixture()): Lande
 }
 
 /** Why today's migration files (name → text) are no landed set, or undefined when they are one.
- * Any landed set, not only the newest: history can return to an earlier set (a revert), and git
- * then gives that set under its first commit, so "the newest" could never be satisfied. Every new,
- * renamed, edited or removed file still fails here (such a folder is in no landed set), and the
- * message names the difference from the newest set; a migration not yet committed gets the same
- * message, whose first step is to commit it (the fixture holds only what landed). */
+ * Any landed set, not only the newest: history can return to an earlier set (a file edited, then
+ * edited back), and git then gives that set under its first commit, not last, so "the newest" could
+ * never be satisfied, however often the fixture were written. A new, renamed, edited or removed
+ * file still fails here (such a folder is in no landed set), the message naming the difference
+ * from the newest set; a migration not yet committed gets the same message, whose first step is
+ * to commit it (the fixture holds only what landed, so writing it before changes nothing). */
 export function notLanded(today: ReadonlyMap<string, string>, sets: readonly LandedSet[]): string | undefined {
   const same = (files: ReadonlyMap<string, string>) => files.size === today.size && [...files].every(([name, text]) => today.get(name) === text);
   if (sets.some((set) => same(set.files))) return undefined;
