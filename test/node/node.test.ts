@@ -51,6 +51,21 @@ const downNow = () => {
 process.on('exit', downNow);
 for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => { downNow(); process.exit(130); });
 
+/** docs/install.md, "Install": the production values file, with this cluster's image and servers. */
+function releaseArgs(image: string): string[] {
+  const at = image.lastIndexOf(':');
+  return [
+    release, chartDir, '-n', ns,
+    '-f', join(chartDir, 'values-production.yaml'),
+    '--set', `image.repository=${image.slice(0, at)}`, '--set', `image.tag=${image.slice(at + 1)}`, '--set', 'image.pullPolicy=Never',
+    '--set', 'database.url=postgres://postgres@postgresql.deps.svc:5432/herald',
+    '--set', 'redis.url=redis://redis.deps.svc:6379',
+    '--set', 'nats.url=nats://nats.deps.svc:4222',
+    '--set', 'apnsSimulator.enabled=true',
+    '--wait', '--timeout', '5m',
+  ];
+}
+
 describe('node tier: the chart on a real single-node Kubernetes', function () {
   let helm: Helm;
   let image = '';
@@ -66,18 +81,8 @@ describe('node tier: the chart on a real single-node Kubernetes', function () {
     nodeUp = true;
     await must('bash', [join(here, 'up.sh')], 'test/node/up.sh');
     image = readFileSync(join(nodeDir, 'image'), 'utf8').trim();
-    const [repository, tag] = [image.slice(0, image.lastIndexOf(':')), image.slice(image.lastIndexOf(':') + 1)];
     // docs/install.md, "Install": the production values file, with this cluster's image and servers.
-    const install = await helm.run([
-      'install', release, chartDir, '-n', ns, '--create-namespace',
-      '-f', join(chartDir, 'values-production.yaml'),
-      '--set', `image.repository=${repository}`, '--set', `image.tag=${tag}`, '--set', 'image.pullPolicy=Never',
-      '--set', 'database.url=postgres://postgres@postgresql.deps.svc:5432/herald',
-      '--set', 'redis.url=redis://redis.deps.svc:6379',
-      '--set', 'nats.url=nats://nats.deps.svc:4222',
-      '--set', 'apnsSimulator.enabled=true',
-      '--wait', '--timeout', '5m',
-    ], { kubeconfig });
+    const install = await helm.run(['install', ...releaseArgs(image), '--create-namespace'], { kubeconfig });
     if (install.code !== 0) {
       const pods = await run('kubectl', ['get', 'pods', '-A', '-o', 'wide'], { quiet: true });
       const events = await run('kubectl', ['get', 'events', '-n', ns, '--sort-by=.lastTimestamp'], { quiet: true });
@@ -201,8 +206,8 @@ describe('node tier: the chart on a real single-node Kubernetes', function () {
 
     describe('during a 10,000-device send', () => {
       const audience = 10_003; // the smoke's three devices and 10,000 imported
-      // 20,000 a minute: the send lasts about 30 s, long enough to break things during it.
-      const throttled = { throttle_rate_per_minute: 20_000 };
+      // 40,000 a minute: the send lasts about 15 s, long enough to break things during it.
+      const throttled = { throttle_rate_per_minute: 40_000 };
       const sendObject = async (id: number): Promise<any> =>
         JSON.parse(await kubectl('get', 'sends.herald.dev', '-n', ns, '-l', 'herald.dev/app=smoke', '-o', 'json')).items
           .find((o: any) => String(o.status?.id ?? o.metadata.annotations?.['herald.dev/send-id'] ?? '') === String(id) || o.metadata.name === `send-${id}`);
@@ -231,7 +236,7 @@ describe('node tier: the chart on a real single-node Kubernetes', function () {
       it('deleting the leading controller: the other takes the Lease over and the Send status keeps updating', async () => {
         const lease = `${release}-controller`;
         const { id } = await send(throttled);
-        await progress(id, 1000, 60);
+        await progress(id, 1500, 60);
         const holder = (await kubectl('get', 'lease', lease, '-n', ns, '-o', 'jsonpath={.spec.holderIdentity}')).trim();
         const leader = (await podsOf('controller')).find((p) => holder.includes(p.name));
         assert.ok(leader, `the Lease holder ${holder} is one of the controller pods`);
@@ -262,7 +267,7 @@ describe('node tier: the chart on a real single-node Kubernetes', function () {
         for (const until = Date.now() + 60_000; Date.now() < until && (await podsOf('sender')).length > 1; ) await sleep(1000);
         const [only] = await podsOf('sender');
         const { id } = await send(throttled);
-        await progress(id, 1000, 60);
+        await progress(id, 1500, 60);
         await kubectl('delete', 'pod', only.name, '-n', ns, '--wait=false');
         await kubectl('scale', `deploy/${release}-sender`, '-n', ns, '--replicas=3');
         const stats = await finished(id, 180);
@@ -271,6 +276,42 @@ describe('node tier: the chart on a real single-node Kubernetes', function () {
         assert.equal(stats.remaining, 0);
         await kubectl('rollout', 'status', `deploy/${release}-sender`, '-n', ns, '--timeout=120s');
         assert.equal((await podsOf('sender')).length, 3);
+      });
+
+      it('helm upgrade to a new image during the send: every pod replaced, no 5xx from the api, the send ends exact', async function () {
+        this.timeout(6 * 60 * 1000);
+        const next = readFileSync(join(nodeDir, 'image-next'), 'utf8').trim();
+        const { id } = await send(throttled);
+        await progress(id, 500, 60);
+        // The api through its Service, every 50 ms while the release rolls.
+        const answers: Record<string, number> = {};
+        let polling = true;
+        const poller = (async () => {
+          while (polling) {
+            const res = await fetch(`${apiBase}/api/v1/notifications/${id}`, { headers: { Authorization: `Key ${key}` }, signal: AbortSignal.timeout(10_000) })
+              .then(async (r) => { await r.text(); return String(r.status); }, (e) => `network ${e.cause?.code ?? e.name}`);
+            answers[res] = (answers[res] ?? 0) + 1;
+            await sleep(50);
+          }
+        })();
+        // The node has 2 CPUs: a rolling update at the production requests finds no room for the
+        // surge pods (they stay Pending and the upgrade times out), so the upgrade lowers them.
+        const upgrade = await helm.run(['upgrade', ...releaseArgs(next),
+          '--set', 'api.resources.requests.cpu=100m', '--set', 'sender.resources.requests.cpu=250m',
+          '--set', 'controller.resources.requests.cpu=50m'], { kubeconfig });
+        polling = false;
+        await poller;
+        process.stderr.write(`      api answers during the upgrade: ${JSON.stringify(answers)}\n`);
+        assert.equal(upgrade.code, 0, `helm upgrade: ${upgrade.stderr}`);
+        const fivexx = Object.entries(answers).filter(([k]) => k.startsWith('5'));
+        assert.deepEqual(fivexx, [], 'no 5xx during the rollout');
+        assert.ok((answers['200'] ?? 0) > 50, `answers: ${JSON.stringify(answers)}`);
+        const pods = JSON.parse(await kubectl('get', 'pods', '-n', ns, '-l', `app.kubernetes.io/instance=${release}`, '-o', 'json')).items
+          .filter((p: any) => !p.metadata.deletionTimestamp);
+        for (const pod of pods) assert.equal(pod.spec.containers[0].image, next, pod.metadata.name);
+        const stats = await finished(id, 180);
+        assert.equal(stats.sent, audience, JSON.stringify(stats));
+        assert.equal(stats.failed, 0);
       });
     });
   });

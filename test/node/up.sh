@@ -216,6 +216,11 @@ bash "$root/scripts/image.sh" "$herald_image" > "$logs/image-build.log" 2>&1 \
   || { tail -40 "$logs/image-build.log" >&2; die "the image did not build from ./Dockerfile (log: $logs/image-build.log)"; }
 to_containerd "$herald_image" "$herald_image"
 echo "$herald_image" > "$node_dir/image"
+# The same image under a second name: node.test.ts upgrades the release to it (a new pod
+# template, so every Deployment rolls) during a send.
+buildah tag "$herald_image" "$herald_image-next"
+to_containerd "$herald_image-next" "$herald_image-next"
+echo "$herald_image-next" > "$node_dir/image-next"
 log "image built and imported in $((SECONDS - bstart))s"
 
 # --- kubelet and kube-proxy -------------------------------------------------------------------------
