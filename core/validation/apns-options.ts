@@ -8,6 +8,7 @@ import { LIMITS } from './limits.js';
 import { APNS_ALERT_KEYS } from './send-body-schema.js';
 import type { SendBody } from './send-schema.js';
 import { codePointLength, quoted } from './text.js';
+import { isHeaderValue } from '../formats/header-value.js';
 
 /** Printable ASCII: what an HTTP/2 header value carries as is (and what Herald's transport frames). */
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
@@ -33,9 +34,17 @@ export function isBackground(body: SendBody): boolean {
   return body.content_available === true && body.contents === undefined;
 }
 
+/** A space at either end of apns-collapse-id: HTTP/2 cannot carry it (core/formats/header-value.ts). */
+export const COLLAPSE_ID_EDGE_SPACE = 'collapse_id may not start or end with a space: an HTTP/2 header value cannot.';
+
 function readCollapseId(value: string, issues: FieldIssue[]): string | undefined {
   if (!PRINTABLE_ASCII.test(value) || Buffer.byteLength(value, 'utf8') > LIMITS.collapse_id_bytes) {
     issues.push({ field: 'collapse_id', message: `collapse_id must be printable ASCII (letters, digits, space and punctuation), at most ${LIMITS.collapse_id_bytes} bytes.` });
+    return undefined;
+  }
+  // The transport frames only what the header rule allows; anything else would fail every device.
+  if (!isHeaderValue(value)) {
+    issues.push({ field: 'collapse_id', message: COLLAPSE_ID_EDGE_SPACE });
     return undefined;
   }
   return value === '' ? undefined : value;

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { apnsHeaderValues, DEFAULT_TTL_SECONDS } from '../payload/apns-headers.js';
 import { APNS_PAYLOAD_LIMIT_BYTES, buildApnsPayload } from '../payload/apns-payload.js';
 import { problems, validate } from './helpers.test-support.js';
+import { COLLAPSE_ID_EDGE_SPACE } from './apns-options.js';
 
 describe("OneSignal's iOS fields, by their wire names", () => {
   const mapped: Array<[Record<string, unknown>, Record<string, unknown>]> = [
@@ -41,6 +42,11 @@ describe("OneSignal's iOS fields, by their wire names", () => {
 
   const refused: Array<[Record<string, unknown>, string]> = [
     [{ collapse_id: 'café-promo' }, 'collapse_id must be printable ASCII (letters, digits, space and punctuation), at most 64 bytes.'],
+    // HTTP/2 carries no space at either end of a header value (RFC 9113 §8.2.1): accepted, such a
+    // collapse_id failed every device of the send as Unframeable, nothing sent (issue 26 review).
+    [{ collapse_id: 'promo ' }, COLLAPSE_ID_EDGE_SPACE],
+    [{ collapse_id: ' promo' }, COLLAPSE_ID_EDGE_SPACE],
+    [{ collapse_id: '   ' }, COLLAPSE_ID_EDGE_SPACE],
     [{ idempotency_key: 'a', external_id: 'b' }, 'idempotency_key and external_id differ: external_id is the older name of idempotency_key. Send one key.'],
     [{ apns_push_type_override: 'voip' }, 'apns_push_type_override is one of alert or background: Herald sends alert and background pushes only.'],
     [{ ios_interruption_level: 'loud' }, 'ios_interruption_level is one of passive, active, time_sensitive or critical.'],

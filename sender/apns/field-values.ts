@@ -5,6 +5,7 @@
 // taken for Apple's verdict on the device (sender/outcomes.ts).
 import type { Logger } from 'pino';
 import type { ApnsMessage, ApnsResult } from './types.js';
+import { isHeaderValue } from '../../core/formats/header-value.js';
 
 /**
  * The longest value of a message field we frame. The whole request block must fit one HEADERS
@@ -15,18 +16,17 @@ export const MAX_FIELD_VALUE_BYTES = 4096;
 
 /** :path is a request-target: visible ASCII, no space (RFC 9113 §8.3.1, nghttp2_check_path). */
 const PATH_SAFE = /^[\x21-\x7e]*$/;
-/** A field value: visible ASCII and inner spaces; no control byte, no space at either end (RFC 9113 §8.2.1). */
-const VALUE_SAFE = /^(?:[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?)?$/;
 
 /** Why `m` cannot be framed, naming the field, or undefined when it can. */
 export function frameProblem(m: ApnsMessage): string | undefined {
-  const check = (field: string, value: string | undefined, safe: RegExp): string | undefined => {
+  const check = (field: string, value: string | undefined, safe: (value: string) => boolean): string | undefined => {
     if (value === undefined) return undefined;
     if (value.length > MAX_FIELD_VALUE_BYTES) return `${field} is ${value.length} bytes, over ${MAX_FIELD_VALUE_BYTES}`;
-    if (!safe.test(value)) return `${field} holds a byte HTTP/2 does not allow there`;
+    if (!safe(value)) return `${field} holds a byte HTTP/2 does not allow there`;
     return undefined;
   };
-  return check('the token (:path)', m.token, PATH_SAFE) ?? check('apns-id', m.apnsId, VALUE_SAFE) ?? check('apns-collapse-id', m.collapseId, VALUE_SAFE);
+  const pathSafe = (value: string) => PATH_SAFE.test(value);
+  return check('the token (:path)', m.token, pathSafe) ?? check('apns-id', m.apnsId, isHeaderValue) ?? check('apns-collapse-id', m.collapseId, isHeaderValue);
 }
 
 /** The reason of a message refused here, before sending. */

@@ -11,6 +11,9 @@ import { encodeInt, HpackDecoder, intLength, writeInt, type HeaderList } from '.
 import { RequestEncoder, varyingFieldsBound, writePseudoFields, writeVaryingFields } from './request-block.js';
 import { frameProblem, MAX_FIELD_VALUE_BYTES } from './field-values.js';
 import type { ApnsMessage } from './types.js';
+import { ValidationError } from '../../core/errors.js';
+import { LIMITS } from '../../core/validation/limits.js';
+import { validate } from '../../core/validation/helpers.test-support.js';
 
 interface HpackJsDecoder {
   push(chunk: Buffer): void;
@@ -149,6 +152,24 @@ describe('sender/apns request block read by hpack.js (RFC 7541 §5.1)', function
 });
 
 describe('sender/apns field values the transport cannot frame', function () {
+  it('property: every collapse_id the api accepts frames (one header value rule: core/formats/header-value.ts)', () => {
+    const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: LIMITS.collapse_id_bytes });
+    fc.assert(
+      fc.property(printable, (collapseId) => {
+        let accepted: string | undefined;
+        try {
+          accepted = validate({ collapse_id: collapseId }).apns.collapseId;
+        } catch (error) {
+          if (!(error instanceof ValidationError)) throw error;
+          return;
+        }
+        if (accepted !== undefined) expect(frameProblem({ token: 'ab'.repeat(32), payload: '{}', collapseId: accepted }), JSON.stringify(accepted)).to.equal(undefined);
+      }),
+      { numRuns: 2000, examples: [['a '], [' a'], [' '], ['a b'], ['c'.repeat(LIMITS.collapse_id_bytes)]] },
+    );
+  });
+
+
   const cases: Array<[string, Partial<ApnsMessage>, string | undefined]> = [
     ['a 200-digit token', { token: 'ab'.repeat(100) }, undefined],
     [`a ${MAX_FIELD_VALUE_BYTES}-byte token`, { token: 'a'.repeat(MAX_FIELD_VALUE_BYTES) }, undefined],
