@@ -20,6 +20,7 @@ import { removeStartToken, removeUpdateToken, setStartToken, setUpdateToken } fr
 import { startLiveActivity, updateLiveActivity } from './routes/live-activities.js';
 import { healthz, metricsEndpoint, readyz } from './routes/health.js';
 import { createAliasRoute, createUserRoute, deleteAliasRoute, deleteSubscriptionRoute, deleteUserRoute, getAliasesRoute, getUserRoute, updateUserRoute } from './routes/users.js';
+import { downloadExportRoute, exportSubscriptionsRoute, optionalJsonBody } from './routes/exports.js';
 import { mountDashboard } from './dashboard/routes/mount.js';
 import { openApiDocument } from './openapi/document.js';
 
@@ -54,6 +55,9 @@ export function createApi(deps: ApiDeps): Koa {
   router.delete(`${user}/identity/:alias_label_to_delete`, ...sending, deleteAliasRoute(deps));
   router.get('/api/v1/apps/:app_id/subscriptions/:subscription_id/user/identity', ...authenticated, getAliasesRoute(deps, 'subscription'));
   router.patch('/api/v1/apps/:app_id/subscriptions/:subscription_id/user/identity', ...sending, jsonBody(), createAliasRoute(deps, 'subscription'));
+
+  router.post('/api/v1/players/csv_export', ...sending, optionalJsonBody(), exportSubscriptionsRoute(deps));
+  router.get('/api/v1/exports/:file', downloadExportRoute(deps));
 
   router.post('/api/v1/apps/:app_id/subscriptions', jsonBody(), createSubscription(deps));
   router.patch('/api/v1/apps/:app_id/subscriptions/:id', jsonBody(), updateSubscription(deps));

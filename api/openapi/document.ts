@@ -6,6 +6,7 @@ import { LIST_STATUSES } from '../../core/send/list-query.js';
 import { SEND_KINDS, SEND_SOURCES } from '../../core/formats/send-source.js';
 import { IDEMPOTENCY_KEY_SCHEMA } from '../../core/formats/idempotency-key.js';
 import { userPaths } from './user-paths.js';
+import { exportPaths } from './export-paths.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: unknown) => ({ 'application/json': { schema } });
@@ -220,6 +221,7 @@ export const openApiDocument = {
       },
     },
     ...userPaths({ ok, r, json, ref, AUTHENTICATED }),
+    ...exportPaths({ ok, r, json, ref, AUTHENTICATED }),
     '/openapi.json': {
       get: { operationId: 'getOpenApi', security: [], summary: 'This document.', responses: { '200': { description: 'OpenAPI 3.1', content: json({ type: 'object' }) } } },
     },

@@ -7,6 +7,7 @@ import { DEVICE_TOKEN_SCHEMA } from '../../core/formats/device-token.js';
 import { SEND_STATUSES } from '../../core/send-model/states.js';
 import { SEND_SOURCES } from '../../core/formats/send-source.js';
 import { USER_SCHEMAS } from './user-schemas.js';
+import { EXPORT_SCHEMAS } from './export-paths.js';
 
 const STATUS = { type: 'string', enum: SEND_STATUSES };
 const COUNT = { type: 'integer', minimum: 0 };
@@ -167,4 +168,5 @@ export const schemas = {
     properties: { app_id: { type: 'string', format: 'uuid' }, subscription_id: { type: 'string', format: 'uuid' } },
   },
   ...USER_SCHEMAS,
+  ...EXPORT_SCHEMAS,
 };

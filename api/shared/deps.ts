@@ -5,7 +5,7 @@ import type { Logger } from '../../core/log.js';
 import type { ApiMetrics } from './metrics.js';
 
 /** Which class bucket an authenticated call draws (contract "Rate limits"). */
-export type ClassBucket = 'send' | 'broadcast' | 'read' | 'users';
+export type ClassBucket = 'send' | 'broadcast' | 'read' | 'users' | 'export';
 
 export interface RateDraw {
   keyId: string;

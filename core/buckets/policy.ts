@@ -1,7 +1,7 @@
 // The rate buckets of the contract ("Limits" → "Rate limits") and the SDK's per-IP bucket
 // (DECISIONS "app-facing interfaces": rate-limited per IP). One table, read by every adapter.
 
-export type BucketName = 'send' | 'broadcast' | 'read' | 'audience' | 'ip' | 'anonymous' | 'sdk' | 'users';
+export type BucketName = 'send' | 'broadcast' | 'read' | 'audience' | 'ip' | 'anonymous' | 'sdk' | 'users' | 'export';
 
 export interface BucketSpec {
   readonly name: BucketName;
@@ -27,6 +27,10 @@ export const BUCKETS: Readonly<Record<BucketName, BucketSpec>> = Object.freeze({
   // backend syncing its accounts' tags makes one call per account, far above a send's 50 a second;
   // a user's write is a few rows (its installs), not an audience, so 1,000 a second per key.
   users: { name: 'users', rate: 1000, windowSeconds: 1, burst: 2000 },
+  // Not in the contract (issue 27): exportSubscriptions, per key. Each link is a whole audience
+  // read when fetched (10,000,000 installs take a pool connection for a minute or more), which
+  // no other bucket prices: 60 an hour, 10 at once, is a backup an hour with room for retries.
+  export: { name: 'export', rate: 60, windowSeconds: 3600, burst: 10 },
 });
 
 /** Milliseconds between two tokens (GCRA's emission interval). */
