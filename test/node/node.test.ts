@@ -22,7 +22,8 @@ interface Run { code: number; stdout: string; stderr: string }
 /** Runs a command; its stderr streams to ours (progress of the scripts), stdout is collected. */
 function run(cmd: string, args: string[], opts: { input?: string; quiet?: boolean } = {}): Promise<Run> {
   return new Promise((done, fail) => {
-    const child = spawn(cmd, args, { cwd: repoRoot, env: { ...process.env, KUBECONFIG: kubeconfig }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const env = { ...process.env, KUBECONFIG: kubeconfig, HERALD_NODE_OWNER: String(process.pid) };
+    const child = spawn(cmd, args, { cwd: repoRoot, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));

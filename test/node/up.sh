@@ -21,6 +21,12 @@ pause_bin="$(ls "$node_bin"/pause-* | head -1)"
 [[ -x "$pause_bin" ]] || die "no pause binary in $node_bin"
 log "binaries ready ($((SECONDS - start_all))s)"
 
+# One node per machine: a run whose owner (the test process, HERALD_NODE_OWNER) still lives keeps
+# it; one whose owner died left leftovers, which down.sh removes.
+owner="${HERALD_NODE_OWNER:-$PPID}"
+if [[ -f "$run_dir/owner" ]] && kill -0 "$(cat "$run_dir/owner")" 2>/dev/null && [[ "$(cat "$run_dir/owner")" != "$owner" ]]; then
+  die "another run (pid $(cat "$run_dir/owner")) is using the node tier on this machine; wait for it, or stop it with bash test/node/down.sh"
+fi
 bash "$here/down.sh" --quiet
 # A failed start takes the node down again (its logs' tails are printed first), unless
 # HERALD_NODE_KEEP=1 keeps it to look at (then: bash test/node/down.sh).
@@ -34,6 +40,7 @@ trap on_exit EXIT
 ip="$(node_ip)"
 [[ -n "$ip" ]] || die "cannot find this machine's address (no default route?)"
 mkdir -p "$node_dir" "$run_dir" "$pid_dir" "$node_dir/logs"
+echo "$owner" > "$run_dir/owner"
 logs="$node_dir/logs"
 
 # The sysctls, as found: down.sh sets them back.
