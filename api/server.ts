@@ -21,6 +21,7 @@ import { startLiveActivity, updateLiveActivity } from './routes/live-activities.
 import { healthz, metricsEndpoint, readyz } from './routes/health.js';
 import { createAliasRoute, createUserRoute, deleteAliasRoute, deleteSubscriptionRoute, deleteUserRoute, getAliasesRoute, getUserRoute, updateUserRoute } from './routes/users.js';
 import { downloadExportRoute, exportSubscriptionsRoute, optionalJsonBody } from './routes/exports.js';
+import { createSegmentRoute, deleteSegmentRoute, getSegmentRoute, getSegmentsRoute, updateSegmentRoute } from './routes/segments.js';
 import { mountDashboard } from './dashboard/routes/mount.js';
 import { openApiDocument } from './openapi/document.js';
 
@@ -58,6 +59,12 @@ export function createApi(deps: ApiDeps): Koa {
 
   router.post('/api/v1/players/csv_export', ...sending, optionalJsonBody(), exportSubscriptionsRoute(deps));
   router.get('/api/v1/exports/:file', downloadExportRoute(deps));
+  const segment = '/api/v1/apps/:app_id/segments/:segment_id';
+  router.post('/api/v1/apps/:app_id/segments', ...sending, jsonBody(), createSegmentRoute(deps));
+  router.get('/api/v1/apps/:app_id/segments', ...authenticated, getSegmentsRoute(deps));
+  router.get(segment, ...authenticated, getSegmentRoute(deps));
+  router.patch(segment, ...sending, jsonBody(), updateSegmentRoute(deps));
+  router.delete(segment, ...sending, deleteSegmentRoute(deps));
 
   router.post('/api/v1/apps/:app_id/subscriptions', jsonBody(), createSubscription(deps));
   router.patch('/api/v1/apps/:app_id/subscriptions/:id', jsonBody(), updateSubscription(deps));

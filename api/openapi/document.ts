@@ -7,6 +7,7 @@ import { SEND_KINDS, SEND_SOURCES } from '../../core/formats/send-source.js';
 import { IDEMPOTENCY_KEY_SCHEMA } from '../../core/formats/idempotency-key.js';
 import { userPaths } from './user-paths.js';
 import { exportPaths } from './export-paths.js';
+import { segmentPaths } from './segment-paths.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: unknown) => ({ 'application/json': { schema } });
@@ -45,7 +46,7 @@ export const openApiDocument = {
   },
   servers: [{ url: '/api/v1' }],
   security: [{ restApiKey: [] }],
-  tags: [{ name: 'notifications', description: 'Sends and their reports (REST API key).' }, { name: 'sdk', description: 'App-facing calls of the iOS SDK (app id only).' }, { name: 'subscriptions', description: 'Installs of the app, read with its REST API key.' }, { name: 'live activities', description: 'Start, update and end Live Activities (REST API key).' }, { name: 'users', description: "OneSignal's users and aliases (REST API key)." }],
+  tags: [{ name: 'notifications', description: 'Sends and their reports (REST API key).' }, { name: 'sdk', description: 'App-facing calls of the iOS SDK (app id only).' }, { name: 'subscriptions', description: 'Installs of the app, read with its REST API key.' }, { name: 'live activities', description: 'Start, update and end Live Activities (REST API key).' }, { name: 'users', description: "OneSignal's users and aliases (REST API key)." }, { name: 'segments', description: 'Segments: built-in, the App resource\'s (read-only) and the API\'s (REST API key).' }],
   paths: {
     '/notifications': {
       post: {
@@ -222,6 +223,7 @@ export const openApiDocument = {
     },
     ...userPaths({ ok, r, json, ref, AUTHENTICATED }),
     ...exportPaths({ ok, r, json, ref, AUTHENTICATED }),
+    ...segmentPaths({ ok, r, json, ref, AUTHENTICATED }),
     '/openapi.json': {
       get: { operationId: 'getOpenApi', security: [], summary: 'This document.', responses: { '200': { description: 'OpenAPI 3.1', content: json({ type: 'object' }) } } },
     },

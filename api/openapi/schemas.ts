@@ -8,6 +8,7 @@ import { SEND_STATUSES } from '../../core/send-model/states.js';
 import { SEND_SOURCES } from '../../core/formats/send-source.js';
 import { USER_SCHEMAS } from './user-schemas.js';
 import { EXPORT_SCHEMAS } from './export-paths.js';
+import { SEGMENT_SCHEMAS } from './segment-paths.js';
 
 const STATUS = { type: 'string', enum: SEND_STATUSES };
 const COUNT = { type: 'integer', minimum: 0 };
@@ -169,4 +170,5 @@ export const schemas = {
   },
   ...USER_SCHEMAS,
   ...EXPORT_SCHEMAS,
+  ...SEGMENT_SCHEMAS,
 };

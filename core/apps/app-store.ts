@@ -2,12 +2,26 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../store/db.js';
 import { isSealedWithCurrent, seal, sealContext, sealText, unseal, unsealText } from '../secrets/seal.js';
-import type { TagCondition } from '../send-model/request.js';
+import type { AudienceCondition, TagCondition } from '../send-model/request.js';
 import type { StoredCredentials } from './credentials.js';
 
 export interface SegmentDefinition {
   name: string;
   conditions: TagCondition[]; // all must match
+}
+
+/**
+ * A segment the app made through the API (table `segments`, issue 27): `filters` as the body gave
+ * them, `groups` as the one filters validator read them. Loaded with the app, so every reader of
+ * segments resolves them from the same record (core/audience/segments.ts).
+ */
+export interface ApiSegment {
+  id: string;
+  name: string;
+  filters: Record<string, unknown>[];
+  groups: AudienceCondition[][];
+  created_at: string;
+  updated_at: string;
 }
 
 export interface AppRecord {
@@ -16,7 +30,10 @@ export interface AppRecord {
   bundleId: string;
   environment: 'production' | 'sandbox';
   invoiceOverdue: boolean;
+  /** The App resource's segments (spec.segments), the GitOps source. */
   segments: SegmentDefinition[];
+  /** The segments made through the API, oldest first (absent: none read, as in a hand-made record). */
+  apiSegments?: ApiSegment[];
   disabled: boolean;
   hasCredentials: boolean;
 }
@@ -31,7 +48,10 @@ export interface AppDesiredState {
 }
 
 const SELECT_APP = `SELECT a.id, a.name, a.bundle_id, a.environment, a.invoice_overdue, a.segments, a.disabled,
-  EXISTS (SELECT 1 FROM app_credentials c WHERE c.app_id = a.id) AS has_credentials FROM apps a`;
+  EXISTS (SELECT 1 FROM app_credentials c WHERE c.app_id = a.id) AS has_credentials,
+  (SELECT coalesce(jsonb_agg(jsonb_build_object('id', g.id, 'name', g.name, 'filters', g.filters, 'groups', g.groups,
+     'created_at', g.created_at, 'updated_at', g.updated_at) ORDER BY g.created_at, g.id), '[]')
+     FROM segments g WHERE g.app_id = a.id) AS api_segments FROM apps a`;
 
 export function toApp(r: Record<string, unknown>): AppRecord {
   return {
@@ -41,6 +61,7 @@ export function toApp(r: Record<string, unknown>): AppRecord {
     environment: r.environment as AppRecord['environment'],
     invoiceOverdue: r.invoice_overdue as boolean,
     segments: r.segments as SegmentDefinition[],
+    apiSegments: (r.api_segments ?? []) as ApiSegment[],
     disabled: r.disabled as boolean,
     hasCredentials: r.has_credentials as boolean,
   };

@@ -3,7 +3,8 @@
 // agree on who is in a send. DECISIONS "Audiences".
 import type { AppRecord } from '../apps/app-store.js';
 import type { AudienceCondition, TagCondition, SendTarget } from '../send-model/request.js';
-import { isBuiltInSegment, type BuiltInSegment } from '../formats/built-in-segments.js';
+import type { BuiltInSegment } from '../formats/built-in-segments.js';
+import { findSegment, SegmentGoneError } from './segments.js';
 
 const ACTIVE_DAYS = 7;
 const NUMBER = /^-?\d+(\.\d+)?$/;
@@ -78,7 +79,7 @@ export function audienceCondition(app: AppRecord, target: SendTarget, params: Pa
     target.kind === 'tag'
       ? tagCondition(target.tag, params)
       : target.kind === 'filters'
-        ? `(${target.groups.map((g) => `(${g.map((c) => filterCondition(c, params)).join(' AND ')})`).join(' OR ')})`
+        ? groupsCondition(target.groups, params)
         : segmentCondition(app, target.segment, params);
   return `${included}${narrowing(app, target, params)}`;
 }
@@ -116,10 +117,15 @@ const BUILT_IN_CONDITIONS: Readonly<Record<BuiltInSegment, string>> = {
   'Inactive Users': `(last_active IS NULL OR last_active < now() - interval '${ACTIVE_DAYS} days')`,
 };
 
-function segmentCondition(app: AppRecord, segment: string, params: Params): string {
-  if (isBuiltInSegment(segment)) return BUILT_IN_CONDITIONS[segment];
-  const custom = app.segments.find((s) => s.name === segment);
-  if (!custom) throw new Error(`segment ${segment} is not defined for app ${app.name}`);
-  if (!custom.conditions.length) return 'true';
-  return `(${custom.conditions.map((c) => tagCondition(c, params)).join(' AND ')})`;
+/** Groups ORed, conditions within a group ANDed (a `filters` list's reading); an empty group holds everyone. */
+function groupsCondition(groups: AudienceCondition[][], params: Params): string {
+  return `(${groups.map((g) => (g.length ? `(${g.map((c) => filterCondition(c, params)).join(' AND ')})` : 'true')).join(' OR ')})`;
+}
+
+/** Any segment, whichever its source, through the one lookup (core/audience/segments.ts). */
+function segmentCondition(app: AppRecord, name: string, params: Params): string {
+  const segment = findSegment(app, name);
+  if (!segment) throw new SegmentGoneError(name, app.name);
+  if (segment.source === 'built_in') return BUILT_IN_CONDITIONS[segment.name as BuiltInSegment];
+  return groupsCondition(segment.groups, params);
 }

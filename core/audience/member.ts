@@ -9,7 +9,7 @@ import { requestJsonSql, type SendTarget } from '../send-model/request.js';
 import { statusInSql } from '../send-model/states.js';
 import type { Queryable } from '../store/db.js';
 import { audienceCondition, Params } from './filter.js';
-import { isBuiltInSegment } from '../formats/built-in-segments.js';
+import { findSegment } from './segments.js';
 
 /** How many of the app's latest sends are checked (each check is one indexed lookup). */
 export const SENDS_CHECKED = 25;
@@ -20,8 +20,7 @@ interface SendRow {
   audience_max_seq: string | null;
 }
 
-const known = (app: AppRecord) => (name: string) =>
-  isBuiltInSegment(name) || app.segments.some((s) => s.name === name);
+const known = (app: AppRecord) => (name: string) => findSegment(app, name) !== undefined;
 
 /** Ids of the app's latest SENDS_CHECKED started sends (newest first) this install was in; a draft was never sent, so it had no one in it. */
 export async function sendsOfInstall(db: Queryable, app: AppRecord, install: { id: string; seq: number; external_id: string | null }): Promise<number[]> {
@@ -39,7 +38,7 @@ export async function sendsOfInstall(db: Queryable, app: AppRecord, install: { i
       continue;
     }
     if (s.audience_max_seq === null || install.seq > Number(s.audience_max_seq)) continue;
-    // A custom segment since removed from the App: its condition is unknown now.
+    // A custom segment since removed (from the App or through the API): its condition is unknown now.
     const named = [...(t.kind === 'segment' ? [t.segment] : []), ...(t.excluding ?? [])];
     if (!named.every(known(app))) continue;
     const params = new Params([app.id, install.id]);

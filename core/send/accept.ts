@@ -4,6 +4,7 @@
 // transitions table) are not optional steps of it: the guard is a required dependency, and a
 // caller without a key of its own gives its fallback (the Send's uid) or none (a REST call
 // without Idempotency-Key is not deduplicated, as the contract says).
+import { customSegmentNames } from '../audience/segments.js';
 import type { PoolClient } from '../store/db.js';
 import type { AppRecord } from '../apps/app-store.js';
 import { AuthError, PaymentRequiredError } from '../errors.js';
@@ -59,7 +60,7 @@ export async function acceptSend(deps: AcceptDeps, input: AcceptInput): Promise<
   const request = validate({
     body,
     idempotencyHeader: input.idempotencyHeader,
-    app: { id: app.id, bundleId: app.bundleId, segmentNames: app.segments.map((s) => s.name) },
+    app: { id: app.id, bundleId: app.bundleId, segmentNames: customSegmentNames(app) },
     now: input.now,
   });
   const create = (withinTransaction?: (db: PoolClient, created: CreatedSend) => Promise<void>) =>

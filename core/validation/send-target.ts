@@ -263,8 +263,9 @@ export function readExcludedSegments(value: unknown, segmentNames: string[], iss
  * `filters` with several entries: conditions ANDed with their neighbours, {"operator": "OR"}
  * between groups (OneSignal's rule). Fields: tag (key, relation, value), language (= or !=, a
  * language code), last_session and first_session (> or <, hours_ago: more or fewer hours ago).
+ * The one validator of the condition language: a send's `filters` and a segment's (core/segments).
  */
-function readFilters(entries: Record<string, unknown>[], issues: FieldIssue[]): AudienceCondition[][] | undefined {
+export function readFilters(entries: Record<string, unknown>[], issues: FieldIssue[]): AudienceCondition[][] | undefined {
   if (entries.length === 0 || entries.length > LIMITS.filter_entries) {
     issues.push({ field: 'filters', message: `filters holds 1 to ${LIMITS.filter_entries} entries.` });
     return undefined;

@@ -31,7 +31,7 @@ export interface SendValidationInput {
   app: {
     id: string;
     bundleId: string;
-    /** Names of the custom segments of App.spec.segments. */
+    /** Names of the app's own segments, App resource and API (core/audience/segments.ts customSegmentNames). */
     segmentNames: string[];
   };
   /** Injected clock, for send_after's window. */

@@ -120,6 +120,8 @@ export interface SegmentSize {
   name: string;
   builtIn: boolean;
   conditions: SegmentDefinition['conditions'];
+  /** Who an API segment holds, in words (core/audience/segments.ts describeSegment); its conditions are not only tags. */
+  who?: string;
   size: number;
 }
 
@@ -139,6 +141,7 @@ export function segmentsPage(segments: SegmentSize[], keptSeconds: number): Html
       <td data-label="Segment">${s.name}${s.builtIn ? html` <span class="note">(built in)</span>` : ''}</td>
       <td data-label="Who">${s.builtIn
         ? isBuiltInSegment(s.name) ? BUILT_IN_MEANING[s.name] : ''
+        : s.who !== undefined ? html`<span class="mono">${s.who}</span>`
         : s.conditions.length
           ? s.conditions.map((c, i) => html`${i ? ' and ' : ''}<span class="mono">${c.key} ${c.relation}${c.value !== undefined ? ` ${c.value}` : ''}</span>`)
           : 'every subscribed install'}</td>

@@ -4,7 +4,7 @@ import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { getApp } from '../../../core/apps/app-store.js';
 import { NotFoundError } from '../../../core/errors.js';
-import { BUILT_IN_SEGMENTS, isBuiltInSegment } from '../../../core/formats/built-in-segments.js';
+import { describeSegment, segmentsOf } from '../../../core/audience/segments.js';
 import { SENDS_CHECKED, sendsOfInstall } from '../../../core/audience/member.js';
 import { readNotification, type NotificationReport } from '../../../core/send/report.js';
 import { ANY, FindError, findInstalls, parseFind } from '../../../core/subscriptions/find.js';
@@ -50,9 +50,11 @@ export function mountAudience(router: Router, deps: ApiDeps, signedIn: Middlewar
     const now = deps.now?.() ?? new Date();
     // One count at a time: a page of sizes must not take every pool connection at once. Each is
     // kept 30 s (audience-sizes.ts), so reloading the page does not count them all again.
-    for (const name of [...BUILT_IN_SEGMENTS, ...app.segments.map((seg) => seg.name)]) {
+    // Every source through the one list (core/audience/segments.ts); a shadowed API segment reaches no one.
+    for (const segment of segmentsOf(app).filter((seg) => !seg.shadowed)) {
+      const { name } = segment;
       const { estimate } = await sizes.get(app, { kind: 'segment', segment: name }, now);
-      segments.push({ name, builtIn: isBuiltInSegment(name), conditions: app.segments.find((seg) => seg.name === name)?.conditions ?? [], size: estimate });
+      segments.push({ name, builtIn: segment.source === 'built_in', conditions: app.segments.find((seg) => seg.name === name)?.conditions ?? [], who: segment.source === 'api' ? describeSegment(segment) : undefined, size: estimate });
     }
     page(ctx, layoutOf(ctx, 'Segments', 'audience'), segmentsPage(segments, SIZE_KEPT_MS / 1000));
   });

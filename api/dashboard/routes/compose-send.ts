@@ -19,6 +19,7 @@ import { describeTarget } from '../send-audiences.js';
 import type { DashboardSession } from '../session.js';
 import { isUuid } from '../../../core/formats/uuid.js';
 import { BUILT_IN_SEGMENTS } from '../../../core/formats/built-in-segments.js';
+import { customSegmentNames } from '../../../core/audience/segments.js';
 
 const TARGET_FIELDS = ['target', 'segment', 'tag_key', 'tag_relation', 'tag_value', 'ids'];
 const COMPOSE_NEEDS_SEND_SCOPE = "Composing a message needs a key of scope send; this session's key may only read.";
@@ -37,7 +38,7 @@ async function review(deps: ApiDeps, app: AppRecord, form: ComposeForm, now: Dat
   const body = checkUntrustedJson(bodyFromForm(form, app.id));
   const request = validateSendRequest({
     body,
-    app: { id: app.id, bundleId: app.bundleId, segmentNames: app.segments.map((seg) => seg.name) },
+    app: { id: app.id, bundleId: app.bundleId, segmentNames: customSegmentNames(app) },
     now,
   });
   const { estimate } = await audienceSizes(deps.pool).get(app, request.target, now);
@@ -53,7 +54,7 @@ export async function composeSend(ctx: Context, deps: ApiDeps, method: 'show' | 
   if (s.scope !== 'send') throw new ForbiddenError(COMPOSE_NEEDS_SEND_SCOPE);
   const app = await getApp(deps.pool, s.appId);
   if (!app) throw new NotFoundError('No such app.');
-  const segments = [...BUILT_IN_SEGMENTS, ...app.segments.map((seg) => seg.name)];
+  const segments = [...BUILT_IN_SEGMENTS, ...customSegmentNames(app)];
   const form: ComposeForm = {};
   if (method === 'show') return page(ctx, opts, composePage(s, app.name, segments, form));
 
