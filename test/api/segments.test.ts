@@ -13,6 +13,7 @@ import { addDevices, makeApp, type TestApp } from '../support/apps.js';
 import { MemoryBucketStore } from '../../core/buckets/memory-store.js';
 import { BucketRateLimiter } from '../../api/rate-limit/bucket-limiter.js';
 import { createKey } from '../../core/apps/keys.js';
+import { upsertApp } from '../../core/apps/app-store.js';
 import { SEGMENT_LIMITS } from '../../core/segments/segment-limits.js';
 
 describe('api: segments through the official client', () => {
@@ -27,6 +28,12 @@ describe('api: segments through the official client', () => {
     api.request('POST', '/api/v1/notifications', { key: t.key, body: { app_id: t.app.id, contents: { en: 'x' }, ...body } });
   const estimate = async (body: Record<string, unknown>) => {
     const res = await send(app, body);
+    expect(res.status, JSON.stringify(res.body)).to.equal(202);
+    return res.body.estimate as number;
+  };
+
+  const estimateOf = async (t: TestApp, name: string) => {
+    const res = await send(t, { included_segments: [name] });
     expect(res.status, JSON.stringify(res.body)).to.equal(202);
     return res.body.estimate as number;
   };
@@ -141,6 +148,22 @@ describe('api: segments through the official client', () => {
     const other = await client.createSegment(app.app.id, segment('Other', [tag('plan', 'exists')]));
     expect((await refused(client.updateSegment(app.app.id, other.id!, Object.assign(new OneSignal.UpdateSegmentRequest(), { name: 'Twice' })))).code).to.equal(409);
     expect((await refused(client.updateSegment(app.app.id, other.id!, Object.assign(new OneSignal.UpdateSegmentRequest(), { name: 'Gold' })))).code).to.equal(409);
+  });
+
+  it('a name the App resource adds later shadows the API segment of that name: sends reach the App\'s, the API one is listed shadowed', async () => {
+    const t = await makeApp(env.pool, { segments: [] });
+    const c = officialClient(api.url, t.key);
+    await addDevices(env.pool, t.app.id, [{ tags: { a: '1' } }, { tags: { b: '1' } }, { tags: { b: '1' } }]);
+    const made = await c.createSegment(t.app.id, segment('Shared', [tag('a', 'exists')]));
+    expect(await estimateOf(t, 'Shared')).to.equal(1);
+    await upsertApp(env.pool, { name: t.app.name, bundleId: t.app.bundleId, segments: [{ name: 'Shared', conditions: [{ key: 'b', relation: 'exists' }] }] });
+    expect(await estimateOf(t, 'Shared')).to.equal(2);
+    const listed = (await api.request('GET', `/api/v1/apps/${t.app.id}/segments`, { key: t.key })).body.segments.filter((s: { name: string }) => s.name === 'Shared');
+    expect(listed.map((s: Record<string, unknown>) => [s.herald_source, s.shadowed ?? false, s.is_active])).to.deep.equal([['app_resource', false, true], ['api', true, false]]);
+    expect((await c.getSegment(t.app.id, made.id!)).subscriber_count).to.equal(0);
+    // Renamed, it reaches its own installs again.
+    await c.updateSegment(t.app.id, made.id!, Object.assign(new OneSignal.UpdateSegmentRequest(), { name: 'Mine again' }));
+    expect(await estimateOf(t, 'Mine again')).to.equal(1);
   });
 
   it('bodies are bounded: a 422 names the field, at each limit\'s edge; the filters rules are the send\'s own', async () => {
