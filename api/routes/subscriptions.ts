@@ -11,9 +11,8 @@ import { inUserTransaction } from '../../core/users/transaction.js';
 import { joinInstallToUser } from '../../core/users/install-join.js';
 import { isWrapped, unwrapSubscription } from '../../core/subscriptions/subscription-body.js';
 import type { ApiDeps } from '../shared/deps.js';
-import { SUBSCRIPTION_FIELDS as fields } from '../../core/validation/subscription-schema.js';
+import { checkInstallTimeZone, installFieldProblem, SUBSCRIPTION_FIELDS as fields } from '../../core/validation/subscription-schema.js';
 import { checkIdentity } from './identity.js';
-import { deviceTokenRule } from '../../core/formats/device-token.js';
 import { isUuid, UUID_PATTERN } from '../../core/formats/uuid.js';
 
 /** At most this many messages in a 422: a body of 100,000 bad tags gets a short answer. */
@@ -33,15 +32,7 @@ const checkOpen = ajv.compile({
 });
 
 function messages(errors: typeof checkCreate.errors): string[] {
-  return (errors ?? []).slice(0, MAX_MESSAGES).map((e) => {
-    const field = e.instancePath.replace(/^\//, '').replace(/\//g, '.') || (e.params as { missingProperty?: string }).missingProperty || 'body';
-    if (e.keyword === 'required') return `${(e.params as { missingProperty: string }).missingProperty} is required.`;
-    if (field === 'token') return `${deviceTokenRule('token')}.`;
-    if (field === 'test_type') return 'test_type must be 1 (development build), 2 (ad hoc build) or null (the App\'s environment).';
-    if (field === 'language') return 'language must be a language code such as en or pt-BR.';
-    if (e.keyword === 'maxLength') return `${field} is longer than ${(e.params as { limit: number }).limit} characters.`;
-    return `${field} ${e.message}.`;
-  });
+  return (errors ?? []).slice(0, MAX_MESSAGES).map((e) => `${installFieldProblem(e)}.`);
 }
 
 function toFields(body: Record<string, unknown>): SubscriptionFields {
@@ -51,7 +42,8 @@ function toFields(body: Record<string, unknown>): SubscriptionFields {
   if ('language' in body) out.language = body.language as string | null;
   if ('timezone' in body) {
     const tz = body.timezone as string | null;
-    if (tz !== null && !validTimeZone(tz)) throw new ValidationError('timezone must be an IANA time zone such as Europe/Paris.');
+    const zoneProblem = checkInstallTimeZone(tz);
+    if (zoneProblem) throw new ValidationError(`${zoneProblem}.`);
     out.timezone = tz;
   }
   if (body.tags) {
@@ -62,15 +54,6 @@ function toFields(body: Record<string, unknown>): SubscriptionFields {
   return out;
 }
 
-
-function validTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export async function appOf(deps: ApiDeps, ctx: Context) {
   const appId = String(ctx.params.app_id);

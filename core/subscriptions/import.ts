@@ -4,6 +4,7 @@
 import { checkUntrustedJson } from '../validation/untrusted-json.js';
 import { ValidationError } from '../errors.js';
 import { randomUUID } from 'node:crypto';
+import { Ajv } from 'ajv';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
@@ -11,7 +12,10 @@ import type { Pool, PoolClient } from '../store/db.js';
 import { COPY_TO_INSTALLS } from './user-copies.js';
 import { deviceTokenRule, isDeviceToken } from '../formats/device-token.js';
 import { isUuid } from '../formats/uuid.js';
-import { isLanguageCode } from '../formats/language-code.js';
+import { checkInstallTimeZone, installFieldProblem, SUBSCRIPTION_FIELDS } from '../validation/subscription-schema.js';
+
+/** The fields a line shares with the register call, by its schema; the first problem only. */
+const checkFields = new Ajv({ allErrors: false, allowUnionTypes: true }).compile({ type: 'object', properties: SUBSCRIPTION_FIELDS });
 
 export interface ImportProgress {
   lines: number;
@@ -50,12 +54,12 @@ export function toCopyRow(line: string): { row: string } | { problem: string } {
   }
   if (!isDeviceToken(obj.token)) return { problem: deviceTokenRule('token') };
   if (obj.id !== undefined && (typeof obj.id !== 'string' || !isUuid(obj.id))) return { problem: 'id must be a UUID' };
-  if (obj.language != null && (typeof obj.language !== 'string' || !isLanguageCode(obj.language))) return { problem: 'language must be a language code' };
-  if (obj.external_id != null && (typeof obj.external_id !== 'string' || obj.external_id.length > 128)) return { problem: 'external_id must be text up to 128 characters' };
-  if (obj.timezone != null && typeof obj.timezone !== 'string') return { problem: 'timezone must be text' };
-  if (obj.tags != null && (typeof obj.tags !== 'object' || Array.isArray(obj.tags))) return { problem: 'tags must be an object' };
-  if (obj.subscribed != null && typeof obj.subscribed !== 'boolean') return { problem: 'subscribed must be true or false' };
-  const tags = Object.fromEntries(Object.entries((obj.tags as Record<string, unknown>) ?? {}).map(([k, v]) => [k, String(v)]));
+  // The register call's own rules for the rest (core/validation/subscription-schema.ts).
+  if (!checkFields(obj)) return { problem: installFieldProblem(checkFields.errors![0]) };
+  const zoneProblem = checkInstallTimeZone(obj.timezone);
+  if (zoneProblem) return { problem: zoneProblem };
+  // Values as text; a null one names no tag (the register call's null removes one).
+  const tags = Object.fromEntries(Object.entries((obj.tags as Record<string, unknown>) ?? {}).filter(([, v]) => v !== null).map(([k, v]) => [k, String(v)]));
   const fields = [
     (obj.id as string | undefined)?.toLowerCase() ?? randomUUID(),
     obj.token.toLowerCase(),

@@ -1,8 +1,12 @@
 // The fields of the app-facing install calls (register and update), read by the route's
 // validator and published as the OpenAPI request schemas: one definition.
-import { DEVICE_TOKEN_SCHEMA } from '../formats/device-token.js';
+// The sentences of a broken field and the time zone rule live here too, so the NDJSON import
+// (core/subscriptions/import.ts), which takes the register call's fields, accepts what it accepts.
+import type { ErrorObject } from 'ajv';
+import { DEVICE_TOKEN_SCHEMA, deviceTokenRule } from '../formats/device-token.js';
 import { LIMITS } from './limits.js';
 import { LANGUAGE_CODE_PATTERN } from '../formats/language-code.js';
+import { knownTimeZone } from '../time/zone-clock.js';
 
 export const SUBSCRIPTION_FIELDS = {
   token: DEVICE_TOKEN_SCHEMA,
@@ -27,3 +31,20 @@ export const SUBSCRIPTION_FIELDS = {
     description: "Identity verification (docs/api.md): hex HMAC-SHA256 of the external id with the app's identity secret, made by the app's server.",
   },
 };
+
+/** The sentence for a field the schema refused (ajv's error), without a final period. */
+export function installFieldProblem(e: ErrorObject): string {
+  const field = e.instancePath.replace(/^\//, '').replace(/\//g, '.') || (e.params as { missingProperty?: string }).missingProperty || 'body';
+  if (e.keyword === 'required') return `${(e.params as { missingProperty: string }).missingProperty} is required`;
+  if (field === 'token') return deviceTokenRule('token');
+  if (field === 'test_type') return "test_type must be 1 (development build), 2 (ad hoc build) or null (the App's environment)";
+  if (field === 'language') return 'language must be a language code such as en or pt-BR';
+  if (e.keyword === 'maxLength') return `${field} is longer than ${(e.params as { limit: number }).limit} characters`;
+  return `${field} ${e.message}`;
+}
+
+/** Why `timezone` is not one an install may have (the schema bounds it first), or undefined. */
+export function checkInstallTimeZone(timezone: unknown): string | undefined {
+  if (timezone === undefined || timezone === null || knownTimeZone(timezone as string)) return undefined;
+  return 'timezone must be an IANA time zone such as Europe/Paris';
+}
