@@ -26,6 +26,7 @@ export const BUCKETS: Readonly<Record<BucketName, BucketSpec>> = Object.freeze({
   // Not in the contract (issue 27): the user and alias calls that change something, per key. A
   // backend syncing its accounts' tags makes one call per account, far above a send's 50 a second;
   // a user's write is a few rows (its installs), not an audience, so 1,000 a second per key.
+  // The segment calls' writes draw it too (one row each; issue 27 point 3, docs/api.md "Segments").
   users: { name: 'users', rate: 1000, windowSeconds: 1, burst: 2000 },
   // Not in the contract (issue 27): exportSubscriptions, per key. Each link is a whole audience
   // read when fetched (10,000,000 installs take a pool connection for a minute or more), which
