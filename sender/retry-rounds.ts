@@ -55,7 +55,8 @@ export class RetryRounds {
     for (let round = 1; pending.length; round++) {
       const results = await this.timedSend(pending.map((i) => messages[i]));
       const decided = results.map((r, k) => actionFor(r, { offEnvironment: messages[pending[k]].offEnvironment }));
-      if (decided.some((a) => a.kind !== 'hold')) asked.askedApple = true;
+      // A local refusal (sender/apns/field-values.ts) reached no one: it is no decision of Apple's.
+      if (decided.some((a, k) => a.kind !== 'hold' && !results[k].local)) asked.askedApple = true;
       const again: number[] = [];
       let hintMs = 0;
       let waiting: Hold | undefined;
