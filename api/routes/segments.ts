@@ -9,10 +9,9 @@ import { AuthError, ValidationError } from '../../core/errors.js';
 import { getApp, type AppRecord } from '../../core/apps/app-store.js';
 import { segmentsOf, type Segment } from '../../core/audience/segments.js';
 import { measureAudience } from '../../core/audience/measure.js';
-import { createSegment, deleteSegment, lockSegments, segmentById, updateSegment } from '../../core/segments/segment-store.js';
+import { createSegment, deleteSegment, segmentById, updateSegment, writeSegments } from '../../core/segments/segment-store.js';
 import { readSegmentBody } from '../../core/segments/segment-schema.js';
 import { SEGMENT_LIMITS } from '../../core/segments/segment-limits.js';
-import { inTransaction, type PoolClient } from '../../core/store/db.js';
 import type { ApiDeps, ClassBucket } from '../shared/deps.js';
 import { drawBuckets } from './notifications.js';
 
@@ -24,18 +23,10 @@ async function keyApp(deps: ApiDeps, ctx: Context, bucket: ClassBucket): Promise
   return appId;
 }
 
-async function appOf(db: PoolClient | ApiDeps['pool'], appId: string): Promise<AppRecord> {
-  const app = await getApp(db, appId);
+async function appOf(deps: ApiDeps, appId: string): Promise<AppRecord> {
+  const app = await getApp(deps.pool, appId);
   if (!app || app.disabled) throw new AuthError('revoked');
   return app;
-}
-
-/** A write of the app's segments: locked, the app (with its segments) read after the lock. */
-function writing<T>(deps: ApiDeps, appId: string, work: (db: PoolClient, app: AppRecord) => Promise<T>): Promise<T> {
-  return inTransaction(deps.pool, async (db) => {
-    await lockSegments(db, appId);
-    return work(db, await appOf(db, appId));
-  });
 }
 
 /** Where a segment comes from, beside the client's own fields (extra fields the client ignores). */
@@ -73,7 +64,7 @@ export function createSegmentRoute(deps: ApiDeps) {
   return async function createSegmentHandler(ctx: Context): Promise<void> {
     const appId = await keyApp(deps, ctx, 'users');
     const body = readSegmentBody('create', ctx.request.body);
-    const id = await writing(deps, appId, (db, app) => createSegment(db, app, { id: body.id, name: body.name, filters: body.filters!, groups: body.groups! }));
+    const id = await writeSegments(deps.pool, appId, (db, app) => createSegment(db, app, { id: body.id, name: body.name, filters: body.filters!, groups: body.groups! }));
     ctx.status = 201;
     ctx.body = { success: true, id };
   };
@@ -84,7 +75,7 @@ export function getSegmentsRoute(deps: ApiDeps) {
     const appId = await keyApp(deps, ctx, 'read');
     const offset = queryNumber(ctx, 'offset', 0, 1_000_000, 0);
     const limit = queryNumber(ctx, 'limit', 1, SEGMENT_LIMITS.page_max, SEGMENT_LIMITS.page_max);
-    const app = await appOf(deps.pool, appId);
+    const app = await appOf(deps, appId);
     const all = segmentsOf(app);
     ctx.body = { total_count: all.length, offset, limit, segments: all.slice(offset, offset + limit).map((s) => segmentData(app, s)) };
   };
@@ -93,7 +84,7 @@ export function getSegmentsRoute(deps: ApiDeps) {
 export function getSegmentRoute(deps: ApiDeps) {
   return async function getSegmentHandler(ctx: Context): Promise<void> {
     const appId = await keyApp(deps, ctx, 'read');
-    const app = await appOf(deps.pool, appId);
+    const app = await appOf(deps, appId);
     const s = segmentById(app, String(ctx.params.segment_id));
     // Counted as a send to it would be (core/audience/measure.ts, through the one lookup); a
     // shadowed segment reaches no one, its name being the App resource's.
@@ -116,7 +107,7 @@ export function updateSegmentRoute(deps: ApiDeps) {
   return async function updateSegmentHandler(ctx: Context): Promise<void> {
     const appId = await keyApp(deps, ctx, 'users');
     const body = readSegmentBody('update', ctx.request.body);
-    const id = await writing(deps, appId, async (db, app) => {
+    const id = await writeSegments(deps.pool, appId, async (db, app) => {
       const s = segmentById(app, String(ctx.params.segment_id));
       await updateSegment(db, app, s, body);
       return s.id;
@@ -128,7 +119,7 @@ export function updateSegmentRoute(deps: ApiDeps) {
 export function deleteSegmentRoute(deps: ApiDeps) {
   return async function deleteSegmentHandler(ctx: Context): Promise<void> {
     const appId = await keyApp(deps, ctx, 'users');
-    await writing(deps, appId, (db, app) => deleteSegment(db, app, segmentById(app, String(ctx.params.segment_id))));
+    await writeSegments(deps.pool, appId, (db, app) => deleteSegment(db, app, segmentById(app, String(ctx.params.segment_id))));
     ctx.body = { success: true };
   };
 }

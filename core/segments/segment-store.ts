@@ -7,10 +7,10 @@
 // so the count and the name checks hold under concurrent calls.
 import { randomUUID } from 'node:crypto';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
-import type { AppRecord } from '../apps/app-store.js';
+import { getApp, type AppRecord } from '../apps/app-store.js';
 import { findSegment, isBuiltInName, segmentsOf, type Segment } from '../audience/segments.js';
 import type { AudienceCondition } from '../send-model/request.js';
-import type { Queryable } from '../store/db.js';
+import { inTransaction, type Pool, type PoolClient, type Queryable } from '../store/db.js';
 import { SEGMENT_LIMITS } from './segment-limits.js';
 
 export const NO_SEGMENT = 'No such segment.';
@@ -48,12 +48,21 @@ function refuseTakenName(app: AppRecord, name: string, self?: string): void {
   if (other && other.id !== self) throw new ConflictError(`Segment name "${name}" is taken by segment ${other.id} of this app; choose another name.`);
 }
 
-/** The app's segment writes one at a time: the count and the names read after it are the truth. */
-export async function lockSegments(db: Queryable, appId: string): Promise<void> {
-  await db.query(`SELECT pg_advisory_xact_lock(hashtext('herald-segments'), hashtext($1))`, [appId]);
+/**
+ * A write of the app's segments (the API's calls and the dashboard's forms alike): in one
+ * transaction, the app's segment writes one at a time (an advisory lock), the app and its segments
+ * read after the lock, so the count and the names `work` checks are the truth.
+ */
+export function writeSegments<T>(pool: Pool, appId: string, work: (db: PoolClient, app: AppRecord) => Promise<T>): Promise<T> {
+  return inTransaction(pool, async (db) => {
+    await db.query(`SELECT pg_advisory_xact_lock(hashtext('herald-segments'), hashtext($1))`, [appId]);
+    const app = await getApp(db, appId);
+    if (!app || app.disabled) throw new NotFoundError('No such app.');
+    return work(db, app);
+  });
 }
 
-/** Makes an API segment; `app` read in this transaction after lockSegments. Returns its id. */
+/** Makes an API segment, within writeSegments. Returns its id. */
 export async function createSegment(db: Queryable, app: AppRecord, write: Required<Pick<SegmentWrite, 'name' | 'filters' | 'groups'>> & { id?: string }): Promise<string> {
   refuseTakenName(app, write.name);
   if ((app.apiSegments ?? []).length >= SEGMENT_LIMITS.per_app) {

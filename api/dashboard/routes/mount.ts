@@ -20,6 +20,7 @@ import { cancellable, cancelConfirmPage, live, reportPage } from '../pages/repor
 import { composeEstimate, composeSend } from './compose-send.js';
 import { serveAsset } from '../assets.js';
 import { mountAudience } from './audience-routes.js';
+import { mountSegments } from './segment-routes.js';
 import { readSendOptions } from '../send-options.js';
 import { sendAudiences } from '../send-audiences.js';
 
@@ -186,6 +187,7 @@ export function mountDashboard(router: Router, deps: ApiDeps, keys: KeyCache): v
   });
 
   mountAudience(router, deps, signedIn);
+  mountSegments(router, deps, signedIn, changes());
 
   router.get('/dashboard/compose/estimate.json', ...signedIn, (ctx) => composeEstimate(ctx, deps));
   router.get('/dashboard/compose', ...signedIn, (ctx) => composeSend(ctx, deps, 'show'));
