@@ -47,6 +47,19 @@ describe('dashboard audience sizes', () => {
     expect(counts).to.have.length(4);
   });
 
+  it('counts again at once when a segment the target names is redefined (an edit, an App change)', async () => {
+    const sizes = new AudienceSizes(counter());
+    const shop = (value: string) => ({ id: 'a', name: 'shop', segments: [], apiSegments: [{ id: 'x', name: 'Buyers', filters: [], groups: [[{ field: 'tag', key: 'plan', relation: '=', value }]], created_at: '', updated_at: '' }] }) as unknown as AppRecord;
+    expect((await sizes.get(shop('gold'), segment('Buyers'), at(0))).estimate).to.equal(7);
+    answer = 9;
+    expect((await sizes.get(shop('gold'), segment('Buyers'), at(1))).estimate, 'unchanged: kept').to.equal(7);
+    expect((await sizes.get(shop('free'), segment('Buyers'), at(2))).estimate, 'redefined: counted').to.equal(9);
+    expect((await sizes.get(shop('gold'), { kind: 'segment', segment: 'Subscribed Users', excluding: ['Buyers'] }, at(3))).estimate).to.equal(9);
+    answer = 11;
+    expect((await sizes.get(shop('free'), { kind: 'segment', segment: 'Subscribed Users', excluding: ['Buyers'] }, at(4))).estimate, 'an excluded segment redefined').to.equal(11);
+    expect(counts).to.have.length(4);
+  });
+
   it('keeps no failed count: the next caller counts again', async () => {
     let n = 0;
     const sizes = new AudienceSizes(async () => {

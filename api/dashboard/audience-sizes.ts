@@ -12,6 +12,7 @@
 // segment.
 import type { AppRecord } from '../../core/apps/app-store.js';
 import { measureAudience } from '../../core/audience/measure.js';
+import { findSegment } from '../../core/audience/segments.js';
 import type { SendTarget } from '../../core/send-model/request.js';
 import { perPool } from '../../core/store/coalesce.js';
 import type { Pool } from '../../core/store/db.js';
@@ -40,7 +41,7 @@ export class AudienceSizes {
   get(app: AppRecord, target: SendTarget, now: Date): Promise<AudienceSize> {
     // A list's size is its length: nothing is counted, so nothing is kept.
     if (target.kind === 'subscription_ids' || target.kind === 'external_ids') return Promise.resolve({ estimate: target.ids.length, countedAt: now });
-    const key = `${app.id} ${JSON.stringify(target)}`;
+    const key = `${app.id} ${JSON.stringify(target)} ${definitionOf(app, target)}`;
     const kept = this.kept.get(key);
     if (kept && now.getTime() - kept.countedAt.getTime() < SIZE_KEPT_MS) return Promise.resolve(kept);
     const running = this.inFlight.get(key);
@@ -59,6 +60,17 @@ export class AudienceSizes {
     if (this.kept.size > this.max) this.kept.delete(this.kept.keys().next().value as string);
     return size;
   }
+}
+
+/**
+ * The conditions of the segments a target names, through the one lookup (core/audience/segments.ts):
+ * part of a size's key, so a segment edited (through the API or the dashboard) or changed in its
+ * App resource is counted afresh instead of showing its old size for 30 s.
+ */
+function definitionOf(app: AppRecord, target: SendTarget): string {
+  const names = [...(target.kind === 'segment' ? [target.segment] : []), ...(target.excluding ?? [])];
+  // A hand-made record without segments (tests of this cache) names none.
+  return app.segments ? names.map((name) => JSON.stringify(findSegment(app, name)?.groups ?? null)).join(' ') : '';
 }
 
 /** One AudienceSizes per pool (a process may hold several pools, tests do), counting with core/audience. */
