@@ -7,7 +7,8 @@ import { ANY, FIND_BY, MAX_FOUND, MAX_QUERY_CHARS, type FindBy, type InstallSumm
 import type { Install } from '../../../core/subscriptions/subscription-store.js';
 import { errorList, invalidWhen } from '../errors.js';
 import { html, type Html } from '../html.js';
-import { count, statusClass, statusName, when } from './format.js';
+import { count, when } from './format.js';
+import { sendsTable } from './sends-table.js';
 import { isBuiltInSegment, type BuiltInSegment } from '../../../core/formats/built-in-segments.js';
 
 const FIND_WORDS: Record<FindBy | typeof ANY, string> = {
@@ -31,8 +32,10 @@ const either = (words: string[]) => (words.length < 2 ? words.join('') : `${word
 export const maskedToken = (token: string) => (token.length > 24 ? `${token.slice(0, 16)}…${token.slice(-4)}` : token);
 const seconds = (d: Date | null | undefined) => (d ? Math.floor(d.getTime() / 1000) : null);
 
-export function audienceTabs(current: 'find' | 'segments'): Html {
+export function audienceTabs(current: 'users' | 'installs' | 'find' | 'segments'): Html {
   return html`<nav class="tabs" aria-label="Audience">
+    <a href="/dashboard/audience/users" ${current === 'users' ? html`aria-current="page"` : ''}>Users</a>
+    <a href="/dashboard/audience/installs" ${current === 'installs' ? html`aria-current="page"` : ''}>Installs</a>
     <a href="/dashboard/audience" ${current === 'find' ? html`aria-current="page"` : ''}>Find an install</a>
     <a href="/dashboard/audience/segments" ${current === 'segments' ? html`aria-current="page"` : ''}>Segments</a>
   </nav>`;
@@ -103,16 +106,7 @@ export function installPage(i: Install, sends: NotificationReport[], checked: nu
         <tbody>${tags.map(([k, v]) => html`<tr><td class="mono">${k}</td><td>${v}</td></tr>`)}</tbody></table>`
     : html`<p>No tags.</p>`}
   <h2>Latest sends it was in</h2>
-  ${sends.length
-    ? html`<div class="table-wrap"><table id="sends">
-        <thead><tr><th scope="col">Message</th><th scope="col">Status</th><th scope="col">Created (UTC)</th><th scope="col" class="num">Id</th></tr></thead>
-        <tbody class="rows">${sends.map((n) => html`<tr data-id="${n.id}">
-          <td data-label="Message"><a class="row-link" href="/dashboard/sends/${n.id}">${n.contents.en ?? Object.values(n.contents)[0] ?? '(no text)'}</a></td>
-          <td data-label="Status"><span class="${statusClass(n)}">${statusName(n)}</span></td>
-          <td data-label="Created" class="date">${when(n.queued_at, false)}</td>
-          <td data-label="Id" class="num">${n.id}</td>
-        </tr>`)}</tbody></table></div>`
-    : html`<p>None of the app's latest ${checked} sends.</p>`}
+  ${sendsTable(sends, checked)}
   <p class="note">Of the app's latest ${checked} sends that started. Herald keeps no record per device and send: a segment or tag send counts the install when it was registered before the send and matches its audience with today's tags.</p>`;
 }
 

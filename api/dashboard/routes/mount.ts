@@ -21,6 +21,7 @@ import { composeEstimate, composeSend } from './compose-send.js';
 import { serveAsset } from '../assets.js';
 import { mountAudience } from './audience-routes.js';
 import { mountSegments } from './segment-routes.js';
+import { mountUsers } from './user-routes.js';
 import { readSendOptions } from '../send-options.js';
 import { sendAudiences } from '../send-audiences.js';
 
@@ -188,6 +189,7 @@ export function mountDashboard(router: Router, deps: ApiDeps, keys: KeyCache): v
 
   mountAudience(router, deps, signedIn);
   mountSegments(router, deps, signedIn, changes());
+  mountUsers(router, deps, signedIn, changes());
 
   router.get('/dashboard/compose/estimate.json', ...signedIn, (ctx) => composeEstimate(ctx, deps));
   router.get('/dashboard/compose', ...signedIn, (ctx) => composeSend(ctx, deps, 'show'));

@@ -1,0 +1,184 @@
+// The audience pages of issue 27 (point 7) in a real browser (Debian's Chromium, playwright-core)
+// against a real api: users and installs to browse page by page with their totals, a user's page
+// (aliases, tags, installs, the sends that reached it), and erasure from it behind a confirmation
+// (a send key only; the POST carries the CSRF token; core/users' eraseUser, as deleteUser), after
+// which no audience page finds the user or its installs. One app never sees another's users.
+import { expect } from 'chai';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import * as OneSignal from '@onesignal/node-onesignal';
+import { useTestEnv } from '../env/index.js';
+import { useTestApi } from '../support/api-server.js';
+import { launchBrowser, type TestBrowser } from '../support/browser.js';
+import { officialClient } from '../support/onesignal.js';
+import { createKey } from '../../core/apps/keys.js';
+import { USERS_PAGE } from '../../core/users/browse-users.js';
+import { INSTALLS_PAGE } from '../../core/subscriptions/browse-installs.js';
+import { addDevices, createTestApp, token, type TestApp } from '../delivery/fixtures.js';
+
+const SHOTS = process.env.HERALD_DASHBOARD_SCREENSHOTS;
+
+describe('dashboard users and installs in a browser', function () {
+  this.timeout(60_000);
+  const env = useTestEnv();
+  const api = useTestApi(env);
+  let browser: TestBrowser;
+  let main: TestApp;
+  let other: TestApp;
+  let sendKey: string;
+  let readKey: string;
+  let ann: { id: string; installs: string[] };
+  let otherUser: string;
+  const USERS = USERS_PAGE + 2;
+  const ANONYMOUS = INSTALLS_PAGE + 10;
+  const shot = async (page: Page, name: string) => {
+    if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  };
+  const rowIds = (page: Page, table: string) => page.locator(`#${table} tbody tr`).evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.id));
+  async function signedIn(key: string): Promise<Page> {
+    const page = await browser.context.newPage();
+    await page.context().clearCookies();
+    await page.goto(`${api.url}/dashboard/sign-in`);
+    await page.getByLabel('REST API key of your app').fill(key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${api.url}/dashboard/`);
+    return page;
+  }
+
+  before(async function () {
+    this.timeout(180_000);
+    main = await createTestApp(env.pool, 'shop');
+    other = await createTestApp(env.pool, 'elsewhere');
+    sendKey = (await createKey(env.pool, main.app.id, { name: 'ops', scope: 'send' })).key;
+    readKey = (await createKey(env.pool, main.app.id, { name: 'viewer', scope: 'read' })).key;
+    const client = officialClient(api.url, sendKey);
+    const made = await client.createUser(main.app.id, Object.assign(new OneSignal.User(), {
+      identity: { external_id: 'ann', crm: 'c-42' },
+      properties: { tags: { plan: 'gold', city: 'Lyon' }, language: 'fr', timezone_id: 'Europe/Paris' },
+      subscriptions: [{ type: 'iOSPush', token: token('aa', 1) }, { type: 'iOSPush', token: token('aa', 2) }],
+    }));
+    ann = { id: made.identity!.onesignal_id!, installs: made.subscriptions!.map((s) => s.id!) };
+    for (let i = 1; i < USERS; i++) {
+      await client.createUser(main.app.id, Object.assign(new OneSignal.User(), { identity: { external_id: `u-${i}` }, subscriptions: [{ type: 'iOSPush', token: token('bb', i) }] }));
+    }
+    await addDevices(env.pool, main.app.id, ANONYMOUS, { prefix: 'cc' });
+    otherUser = (await officialClient(api.url, (await createKey(env.pool, other.app.id, { scope: 'send' })).key)
+      .createUser(other.app.id, Object.assign(new OneSignal.User(), { identity: { external_id: 'ann' } }))).identity!.onesignal_id!;
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+  });
+
+  it('browses the users page by page with the total, only this app\'s', async () => {
+    const page = await signedIn(readKey);
+    await page.getByRole('link', { name: 'Audience' }).click();
+    await page.getByRole('link', { name: 'Users' }).click();
+    await page.waitForURL(`${api.url}/dashboard/audience/users`);
+    expect(await page.locator('#total').innerText()).to.equal(`1–${USERS_PAGE} of ${USERS} users`);
+    const first = await rowIds(page, 'users');
+    const all = (await env.pool.query('SELECT id FROM users WHERE app_id = $1 ORDER BY id', [main.app.id])).rows.map((r) => r.id as string);
+    expect(all).to.have.length(USERS);
+    expect(first).to.deep.equal(all.slice(0, USERS_PAGE));
+    await shot(page, 'audience-users');
+    await page.getByRole('link', { name: 'Next page' }).click();
+    await page.waitForURL(/after=/);
+    expect(await page.locator('#total').innerText()).to.equal(`${USERS_PAGE + 1}–${USERS} of ${USERS} users`);
+    expect(await rowIds(page, 'users')).to.deep.equal(all.slice(USERS_PAGE));
+    expect(await page.getByRole('link', { name: 'Next page' }).count()).to.equal(0);
+    await page.getByRole('link', { name: 'First page' }).click();
+    expect(await rowIds(page, 'users')).to.deep.equal(all.slice(0, USERS_PAGE));
+    expect(all).not.to.include(otherUser);
+    // Another app's user is a 404, as an unknown one.
+    expect((await page.goto(`${api.url}/dashboard/audience/users/${otherUser}`))!.status()).to.equal(404);
+    await page.close();
+  });
+
+  it('browses the installs newest first, page by page with the total; each links its user', async () => {
+    const page = await signedIn(readKey);
+    await page.goto(`${api.url}/dashboard/audience/installs`);
+    const all = (await env.pool.query('SELECT id, user_id FROM subscriptions WHERE app_id = $1 ORDER BY seq DESC', [main.app.id])).rows;
+    const total = 2 + (USERS - 1) + ANONYMOUS;
+    expect(all).to.have.length(total);
+    expect(await page.locator('#total').innerText()).to.equal(`1–${INSTALLS_PAGE} of ${total} installs`);
+    expect(await rowIds(page, 'installs')).to.deep.equal(all.slice(0, INSTALLS_PAGE).map((r) => r.id));
+    const pages = [all.slice(0, INSTALLS_PAGE)];
+    while (await page.getByRole('link', { name: 'Next page' }).count()) {
+      await page.getByRole('link', { name: 'Next page' }).click();
+      await page.waitForLoadState();
+      pages.push(all.slice(pages.length * INSTALLS_PAGE, (pages.length + 1) * INSTALLS_PAGE));
+      expect(await rowIds(page, 'installs')).to.deep.equal(pages[pages.length - 1].map((r) => r.id));
+    }
+    expect(pages.flat()).to.have.length(total);
+    // The oldest page holds Ann's installs, each linking her page.
+    await page.locator(`#installs tr[data-id="${ann.installs[0]}"] a[href="/dashboard/audience/users/${ann.id}"]`).click();
+    await page.getByRole('heading', { name: `User ${ann.id}` }).waitFor();
+    await page.close();
+  });
+
+  it("shows a user's aliases, tags, installs and the sends that reached it; a read key cannot erase", async () => {
+    const post = async (text: string, target: Record<string, unknown>) => {
+      const res = await api.request('POST', '/api/v1/notifications', { key: sendKey, body: { app_id: main.app.id, contents: { en: text }, ...target } });
+      expect(res.status, JSON.stringify(res.body)).to.be.oneOf([200, 202]);
+      return res.body.id as number;
+    };
+    const toAnn = await post('Your order shipped', { include_external_ids: ['ann'] });
+    const gold = await post('Gold members first', { filters: [{ field: 'tag', key: 'plan', relation: '=', value: 'gold' }] });
+    const silver = await post('Silver perks', { filters: [{ field: 'tag', key: 'plan', relation: '=', value: 'silver' }] });
+    expect(silver).to.be.a('number');
+    const page = await signedIn(readKey);
+    await page.goto(`${api.url}/dashboard/audience/users/${ann.id}`);
+    const cells = async (table: string) => page.locator(`#${table} tbody tr`).evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent!.trim())));
+    expect(await cells('aliases')).to.deep.equal([['crm', 'c-42'], ['external_id', 'ann']]);
+    expect(await cells('tags')).to.deep.equal([['city', 'Lyon'], ['plan', 'gold']]);
+    expect(await page.locator('#user').innerText()).to.include('Europe/Paris');
+    expect(await rowIds(page, 'user-installs')).to.deep.equal(ann.installs);
+    expect((await rowIds(page, 'sends')).map(Number)).to.deep.equal([gold, toAnn]);
+    expect(await page.getByRole('link', { name: 'Erase this user…' }).count()).to.equal(0);
+    expect(await page.getByText('Erasing a user needs a key of scope send.').count()).to.equal(1);
+    await shot(page, 'audience-user');
+    expect((await page.goto(`${api.url}/dashboard/audience/users/${ann.id}/erase`))!.status()).to.equal(403);
+    await page.close();
+  });
+
+  it('erases a user after asking (send key, CSRF token); then no audience page finds it or its installs', async () => {
+    const page = await signedIn(sendKey);
+    await page.goto(`${api.url}/dashboard/audience/users/${ann.id}`);
+    await page.getByRole('link', { name: 'Erase this user…' }).click();
+    await page.getByRole('heading', { name: `Erase user ${ann.id}?` }).waitFor();
+    await shot(page, 'audience-user-erase');
+    // Saying no keeps the user.
+    await page.getByRole('link', { name: 'No, keep it' }).click();
+    await page.getByRole('heading', { name: `User ${ann.id}` }).waitFor();
+    expect((await env.pool.query('SELECT 1 FROM users WHERE id = $1', [ann.id])).rowCount).to.equal(1);
+    // The form without its token is refused and erases nothing.
+    const forged = await page.request.post(`${api.url}/dashboard/audience/users/${ann.id}/erase`, { form: { _csrf: 'nope' }, headers: { Origin: api.url } });
+    expect(forged.status()).to.equal(403);
+    const crossOrigin = await page.request.post(`${api.url}/dashboard/audience/users/${ann.id}/erase`, { form: { _csrf: 'nope' }, headers: { Origin: 'https://evil.example' } });
+    expect(crossOrigin.status()).to.equal(403);
+    expect((await env.pool.query('SELECT 1 FROM users WHERE id = $1', [ann.id])).rowCount).to.equal(1);
+
+    await page.getByRole('link', { name: 'Erase this user…' }).click();
+    await page.getByRole('button', { name: 'Yes, erase this user' }).click();
+    await page.locator('#erased').waitFor();
+    expect(await page.locator('#erased').innerText()).to.match(/^The user was erased: 2 installs, 2 aliases, 0 Live Activity tokens and 0 opens deleted; its ids taken out of 1 list send\.$/);
+    expect(await page.locator('#total').innerText()).to.equal(`1–${USERS_PAGE} of ${USERS - 1} users`);
+    expect((await env.pool.query('SELECT 1 FROM users WHERE id = $1', [ann.id])).rowCount).to.equal(0);
+
+    // Nowhere to be found: its page, its installs' pages, the installs list, the find box.
+    expect((await page.goto(`${api.url}/dashboard/audience/users/${ann.id}`))!.status()).to.equal(404);
+    for (const id of ann.installs) expect((await page.goto(`${api.url}/dashboard/audience/installs/${id}`))!.status()).to.equal(404);
+    await page.goto(`${api.url}/dashboard/audience/installs`);
+    expect(await page.locator("#total").innerText()).to.equal(`1–${INSTALLS_PAGE} of ${USERS - 1 + ANONYMOUS} installs`);
+    for (const q of ['ann', ann.installs[0], token('aa', 1).slice(0, 20)]) {
+      await page.goto(`${api.url}/dashboard/audience?${new URLSearchParams({ q })}`);
+      expect(await page.getByText('No install matches.').count(), q).to.equal(1);
+    }
+    // A second erase of the same user (a reload) finds no such user.
+    expect((await page.goto(`${api.url}/dashboard/audience/users/${ann.id}/erase`))!.status()).to.equal(404);
+    // The other app's user of the same external id is untouched.
+    expect((await env.pool.query('SELECT 1 FROM users WHERE id = $1', [otherUser])).rowCount).to.equal(1);
+    await page.close();
+  });
+});
