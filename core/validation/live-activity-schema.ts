@@ -8,6 +8,7 @@ import Type, { type Static } from 'typebox';
 import { SendBodySchema } from './send-body-schema.js';
 import { shapeSchema } from './schema-views.js';
 import { SHAPE_MESSAGES, shapeCheck } from './send-schema.js';
+import { LIMITS } from './limits.js';
 
 const send = SendBodySchema.properties;
 /** Unix seconds up to 2100-01-01: far enough for any activity, and a time in milliseconds is refused. */
@@ -25,9 +26,9 @@ const common = {
   event_updates: freeObject("aps.content-state: the activity's ContentState, as the app's ActivityAttributes decode it."),
   contents: Type.Optional(Type.Unsafe<Record<string, string>>({ ...send.contents, description: 'The alert text by language code → aps.alert.body.' })),
   headings: send.headings,
-  ios_sound: Type.Optional(Type.String({ maxLength: 255, description: 'A sound file of the app bundle → aps.alert.sound (with contents).' })),
+  ios_sound: Type.Optional(Type.String({ maxLength: LIMITS.ios_sound, description: 'A sound file of the app bundle → aps.alert.sound (with contents).' })),
   // Read by both calls (validate-live-activity.ts readApns), so shaped for both.
-  sound: Type.Optional(Type.String({ maxLength: 255, description: 'The older name of ios_sound.' })),
+  sound: Type.Optional(Type.String({ maxLength: LIMITS.ios_sound, description: 'The older name of ios_sound.' })),
   stale_date: Type.Optional(unixSeconds('Unix seconds → aps.stale-date: the activity shows as out of date from then.')),
   priority: Type.Optional(Type.Unsafe<5 | 10>({ type: 'integer', enum: [5, 10], description: 'apns-priority 5 or 10; default 10.' })),
   ios_relevance_score: send.ios_relevance_score,

@@ -8,6 +8,8 @@ import { ACTIVITY_ID, ACTIVITY_ID_RULE, ACTIVITY_TYPE, ACTIVITY_TYPE_RULE } from
 import { APNS_PAYLOAD_LIMIT_BYTES, largestPayloadBytes } from '../payload/apns-payload.js';
 import type { ApnsOptions, LiveActivityRequest, SendRequest, SendTarget } from '../send-model/request.js';
 import { readIdempotencyKey } from './idempotency-key.js';
+import { LIMITS } from './limits.js';
+import { codePointLength } from './text.js';
 import { checkStartShape, checkUpdateShape, type StartLiveActivityBody, type UpdateLiveActivityBody } from './live-activity-schema.js';
 import { readBookkeeping } from './send-bookkeeping.js';
 import { readTexts } from './send-content.js';
@@ -50,6 +52,11 @@ function readApns(body: Body, issues: FieldIssue[]): ApnsOptions {
   const apns: ApnsOptions = {};
   if (body.priority !== undefined) apns.priority = body.priority;
   if (body.ios_relevance_score !== undefined) apns.relevanceScore = body.ios_relevance_score;
+  // The shape check leaves lengths to this stage (schema-views.ts): the send's limit, its sentence.
+  for (const field of ['ios_sound', 'sound'] as const) {
+    const value = body[field];
+    if (value !== undefined && codePointLength(value) > LIMITS.ios_sound) issues.push({ field, message: `${field} is longer than ${LIMITS.ios_sound} characters.` });
+  }
   if (body.ios_sound !== undefined && body.sound !== undefined && body.ios_sound !== body.sound) issues.push({ field: 'sound', message: SOUNDS_DIFFER });
   const sound = body.ios_sound ?? body.sound;
   if (sound !== undefined && sound !== '') apns.sound = sound;
