@@ -11,7 +11,7 @@ import { constants, createGzip } from 'node:zlib';
 import { to as copyTo } from 'pg-copy-streams';
 import type { AppRecord } from '../apps/app-store.js';
 import { audienceCondition, Params } from '../audience/filter.js';
-import { isBuiltInSegment } from '../formats/built-in-segments.js';
+import { findSegment } from '../audience/segments.js';
 import type { Pool } from '../store/db.js';
 import type { ExportLink } from './export-links.js';
 import { selectList } from './csv-columns.js';
@@ -21,8 +21,8 @@ export const EXPORT_STATEMENT_MS = 60 * 60 * 1000;
 /** A download whose reader takes nothing for this long is cut (its connection released). */
 export const STALL_MS = 60_000;
 
-/** Whether the app has the segment (built in, or defined for it), so the export can be made. */
-export const segmentKnown = (app: AppRecord, name: string) => isBuiltInSegment(name) || app.segments.some((s) => s.name === name);
+/** Whether the app has the segment (built in, the App resource's or the API's: the one lookup sends use). */
+export const segmentKnown = (app: AppRecord, name: string) => findSegment(app, name) !== undefined;
 
 /** The SELECT of an export and its values, in order, for `current_setting('herald.export_p<n>')`. */
 export function exportQuery(app: AppRecord, link: ExportLink): { sql: string; values: string[] } {

@@ -166,6 +166,20 @@ describe('api: exportSubscriptions through the official client', () => {
     expect(gold.rows.every((r) => JSON.parse(r.tags).plan === 'gold' && r.invalid_identifier === 'f')).to.equal(true);
     const subscribed = await download((await client.exportSubscriptions(a.app.id, body({ segment_name: 'Subscribed Users' }))).csv_file_url!);
     expect(subscribed.rows).to.have.length(300 - 43);
+    // A segment made through the API exports as one of the App resource's: language fr, or gold.
+    const made = await client.createSegment(a.app.id, Object.assign(new OneSignal.Segment(), { name: 'French or gold', filters: [
+      { field: 'language', relation: '=', value: 'fr' }, { operator: 'OR' }, { field: 'tag', key: 'plan', relation: '=', value: 'gold' },
+    ] as OneSignal.FilterExpression[] }));
+    const fromApi = await download((await client.exportSubscriptions(a.app.id, body({ segment_name: 'French or gold' }))).csv_file_url!);
+    // Odd i (150) or every tenth (30, all even), less the unsubscribed (i % 7 === 0: 21 odd, 5 tenths).
+    expect(fromApi.rows).to.have.length(150 + 30 - 21 - 5);
+    expect(fromApi.rows.every((r) => (r.language === 'fr' || JSON.parse(r.tags).plan === 'gold') && r.invalid_identifier === 'f')).to.equal(true);
+    // Deleted between the link and the download: a 410 naming it, not every install.
+    const late = (await client.exportSubscriptions(a.app.id, body({ segment_name: 'French or gold' }))).csv_file_url!;
+    await client.deleteSegment(a.app.id, made.id!);
+    const gone = await fetch(late);
+    expect(gone.status).to.equal(410);
+    expect((await gone.json()).errors[0]).to.equal('The segment French or gold was deleted since this export was asked for.');
     const no = await refused(client.exportSubscriptions(a.app.id, body({ segment_name: 'Platinum' })));
     expect(no.code).to.equal(422);
     expect(no.body.errors[0]).to.equal('segment_name: the app has no segment Platinum.');
