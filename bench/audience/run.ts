@@ -5,8 +5,10 @@
 // to the send's chunks_total being set), and the peak RSS of both processes (VmHWM). The gateway is
 // unreachable on purpose: the bench stops at planning. Prints a table and the slope between sizes.
 // The segment planned is Gold (10 % of installs), within the contract's cap of 1,000,000 a send.
+// With --export, each size also exports every install through exportSubscriptions and reads the
+// file to its last byte (bench/audience/export.ts): time and the api's peak RSS.
 //
-//   npx tsx bench/audience/run.ts [--sizes 1000000,3000000,10000000]
+//   npx tsx bench/audience/run.ts [--sizes 1000000,3000000,10000000] [--export]
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -15,8 +17,9 @@ import { createKey } from '../../core/apps/keys.js';
 import { generateApnsKeyPair } from '../../apns-sim/index.js';
 import { benchDatabase } from '../support/bench-database.js';
 import { spawnHerald } from '../support/herald-process.js';
+import { measureExport, type ExportFigures } from './export.js';
 
-const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000000,3000000,10000000' } } });
+const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000000,3000000,10000000' }, export: { type: 'boolean', default: false } } });
 const SIZES = values.sizes!.split(',').map(Number).sort((a, b) => a - b);
 
 const { pool, url } = await benchDatabase('herald_bench_audience_run', { fresh: true });
@@ -37,7 +40,7 @@ const kinds: Record<string, Record<string, unknown>> = {
 };
 const peakRss = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
-interface Row { size: number; importS: number; answers: Record<string, { ms: number; estimate: number; refused: boolean }>; planS: number; chunks: number; apiRssMb: number; senderRssMb: number }
+interface Row { size: number; importS: number; answers: Record<string, { ms: number; estimate: number; refused: boolean }>; planS: number; chunks: number; apiRssMb: number; senderRssMb: number; export?: ExportFigures }
 const rows: Row[] = [];
 let have = 0;
 for (const size of SIZES) {
@@ -96,6 +99,10 @@ for (const size of SIZES) {
     p.kill('SIGTERM');
     await new Promise((r) => p.once('exit', r));
   }
+  if (values.export) {
+    row.export = await measureExport(env, key, app.id);
+    process.stderr.write(`export: ${JSON.stringify(row.export)}\n`);
+  }
 }
 await pool.end();
 
@@ -106,6 +113,13 @@ console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const r of rows) {
   const a = (k: string) => `${ms(r.answers[k].ms)} ms (${ms(r.answers[k].estimate)}${r.answers[k].refused ? ', 422 over the cap' : ''})`;
   console.log(`| ${ms(r.size)} | ${r.importS.toFixed(1)} s | ${a('segment')} | ${a('gold')} | ${a('tag')} | ${a('filters')} | ${r.planS.toFixed(1)} s (${ms(r.chunks)}) | ${r.apiRssMb.toFixed(0)} MB | ${r.senderRssMb.toFixed(0)} MB |`);
+}
+if (values.export) {
+  console.log('\n| installs | link answered | first byte | last byte | gzip file | api RSS idle → peak |');
+  console.log('| ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const { size, export: e } of rows) {
+    console.log(`| ${ms(size)} | ${e!.linkMs.toFixed(0)} ms | ${e!.firstByteMs.toFixed(0)} ms | ${e!.lastByteS.toFixed(1)} s | ${e!.gzipMb.toFixed(0)} MB | ${e!.rssIdleMb.toFixed(0)} → ${e!.rssPeakMb.toFixed(0)} MB |`);
+  }
 }
 for (let i = 1; i < rows.length; i++) {
   const [p, r] = [rows[i - 1], rows[i]];
