@@ -7,7 +7,10 @@ import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import * as OneSignal from '@onesignal/node-onesignal';
 import { useTestEnv } from '../env/index.js';
-import { useTestApi } from '../support/api-server.js';
+import { startTestApi, useTestApi } from '../support/api-server.js';
+import { MemoryBucketStore } from '../../core/buckets/memory-store.js';
+import { BucketRateLimiter } from '../../api/rate-limit/bucket-limiter.js';
+import { BUCKETS } from '../../core/buckets/policy.js';
 import { officialClient, refused } from '../support/onesignal.js';
 import { addDevices, makeApp, type TestApp } from '../support/apps.js';
 import { createKey } from '../../core/apps/keys.js';
@@ -224,5 +227,26 @@ describe('api: exportSubscriptions through the official client', () => {
     const extra = await api.request('POST', `/api/v1/players/csv_export?app_id=${a.app.id}`, { key: a.key, body: { segment_name: 'Gold', include_unsubscribed: true } });
     expect(extra.status).to.equal(422);
     expect(extra.body.errors[0]).to.equal('include_unsubscribed is not a field of exportSubscriptions.');
+  });
+
+  it('draws the export bucket, named in RateLimit-Policy: its burst passes, one more is a 429 naming it; a wrong link draws anonymous', async () => {
+    const clock = { now: Date.now() };
+    const limited = await startTestApi(env, { rateLimiter: new BucketRateLimiter(new MemoryBucketStore({ clock: () => clock.now }), 'export-test:') });
+    try {
+      const ask = () => limited.request('POST', `/api/v1/players/csv_export?app_id=${a.app.id}`, { key: a.key, body: {} });
+      for (let i = 0; i < BUCKETS.export.burst; i++) {
+        const res = await ask();
+        expect(res.status, `call ${i + 1}`).to.equal(200);
+        expect(res.headers.get('ratelimit-policy')).to.contain(`${BUCKETS.export.rate};w=${BUCKETS.export.windowSeconds};burst=${BUCKETS.export.burst};name="export"`);
+      }
+      const over = await ask();
+      expect(over.status).to.equal(429);
+      expect(over.body.errors[0]).to.match(/^Too many requests: the export bucket allows 60 per 3600 seconds \(bursts of 10\)\./);
+      const wrong = await fetch(`${limited.url}/api/v1/exports/${'B'.repeat(43)}.csv.gz`);
+      expect(wrong.status).to.equal(404);
+      expect(wrong.headers.get('ratelimit-policy')).to.contain('name="anonymous"');
+    } finally {
+      await limited.close();
+    }
   });
 });
