@@ -17,6 +17,8 @@ import { createKey } from '../../core/apps/keys.js';
 import { headerOf } from '../../core/exports/csv-columns.js';
 import { EXPORT_LIMITS } from '../../core/exports/export-schema.js';
 import { LINK_TTL_MS } from '../../core/exports/export-links.js';
+import { CONCURRENT_EXPORTS } from '../../api/routes/exports.js';
+import { waitFor } from '../support/wait.js';
 
 /** RFC 4180 as PostgreSQL's COPY writes it: quoted fields, "" inside quotes, CRLF or LF rows. */
 function parseCsv(text: string): string[][] {
@@ -248,5 +250,35 @@ describe('api: exportSubscriptions through the official client', () => {
     } finally {
       await limited.close();
     }
+  });
+
+  it(`streams ${CONCURRENT_EXPORTS} downloads at once (a 503 leaves the link for later); a reader that goes away ends its COPY and frees its connection`, async function () {
+    this.timeout(120_000);
+    const big = await makeApp(env.pool);
+    // Random tokens: a file far larger than what the sockets and the client buffer, so a download
+    // nobody reads stays open (backpressure) until it is aborted.
+    await env.pool.query(
+      `INSERT INTO subscriptions (id, app_id, token, tags) SELECT gen_random_uuid(), $1, md5(random()::text) || md5(random()::text), '{"k":"v"}'
+         FROM generate_series(1, 300000)`, [big.app.id]);
+    const bigClient = officialClient(api.url, big.key);
+    const links: string[] = [];
+    for (let i = 0; i <= CONCURRENT_EXPORTS; i++) links.push((await bigClient.exportSubscriptions(big.app.id, body({}))).csv_file_url!);
+    const copies = async () => Number((await env.pool.query(
+      `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'COPY (SELECT%' AND state = 'active'`)).rows[0].n);
+    const aborts = links.slice(0, CONCURRENT_EXPORTS).map(() => new AbortController());
+    const held = await Promise.all(aborts.map((abort, i) => fetch(links[i], { signal: abort.signal })));
+    for (const res of held) {
+      expect(res.status).to.equal(200);
+      await res.body!.getReader().read(); // the file has begun; nobody reads on
+    }
+    expect(await copies()).to.equal(CONCURRENT_EXPORTS);
+    const busy = await fetch(links[CONCURRENT_EXPORTS]);
+    expect(busy.status).to.equal(503);
+    expect(busy.headers.get('retry-after')).to.equal('30');
+    aborts.forEach((abort) => abort.abort());
+    await waitFor('the aborted downloads\' COPY statements to end', async () => (await copies()) === 0, 30_000);
+    // The link refused while busy still serves, whole.
+    const file = await download(links[CONCURRENT_EXPORTS]);
+    expect(file.rows).to.have.length(300000);
   });
 });
