@@ -42,8 +42,8 @@ kube-up: deps
 dev: deps
 	bash scripts/dev.sh
 
-## test: everything `make test` promises — unit, integration, Kubernetes tier, end-to-end
-test: typecheck lint-regex lint-docs test-unit test-integration test-security test-dashboard test-kube test-chart test-e2e test-faults
+## test: everything `make test` promises — unit, integration, Kubernetes tier, node tier, end-to-end
+test: typecheck lint-regex lint-docs test-unit test-integration test-security test-dashboard test-kube test-chart test-node test-e2e test-faults
 
 test-unit: deps
 	$(MOCHA) 'api/**/*.test.ts' 'core/**/*.test.ts' 'sender/**/*.test.ts' 'controller/**/*.test.ts' 'cli/**/*.test.ts' 'apns-sim/**/*.test.ts'

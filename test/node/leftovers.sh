@@ -16,6 +16,6 @@ echo "# cgroups"; ls -d /sys/fs/cgroup/*/kubepods 2>/dev/null
 echo "# sysctls"; for s in "${sysctls[@]}"; do f="/proc/sys/${s//./\/}"; [[ -r "$f" ]] && echo "$s = $(cat "$f")"; done
 echo "# processes"
 for c in /proc/[0-9]*/cmdline; do
-  tr '\0' ' ' < "$c" 2>/dev/null | grep -E -- "$node_dir|$run_dir|\.cache/herald/node/" | grep -v -- leftovers.sh
+  tr '\0' ' ' 2>/dev/null < "$c" | grep -E -- "$node_dir|$run_dir|\.cache/herald/node/" | grep -v -- leftovers.sh
 done | sed 's/ *$//' | sort
 exit 0

@@ -63,7 +63,7 @@ function releaseArgs(image: string): string[] {
     '--set', 'redis.url=redis://redis.deps.svc:6379',
     '--set', 'nats.url=nats://nats.deps.svc:4222',
     '--set', 'apnsSimulator.enabled=true',
-    '--wait', '--timeout', '5m',
+    '--wait', '--timeout', '3m',
   ];
 }
 
@@ -92,6 +92,18 @@ describe('node tier: the chart on a real single-node Kubernetes', function () {
     const ip = (svc: string) => kubectl('get', 'svc', svc, '-n', ns, '-o', 'jsonpath={.spec.clusterIP}');
     apiBase = `http://${await ip(`${release}-api`)}:80`;
     simControl = `http://${await ip(`${release}-apns-sim`)}:2198`;
+  });
+
+  // A failed check prints what the cluster looked like before the node goes away.
+  afterEach(async function () {
+    if (this.currentTest?.state !== 'failed' || !nodeUp) return;
+    this.timeout(60_000);
+    const show = async (args: string[]) => process.stderr.write((await run('kubectl', args, { quiet: true })).stdout);
+    await show(['get', 'pods', '-A', '-o', 'wide']);
+    for (const d of ['api', 'sender', 'controller', 'apns-sim']) {
+      process.stderr.write(`--- logs deploy/${release}-${d}\n`);
+      await show(['logs', '-n', ns, `deploy/${release}-${d}`, '--tail=40']);
+    }
   });
 
   after(async function () {
