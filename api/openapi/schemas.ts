@@ -4,6 +4,7 @@ import { openApiSendRequest } from '../../core/validation/schema-views.js';
 import { StartLiveActivityBodySchema, UpdateLiveActivityBodySchema } from '../../core/validation/live-activity-schema.js';
 import { SUBSCRIPTION_FIELDS } from '../../core/validation/subscription-schema.js';
 import { DEVICE_TOKEN_SCHEMA } from '../../core/formats/device-token.js';
+import { EXTERNAL_ID_AUTH_HASH_SCHEMA } from '../../core/formats/identity-hash.js';
 import { SEND_STATUSES } from '../../core/send-model/states.js';
 import { SEND_SOURCES } from '../../core/formats/send-source.js';
 import { USER_SCHEMAS } from './user-schemas.js';
@@ -129,7 +130,7 @@ export const schemas = {
       subscription_id: { type: 'string', format: 'uuid' },
       push_token: { ...DEVICE_TOKEN_SCHEMA, description: "The activity's APNs update token (Activity.pushTokenUpdates), hex." },
       device_type: { enum: [0], description: '0: iOS.' },
-      external_id_auth_hash: { type: 'string', maxLength: 128 },
+      external_id_auth_hash: EXTERNAL_ID_AUTH_HASH_SCHEMA,
     },
   },
   LiveActivityStartToken: {
@@ -138,7 +139,7 @@ export const schemas = {
     properties: {
       activity_token: { ...DEVICE_TOKEN_SCHEMA, description: 'The push-to-start token (Activity.pushToStartTokenUpdates), hex.' },
       device_type: { enum: [0], description: '0: iOS.' },
-      external_id_auth_hash: { type: 'string', maxLength: 128 },
+      external_id_auth_hash: EXTERNAL_ID_AUTH_HASH_SCHEMA,
     },
   },
   Subscription: {

@@ -14,6 +14,7 @@ import { appOf, drawSdk } from './subscriptions.js';
 import { checkIdentity } from './identity.js';
 import { DEVICE_TOKEN_SCHEMA, deviceTokenRule } from '../../core/formats/device-token.js';
 import { isUuid, UUID_PATTERN } from '../../core/formats/uuid.js';
+import { EXTERNAL_ID_AUTH_HASH_SCHEMA } from '../../core/formats/identity-hash.js';
 
 const TOKEN = DEVICE_TOKEN_SCHEMA;
 const DEVICE_TYPE = { enum: [0] }; // iOS, the only platform Herald serves
@@ -21,12 +22,12 @@ const DEVICE_TYPE = { enum: [0] }; // iOS, the only platform Herald serves
 const ajv = new Ajv({ allErrors: false });
 const checkUpdate = ajv.compile({
   type: 'object',
-  properties: { subscription_id: { type: 'string', pattern: UUID_PATTERN }, push_token: TOKEN, device_type: DEVICE_TYPE, external_id_auth_hash: { type: 'string', maxLength: 128 } },
+  properties: { subscription_id: { type: 'string', pattern: UUID_PATTERN }, push_token: TOKEN, device_type: DEVICE_TYPE, external_id_auth_hash: EXTERNAL_ID_AUTH_HASH_SCHEMA },
   required: ['subscription_id', 'push_token'],
 });
 const checkStart = ajv.compile({
   type: 'object',
-  properties: { activity_token: TOKEN, device_type: DEVICE_TYPE, external_id_auth_hash: { type: 'string', maxLength: 128 } },
+  properties: { activity_token: TOKEN, device_type: DEVICE_TYPE, external_id_auth_hash: EXTERNAL_ID_AUTH_HASH_SCHEMA },
   required: ['activity_token'],
 });
 

@@ -15,6 +15,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isFinalStatus } from '../../core/send-model/states.js';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createPool } from '../../core/store/db.js';
@@ -115,7 +116,7 @@ async function runOnce(senders: number, sim: { url: string; caFile: string; pid?
   let row: Record<string, any>;
   for (;;) {
     row = (await pool.query('SELECT status, sent, failed, skipped, chunks_done, chunks_total FROM sends WHERE id = $1', [body.id])).rows[0];
-    if (row.status === 'approved' || row.status === 'draft') break;
+    if (isFinalStatus(row.status)) break;
     await new Promise((r) => setTimeout(r, 100));
   }
   const last = (await pool.query(`SELECT extract(epoch FROM max(finished_at)) * 1000 AS ms FROM send_chunks WHERE send_id = $1`, [body.id])).rows[0].ms;

@@ -15,6 +15,7 @@ import { startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
 import { addDevices, createTestApp } from '../../test/delivery/fixtures.js';
 import { PrivateNats, sleep, startRole, type Proc } from '../../test/e2e/harness.js';
 import { PrivatePostgres, PrivateRedis } from '../../test/faults/servers.js';
+import { isFinalStatus } from '../../core/send-model/states.js';
 
 const { values } = parseArgs({ options: { mode: { type: 'string', default: 'both' }, 'pg-down-seconds': { type: 'string', default: '20' } } });
 const PG_DOWN_MS = Number(values['pg-down-seconds']) * 1000;
@@ -51,7 +52,7 @@ async function final(ctx: Ctx, id: number): Promise<void> {
     const api = ctx.apis.find((p) => p.child.exitCode === null && p.child.signalCode === null)!;
     const res = await fetch(`http://127.0.0.1:${api.port}/api/v1/notifications/${id}`, { headers: { authorization: `Key ${ctx.key}` } }).catch(() => undefined);
     const body = res && res.status === 200 ? ((await res.json()) as any) : undefined;
-    if (body && (body.status === 'approved' || body.status === 'draft')) {
+    if (body && isFinalStatus(body.status)) {
       if (body.failed !== 0 || body.sent !== ctx.ids.length) throw new Error(`send ${id} ended ${JSON.stringify(body)}`);
       return;
     }

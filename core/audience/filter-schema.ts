@@ -5,6 +5,7 @@
 // with its own sentence. The send body's one schema takes it from here; so do the OpenAPI
 // document and the Send CRD, generated from that schema.
 import Type, { type Static } from 'typebox';
+import { TAG_MAX_CHARS } from '../formats/tags.js';
 
 /** Fields of an install a filter may name (what subscriptions records). */
 export const FILTER_FIELDS = ['tag', 'language', 'last_session', 'first_session'] as const;
@@ -14,9 +15,9 @@ export const MAX_FILTER_ENTRIES = 200;
 
 export const FilterEntry = Type.Object({
   field: Type.Optional(Type.Unsafe<(typeof FILTER_FIELDS)[number]>({ type: 'string', enum: [...FILTER_FIELDS], description: 'tag (default), language, last_session or first_session.' })),
-  key: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'The tag key (field tag).' })),
+  key: Type.Optional(Type.String({ minLength: 1, maxLength: TAG_MAX_CHARS, description: 'The tag key (field tag).' })),
   relation: Type.Optional(Type.Unsafe<(typeof FILTER_RELATIONS)[number]>({ type: 'string', enum: [...FILTER_RELATIONS] })),
-  value: Type.Optional(Type.String({ maxLength: 128 })),
+  value: Type.Optional(Type.String({ maxLength: TAG_MAX_CHARS })),
   hours_ago: Type.Optional(Type.String({ maxLength: 16, description: 'last_session / first_session: hours before now, e.g. "24" or "1.5".' })),
   operator: Type.Optional(Type.Unsafe<'OR' | 'AND'>({ type: 'string', enum: ['OR', 'AND'], description: '"OR" between groups of conditions.' })),
 });

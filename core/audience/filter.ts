@@ -3,10 +3,9 @@
 // agree on who is in a send. DECISIONS "Audiences".
 import type { AppRecord } from '../apps/app-store.js';
 import type { AudienceCondition, TagCondition, SendTarget } from '../send-model/request.js';
-import type { BuiltInSegment } from '../formats/built-in-segments.js';
+import { ACTIVE_DAYS, type BuiltInSegment } from '../formats/built-in-segments.js';
 import { findSegment, SegmentGoneError } from './segments.js';
 
-const ACTIVE_DAYS = 7;
 const NUMBER = /^-?\d+(\.\d+)?$/;
 
 /** Collects positional parameters while a condition is built. */

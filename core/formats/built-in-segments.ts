@@ -3,6 +3,9 @@
 // defined on the App (core/apps/manifest.ts).
 
 export const BUILT_IN_SEGMENTS = ['Subscribed Users', 'Active Users', 'Inactive Users'] as const;
+
+/** Active Users were active (a session) within this many days; Inactive Users were not. */
+export const ACTIVE_DAYS = 7;
 export type BuiltInSegment = (typeof BUILT_IN_SEGMENTS)[number];
 
 /** Every subscribed install: the segment a form starts on and the older names stand for. */

@@ -4,6 +4,7 @@
 import { Ajv } from 'ajv';
 import { ValidationError } from '../errors.js';
 import { DEVICE_TOKEN_SCHEMA, deviceTokenRule } from '../formats/device-token.js';
+import { EXTERNAL_ID_AUTH_HASH_SCHEMA } from '../formats/identity-hash.js';
 
 /** OneSignal's Subscription fields that an install here has: type, token, enabled, test_type. */
 export const SUBSCRIPTION_BODY_SCHEMA = {
@@ -22,7 +23,7 @@ export const SUBSCRIPTION_BODY_SCHEMA = {
         test_type: { enum: [1, 2, null] },
       },
     },
-    external_id_auth_hash: { type: 'string', maxLength: 128 },
+    external_id_auth_hash: EXTERNAL_ID_AUTH_HASH_SCHEMA,
   },
 };
 

@@ -3,6 +3,8 @@
 // read them here. Where OneSignal states a limit, the comment says so; the others bound the work
 // of one request and the size of one user's row.
 import { LIMITS } from '../validation/limits.js';
+import { TAGS_MAX } from '../formats/tags.js';
+import { TIME_ZONE_NAME_MAX_CHARS } from '../formats/time-zone-name.js';
 
 export const USER_LIMITS = {
   /** Subscriptions (installs) of one user (OneSignal: "up to 20 subscriptions per user"). */
@@ -14,11 +16,11 @@ export const USER_LIMITS = {
   /** An alias id (external_id and custom labels): as long as an external id of the send calls. */
   alias_id: LIMITS.external_id,
   /** Tags of one user (the app-facing install calls allow 200 in one body). */
-  tags: 200,
+  tags: TAGS_MAX,
   /** Tag keys and values: as a send's tag condition (core/validation/limits.ts). */
   tag: LIMITS.tag,
   /** timezone_id: an IANA name (the longest in tzdata is 32 characters). */
-  timezone_id: 64,
+  timezone_id: TIME_ZONE_NAME_MAX_CHARS,
 } as const;
 
 /** An alias label as the path and bodies accept it. */

@@ -6,6 +6,7 @@
 // bytes. Where a limit comes from elsewhere (the contract, Apple, the CRD), the comment says so.
 import { MAX_FILTER_ENTRIES } from '../audience/filter-schema.js';
 import { MAX_SEND_AFTER_CHARS } from '../time/send-after.js';
+import { TAG_MAX_CHARS } from '../formats/tags.js';
 
 export const LIMITS = {
   /** Each language's text (contract "Send request body": "Up to 2,000 characters"). */
@@ -29,7 +30,7 @@ export const LIMITS = {
   /** More `data` entries than this cannot fit in 4 KB (each costs at least 7 bytes: `"k":"",`). */
   data_entries: 1000,
   /** Tag keys and values, and segment names: as long as a device's tag key (decisions). */
-  tag: 128,
+  tag: TAG_MAX_CHARS,
   external_id: 128,
   /** Ids in one include_subscription_ids / include_external_ids list (contract "Limits"). */
   ids_per_list: 500,

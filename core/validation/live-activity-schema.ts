@@ -9,6 +9,7 @@ import { SendBodySchema } from './send-body-schema.js';
 import { shapeSchema } from './schema-views.js';
 import { SHAPE_MESSAGES, shapeCheck } from './send-schema.js';
 import { LIMITS } from './limits.js';
+import { ACTIVITY_ID_MAX_CHARS } from '../live-activities/names.js';
 
 const send = SendBodySchema.properties;
 /** Unix seconds up to 2100-01-01: far enough for any activity, and a time in milliseconds is refused. */
@@ -44,7 +45,7 @@ export const UpdateLiveActivityBodySchema = Type.Object({
 export const StartLiveActivityBodySchema = Type.Object({
   ...common,
   event: Type.Optional(eventOf(['start'] as const, 'start (the only value).')),
-  activity_id: Type.String({ maxLength: 128, description: 'The id the app will register the new activity\'s update token under.' }),
+  activity_id: Type.String({ maxLength: ACTIVITY_ID_MAX_CHARS, description: 'The id the app will register the new activity\'s update token under.' }),
   event_attributes: freeObject('aps.attributes: the ActivityAttributes values of the new activity. Herald adds onesignal: {activityId: activity_id} (for OneSignal\'s iOS SDK); a onesignal key of its own is refused.'),
   contents: send.contents,
   included_segments: send.included_segments,
@@ -69,7 +70,7 @@ export const LIVE_ACTIVITY_SHAPE_MESSAGES: Record<string, string> = {
   ...SHAPE_MESSAGES,
   event_updates: 'event_updates is required: an object with the activity\'s ContentState, such as {"score": "2-1"}.',
   event_attributes: 'event_attributes is required: an object with the ActivityAttributes values of the activity to start.',
-  activity_id: 'activity_id is required: the id the app registers the new activity\'s update token under (text, at most 128 characters).',
+  activity_id: `activity_id is required: the id the app registers the new activity's update token under (text, at most ${ACTIVITY_ID_MAX_CHARS} characters).`,
   stale_date: 'stale_date is a Unix time in whole seconds, such as 1767225600.',
   dismissal_date: 'dismissal_date is a Unix time in whole seconds, such as 1767225600.',
   priority: 'priority of a Live Activity push is 5 or 10.',

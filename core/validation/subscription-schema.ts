@@ -7,15 +7,18 @@ import { DEVICE_TOKEN_SCHEMA, deviceTokenRule } from '../formats/device-token.js
 import { LIMITS } from './limits.js';
 import { LANGUAGE_CODE_PATTERN } from '../formats/language-code.js';
 import { knownTimeZone } from '../time/zone-clock.js';
+import { TAGS_MAX } from '../formats/tags.js';
+import { TIME_ZONE_NAME_MAX_CHARS } from '../formats/time-zone-name.js';
+import { EXTERNAL_ID_AUTH_HASH_SCHEMA } from '../formats/identity-hash.js';
 
 export const SUBSCRIPTION_FIELDS = {
   token: DEVICE_TOKEN_SCHEMA,
   external_id: { type: ['string', 'null'], minLength: 1, maxLength: LIMITS.external_id },
   language: { type: ['string', 'null'], pattern: LANGUAGE_CODE_PATTERN },
-  timezone: { type: ['string', 'null'], maxLength: 64 },
+  timezone: { type: ['string', 'null'], maxLength: TIME_ZONE_NAME_MAX_CHARS },
   tags: {
     type: 'object',
-    maxProperties: 200,
+    maxProperties: TAGS_MAX,
     propertyNames: { maxLength: LIMITS.tag },
     // Values as long as keys, and as a send's tag condition (they had no limit).
     additionalProperties: { type: ['string', 'number', 'boolean', 'null'], maxLength: LIMITS.tag },
@@ -26,8 +29,7 @@ export const SUBSCRIPTION_FIELDS = {
   test_type: { enum: [1, 2, null] },
   // Identity verification (api/routes/identity.ts): checked by value, not by shape.
   external_id_auth_hash: {
-    type: 'string',
-    maxLength: 128,
+    ...EXTERNAL_ID_AUTH_HASH_SCHEMA,
     description: "Identity verification (docs/api.md): hex HMAC-SHA256 of the external id with the app's identity secret, made by the app's server.",
   },
 };

@@ -9,7 +9,7 @@ import { errorList, invalidWhen } from '../errors.js';
 import { html, type Html } from '../html.js';
 import { count, when } from './format.js';
 import { sendsTable } from './sends-table.js';
-import { isBuiltInSegment, type BuiltInSegment } from '../../../core/formats/built-in-segments.js';
+import { ACTIVE_DAYS, isBuiltInSegment, type BuiltInSegment } from '../../../core/formats/built-in-segments.js';
 
 const FIND_WORDS: Record<FindBy | typeof ANY, string> = {
   any: 'Anything (the text says what it is)',
@@ -121,8 +121,8 @@ export interface SegmentSize {
 
 const BUILT_IN_MEANING: Record<BuiltInSegment, string> = {
   'Subscribed Users': 'every subscribed install',
-  'Active Users': 'active in the last 7 days',
-  'Inactive Users': 'not active in the last 7 days',
+  'Active Users': `active in the last ${ACTIVE_DAYS} days`,
+  'Inactive Users': `not active in the last ${ACTIVE_DAYS} days`,
 };
 
 /** The segments and their sizes; `keptSeconds`: how old a size may be (each is counted at most that often). */
