@@ -8,7 +8,7 @@ import type { Context, Middleware } from 'koa';
 import { AuthError, HeraldError, NotFoundError, ServiceUnavailableError, ValidationError } from '../../core/errors.js';
 import { getApp } from '../../core/apps/app-store.js';
 import { checkExportRequest } from '../../core/exports/export-schema.js';
-import { createLink, takeLink } from '../../core/exports/export-links.js';
+import { createLink, peekLink, takeLink } from '../../core/exports/export-links.js';
 import { segmentKnown, STALL_MS, streamExport } from '../../core/exports/stream-export.js';
 import type { ApiDeps } from '../shared/deps.js';
 import { drawBuckets } from './notifications.js';
@@ -54,6 +54,15 @@ export function downloadExportRoute(deps: ApiDeps) {
   return async function downloadExportHandler(ctx: Context): Promise<void> {
     const file = FILE.exec(String(ctx.params.file));
     if (!file) return refuse(ctx, new NotFoundError('No such export.'));
+    // A HEAD (a link checker, a proxy probing) asks without using the link up.
+    if (ctx.method === 'HEAD') {
+      const state = await peekLink(deps.pool, file[1], now());
+      if (state === 'unknown') return refuse(ctx, new NotFoundError('No such export: a link serves one download.'));
+      if (state === 'expired') return refuse(ctx, new HeraldError(410, 'This export link has expired: ask for a new one.', { expose: true }));
+      ctx.status = 200;
+      ctx.type = 'application/gzip';
+      return;
+    }
     // Before the link is used: a busy process leaves it for a retry.
     if (streaming >= CONCURRENT_EXPORTS) throw new ServiceUnavailableError(30);
     streaming++;
@@ -67,6 +76,8 @@ export function downloadExportRoute(deps: ApiDeps) {
         throw new HeraldError(410, `The segment ${taken.link.segmentName} was deleted since this export was asked for.`, { expose: true });
       }
       const day = now().toISOString().slice(0, 10);
+      // Written by hand (the stream owns the answer); the status is also Koa's, for the metrics.
+      ctx.status = 200;
       ctx.respond = false;
       ctx.res.writeHead(200, {
         'Content-Type': 'application/gzip',

@@ -48,3 +48,11 @@ export async function takeLink(db: Queryable, token: string, now: Date): Promise
   if (row.expires_at <= now) return { kind: 'expired' };
   return { kind: 'ok', link: { appId: row.app_id, segmentName: row.segment_name, lastActiveSince: row.last_active_since, extraFields: row.extra_fields } };
 }
+
+/** Whether a link would serve now, without using it up (a HEAD request). */
+export async function peekLink(db: Queryable, token: string, now: Date): Promise<'ok' | 'expired' | 'unknown'> {
+  if (!TOKEN_PATTERN.test(token)) return 'unknown';
+  const res = await db.query<{ expires_at: Date }>('SELECT expires_at FROM export_links WHERE token_sha256 = $1', [digest(token)]);
+  const row = res.rows[0];
+  return !row ? 'unknown' : row.expires_at <= now ? 'expired' : 'ok';
+}

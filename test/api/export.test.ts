@@ -102,9 +102,13 @@ describe('api: exportSubscriptions through the official client', () => {
     expect(file.rows.filter((r) => JSON.parse(r.tags).note === 'a, "b"\nc')).to.have.length(30);
   });
 
-  it('serves a link once: the second fetch is a 404', async () => {
+  it('serves a link once: the second fetch is a 404; a HEAD before does not use it up', async () => {
     const { csv_file_url: url } = await client.exportSubscriptions(a.app.id, body({}));
+    const head = await fetch(url!, { method: 'HEAD' });
+    expect(head.status).to.equal(200);
+    expect(head.headers.get('content-type')).to.equal('application/gzip');
     await download(url!);
+    expect((await fetch(url!, { method: 'HEAD' })).status).to.equal(404);
     const again = await fetch(url!);
     expect(again.status).to.equal(404);
     expect((await again.json()).errors[0]).to.equal('No such export: a link serves one download.');
@@ -117,6 +121,7 @@ describe('api: exportSubscriptions through the official client', () => {
     const { csv_file_url: inTime } = await client.exportSubscriptions(a.app.id, body({}));
     try {
       now = new Date(made.getTime() + LINK_TTL_MS);
+      expect((await fetch(late!, { method: 'HEAD' })).status).to.equal(410);
       expect((await fetch(late!)).status).to.equal(410);
       now = new Date(made.getTime() + LINK_TTL_MS - 1);
       await download(inTime!);
