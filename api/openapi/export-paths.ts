@@ -46,6 +46,14 @@ export function exportPaths({ ok, r, json, ref, AUTHENTICATED }: Helpers) {
           '503': r('Unavailable'),
         },
       },
+      head: {
+        operationId: 'checkExport',
+        tags: ['subscriptions'],
+        security: [],
+        summary: 'Whether the link would serve, without using it up.',
+        parameters: [{ name: 'file', in: 'path', required: true, description: 'The link\'s token and ".csv.gz".', schema: { type: 'string' } }],
+        responses: { '200': { description: 'It would serve.' }, '404': { description: 'No such link, or used.' }, '410': { description: 'Expired.' }, '429': r('TooManyRequests') },
+      },
     },
   };
 }
