@@ -4,6 +4,7 @@ import type { Queryable } from '../store/db.js';
 import { isSealedWithCurrent, seal, sealContext, sealText, unseal, unsealText } from '../secrets/seal.js';
 import type { AudienceCondition, TagCondition } from '../send-model/request.js';
 import type { StoredCredentials } from './credentials.js';
+import { segmentDefinitions, type SegmentRef } from './segment-definitions.js';
 
 export interface SegmentDefinition {
   name: string;
@@ -49,7 +50,7 @@ export interface AppDesiredState {
 
 const SELECT_APP = `SELECT a.id, a.name, a.bundle_id, a.environment, a.invoice_overdue, a.segments, a.disabled,
   EXISTS (SELECT 1 FROM app_credentials c WHERE c.app_id = a.id) AS has_credentials,
-  (SELECT coalesce(jsonb_agg(jsonb_build_object('id', g.id, 'name', g.name, 'filters', g.filters, 'groups', g.groups,
+  (SELECT coalesce(jsonb_agg(jsonb_build_object('id', g.id, 'name', g.name, 'version', g.updated_at::text,
      'created_at', g.created_at, 'updated_at', g.updated_at) ORDER BY g.created_at, g.id), '[]')
      FROM segments g WHERE g.app_id = a.id) AS api_segments FROM apps a`;
 
@@ -61,10 +62,21 @@ export function toApp(r: Record<string, unknown>): AppRecord {
     environment: r.environment as AppRecord['environment'],
     invoiceOverdue: r.invoice_overdue as boolean,
     segments: r.segments as SegmentDefinition[],
-    apiSegments: (r.api_segments ?? []) as ApiSegment[],
     disabled: r.disabled as boolean,
     hasCredentials: r.has_credentials as boolean,
   };
+}
+
+/** The app of a row, with its API segments' definitions (kept by version: segment-definitions.ts). */
+async function withApiSegments(db: Queryable, r: Record<string, unknown>): Promise<AppRecord> {
+  const refs = (r.api_segments ?? []) as SegmentRef[];
+  const definitions = refs.length ? await segmentDefinitions(db, refs) : [];
+  const apiSegments: ApiSegment[] = [];
+  refs.forEach((ref, i) => {
+    const d = definitions[i];
+    if (d) apiSegments.push({ id: ref.id, name: ref.name, filters: d.filters, groups: d.groups, created_at: ref.created_at, updated_at: ref.updated_at });
+  });
+  return { ...toApp(r), apiSegments };
 }
 
 export class AppIdConflictError extends Error {
@@ -110,12 +122,12 @@ export async function upsertApp(db: Queryable, desired: AppDesiredState): Promis
 export async function getApp(db: Queryable, id: string): Promise<AppRecord | undefined> {
   // Named: prepared once per connection (the send path reads the app on every call).
   const res = await db.query({ name: 'herald-get-app', text: `${SELECT_APP} WHERE a.id = $1`, values: [id] });
-  return res.rows[0] ? toApp(res.rows[0]) : undefined;
+  return res.rows[0] ? withApiSegments(db, res.rows[0]) : undefined;
 }
 
 export async function getAppByName(db: Queryable, name: string): Promise<AppRecord | undefined> {
   const res = await db.query(`${SELECT_APP} WHERE a.name = $1`, [name]);
-  return res.rows[0] ? toApp(res.rows[0]) : undefined;
+  return res.rows[0] ? withApiSegments(db, res.rows[0]) : undefined;
 }
 
 export async function setInvoiceOverdue(db: Queryable, appId: string, overdue: boolean): Promise<void> {
