@@ -1,8 +1,9 @@
 // The limits of the segment calls (issue 27 point 3), stated once: the body schema (segment-
 // schema.ts, and through it the OpenAPI document), the store's checks and their sentences read
-// them here. Each segment made through the API is loaded with its app on every send and planned
-// chunk (core/apps/app-store.ts), so the number per app and the entries per segment bound that
-// read as well as one request's work.
+// them here. Each segment made through the API is read with its app on every send and planned
+// chunk (core/apps/app-store.ts: names with the row, conditions from a cache by version), so the
+// number per app and the entries per segment bound that read and the cache as well as one
+// request's work.
 import { LIMITS } from '../validation/limits.js';
 
 export const SEGMENT_LIMITS = {
