@@ -53,7 +53,10 @@ describe('dashboard segment pages in a browser', function () {
   });
 
   it('makes a segment with the API\'s rules: a refusal is placed by its field, then the segment\'s page shows its size', async () => {
-    await page.goto(`${api.url}/dashboard/audience/segments/new`);
+    // From the Segments list, as a person finds it.
+    await page.goto(`${api.url}/dashboard/audience/segments`);
+    await page.getByRole('link', { name: 'New segment' }).click();
+    await page.waitForURL(`${api.url}/dashboard/audience/segments/new`);
     await page.getByLabel('Name').fill('Francophones');
     await page.getByLabel(/^Filters/).fill('[{"field": "language", "relation": "~", "value": "fr"}]');
     await page.getByRole('button', { name: 'Create segment' }).click();
@@ -81,7 +84,10 @@ describe('dashboard segment pages in a browser', function () {
 
   it('edits and deletes a segment made through the API; the delete asks for a tick first', async () => {
     const id = segmentsOf((await getApp(env.pool, main.app.id))!).find((s) => s.name === 'Francophones')!.id;
-    await page.goto(`${api.url}/dashboard/audience/segments/${id}`);
+    // The list links each segment to its page.
+    await page.goto(`${api.url}/dashboard/audience/segments`);
+    await page.locator('#segments').getByRole('link', { name: 'Francophones' }).click();
+    await page.waitForURL(`${api.url}/dashboard/audience/segments/${id}`);
     await page.getByLabel('Name').fill('Free plan');
     await page.getByLabel(/^Filters/).fill('[{"field": "tag", "key": "plan", "relation": "=", "value": "free"}]');
     await page.getByRole('button', { name: 'Save changes' }).click();
@@ -123,6 +129,9 @@ describe('dashboard segment pages in a browser', function () {
     expect(res!.status()).to.equal(200);
     expect(await page.getByRole('button', { name: 'Save changes' }).count()).to.equal(0);
     expect((await page.goto(`${api.url}/dashboard/audience/segments/new`))!.status()).to.equal(403);
+    await page.goto(`${api.url}/dashboard/audience/segments`);
+    expect(await page.getByRole('link', { name: 'New segment' }).count(), 'a read key is offered no New segment').to.equal(0);
+    expect(await page.locator('#segments').getByRole('link', { name: 'Kept' }).count()).to.equal(1);
     const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
     const post = await page.request.post(`${api.url}/dashboard/audience/segments/${made.id}/delete`, { form: { _csrf: csrf, confirm: 'yes' } });
     expect(post.status()).to.equal(403);

@@ -111,6 +111,8 @@ export function installPage(i: Install, sends: NotificationReport[], checked: nu
 }
 
 export interface SegmentSize {
+  /** The segment's id (core/audience/segments.ts): its page is /dashboard/audience/segments/{id}. */
+  id: string;
   name: string;
   builtIn: boolean;
   conditions: SegmentDefinition['conditions'];
@@ -125,14 +127,18 @@ const BUILT_IN_MEANING: Record<BuiltInSegment, string> = {
   'Inactive Users': `not active in the last ${ACTIVE_DAYS} days`,
 };
 
-/** The segments and their sizes; `keptSeconds`: how old a size may be (each is counted at most that often). */
-export function segmentsPage(segments: SegmentSize[], keptSeconds: number): Html {
+/**
+ * The segments and their sizes, each name linking to its page; `keptSeconds`: how old a size may be
+ * (each is counted at most that often); `canCreate`: a send key's session, offered New segment.
+ */
+export function segmentsPage(segments: SegmentSize[], keptSeconds: number, canCreate: boolean): Html {
   return html`<h1>Audience</h1>${audienceTabs('segments')}
+  ${canCreate ? html`<p><a href="/dashboard/audience/segments/new" id="new-segment">New segment</a></p>` : ''}
   <p class="note" id="sizes-note">Subscribed installs only, as a send would reach them. Each size is counted at most once every ${keptSeconds} seconds, so it may be up to ${keptSeconds} s old.</p>
   <div class="table-wrap"><table id="segments">
     <thead><tr><th scope="col">Segment</th><th scope="col">Who</th><th scope="col" class="num">Installs</th></tr></thead>
     <tbody>${segments.map((s) => html`<tr data-name="${s.name}">
-      <td data-label="Segment">${s.name}${s.builtIn ? html` <span class="note">(built in)</span>` : ''}</td>
+      <td data-label="Segment"><a href="/dashboard/audience/segments/${s.id}">${s.name}</a>${s.builtIn ? html` <span class="note">(built in)</span>` : ''}</td>
       <td data-label="Who">${s.builtIn
         ? isBuiltInSegment(s.name) ? BUILT_IN_MEANING[s.name] : ''
         : s.who !== undefined ? html`<span class="mono">${s.who}</span>`

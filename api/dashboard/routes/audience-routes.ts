@@ -54,8 +54,8 @@ export function mountAudience(router: Router, deps: ApiDeps, signedIn: Middlewar
     for (const segment of segmentsOf(app).filter((seg) => !seg.shadowed)) {
       const { name } = segment;
       const { estimate } = await sizes.get(app, { kind: 'segment', segment: name }, now);
-      segments.push({ name, builtIn: segment.source === 'built_in', conditions: app.segments.find((seg) => seg.name === name)?.conditions ?? [], who: segment.source === 'api' ? describeSegment(segment) : undefined, size: estimate });
+      segments.push({ id: segment.id, name, builtIn: segment.source === 'built_in', conditions: app.segments.find((seg) => seg.name === name)?.conditions ?? [], who: segment.source === 'api' ? describeSegment(segment) : undefined, size: estimate });
     }
-    page(ctx, layoutOf(ctx, 'Segments', 'audience'), segmentsPage(segments, SIZE_KEPT_MS / 1000));
+    page(ctx, layoutOf(ctx, 'Segments', 'audience'), segmentsPage(segments, SIZE_KEPT_MS / 1000, session(ctx).scope === 'send'));
   });
 }
