@@ -21,6 +21,7 @@ import { startLiveActivity, updateLiveActivity } from './routes/live-activities.
 import { healthz, metricsEndpoint, readyz } from './routes/health.js';
 import { createAliasRoute, createUserRoute, deleteAliasRoute, deleteSubscriptionRoute, deleteUserRoute, getAliasesRoute, getUserRoute, updateUserRoute } from './routes/users.js';
 import { downloadExportRoute, exportSubscriptionsRoute, optionalJsonBody } from './routes/exports.js';
+import { createUserSubscriptionRoute, transferSubscriptionRoute, updateSubscriptionByTokenRoute } from './routes/user-subscriptions.js';
 import { createSegmentRoute, deleteSegmentRoute, getSegmentRoute, getSegmentsRoute, updateSegmentRoute } from './routes/segments.js';
 import { mountDashboard } from './dashboard/routes/mount.js';
 import { openApiDocument } from './openapi/document.js';
@@ -54,6 +55,9 @@ export function createApi(deps: ApiDeps): Koa {
   router.get(`${user}/identity`, ...authenticated, getAliasesRoute(deps, 'user'));
   router.patch(`${user}/identity`, ...sending, jsonBody(), createAliasRoute(deps, 'user'));
   router.delete(`${user}/identity/:alias_label_to_delete`, ...sending, deleteAliasRoute(deps));
+  router.post(`${user}/subscriptions`, ...sending, jsonBody(), createUserSubscriptionRoute(deps));
+  router.patch('/api/v1/apps/:app_id/subscriptions/:subscription_id/owner', ...sending, jsonBody(), transferSubscriptionRoute(deps));
+  router.patch('/api/v1/apps/:app_id/subscriptions_by_token/:token_type/:token', ...sending, jsonBody(), updateSubscriptionByTokenRoute(deps));
   router.get('/api/v1/apps/:app_id/subscriptions/:subscription_id/user/identity', ...authenticated, getAliasesRoute(deps, 'subscription'));
   router.patch('/api/v1/apps/:app_id/subscriptions/:subscription_id/user/identity', ...sending, jsonBody(), createAliasRoute(deps, 'subscription'));
 

@@ -114,7 +114,7 @@ export const openApiDocument = {
     },
     '/apps/{app_id}/subscriptions': {
       post: {
-        operationId: 'createSubscription',
+        operationId: 'registerSubscription',
         tags: ['sdk'],
         security: [],
         parameters: [{ name: 'app_id', in: 'path', required: true, schema: { type: 'string' } }],

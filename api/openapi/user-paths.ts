@@ -85,6 +85,47 @@ export function userPaths({ ok, r, json, ref, AUTHENTICATED }: Helpers) {
         responses: { '200': ok("The user's aliases.", 'UserIdentity'), '404': r('NotFound'), '422': r('Invalid'), ...AUTHENTICATED },
       },
     },
+    '/apps/{app_id}/users/by/{alias_label}/{alias_id}/subscriptions': {
+      post: {
+        operationId: 'createSubscription',
+        tags: ['users'],
+        summary: 'An iOSPush install under the user; an install of the app with that token moves to it (the users bucket).',
+        parameters: byUser,
+        requestBody: body('UserSubscriptionCreate'),
+        responses: {
+          '200': ok('The install that had the token, now the user\'s.', 'UserSubscription'),
+          '201': ok('A new install of the user.', 'UserSubscription'),
+          '404': r('NotFound'),
+          '409': { description: 'The user already holds 20 subscriptions.', content: json(ref('Errors')) },
+          ...changing,
+        },
+      },
+    },
+    '/apps/{app_id}/subscriptions/{subscription_id}/owner': {
+      patch: {
+        operationId: 'transferSubscription',
+        tags: ['users'],
+        summary: "Move an install to the user its body's one alias names; it takes that user's properties (the users bucket).",
+        parameters: [APP, SUBSCRIPTION],
+        requestBody: body('TransferSubscriptionBody'),
+        responses: {
+          '200': ok("The new user's aliases.", 'UserIdentity'),
+          '404': r('NotFound'),
+          '409': { description: 'The user already holds 20 subscriptions.', content: json(ref('Errors')) },
+          ...changing,
+        },
+      },
+    },
+    '/apps/{app_id}/subscriptions_by_token/{token_type}/{token}': {
+      patch: {
+        operationId: 'updateSubscriptionByToken',
+        tags: ['users'],
+        summary: 'Change enabled and test_type of the install with that token (iOSPush); done when answered (the users bucket).',
+        parameters: [APP, param('token_type', 'iOSPush (the only type Herald keeps).'), param('token', 'The APNs device token, hex.')],
+        requestBody: body('SubscriptionBody'),
+        responses: { '202': { description: 'Changed.', content: json({ type: 'object', required: ['id'], properties: { id: { type: 'string', format: 'uuid' } } }) }, '404': r('NotFound'), ...changing },
+      },
+    },
     '/apps/{app_id}/subscriptions/{subscription_id}/user/identity': {
       get: {
         operationId: 'getAliasesBySubscription',

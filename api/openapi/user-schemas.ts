@@ -1,7 +1,7 @@
 // The user and alias calls' bodies in the OpenAPI document (issue 27): the requests are the
 // validators' own schemas (core/users/user-schema.ts); the answers are OneSignal's models as
 // Herald fills them.
-import { CREATE_USER_SCHEMA, IDENTITY_BODY_SCHEMA, UPDATE_USER_SCHEMA } from '../../core/users/user-schema.js';
+import { CREATE_SUBSCRIPTION_SCHEMA, CREATE_USER_SCHEMA, IDENTITY_BODY_SCHEMA, TRANSFER_SUBSCRIPTION_SCHEMA, UPDATE_USER_SCHEMA } from '../../core/users/user-schema.js';
 import { SUBSCRIPTION_BODY_SCHEMA } from '../../core/subscriptions/subscription-body.js';
 
 const UNIX_SECONDS = { type: 'integer', description: 'Unix time in seconds.' };
@@ -23,7 +23,22 @@ const PROPERTIES = {
   },
 };
 
+const USER_SUBSCRIPTION = {
+  type: 'object',
+  required: ['id', 'type', 'token', 'enabled'],
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    type: { const: 'iOSPush' },
+    token: { type: 'string' },
+    enabled: { type: 'boolean' },
+    test_type: { type: 'integer', description: '1: a development build (sandbox gateway).' },
+  },
+};
+
 export const USER_SCHEMAS = {
+  UserSubscriptionCreate: { ...CREATE_SUBSCRIPTION_SCHEMA, description: "createSubscription's body (OneSignal's SubscriptionBody); a field Herald cannot apply is a 422 naming it." },
+  UserSubscription: { type: 'object', required: ['subscription'], properties: { subscription: USER_SUBSCRIPTION } },
+  TransferSubscriptionBody: { ...TRANSFER_SUBSCRIPTION_SCHEMA, description: 'The one alias (onesignal_id too) of the user the install moves to.' },
   UserCreate: CREATE_USER_SCHEMA,
   SubscriptionBody: { ...SUBSCRIPTION_BODY_SCHEMA, description: "The official client's updateSubscription body (OneSignal's SubscriptionBody)." },
   UserUpdate: UPDATE_USER_SCHEMA,
@@ -34,20 +49,7 @@ export const USER_SCHEMAS = {
     properties: {
       properties: PROPERTIES,
       identity: IDENTITY,
-      subscriptions: {
-        type: 'array',
-        items: {
-          type: 'object',
-          required: ['id', 'type', 'token', 'enabled'],
-          properties: {
-            id: { type: 'string', format: 'uuid' },
-            type: { const: 'iOSPush' },
-            token: { type: 'string' },
-            enabled: { type: 'boolean' },
-            test_type: { type: 'integer', description: '1: a development build (sandbox gateway).' },
-          },
-        },
-      },
+      subscriptions: { type: 'array', items: USER_SUBSCRIPTION },
     },
   },
   UserProperties: { type: 'object', required: ['properties'], properties: { properties: PROPERTIES } },

@@ -19,10 +19,10 @@ import type { ApiDeps, ClassBucket } from '../shared/deps.js';
 import { drawBuckets } from './notifications.js';
 
 const LABEL = new RegExp(LABEL_PATTERN);
-const NO_USER = 'No such user.';
+export const NO_USER = 'No such user.';
 
 /** The key's app, named by the path (403 for another app's id, as a send's app_id). */
-async function keyApp(deps: ApiDeps, ctx: Context, bucket: ClassBucket): Promise<string> {
+export async function keyApp(deps: ApiDeps, ctx: Context, bucket: ClassBucket): Promise<string> {
   const appId = String(ctx.params.app_id).toLowerCase();
   if (appId !== ctx.state.auth.appId) throw new AuthError('wrong_app');
   await drawBuckets(deps, ctx, { bucket });
@@ -41,7 +41,7 @@ function pathAlias(ctx: Context): { label: string; id: string } {
 }
 
 /** Runs `work` on the user the path names (404 when none), in one transaction. */
-function onUser<T>(deps: ApiDeps, ctx: Context, appId: string, work: (db: PoolClient, userId: string) => Promise<T>): Promise<T> {
+export function onUser<T>(deps: ApiDeps, ctx: Context, appId: string, work: (db: PoolClient, userId: string) => Promise<T>): Promise<T> {
   const { label, id } = pathAlias(ctx);
   return inUserTransaction(deps.pool, async (db) => {
     const userId = await findUser(db, appId, label, id);

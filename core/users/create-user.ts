@@ -10,10 +10,18 @@ import { findUser } from './resolve.js';
 import { addAliases, readTags, writeProperties, type PropertiesChange } from './user-store.js';
 import { USER_LIMITS } from './user-limits.js';
 
+/** An install as OneSignal's Subscription model gives it (only iOSPush is served). */
+export interface UserSubscriptionBody {
+  type: 'iOSPush';
+  token: string;
+  enabled?: boolean;
+  test_type?: 1 | 2 | null;
+}
+
 export interface CreateUserBody {
   identity?: Record<string, string>;
   properties?: { tags?: Record<string, unknown>; language?: string; timezone_id?: string };
-  subscriptions?: Array<{ type: 'iOSPush'; token: string; enabled?: boolean; test_type?: 1 | 2 | null }>;
+  subscriptions?: UserSubscriptionBody[];
 }
 
 export type CreateUserOutcome =
@@ -54,17 +62,19 @@ export async function createUser(db: PoolClient, appId: string, body: CreateUser
 }
 
 /** An install given in the body: registered, or the one with its token moved to this user. */
-async function attachInstall(db: PoolClient, appId: string, userId: string, sub: NonNullable<CreateUserBody['subscriptions']>[number]): Promise<void> {
+export async function attachInstall(db: PoolClient, appId: string, userId: string, sub: UserSubscriptionBody): Promise<{ id: string; created: boolean }> {
   const hasEnv = 'test_type' in sub;
   const environment = hasEnv ? TEST_TYPE_ENVIRONMENT[String(sub.test_type)] ?? null : null;
-  await db.query(
+  const res = await db.query<{ id: string; created: boolean }>(
     `INSERT INTO subscriptions (id, app_id, token, user_id, subscribed, unsubscribed_reason, environment, registered_at, last_active)
      VALUES ($1, $2, $3, $4, coalesce($5, true), CASE WHEN $5 = false THEN $8 END, $6, now(), now())
      ON CONFLICT (app_id, token) DO UPDATE SET user_id = EXCLUDED.user_id,
        subscribed = coalesce($5, subscriptions.subscribed),
        unsubscribed_reason = CASE WHEN $5 = true THEN NULL WHEN $5 = false THEN $8 ELSE subscriptions.unsubscribed_reason END,
        environment = CASE WHEN $7 THEN EXCLUDED.environment ELSE subscriptions.environment END,
-       registered_at = now(), updated_at = now()`,
+       registered_at = now(), updated_at = now()
+     RETURNING id, (xmax = 0) AS created`,
     [randomUUID(), appId, sub.token.toLowerCase(), userId, sub.enabled ?? null, environment, hasEnv, UNSUBSCRIBED_BY_APP],
   );
+  return res.rows[0];
 }

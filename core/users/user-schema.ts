@@ -47,6 +47,22 @@ export const USER_SUBSCRIPTION_SCHEMA = {
   },
 };
 
+/** createSubscription's body (OneSignal's SubscriptionBody): a field Herald cannot apply is refused by name. */
+export const CREATE_SUBSCRIPTION_SCHEMA = {
+  type: 'object',
+  required: ['subscription'],
+  additionalProperties: false,
+  properties: { subscription: { ...USER_SUBSCRIPTION_SCHEMA, additionalProperties: false } },
+};
+
+/** transferSubscription's body: the one alias of the user the install moves to (onesignal_id too). */
+export const TRANSFER_SUBSCRIPTION_SCHEMA = {
+  type: 'object',
+  required: ['identity'],
+  additionalProperties: false,
+  properties: { identity: { ...IDENTITY_SCHEMA, maxProperties: 1 } },
+};
+
 export const CREATE_USER_SCHEMA = {
   type: 'object',
   properties: {
@@ -78,6 +94,8 @@ const checks = {
   createUser: ajv.compile(CREATE_USER_SCHEMA),
   updateUser: ajv.compile(UPDATE_USER_SCHEMA),
   identity: ajv.compile(IDENTITY_BODY_SCHEMA),
+  createSubscription: ajv.compile(CREATE_SUBSCRIPTION_SCHEMA),
+  transferSubscription: ajv.compile(TRANSFER_SUBSCRIPTION_SCHEMA),
 };
 
 /** Throws a 422 naming the field unless `body` fits the call's schema. */
@@ -102,7 +120,7 @@ function issueOf(e: ErrorObject): FieldIssue {
     case 'additionalProperties':
       return { field: named(params.additionalProperty), message: `${named(params.additionalProperty)} is not a field Herald keeps (docs/api.md "Users").` };
     case 'maxProperties':
-      return { field: at, message: `${at} has more than ${String(params.limit)} entries.` };
+      return { field: at, message: `${at} has more than ${String(params.limit)} ${params.limit === 1 ? 'entry' : 'entries'}.` };
     case 'minProperties':
       return { field: at, message: `${at} names no alias.` };
     case 'maxItems':
@@ -115,6 +133,9 @@ function issueOf(e: ErrorObject): FieldIssue {
       return { field: at, message: `${at} must match ${String(params.pattern)}.` };
     case 'const':
       return { field: at, message: `${at} must be iOSPush: Herald delivers to iOS installs only.` };
+    case 'enum':
+      if (at.endsWith('test_type')) return { field: at, message: `${at} must be 1 (development build), 2 (ad hoc build) or null (the App's environment).` };
+      return { field: at, message: `${at} ${e.message ?? 'is not valid'}.` };
     default:
       return { field: at, message: `${at || 'body'} ${e.message ?? 'is not valid'}.` };
   }

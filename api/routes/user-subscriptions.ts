@@ -1,0 +1,89 @@
+// The official client's subscription calls that name a user or a token, with the app's REST key
+// (issue 27; docs/api.md "Users"): createSubscription under a user, transferSubscription to
+// another user, updateSubscriptionByToken. Changes draw `users` and need a key of scope send; the
+// path's app must be the key's (403), and an install or user of another app is not found (404).
+import type { Context } from 'koa';
+import { NotFoundError, ValidationError } from '../../core/errors.js';
+import { inUserTransaction } from '../../core/users/transaction.js';
+import { findUser } from '../../core/users/resolve.js';
+import { readIdentity, readUser } from '../../core/users/user-store.js';
+import { addInstall, moveInstall } from '../../core/users/user-subscriptions.js';
+import type { UserSubscriptionBody } from '../../core/users/create-user.js';
+import { checkBody } from '../../core/users/user-schema.js';
+import { unwrapSubscription } from '../../core/subscriptions/subscription-body.js';
+import { patchSubscription, TEST_TYPE_ENVIRONMENT, type SubscriptionFields } from '../../core/subscriptions/subscription-store.js';
+import { DEVICE_TOKEN, deviceTokenRule } from '../../core/formats/device-token.js';
+import { isUuid } from '../../core/formats/uuid.js';
+import type { ApiDeps } from '../shared/deps.js';
+import { keyApp, NO_USER, onUser } from './users.js';
+
+const NO_SUBSCRIPTION = 'No such subscription.';
+
+/** createSubscription: 201 a new install of the user, 200 the install that had the token (moved to the user); 409 past 20. */
+export function createUserSubscriptionRoute(deps: ApiDeps) {
+  return async function createUserSubscriptionHandler(ctx: Context): Promise<void> {
+    const appId = await keyApp(deps, ctx, 'users');
+    const body = ctx.request.body as { subscription: UserSubscriptionBody };
+    checkBody('createSubscription', body);
+    const { written, view } = await onUser(deps, ctx, appId, async (db, userId) => {
+      const made = await addInstall(db, appId, userId, body.subscription);
+      return { written: made, view: await readUser(db, userId) };
+    });
+    ctx.status = written.created ? 201 : 200;
+    ctx.body = { subscription: view.subscriptions.find((s) => s.id === written.id) };
+  };
+}
+
+/** transferSubscription: the install moves to the user its body's one alias names; 200 that user's aliases. */
+export function transferSubscriptionRoute(deps: ApiDeps) {
+  return async function transferSubscriptionHandler(ctx: Context): Promise<void> {
+    const appId = await keyApp(deps, ctx, 'users');
+    const body = ctx.request.body as { identity: Record<string, string> };
+    checkBody('transferSubscription', body);
+    const installId = String(ctx.params.subscription_id);
+    if (!isUuid(installId)) throw new NotFoundError(NO_SUBSCRIPTION);
+    const [[label, id]] = Object.entries(body.identity);
+    ctx.body = {
+      identity: await inUserTransaction(deps.pool, async (db) => {
+        const userId = await findUser(db, appId, label, id);
+        if (userId === undefined) throw new NotFoundError(NO_USER);
+        if (!(await moveInstall(db, appId, installId.toLowerCase(), userId))) throw new NotFoundError(NO_SUBSCRIPTION);
+        return readIdentity(db, userId);
+      }),
+    };
+  };
+}
+
+/**
+ * updateSubscriptionByToken: `enabled` and `test_type` of the install with that token (202, done
+ * when answered). The token and type name the install: changing them here is a 422 naming them.
+ */
+export function updateSubscriptionByTokenRoute(deps: ApiDeps) {
+  return async function updateSubscriptionByTokenHandler(ctx: Context): Promise<void> {
+    const appId = await keyApp(deps, ctx, 'users');
+    if (ctx.params.token_type !== 'iOSPush') {
+      throw new ValidationError({ field: 'token_type', message: 'token_type must be iOSPush: Herald delivers to iOS installs only.' });
+    }
+    const token = String(ctx.params.token);
+    if (!DEVICE_TOKEN.test(token)) throw new ValidationError({ field: 'token', message: `${deviceTokenRule('token')}.` });
+    const flat = unwrapSubscription(ctx.request.body as Record<string, unknown>);
+    for (const field of ['token', 'external_id_auth_hash']) {
+      if (field in flat) {
+        const named = field === 'token' ? 'subscription.token' : field;
+        throw new ValidationError({ field: named, message: `${named} cannot be changed by token: the path's token names the install (change a token with updateSubscription).` });
+      }
+    }
+    const fields: SubscriptionFields = {};
+    if (typeof flat.subscribed === 'boolean') fields.subscribed = flat.subscribed;
+    if ('test_type' in flat) fields.environment = TEST_TYPE_ENVIRONMENT[String(flat.test_type)] ?? null;
+    const id = await inUserTransaction(deps.pool, async (db) => {
+      const found = await db.query<{ id: string }>('SELECT id FROM subscriptions WHERE app_id = $1 AND token = $2', [appId, token.toLowerCase()]);
+      const installId = found.rows[0]?.id;
+      if (installId === undefined || !(await patchSubscription(db, appId, installId, fields))) return undefined;
+      return installId;
+    });
+    if (id === undefined) throw new NotFoundError(NO_SUBSCRIPTION);
+    ctx.status = 202;
+    ctx.body = { id };
+  };
+}
