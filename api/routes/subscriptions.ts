@@ -7,8 +7,7 @@ import { NotFoundError, ValidationError } from '../../core/errors.js';
 import { getApp } from '../../core/apps/app-store.js';
 import { patchSubscription, TEST_TYPE_ENVIRONMENT, upsertSubscription, type SubscriptionFields } from '../../core/subscriptions/subscription-store.js';
 import { recordOpen } from '../../core/send/opens.js';
-import { inUserTransaction } from '../../core/users/transaction.js';
-import { joinInstallToUser } from '../../core/users/install-join.js';
+import { writeInstall } from '../../core/users/install-join.js';
 import { isWrapped, unwrapSubscription } from '../../core/subscriptions/subscription-body.js';
 import type { ApiDeps } from '../shared/deps.js';
 import { checkInstallTimeZone, installFieldProblem, SUBSCRIPTION_FIELDS as fields } from '../../core/validation/subscription-schema.js';
@@ -75,13 +74,9 @@ export function createSubscription(deps: ApiDeps) {
     if (!checkCreate(body)) throw new ValidationError(messages(checkCreate.errors));
     await checkIdentity(deps.pool, app.id, body, { token: String(body.token).toLowerCase() });
     const fields = toFields(body) as SubscriptionFields & { token: string };
-    // One transaction with the install's user (core/users/install-join.ts); an anonymous install
-    // that names no external id writes nothing more.
-    const result = await inUserTransaction(deps.pool, async (db) => {
-      const written = await upsertSubscription(db, app.id, fields);
-      if (written.userId !== null || typeof fields.external_id === 'string') await joinInstallToUser(db, app.id, written.id, fields);
-      return written;
-    });
+    // One transaction with the install's user, locks in the user calls' order
+    // (core/users/install-join.ts); an anonymous install that names no external id writes nothing more.
+    const result = (await writeInstall(deps.pool, app.id, { token: fields.token }, fields, (db) => upsertSubscription(db, app.id, fields)))!;
     ctx.status = result.created ? 201 : 200;
     ctx.body = { id: result.id };
   };
@@ -98,11 +93,9 @@ export function updateSubscription(deps: ApiDeps) {
     if (!checkPatch(body)) throw new ValidationError(messages(checkPatch.errors));
     if (isUuid(id)) await checkIdentity(deps.pool, app.id, body, { id: id.toLowerCase() });
     const fields = toFields(body);
-    const found = isUuid(id) && (await inUserTransaction(deps.pool, async (db) => {
-      if (!(await patchSubscription(db, app.id, id.toLowerCase(), fields))) return false;
-      await joinInstallToUser(db, app.id, id.toLowerCase(), fields);
-      return true;
-    }));
+    const installId = id.toLowerCase();
+    const found = isUuid(id) && (await writeInstall(deps.pool, app.id, { id: installId }, fields, async (db) =>
+      (await patchSubscription(db, app.id, installId, fields)) ? { id: installId } : undefined));
     if (!found) throw new NotFoundError('No such subscription.');
     ctx.body = { id: id.toLowerCase() };
   };

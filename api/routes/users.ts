@@ -8,7 +8,7 @@ import type { Context } from 'koa';
 import { AuthError, NotFoundError, ValidationError } from '../../core/errors.js';
 import type { PoolClient } from '../../core/store/db.js';
 import { inUserTransaction } from '../../core/users/transaction.js';
-import { findUser, userOfInstall } from '../../core/users/resolve.js';
+import { findUser, lockNames, userOfInstall } from '../../core/users/resolve.js';
 import { addAliases, readIdentity, readTags, readUser, removeAlias, writeProperties, type PropertiesChange } from '../../core/users/user-store.js';
 import { createUser, type CreateUserBody } from '../../core/users/create-user.js';
 import { eraseInstall, eraseUser } from '../../core/users/erase.js';
@@ -40,10 +40,14 @@ function pathAlias(ctx: Context): { label: string; id: string } {
   return { label, id };
 }
 
-/** Runs `work` on the user the path names (404 when none), in one transaction. */
-export function onUser<T>(deps: ApiDeps, ctx: Context, appId: string, work: (db: PoolClient, userId: string) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` on the user the path names (404 when none), in one transaction. `names`: the aliases
+ * `work` will add, locked with the path's before any user (core/users/transaction.ts).
+ */
+export function onUser<T>(deps: ApiDeps, ctx: Context, appId: string, work: (db: PoolClient, userId: string) => Promise<T>, names: Array<[string, string]> = []): Promise<T> {
   const { label, id } = pathAlias(ctx);
   return inUserTransaction(deps.pool, async (db) => {
+    if (names.length) await lockNames(db, appId, [[label, id], ...names]);
     const userId = await findUser(db, appId, label, id);
     if (userId === undefined) throw new NotFoundError(NO_USER);
     return work(db, userId);
@@ -51,8 +55,9 @@ export function onUser<T>(deps: ApiDeps, ctx: Context, appId: string, work: (db:
 }
 
 /** Runs `work` on the user of the path's install (made from it when it had none). */
-function onUserOfInstall<T>(deps: ApiDeps, ctx: Context, appId: string, work: (db: PoolClient, userId: string) => Promise<T>): Promise<T> {
+function onUserOfInstall<T>(deps: ApiDeps, ctx: Context, appId: string, work: (db: PoolClient, userId: string) => Promise<T>, names: Array<[string, string]> = []): Promise<T> {
   return inUserTransaction(deps.pool, async (db) => {
+    if (names.length) await lockNames(db, appId, names);
     const userId = await userOfInstall(db, appId, String(ctx.params.subscription_id));
     if (userId === undefined) throw new NotFoundError('No such subscription.');
     return work(db, userId);
@@ -122,7 +127,7 @@ export function createAliasRoute(deps: ApiDeps, by: 'user' | 'subscription') {
       identity: await on(deps, ctx, appId, async (db, userId) => {
         await addAliases(db, appId, userId, body.identity);
         return readIdentity(db, userId);
-      }),
+      }, Object.entries(body.identity)),
     };
   };
 }

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { PoolClient } from '../store/db.js';
 import { ValidationError } from '../errors.js';
 import { TEST_TYPE_ENVIRONMENT, UNSUBSCRIBED_BY_APP } from '../subscriptions/subscription-store.js';
-import { findUser } from './resolve.js';
+import { findUser, lockNames } from './resolve.js';
 import { addAliases, readTags, writeProperties, type PropertiesChange } from './user-store.js';
 import { USER_LIMITS } from './user-limits.js';
 
@@ -32,7 +32,8 @@ export type CreateUserOutcome =
 export async function createUser(db: PoolClient, appId: string, body: CreateUserBody): Promise<CreateUserOutcome> {
   const identity = body.identity ?? {};
   const owners = new Map<string, string>();
-  // Sorted: every call takes the aliases' locks in one order (no deadlock between two imports).
+  // Every alias name before any user, sorted (core/users/transaction.ts: one lock order).
+  await lockNames(db, appId, Object.entries(identity));
   for (const [label, id] of Object.entries(identity).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const owner = await findUser(db, appId, label, id);
     if (owner !== undefined) owners.set(label, owner);

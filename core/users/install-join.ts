@@ -1,19 +1,63 @@
 // The app-facing install calls under the user model (docs/decisions.md "Users: where tags live"):
 // an install the app registers is a user of its own; an external id joins it to the user that
-// has it, as OneSignal's login does. Called after the install's own row was written
-// (core/subscriptions/subscription-store.ts), in the same transaction. An install no user call
-// has touched (no user row) and whose external id names no user keeps the row it has: nothing
-// more is written on that path, the common one.
+// has it, as OneSignal's login does. writeInstall runs the app's write of the install's own row
+// (core/subscriptions/subscription-store.ts) and the join in one transaction, its locks taken in
+// the order every user call takes them (transaction.ts): the external id's name, the users, and
+// only then the install. An install no user call has touched (no user row) and whose external id
+// names no user keeps the row it has: nothing more is written on that path, the common one.
 import { randomUUID } from 'node:crypto';
-import type { PoolClient } from '../store/db.js';
+import type { Pool, PoolClient } from '../store/db.js';
 import { ConflictError } from '../errors.js';
 import type { SubscriptionFields } from '../subscriptions/subscription-store.js';
 import { lockName } from './resolve.js';
+import { inUserTransaction, StalePlan } from './transaction.js';
 import { copyToInstalls } from '../subscriptions/user-copies.js';
 import { writeProperties } from './user-store.js';
 import { EXTERNAL_ID, USER_LIMITS } from './user-limits.js';
 
-export async function joinInstallToUser(db: PoolClient, appId: string, installId: string, fields: SubscriptionFields): Promise<void> {
+/** The install a call names: by token (a registration) or by id (an update). */
+export type InstallKey = { token: string } | { id: string };
+
+/**
+ * The app's write of one install (`write`: its own row; undefined when there is none) and its
+ * join to a user, in one transaction. The locks the join may need are taken before the install's
+ * row; the install's user is read for that without a lock, so a move in between (seen once the
+ * row is held) runs the whole call again (StalePlan).
+ */
+export function writeInstall<T extends { id: string }>(
+  pool: Pool, appId: string, key: InstallKey, fields: SubscriptionFields, write: (db: PoolClient) => Promise<T | undefined>,
+): Promise<T | undefined> {
+  return inUserTransaction(pool, async (db) => {
+    const planned = await lockForInstall(db, appId, key, fields);
+    const written = await write(db);
+    if (written === undefined) return undefined;
+    const now = await db.query<{ user_id: string | null }>('SELECT user_id FROM subscriptions WHERE id = $1', [written.id]);
+    if ((now.rows[0]?.user_id ?? null) !== planned) throw new StalePlan();
+    if (planned !== null || typeof fields.external_id === 'string') await joinInstallToUser(db, appId, written.id, fields);
+    return written;
+  });
+}
+
+/**
+ * Locks what the join may change, in the one order: the external id's name (its owner read under
+ * it), then the install's user and that owner, sorted. Returns the install's user as read.
+ */
+async function lockForInstall(db: PoolClient, appId: string, key: InstallKey, fields: SubscriptionFields): Promise<string | null> {
+  const found = 'token' in key
+    ? await db.query<{ user_id: string | null }>('SELECT user_id FROM subscriptions WHERE app_id = $1 AND token = $2', [appId, key.token])
+    : await db.query<{ user_id: string | null }>('SELECT user_id FROM subscriptions WHERE app_id = $1 AND id = $2::uuid', [appId, key.id]);
+  const current = found.rows[0]?.user_id ?? null;
+  const users = current === null ? [] : [current];
+  if (typeof fields.external_id === 'string') {
+    const owner = await aliasOwner(db, appId, fields.external_id);
+    if (owner !== undefined) users.push(owner);
+  }
+  // ORDER BY under FOR UPDATE: the rows are locked in that order.
+  if (users.length) await db.query('SELECT id FROM users WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE', [users]);
+  return current;
+}
+
+async function joinInstallToUser(db: PoolClient, appId: string, installId: string, fields: SubscriptionFields): Promise<void> {
   const row = (await db.query<{ user_id: string | null; tags: Record<string, string>; language: string | null; timezone: string | null }>(
     'SELECT user_id, tags, language, timezone FROM subscriptions WHERE id = $1 FOR UPDATE', [installId],
   )).rows[0];

@@ -1,16 +1,30 @@
 // Which user a label and id name, and the user of an install, making the user's row when an
 // install that no user call has touched yet is named (docs/decisions.md "Users: where tags live").
 // Runs inside the caller's transaction: an advisory lock per alias (or install) serialises two
-// calls that would make the same user, so an alias never names two users.
+// calls that would make the same user, so an alias never names two users. Locks are taken in the
+// one order of transaction.ts: names, then users, then installs.
 import { randomUUID } from 'node:crypto';
 import type { PoolClient } from '../store/db.js';
 import { isUuid } from '../formats/uuid.js';
 import { EXTERNAL_ID, ONESIGNAL_ID } from './user-limits.js';
 import { copyToInstalls } from '../subscriptions/user-copies.js';
+import { StalePlan } from './transaction.js';
 
-/** Locks the (app, label, id) name for the rest of the transaction. */
+const nameKey = (appId: string, label: string, id: string) => JSON.stringify([appId, label, id]);
+
+/** Locks the (app, label, id) name for the rest of the transaction (taken again: no effect). */
 export async function lockName(db: PoolClient, appId: string, label: string, id: string): Promise<void> {
-  await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 27))', [JSON.stringify([appId, label, id])]);
+  await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 27))', [nameKey(appId, label, id)]);
+}
+
+/**
+ * Locks every alias name a call will use before it locks any user, in one sorted order, so two
+ * calls naming the same aliases never wait on each other in a circle (the OneSignal id is a user
+ * row, not a name: left out).
+ */
+export async function lockNames(db: PoolClient, appId: string, names: Array<[label: string, id: string]>): Promise<void> {
+  const keys = [...new Set(names.filter(([label]) => label !== ONESIGNAL_ID).map(([label, id]) => nameKey(appId, label, id)))].sort();
+  for (const key of keys) await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 27))', [key]);
 }
 
 /** The user named by label and id, or undefined; `external_id` also finds installs not yet made a user. */
@@ -24,6 +38,8 @@ export async function findUser(db: PoolClient, appId: string, label: string, id:
   const res = await db.query<{ user_id: string }>('SELECT user_id FROM user_aliases WHERE app_id = $1 AND label = $2 AND alias_id = $3', [appId, label, id]);
   const found = res.rows[0]?.user_id;
   if (label !== EXTERNAL_ID) return found === undefined ? undefined : lockUser(db, found);
+  // The user before its installs (an erasure that ended meanwhile took the user and its installs).
+  if (found !== undefined && (await lockUser(db, found)) === undefined) return undefined;
   // Installs that carry the external id with no user row (registered by the app before any user
   // call named it) are the user's: they join it, uniting their tags (the latest write wins).
   const loose = await db.query<{ id: string }>(
@@ -39,20 +55,34 @@ export async function findUser(db: PoolClient, appId: string, label: string, id:
   return lockUser(db, userId);
 }
 
-/** The user of an install of the app (made from the install when it has none), or undefined. */
+/**
+ * The user of an install of the app (made from the install when it has none), or undefined. The
+ * install is read without a lock and its user locked first (users before installs); an install
+ * that moved in between runs the call again (StalePlan).
+ */
 export async function userOfInstall(db: PoolClient, appId: string, installId: string): Promise<string | undefined> {
   if (!isUuid(installId)) return undefined;
   const id = installId.toLowerCase();
-  await lockName(db, appId, 'subscription', id);
-  const res = await db.query<{ user_id: string | null; external_id: string | null }>(
-    'SELECT user_id, external_id FROM subscriptions WHERE app_id = $1 AND id = $2::uuid FOR UPDATE',
-    [appId, id],
+  const read = (lock: string) => db.query<{ user_id: string | null; external_id: string | null }>(
+    `SELECT user_id, external_id FROM subscriptions WHERE app_id = $1 AND id = $2::uuid${lock}`, [appId, id],
   );
-  const row = res.rows[0];
+  const row = (await read('')).rows[0];
   if (!row) return undefined;
-  if (row.user_id) return lockUser(db, row.user_id);
-  if (row.external_id !== null) return findUser(db, appId, EXTERNAL_ID, row.external_id);
-  return lockUser(db, await makeUserFromInstalls(db, appId, [id]));
+  let userId: string | undefined;
+  if (row.user_id) userId = await lockUser(db, row.user_id);
+  else if (row.external_id !== null) userId = await findUser(db, appId, EXTERNAL_ID, row.external_id);
+  else {
+    // An install of its own: its name serialises two calls that would make its user.
+    await lockName(db, appId, 'subscription', id);
+    const held = (await read(' FOR UPDATE')).rows[0];
+    if (!held) return undefined;
+    if (held.user_id !== null || held.external_id !== null) throw new StalePlan();
+    return lockUser(db, await makeUserFromInstalls(db, appId, [id]));
+  }
+  const now = (await read('')).rows[0];
+  if (!now) return undefined;
+  if (userId === undefined || now.user_id !== userId) throw new StalePlan();
+  return userId;
 }
 
 /** A new user holding these installs, its properties theirs (the latest updated wins a tag). */
