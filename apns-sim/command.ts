@@ -13,6 +13,7 @@ export const APNS_SIM_USAGE = `herald apns-sim [flags]      (each flag also as H
   --host H               listen address (127.0.0.1)                       HOST
   --port N               HTTP/2 TLS port (2197; 0 = any free)              PORT
   --control-port N       HTTP/1.1 control port (2198; 0 = any free)        CONTROL_PORT
+  --management-port N    channel management HTTP/2 TLS port (2199; 0 = any) MANAGEMENT_PORT
   --cert-dir DIR         CA + server certificate, reused (./.herald/apns-sim) CERT_DIR
   --auth MODE            token | certificate | token-or-certificate | none   AUTH
   --key KID:TEAM:FILE    accept JWTs signed by this key (.p8 or public PEM);
@@ -57,6 +58,7 @@ export function parseApnsSimConfig(argv: string[], env: Record<string, string | 
       host: { type: 'string' },
       port: { type: 'string' },
       'control-port': { type: 'string' },
+      'management-port': { type: 'string' },
       'cert-dir': { type: 'string' },
       auth: { type: 'string' },
       key: { type: 'string', multiple: true },
@@ -97,6 +99,7 @@ export function parseApnsSimConfig(argv: string[], env: Record<string, string | 
     host: opt('host', 'HOST') ?? '127.0.0.1',
     port: intOf(...pick('port', 'PORT')) ?? 2197,
     controlPort: intOf(...pick('control-port', 'CONTROL_PORT')) ?? 2198,
+    managementPort: intOf(...pick('management-port', 'MANAGEMENT_PORT')) ?? 2199,
     certDir: opt('cert-dir', 'CERT_DIR') ?? '.herald/apns-sim',
     auth: (authValue || 'token') as SimAuthMode,
     keys,

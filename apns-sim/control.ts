@@ -9,6 +9,8 @@ export interface ControlTarget {
   getRules(): SimRule[];
   setRules(rules: SimRule[]): void;
   reset(): void;
+  /** A device joins a broadcast channel (ActivityKit's part on a real device); false: no such channel. */
+  subscribe(channelId: string, token: string): boolean;
 }
 
 const MAX_BODY = 1 << 20;
@@ -36,6 +38,14 @@ export function createControlServer(target: ControlTarget): Server {
     const url = new URL(req.url ?? '/', 'http://control');
     const route = `${req.method} ${url.pathname}`;
     try {
+      const join = /^POST \/channels\/([^/]+)\/devices$/.exec(route);
+      if (join) {
+        const body = (await readJson(req)) as { token?: unknown };
+        if (typeof body.token !== 'string' || body.token === '') return send(res, 400, { errors: ['token must be a device token'] });
+        const channelId = decodeURIComponent(join[1]);
+        if (!target.subscribe(channelId, body.token)) return send(res, 404, { errors: [`no channel ${channelId}`] });
+        return send(res, 200, { channelId, token: body.token });
+      }
       switch (route) {
         case 'GET /healthz':
           return send(res, 200, { ok: true });
@@ -46,9 +56,10 @@ export function createControlServer(target: ControlTarget): Server {
         }
         case 'GET /deliveries': {
           const token = url.searchParams.get('token') ?? undefined;
+          const channelId = url.searchParams.get('channel') ?? undefined;
           const limit = Number(url.searchParams.get('limit') ?? 1000);
           const since = Number(url.searchParams.get('since') ?? 0); // received at or after, ms since the epoch
-          const all = target.recorder.deliveries(token).filter((d) => d.receivedAt >= since);
+          const all = target.recorder.deliveries(token, channelId).filter((d) => d.receivedAt >= since);
           return send(res, 200, { deliveries: all.slice(Math.max(0, all.length - limit)), total: all.length });
         }
         case 'GET /rules':

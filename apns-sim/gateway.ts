@@ -36,12 +36,12 @@ const SESSION_ID = Symbol('apnsSimConnection');
 
 type NumberedSession = Http2Session & { [SESSION_ID]?: number };
 
-function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+export function header(headers: IncomingHttpHeaders, name: string): string | undefined {
   const v = headers[name];
   return Array.isArray(v) ? v[0] : v;
 }
 
-function isDuplicated(headers: IncomingHttpHeaders, name: string): boolean {
+export function isDuplicated(headers: IncomingHttpHeaders, name: string): boolean {
   return Array.isArray(headers[name]);
 }
 
@@ -49,23 +49,41 @@ export function numberSession(session: Http2Session, recorder: Recorder): void {
   (session as NumberedSession)[SESSION_ID] = recorder.connectionOpened();
 }
 
-interface Answer {
+/** The 1-based number numberSession gave the stream's connection (0: none). */
+export function sessionNumber(session: Http2Session | undefined): number {
+  return (session as NumberedSession | undefined)?.[SESSION_ID] ?? 0;
+}
+
+export interface Answer {
   status: number;
   reason?: string;
   timestamp?: number;
 }
 
-function validate(state: GatewayState, stream: ServerHttp2Stream, headers: IncomingHttpHeaders, token: string | undefined, bodyLength: number, body: Buffer): Answer | undefined {
-  // Auth first: APNs refuses anything else from an unauthenticated provider.
-  const authorization = header(headers, 'authorization');
-  const useToken = state.auth === 'token' || (state.auth === 'token-or-certificate' && authorization !== undefined);
-  if (useToken) {
-    const verdict = state.verifier.check(authorization);
+/** Whether the request names its provider by a provider token (else a certificate, or nothing under 'none'). */
+export function usesToken(auth: SimAuthMode, headers: IncomingHttpHeaders): boolean {
+  return auth === 'token' || (auth === 'token-or-certificate' && header(headers, 'authorization') !== undefined);
+}
+
+/**
+ * Auth first, on every host of the simulator (gateway and channel management): APNs refuses
+ * anything else from an unauthenticated provider.
+ */
+export function authenticate(state: Pick<GatewayState, 'auth' | 'verifier'>, stream: ServerHttp2Stream, headers: IncomingHttpHeaders): Answer | undefined {
+  if (usesToken(state.auth, headers)) {
+    const verdict = state.verifier.check(header(headers, 'authorization'));
     if (!verdict.ok) return { status: 403, reason: verdict.reason };
   } else if (state.auth !== 'none') {
     const socket = stream.session?.socket as TLSSocket | undefined;
     if (!socket?.authorized) return { status: 403, reason: 'BadCertificate' };
   }
+  return undefined;
+}
+
+function validate(state: GatewayState, stream: ServerHttp2Stream, headers: IncomingHttpHeaders, token: string | undefined, bodyLength: number, body: Buffer): Answer | undefined {
+  const refused = authenticate(state, stream, headers);
+  if (refused) return refused;
+  const useToken = usesToken(state.auth, headers);
   if (headers[':method'] !== 'POST') return { status: 405, reason: 'MethodNotAllowed' };
   if (token === undefined) return { status: 404, reason: 'BadPath' };
   if (token === '') return { status: 400, reason: 'MissingDeviceToken' };
@@ -94,7 +112,7 @@ function validate(state: GatewayState, stream: ServerHttp2Stream, headers: Incom
   return checkPush({ pushType, priority, topic }, body);
 }
 
-function apnsHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+export function apnsHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of Object.keys(headers)) {
     if (name.startsWith('apns-')) out[name] = String(headers[name]);
@@ -102,7 +120,7 @@ function apnsHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   return out;
 }
 
-function respond(stream: ServerHttp2Stream, apnsId: string, answer: Answer): void {
+export function respond(stream: ServerHttp2Stream, apnsId: string, answer: Answer): void {
   if (stream.destroyed || stream.closed) return;
   if (answer.status === 200) {
     stream.respond({ ':status': 200, 'apns-id': apnsId }, { endStream: true });
@@ -146,7 +164,7 @@ export function handleStream(state: GatewayState, stream: ServerHttp2Stream, hea
     const path = header(headers, ':path') ?? '';
     const token = path.startsWith('/3/device/') ? decodeURIComponent(path.slice(10).split('?')[0]) : undefined;
     const apnsId = header(headers, 'apns-id') ?? randomUUID();
-    const connection = (stream.session as NumberedSession | undefined)?.[SESSION_ID] ?? 0;
+    const connection = sessionNumber(stream.session);
     const { recorder } = state;
 
     let answer = validate(state, stream, headers, token, size, body);

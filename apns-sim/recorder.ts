@@ -14,6 +14,12 @@ export interface DeliveryRecord {
   /** 1-based number of the HTTP/2 connection (session) the request came on. */
   connection: number;
   receivedAt: number;
+  /**
+   * A broadcast's channel: set on the broadcast request's own record (token '', `broadcast`
+   * true) and on each record of a device subscribed to the channel that received it.
+   */
+  channelId?: string;
+  broadcast?: true;
 }
 
 export interface SimStats {
@@ -96,10 +102,10 @@ export class Recorder {
     }
   }
 
-  /** Oldest first; optionally only one token's. */
-  deliveries(token?: string): DeliveryRecord[] {
+  /** Oldest first; optionally only one token's, or one broadcast channel's (the request and its devices). */
+  deliveries(token?: string, channelId?: string): DeliveryRecord[] {
     const ordered = this.ring.length < this.maxDeliveries ? this.ring : [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)];
-    return token === undefined ? ordered.slice() : ordered.filter((d) => d.token === token);
+    return ordered.filter((d) => (token === undefined || d.token === token) && (channelId === undefined || d.channelId === channelId));
   }
 
   stats(): SimStats {

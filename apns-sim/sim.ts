@@ -8,7 +8,10 @@ import { join } from 'node:path';
 import { pino, type Logger } from 'pino';
 import { ensureServerCertificate } from './certs.js';
 import { createControlServer } from './control.js';
-import { handleStream, numberSession, type GatewayState, type SimAuthMode } from './gateway.js';
+import { handleStream, numberSession, sessionNumber, type SimAuthMode } from './gateway.js';
+import { BROADCAST_PATH_PREFIX, handleBroadcastStream, subscribeDevice, type BroadcastState } from './broadcast.js';
+import { ChannelStore } from './channels.js';
+import { handleManagementStream } from './management.js';
 import { ProviderTokenVerifier, type AcceptedKey } from './provider-token.js';
 import { Recorder, type DeliveryRecord, type SimStats } from './recorder.js';
 import { loadRulesFile, validateRules, type SimRule } from './rules.js';
@@ -20,6 +23,10 @@ export interface ApnsSimOptions {
   port?: number;
   /** Control (HTTP/1.1) port; 0 (default) picks a free one. */
   controlPort?: number;
+  /** Channel management (HTTP/2, TLS) port, Apple's api-manage-broadcast host; 0 (default) picks a free one. */
+  managementPort?: number;
+  /** Channels per bundle id (Apple: 10,000); lower it to test the limit. */
+  maxChannels?: number;
   /** Where the CA and server certificate are written (reused if present). Default: a new temp dir. */
   certDir?: string;
   /**
@@ -55,11 +62,17 @@ export interface ApnsSim {
   port: number;
   /** http://127.0.0.1:<controlPort> */
   controlUrl: string;
+  /** https://127.0.0.1:<managementPort>: Apple's channel management host (HERALD_APNS_BROADCAST_URL). */
+  managementUrl: string;
   /** PEM file of the throw-away CA that signed the server certificate: trust it in clients. */
   caFile: string;
   certDir: string;
   stats(): SimStats;
-  deliveries(token?: string): DeliveryRecord[];
+  deliveries(token?: string, channelId?: string): DeliveryRecord[];
+  /** A device's Live Activity joins a broadcast channel (ActivityKit's part); false for an unknown channel. */
+  subscribe(channelId: string, token: string): boolean;
+  /** A bundle id's channel ids, as Apple lists them. */
+  channels(bundleId: string): string[];
   attempts(token: string): number;
   rules(): SimRule[];
   setRules(rules: SimRule[]): void;
@@ -90,17 +103,18 @@ export async function startApnsSim(opts: ApnsSimOptions = {}): Promise<ApnsSim> 
   const pki = await ensureServerCertificate(certDir);
   let rules = validateRules([...(opts.rules ?? []), ...(opts.rulesFile ? await loadRulesFile(opts.rulesFile) : [])]);
   const recorder = new Recorder(opts.maxDeliveries ?? 10_000, opts.trackTokens ?? true, opts.keepPushTypes && new Set(opts.keepPushTypes));
-  const state: GatewayState = {
+  const state: BroadcastState = {
     auth,
     verifier: new ProviderTokenVerifier(opts.keys),
     recorder,
     rules,
     topics: opts.topics ? new Set(opts.topics) : undefined,
     logger,
+    channels: new ChannelStore(opts.maxChannels),
   };
 
   const wantsCert = auth === 'certificate' || auth === 'token-or-certificate';
-  const server = createSecureServer({
+  const tlsOptions = {
     key: await readFile(pki.keyFile),
     cert: await readFile(pki.certFile),
     allowHTTP1: false,
@@ -111,16 +125,28 @@ export async function startApnsSim(opts: ApnsSimOptions = {}): Promise<ApnsSim> 
     settings: { maxConcurrentStreams: opts.maxConcurrentStreams ?? 1000 },
     // Node's default (10 MB) answers ENHANCE_YOUR_CALM under a few thousand concurrent streams.
     maxSessionMemory: 256,
-  });
+  };
+  const server = createSecureServer(tlsOptions);
+  // Apple's channel management host is another host (and port) than the gateway: so is ours.
+  const management = createSecureServer(tlsOptions);
   const sessions = new Set<import('node:http2').ServerHttp2Session>();
-  server.on('session', (session) => {
-    numberSession(session, recorder);
+  const track = (session: import('node:http2').ServerHttp2Session): void => {
     sessions.add(session);
     session.on('close', () => sessions.delete(session));
     session.on('error', () => session.destroy());
+  };
+  server.on('session', (session) => {
+    numberSession(session, recorder);
+    track(session);
   });
-  server.on('stream', (stream, headers) => handleStream(state, stream, headers));
+  server.on('stream', (stream, headers) => {
+    if (String(headers[':path'] ?? '').startsWith(BROADCAST_PATH_PREFIX)) handleBroadcastStream(state, stream, headers, sessionNumber(stream.session));
+    else handleStream(state, stream, headers);
+  });
   server.on('sessionError', () => {});
+  management.on('session', track);
+  management.on('stream', (stream, headers) => handleManagementStream(state, stream, headers));
+  management.on('sessionError', () => {});
 
   const control = createControlServer({
     recorder,
@@ -130,13 +156,16 @@ export async function startApnsSim(opts: ApnsSimOptions = {}): Promise<ApnsSim> 
       state.rules = rules;
     },
     reset: () => recorder.reset(),
+    subscribe: (channelId, token) => subscribeDevice(state, channelId, token),
   });
 
   const port = await listen(server, opts.port ?? 0, host);
   const controlPort = await listen(control, opts.controlPort ?? 0, host);
+  const managementPort = await listen(management, opts.managementPort ?? 0, host);
   const url = `https://${urlHost(host)}:${port}`;
   const controlUrl = `http://${urlHost(host)}:${controlPort}`;
-  logger.info({ url, controlUrl, caFile: pki.caFile, auth, signatureCheck: state.verifier.checksSignatures }, 'apns-sim listening');
+  const managementUrl = `https://${urlHost(host)}:${managementPort}`;
+  logger.info({ url, controlUrl, managementUrl, caFile: pki.caFile, auth, signatureCheck: state.verifier.checksSignatures }, 'apns-sim listening');
 
   let closing: Promise<void> | undefined;
   return {
@@ -144,10 +173,13 @@ export async function startApnsSim(opts: ApnsSimOptions = {}): Promise<ApnsSim> 
     host,
     port,
     controlUrl,
+    managementUrl,
     caFile: pki.caFile,
     certDir,
     stats: () => recorder.stats(),
-    deliveries: (token) => recorder.deliveries(token),
+    deliveries: (token, channelId) => recorder.deliveries(token, channelId),
+    subscribe: (channelId, token) => subscribeDevice(state, channelId, token),
+    channels: (bundleId) => state.channels.list(bundleId),
     attempts: (token) => recorder.attemptsFor(token),
     rules: () => rules,
     setRules: (r) => {
@@ -161,6 +193,7 @@ export async function startApnsSim(opts: ApnsSimOptions = {}): Promise<ApnsSim> 
         control.closeAllConnections();
         await Promise.all([
           new Promise<void>((resolve) => server.close(() => resolve())),
+          new Promise<void>((resolve) => management.close(() => resolve())),
           new Promise<void>((resolve) => control.close(() => resolve())),
         ]);
       })();
