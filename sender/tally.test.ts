@@ -19,6 +19,8 @@ describe('tally: a chunk counted by audience entry', () => {
       skipped: 0,
       leftOut: 1,
       unsubscribe: [{ subscriptionId: 'sub-4-0', token: 'tok-4-0', reason: 'Unregistered', appleTimestampMs: 1_700_000_000_000 }],
+      sentTo: ['sub-1-0'],
+      failedFor: [{ subscriptionId: 'sub-2-0', reason: 'PayloadTooLarge' }],
     });
   });
 
@@ -26,12 +28,18 @@ describe('tally: a chunk counted by audience entry', () => {
     const devices = [device('a', 0), device('a', 1), device('b', 0), device('b', 1), device('c', 0), device('c', 1)];
     const outcome = tally(3, devices, [failed, sent, stop, failed, stop, stop]);
     expect(outcome).to.include({ sent: 1, failed: 1, leftOut: 1, skipped: 0 });
+    // Each install's own outcome for its events: the entry's count takes the best, the events do not.
+    expect(outcome.sentTo).to.deep.equal(['sub-a-1']);
+    expect(outcome.failedFor).to.deep.equal([
+      { subscriptionId: 'sub-a-0', reason: 'PayloadTooLarge' },
+      { subscriptionId: 'sub-b-1', reason: 'PayloadTooLarge' },
+    ]);
   });
 
   it('skips the planned entries with no device now, never fewer than none', () => {
     expect(tally(5, [device('1'), device('2')], [sent, sent])).to.include({ sent: 2, skipped: 3 });
     expect(tally(0, [device('1')], [sent])).to.include({ sent: 1, skipped: 0 });
-    expect(tally(3, [], [])).to.deep.equal({ sent: 0, failed: 0, skipped: 3, leftOut: 0, unsubscribe: [] });
+    expect(tally(3, [], [])).to.deep.equal({ sent: 0, failed: 0, skipped: 3, leftOut: 0, unsubscribe: [], sentTo: [], failedFor: [] });
   });
 
   it('counts every device in the deliveries metric, with its outcome and reason', async () => {

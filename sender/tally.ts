@@ -13,9 +13,14 @@ export function tally(planned: number, devices: Device[], actions: Action[]): Ch
   const rank = { sent: 3, failed: 2, unsubscribe: 2, retry: 2, hold: 2, stop: 1 } as const;
   const best = new Map<string, Action['kind']>();
   const unsubscribe: ChunkOutcome['unsubscribe'] = [];
+  // Each install's own outcome, for its events (core/events/record.ts); a left-out one has none.
+  const sentTo: string[] = [];
+  const failedFor: NonNullable<ChunkOutcome['failedFor']> = [];
   devices.forEach((d, i) => {
     const a = actions[i];
     if (a.kind === 'unsubscribe') unsubscribe.push({ subscriptionId: d.subscriptionId, token: d.token, reason: a.reason, appleTimestampMs: a.appleTimestampMs });
+    else if (a.kind === 'sent') sentTo.push(d.subscriptionId);
+    else if (a.kind !== 'stop') failedFor.push({ subscriptionId: d.subscriptionId, reason: a.reason });
     const prev = best.get(d.entry);
     if (!prev || rank[a.kind] > rank[prev]) best.set(d.entry, a.kind);
   });
@@ -28,7 +33,7 @@ export function tally(planned: number, devices: Device[], actions: Action[]): Ch
     else failed++;
   }
   // Entries planned but not found now (unsubscribed since the plan, unknown ids) are skipped.
-  return { sent, failed, skipped: Math.max(0, planned - best.size), leftOut, unsubscribe };
+  return { sent, failed, skipped: Math.max(0, planned - best.size), leftOut, unsubscribe, sentTo, failedFor };
 }
 
 /** herald_sender_deliveries_total: each device's final outcome, with Apple's reason. */

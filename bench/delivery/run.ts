@@ -6,7 +6,7 @@
 //
 //   npx tsx bench/delivery/run.ts [--devices 1000000] [--senders 1,2] [--concurrency 8]
 //        [--connections 2] [--streams 1000] [--h2load-n 300000] [--keep-db]
-//        [--gateway URL --gateway-ca FILE] [--client lean|node-apn]
+//        [--gateway URL --gateway-ca FILE] [--client lean|node-apn] [--events]
 //
 // Needs PostgreSQL, Redis and NATS on their usual ports (as the tests do). Prints one line per
 // run and a summary; never part of `make test`.
@@ -41,6 +41,7 @@ const { values } = parseArgs({
     gateway: { type: 'string' },
     'gateway-ca': { type: 'string' },
     client: { type: 'string', default: 'lean' },
+    events: { type: 'boolean', default: false },
   },
 });
 const DEVICES = Number(values.devices);
@@ -60,6 +61,10 @@ async function prepareDatabase(): Promise<{ appId: string; apiKey: string }> {
   const key = generateApnsKeyPair();
   const app = await upsertApp(pool, { name: 'bench', bundleId: 'com.example.bench' });
   await setCredentials(pool, app.id, { kind: 'token', keyId: key.keyId, teamId: randomAppleId(), material: Buffer.from(key.privateKeyP8) });
+  // --events: the app has an event destination, so every chunk records its devices' events
+  // (core/events/record.ts); without it, none (the dispatcher does not run here: recording only).
+  await pool.query('DELETE FROM event_destinations WHERE app_id = $1', [app.id]);
+  if (values.events) await pool.query(`INSERT INTO event_destinations (app_id, name, url, secret) VALUES ($1, 'bench', 'https://events.invalid/', '\\x00')`, [app.id]);
   const have = Number((await pool.query('SELECT count(*) FROM subscriptions WHERE app_id = $1', [app.id])).rows[0].count);
   if (have !== DEVICES) {
     await pool.query('DELETE FROM subscriptions WHERE app_id = $1', [app.id]);

@@ -14,6 +14,7 @@ import type { RefusedToken } from '../send-model/devices.js';
 import { finishIfComplete, stopWithin, type FinishedSend } from './finish.js';
 import { dropEndedTokens, removeRefusedTokens } from '../live-activities/tokens.js';
 import { isUuid } from '../formats/uuid.js';
+import { recordChunkEvents } from '../events/record.js';
 import type { ChunkDevices, Device } from '../send-model/devices.js';
 
 export type { ChunkDevices, Device } from '../send-model/devices.js';
@@ -74,6 +75,9 @@ export interface ChunkOutcome {
   unsubscribe: RefusedToken[];
   /** APNs refused the app's credentials (their reason): the send stops in the same transaction. */
   stop?: string;
+  /** The installs Apple accepted it for, and those it failed for (with why): their events. */
+  sentTo?: string[];
+  failedFor?: Array<{ subscriptionId: string; reason: string }>;
   /** A Live Activity `end`: the update tokens Apple accepted it for, dropped in the same transaction. */
   ended?: Array<{ subscriptionId: string; token: string }>;
 }
@@ -111,6 +115,8 @@ export async function recordChunk(pool: Pool, appId: string, sendId: number, chu
     if (!s) return { counted: false };
     if (liveActivity) await removeRefusedTokens(db, appId, liveActivity, outcome.unsubscribe);
     else await unsubscribeRefused(db, appId, outcome.unsubscribe);
+    // Its devices' events, one row for the chunk (Live Activity events are a later step).
+    if (!liveActivity) await recordChunkEvents(db, appId, sendId, chunk, { sent: outcome.sentTo ?? [], failed: outcome.failedFor ?? [], unsubscribed: outcome.unsubscribe });
     // The devices this end reached ended their activity: nothing more goes to those tokens. The
     // others (failed, left out, an exhausted chunk, a token registered since) keep theirs.
     if (liveActivity?.event === 'end') await dropEndedTokens(db, appId, liveActivity.activityId, outcome.ended ?? []);

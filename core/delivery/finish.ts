@@ -9,6 +9,7 @@ import type { Pool, PoolClient } from '../store/db.js';
 import { inTransaction } from '../store/db.js';
 import { writeTransition, type StopReason } from '../send-model/transitions.js';
 import { deliveringSql, isRunningStatus, type FinalStatus, type RunningStatus, type SendStatus } from '../send-model/states.js';
+import { recordNotificationEvent } from '../events/record.js';
 import { haltReasonSql, sendableSql } from '../apps/sendable.js';
 
 export type { StopReason } from '../send-model/transitions.js';
@@ -70,6 +71,7 @@ export async function finishIfComplete(db: PoolClient, sendId: number): Promise<
     detail: s.stop_detail,
   });
   if (!step) return undefined;
+  await recordNotificationEvent(db, sendId, 'notification.finished', { status: step.to, sent: s.sent, failed: s.failed, skipped, left_out: leftOut, stopped: s.stopped });
   return { sendId, status: step.to as FinalStatus, sent: s.sent, failed: s.failed, skipped, leftOut, stopped: s.stopped };
 }
 

@@ -3,6 +3,7 @@
 // the send ends `approved` when some devices were reached, else `draft`; the rest are never sent.
 // A scheduled send that has not fired ends `draft` at once. `sends.canceled_at` records the cancel
 // (GET stats and the Send show `canceled: true`). Repeating a cancel changes nothing.
+import { recordNotificationEvent } from '../events/record.js';
 import { LISTED_KINDS_SQL } from './report.js';
 import type { Pool, PoolClient } from '../store/db.js';
 import { inTransaction } from '../store/db.js';
@@ -37,6 +38,8 @@ export async function cancelWithin(db: PoolClient, appId: string, sendId: number
   if (s.canceled_at) return { kind: 'canceled' };
   if (isFinalStatus(s.status)) return { kind: 'finished', status: s.status };
   await db.query(`UPDATE sends SET canceled_at = now() WHERE id = $1`, [sendId]);
+  // Its event before the stop's (a send with nothing in flight finishes in that stop).
+  await recordNotificationEvent(db, sendId, 'notification.canceled', { status: s.status });
   // The pause's stop with its own reason (core/delivery/finish.ts): a send not yet fired has
   // nothing in flight and ends at once, `draft`, its whole estimate left out; a running one ends
   // when its chunks in flight are recorded. Status and message: the transitions table.

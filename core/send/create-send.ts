@@ -3,6 +3,7 @@
 // send, its created event (outbox) and, for a list send, its one chunk in one statement, publishes
 // after commit, wakes the senders, and returns the answer. A segment or tag send is planned by
 // the first sender free (core/delivery/planner.ts planNext).
+import { CREATED_EVENTS_CTE } from '../events/record.js';
 import type { Pool, PoolClient, Queryable } from '../store/db.js';
 import { unknownListIds } from '../audience/unknown-ids.js';
 import type { CreatedSend } from '../send-model/response.js';
@@ -173,6 +174,8 @@ const RECORD_SENDS = `WITH input AS MATERIALIZED (
          JOIN input i ON i.n = m.send_n
         ORDER BY m.k
        RETURNING msg_id, id
+     ), e AS (
+       ${CREATED_EVENTS_CTE}
      )
      SELECT (SELECT array_agg(id ORDER BY n) FROM input)::text[] AS send_ids,
             (SELECT json_agg(json_build_array(msg_id, id::text)) FROM o) AS outbox`;

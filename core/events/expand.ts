@@ -1,0 +1,98 @@
+// A recorded row made into the events a destination receives (docs/events.md): a chunk record into
+// one event per device outcome, a send's life step into one event. An event's id is derived from
+// its row and its place in it, so every expansion of a row (a retry, another destination, a
+// replay) gives each event the same id: receivers deduplicate on it.
+import { createHash } from 'node:crypto';
+import type { EventKind, NotificationEventKind } from './kinds.js';
+import type { ChunkRecordBody, NotificationRecordBody } from './record.js';
+
+export interface RecordRow {
+  id: number;
+  appId: string;
+  sendId: number;
+  kind: 'chunk' | NotificationEventKind;
+  body: ChunkRecordBody | NotificationRecordBody;
+  recordedAt: Date;
+}
+
+/** An event as sent: OneSignal's Event Streams field names where they exist. */
+export interface HeraldEvent {
+  event: {
+    kind: EventKind;
+    id: string;
+    timestamp: number; // Unix seconds
+    datetime: string; // ISO 8601, UTC
+    app_id: string;
+    subscription_device_type?: 'iOS';
+    data?: Record<string, unknown>;
+  };
+  message: { id: string };
+  subscription?: { id: string };
+  user?: { external_id: string | null };
+  notification?: NotificationRecordBody;
+}
+
+/** The event's UUID: SHA-256 of (row, place), laid out as an RFC 9562 version 8 UUID. */
+export function eventId(recordId: number, index: number): string {
+  const h = createHash('sha256').update(`herald-event:${recordId}:${index}`).digest();
+  h[6] = (h[6] & 0x0f) | 0x80;
+  h[8] = (h[8] & 0x3f) | 0x80;
+  const x = h.subarray(0, 16).toString('hex');
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
+}
+
+/** A chunk row's device events in their fixed order: sent, failed, then each refusal as failed + unsubscribed. */
+function deviceEvents(body: ChunkRecordBody): Array<{ kind: EventKind; subscriptionId: string; data: Record<string, unknown> }> {
+  return [
+    ...body.s.map((id) => ({ kind: 'message.push.sent' as const, subscriptionId: id, data: {} })),
+    ...body.f.map(([id, reason]) => ({ kind: 'message.push.failed' as const, subscriptionId: id, data: { reason } })),
+    ...body.u.flatMap(([id, reason, appleMs]) => {
+      const data: Record<string, unknown> = { reason };
+      if (appleMs !== null) data.apple_timestamp = appleMs;
+      return [
+        { kind: 'message.push.failed' as const, subscriptionId: id, data: { reason } },
+        { kind: 'subscription.push.unsubscribed' as const, subscriptionId: id, data },
+      ];
+    }),
+  ];
+}
+
+/** How many events a row expands to (a destination's place inside a row counts these). */
+export function eventCount(row: Pick<RecordRow, 'kind' | 'body'>): number {
+  if (row.kind !== 'chunk') return 1;
+  const b = row.body as ChunkRecordBody;
+  return b.s.length + b.f.length + 2 * b.u.length;
+}
+
+/**
+ * The events of a row from `from` (its place in the row) on, every one of them: the caller filters
+ * by kind after, so places and ids do not depend on a destination's filter. `externalIds`: the
+ * installs' external ids (an install erased since has none).
+ */
+export function expandRecord(row: RecordRow, externalIds: ReadonlyMap<string, string | null>, from = 0): HeraldEvent[] {
+  const at = row.recordedAt;
+  const base = (kind: EventKind, index: number) => ({
+    kind,
+    id: eventId(row.id, index),
+    timestamp: Math.floor(at.getTime() / 1000),
+    datetime: at.toISOString(),
+    app_id: row.appId,
+  });
+  const message = { id: String(row.sendId) };
+  if (row.kind !== 'chunk') return from > 0 ? [] : [{ event: base(row.kind, 0), message, notification: row.body as NotificationRecordBody }];
+  return deviceEvents(row.body as ChunkRecordBody)
+    .slice(from)
+    .map((d, i) => ({
+      event: { ...base(d.kind, from + i), subscription_device_type: 'iOS' as const, data: d.data },
+      message,
+      subscription: { id: d.subscriptionId },
+      user: { external_id: externalIds.get(d.subscriptionId) ?? null },
+    }));
+}
+
+/** The installs a chunk row names (for one external-id lookup per batch). */
+export function subscriptionIdsOf(row: Pick<RecordRow, 'kind' | 'body'>): string[] {
+  if (row.kind !== 'chunk') return [];
+  const b = row.body as ChunkRecordBody;
+  return [...b.s, ...b.f.map(([id]) => id), ...b.u.map(([id]) => id)];
+}
