@@ -12,31 +12,41 @@ quiet=""; [[ "${1:-}" == --quiet ]] && quiet=1
 [[ -d "$run_dir" || -d "$node_dir" ]] || exit 0
 
 pid_of() { [[ -f "$pid_dir/$1" ]] && cat "$pid_dir/$1"; }
-alive() { local p; p="$(pid_of "$1")" && [[ -n "$p" ]] && kill -0 "$p" 2>/dev/null; }
-# stop <name> [seconds]: SIGTERM, then SIGKILL after the grace.
+# running <pid>: alive and not a zombie (the daemons were re-parented when up.sh exited; whoever
+# reaps them may take a moment, and a zombie has already stopped).
+running() { local st; st="$(awk '/^State:/ { print $2 }' "/proc/$1/status" 2>/dev/null)"; [[ -n "$st" && "$st" != Z ]]; }
+alive() { local p; p="$(pid_of "$1")" && [[ -n "$p" ]] && running "$p"; }
+# stop <grace seconds> <name>...: SIGTERM to all of them at once, SIGKILL to any left after the grace.
 stop() {
-  local name="$1" grace="${2:-10}" p
-  p="$(pid_of "$name")" || return 0
-  if kill -0 "$p" 2>/dev/null; then
-    kill -TERM "$p" 2>/dev/null
-    local until=$((SECONDS + grace))
-    while kill -0 "$p" 2>/dev/null && ((SECONDS < until)); do sleep 0.2; done
-    kill -KILL "$p" 2>/dev/null
-  fi
-  rm -f "$pid_dir/$name"
+  local grace="$1" name p pids=(); shift
+  for name in "$@"; do
+    p="$(pid_of "$name")" || continue
+    running "$p" && { kill -TERM "$p" 2>/dev/null; pids+=("$p"); }
+    rm -f "$pid_dir/$name"
+  done
+  local until=$((SECONDS + grace)) left
+  while :; do
+    left=()
+    for p in "${pids[@]}"; do running "$p" && left+=("$p"); done
+    ((${#left[@]} == 0 || SECONDS >= until)) && break
+    sleep 0.1
+  done
+  for p in "${left[@]}"; do kill -KILL "$p" 2>/dev/null; done
 }
 
 # Pods first, while containerd still runs: CNI DEL frees their addresses and veths.
-stop kubelet 10
+stop 10 kubelet
 crictl_bin="$(ls -d "${HERALD_NODE_CACHE:-$HOME/.cache/herald/node}"/*/bin/crictl 2>/dev/null | tail -1)"
 if alive containerd && [[ -n "$crictl_bin" ]]; then
   timeout 60 "$crictl_bin" --runtime-endpoint "unix://$containerd_sock" --timeout 20s rmp -af >/dev/null 2>&1 || true
 fi
-for name in kube-proxy kube-scheduler kube-controller-manager kube-apiserver etcd redis nats; do stop "$name" 10; done
+stop 10 kube-proxy kube-scheduler kube-controller-manager redis nats
+stop 10 kube-apiserver
+stop 10 etcd
 if [[ -f "$node_dir/pg_bin" && -d "$node_dir/deps/pg/data" ]]; then
   runuser -u postgres -- "$(cat "$node_dir/pg_bin")/pg_ctl" -D "$node_dir/deps/pg/data" -m immediate -w -s stop >/dev/null 2>&1 || true
 fi
-stop containerd 10
+stop 10 containerd
 # Pods outlive kubelet and shims outlive containerd: the containers' processes are the ones in
 # kubelet's pod cgroups; the shims are the ones started with our containerd's socket.
 for procs in /sys/fs/cgroup/pids/kubepods/ /sys/fs/cgroup/memory/kubepods/; do

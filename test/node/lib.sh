@@ -38,7 +38,7 @@ die() { printf 'test/node: %s\n' "$*" >&2; exit 1; }
 
 # The node's address: the source address of the default route (pods reach the host, and the
 # kubernetes Service reaches the apiserver, through it; never 127.0.0.1).
-node_ip() { ip -4 route get 1.1.1.1 2>/dev/null | awk '{for (i = 1; i < NF; i++) if ($i == "src") { print $(i + 1); exit }}'; }
+node_ip() { ip -4 route get 1.1.1.1 2>/dev/null | awk '!a { for (i = 1; i < NF; i++) if ($i == "src") a = $(i + 1) } END { print a }'; }
 
 # wait_for <seconds> <what> <command...>: polls every half second; a clear message on timeout.
 wait_for() {

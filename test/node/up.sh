@@ -17,7 +17,8 @@ start_all=$SECONDS
 bash "$root/scripts/ensure-node-tier.sh"
 kube_bin="$(bash "$root/test/kube/build.sh" | tail -1)"
 node_bin="$(bash "$here/build.sh" | tail -1)"
-pause_bin="$(ls "$node_bin"/pause-* | head -1)"
+pause_bins=("$node_bin"/pause-*)
+pause_bin="${pause_bins[0]}"
 [[ -x "$pause_bin" ]] || die "no pause binary in $node_bin"
 log "binaries ready ($((SECONDS - start_all))s)"
 
@@ -210,7 +211,9 @@ scratch_image() {
     buildah commit --quiet --rm "$c" "$image" >/dev/null
   fi
 }
-coredns_version="$("$node_bin/coredns" -version | awk -F- '/CoreDNS/ { print $2; exit }')"
+# awk reads to the end: an early exit would kill coredns with SIGPIPE, and pipefail this script.
+coredns_version="$("$node_bin/coredns" -version | awk -F- '/CoreDNS/ && !v { v = $2 } END { print v }')"
+[[ -n "$coredns_version" ]] || die "cannot read CoreDNS's version from $node_bin/coredns -version"
 scratch_image "$pause_bin" "localhost/herald-node-pause:$(basename "$pause_bin")"
 scratch_image "$node_bin/coredns" "localhost/coredns:$coredns_version" -conf /etc/coredns/Corefile
 to_containerd "localhost/herald-node-pause:$(basename "$pause_bin")" registry.k8s.io/pause:3.10
