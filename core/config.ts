@@ -24,6 +24,8 @@ export interface Config {
   /** The sandbox gateway's override (a second simulator); HERALD_APNS_URL when unset. */
   apnsSandboxUrl?: string;
   apnsCaFile?: string;
+  /** Apple's channel management host for broadcast push (issue 29): overrides Apple's for the App's environment. */
+  apnsBroadcastUrl?: string;
   /** YAML file of App manifests, when no cluster is used. */
   appsFile?: string;
   logLevel: string;
@@ -141,6 +143,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     apnsUrl: optional(env, 'HERALD_APNS_URL'),
     apnsSandboxUrl: optional(env, 'HERALD_APNS_SANDBOX_URL'),
     apnsCaFile: optional(env, 'HERALD_APNS_CA_FILE'),
+    apnsBroadcastUrl: optional(env, 'HERALD_APNS_BROADCAST_URL'),
     appsFile: optional(env, 'HERALD_APPS_FILE'),
     logLevel: oneOf(env, 'HERALD_LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     logFormat: oneOf(env, 'HERALD_LOG_FORMAT', 'auto', ['auto', 'json', 'pretty'] as const),

@@ -37,6 +37,8 @@ export interface AppRecord {
   apiSegments?: ApiSegment[];
   disabled: boolean;
   hasCredentials: boolean;
+  /** spec.liveActivities.broadcast: Live Activity updates go through Apple's broadcast channels (issue 29). */
+  liveActivityBroadcast: boolean;
 }
 
 export interface AppDesiredState {
@@ -46,9 +48,10 @@ export interface AppDesiredState {
   environment?: 'production' | 'sandbox';
   invoiceOverdue?: boolean;
   segments?: SegmentDefinition[];
+  liveActivityBroadcast?: boolean;
 }
 
-const SELECT_APP = `SELECT a.id, a.name, a.bundle_id, a.environment, a.invoice_overdue, a.segments, a.disabled,
+const SELECT_APP = `SELECT a.id, a.name, a.bundle_id, a.environment, a.invoice_overdue, a.segments, a.disabled, a.live_activity_broadcast,
   EXISTS (SELECT 1 FROM app_credentials c WHERE c.app_id = a.id) AS has_credentials,
   (SELECT coalesce(jsonb_agg(jsonb_build_object('id', g.id, 'name', g.name, 'version', g.updated_at::text,
      'created_at', g.created_at, 'updated_at', g.updated_at) ORDER BY g.created_at, g.id), '[]')
@@ -64,6 +67,7 @@ export function toApp(r: Record<string, unknown>): AppRecord {
     segments: r.segments as SegmentDefinition[],
     disabled: r.disabled as boolean,
     hasCredentials: r.has_credentials as boolean,
+    liveActivityBroadcast: r.live_activity_broadcast === true,
   };
 }
 
@@ -103,10 +107,11 @@ export async function upsertApp(db: Queryable, desired: AppDesiredState): Promis
     }
   }
   await db.query(
-    `INSERT INTO apps (id, name, bundle_id, environment, invoice_overdue, segments, disabled)
-     VALUES ($1, $2, $3, $4, $5, $6, false)
+    `INSERT INTO apps (id, name, bundle_id, environment, invoice_overdue, segments, live_activity_broadcast, disabled)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, false)
      ON CONFLICT (name) DO UPDATE SET bundle_id = EXCLUDED.bundle_id, environment = EXCLUDED.environment,
-       invoice_overdue = EXCLUDED.invoice_overdue, segments = EXCLUDED.segments, disabled = false, updated_at = now()`,
+       invoice_overdue = EXCLUDED.invoice_overdue, segments = EXCLUDED.segments,
+       live_activity_broadcast = EXCLUDED.live_activity_broadcast, disabled = false, updated_at = now()`,
     [
       existing?.id ?? desired.appId ?? randomUUID(),
       desired.name,
@@ -114,6 +119,7 @@ export async function upsertApp(db: Queryable, desired: AppDesiredState): Promis
       desired.environment ?? 'production',
       desired.invoiceOverdue ?? false,
       JSON.stringify(desired.segments ?? []),
+      desired.liveActivityBroadcast ?? false,
     ],
   );
   return (await getAppByName(db, desired.name))!;

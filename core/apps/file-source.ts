@@ -28,6 +28,7 @@ export async function applyApp(pool: Pool, manifest: AppManifest, secrets: Map<s
       environment: manifest.spec.environment,
       invoiceOverdue: manifest.spec.billing?.invoiceOverdue ?? false,
       segments: manifest.spec.segments,
+      liveActivityBroadcast: manifest.spec.liveActivities?.broadcast ?? false,
     });
     let credentialsProblem: string | undefined;
     let credentialsReason: string | undefined;

@@ -16,6 +16,8 @@ export interface AppManifest {
     segments?: SegmentDefinition[];
     apiKeys?: { name: string; allowIPs?: string[]; revoked?: boolean; scope?: 'send' | 'read' }[];
     identityVerification?: { required?: boolean; rotation?: number };
+    /** broadcast: updates go as one request to Apple's broadcast channel of the activity (issue 29). */
+    liveActivities?: { broadcast?: boolean };
   };
 }
 
@@ -39,6 +41,11 @@ export function parseManifests(yamlText: string, source = 'manifest'): ManifestS
     if (typeof name !== 'string' || !name) throw new ManifestError(`${source}: a ${obj.kind ?? 'document'} has no metadata.name`);
     if (obj.kind === 'App') {
       if (typeof obj.spec?.bundleId !== 'string') throw new ManifestError(`${source}: App ${name} needs spec.bundleId`);
+      // The CRD's schema refuses anything but a boolean; a file has no schema, so the same rule here.
+      const broadcast = obj.spec.liveActivities?.broadcast;
+      if (broadcast !== undefined && typeof broadcast !== 'boolean') {
+        throw new ManifestError(`${source}: App ${name} spec.liveActivities.broadcast must be true or false`);
+      }
       set.apps.push({ name, namespace: obj.metadata.namespace, spec: obj.spec });
     } else if (obj.kind === 'Secret') {
       const data: Record<string, Buffer> = {};
