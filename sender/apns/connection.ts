@@ -125,7 +125,7 @@ export class H2Connection {
     // Prefixes first, in order (each may change the encoder's table model), to size the buffer.
     const prefixes = batch.map(prefixOf);
     let bound = 0;
-    for (let i = 0; i < batch.length; i++) bound += 2 * FRAME_HEADER + 16 + prefixes[i].length + varyingFieldsBound(batch[i].message, batch[i].payload.length) + batch[i].payload.length;
+    for (let i = 0; i < batch.length; i++) bound += 2 * FRAME_HEADER + 16 + prefixes[i].length + varyingFieldsBound(batch[i].message, batch[i].payload.length, batch[i].path) + batch[i].payload.length;
     const buf = Buffer.allocUnsafe(bound + this.control.reduce((n, b) => n + b.length, 0));
     let at = 0;
     for (const b of this.control.splice(0)) at += b.copy(buf, at);
@@ -141,7 +141,7 @@ export class H2Connection {
       let end = headerStart;
       const lead = this.encoder.leading();
       if (lead) end += lead.copy(buf, end);
-      end = writePseudoFields(buf, end, p.message);
+      end = writePseudoFields(buf, end, p.message, p.path);
       end += prefix.copy(buf, end);
       end = writeVaryingFields(buf, end, p.message, p.payload.length);
       const empty = p.payload.length === 0;

@@ -13,3 +13,15 @@ export function apnsOrigin(target: { environment: 'production' | 'sandbox'; url?
   }
   return target.environment === 'production' ? APNS_PRODUCTION_URL : APNS_SANDBOX_URL;
 }
+
+// Apple, "Sending channel management requests to APNs": broadcast channels are managed on hosts
+// of their own, development api-manage-broadcast.sandbox.push.apple.com:2195 and production
+// api-manage-broadcast.push.apple.com:2196.
+export const APNS_BROADCAST_PRODUCTION_URL = 'https://api-manage-broadcast.push.apple.com:2196';
+export const APNS_BROADCAST_SANDBOX_URL = 'https://api-manage-broadcast.sandbox.push.apple.com:2195';
+
+/** The channel management origin; `url` (HERALD_APNS_BROADCAST_URL) wins when set. */
+export function channelManagementOrigin(target: { environment: 'production' | 'sandbox'; url?: string }): string {
+  if (target.url) return apnsOrigin(target);
+  return target.environment === 'production' ? APNS_BROADCAST_PRODUCTION_URL : APNS_BROADCAST_SANDBOX_URL;
+}

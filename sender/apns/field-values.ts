@@ -26,7 +26,12 @@ export function frameProblem(m: ApnsMessage): string | undefined {
     return undefined;
   };
   const pathSafe = (value: string) => PATH_SAFE.test(value);
-  return check('the token (:path)', m.token, pathSafe) ?? check('apns-id', m.apnsId, isHeaderValue) ?? check('apns-collapse-id', m.collapseId, isHeaderValue);
+  return (
+    check('the token (:path)', m.token, pathSafe) ??
+    check('apns-id', m.apnsId, isHeaderValue) ??
+    check('apns-collapse-id', m.collapseId, isHeaderValue) ??
+    check('apns-channel-id', m.channelId, isHeaderValue)
+  );
 }
 
 /** The reason of a message refused here, before sending. */

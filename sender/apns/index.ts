@@ -13,6 +13,7 @@ export function createApnsClient(target: ApnsTarget, opts?: ApnsClientOptions): 
 export { createNodeApnClient, resultOfNodeApn } from './node-apn-client.js';
 export { createLeanApnsClient } from './transport.js';
 export { resultOf } from './result.js';
-export { apnsOrigin, APNS_PRODUCTION_URL, APNS_SANDBOX_URL } from './endpoint.js';
+export { apnsOrigin, APNS_PRODUCTION_URL, APNS_SANDBOX_URL, channelManagementOrigin } from './endpoint.js';
+export { createChannelManager, type ChannelAnswer, type ChannelManager, type MessageStoragePolicy } from './channel-management.js';
 export { ProviderTokenSigner } from './provider-token.js';
 export type { ApnsAdapter, ApnsClient, ApnsClientOptions, ApnsCredentials, ApnsMessage, ApnsResult, ApnsTarget } from './types.js';

@@ -65,7 +65,9 @@ export function createNodeApnClient(target: ApnsTarget, opts: ApnsClientOptions 
 
   function notificationFor(m: ApnsMessage): apn.Notification {
     const n = new apn.Notification();
-    n.topic = topicOf(target.topic, m.pushType);
+    // A broadcast names its channel, and its app in the path (provider.broadcast): no topic.
+    if (m.channelId !== undefined) n.channelId = m.channelId;
+    else n.topic = topicOf(target.topic, m.pushType);
     n.pushType = m.pushType ?? 'alert';
     if (m.priority !== undefined) n.priority = m.priority;
     if (m.expiration !== undefined) n.expiry = m.expiration;
@@ -85,7 +87,7 @@ export function createNodeApnClient(target: ApnsTarget, opts: ApnsClientOptions 
     if (closed) return { token: m.token, status: 0, reason: 'ClientClosed' };
     inflight++;
     try {
-      const { sent, failed } = await provider.send(notificationFor(m), m.token);
+      const { sent, failed } = m.channelId !== undefined ? await provider.broadcast(notificationFor(m), target.topic) : await provider.send(notificationFor(m), m.token);
       if (sent.length > 0) {
         const apnsId = (sent[0] as unknown as { 'apns-id'?: string })['apns-id'];
         return apnsId ? { token: m.token, status: 200, apnsId } : { token: m.token, status: 200 };

@@ -37,6 +37,8 @@ export class Pending {
   retryAfter: string | undefined;
   body: Buffer[] | undefined;
   bodyLength = 0;
+  /** The request's :path (request-block.ts requestPath), set once before it is queued. */
+  path = '';
 
   constructor(
     readonly message: ApnsMessage,

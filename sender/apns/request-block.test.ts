@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { createRequire } from 'node:module';
 import { encodeInt, HpackDecoder, intLength, writeInt, type HeaderList } from './hpack.js';
-import { RequestEncoder, varyingFieldsBound, writePseudoFields, writeVaryingFields } from './request-block.js';
+import { RequestEncoder, requestPath, varyingFieldsBound, writePseudoFields, writeVaryingFields } from './request-block.js';
 import { frameProblem, MAX_FIELD_VALUE_BYTES } from './field-values.js';
 import type { ApnsMessage } from './types.js';
 import { ValidationError } from '../../core/errors.js';
@@ -138,6 +138,37 @@ describe('sender/apns request block read by hpack.js (RFC 7541 §5.1)', function
     );
   });
 
+  it('a broadcast (issue 29) reads back: :path /4/broadcasts/apps/<bundle id>, apns-channel-id of 0 to 4,096 bytes, no apns-topic, between device requests on one connection', () => {
+    const e = new RequestEncoder();
+    const d = connectionDecoder();
+    const ours = new HpackDecoder(4096);
+    const device: HeaderList = [[':authority', 'api.push.apple.com'], ['apns-topic', 'com.example.app.push-type.liveactivity'], ['apns-push-type', 'liveactivity'], ['authorization', 'bearer x']];
+    const broadcast: HeaderList = [[':authority', 'api.push.apple.com'], ['apns-push-type', 'liveactivity'], ['authorization', 'bearer x']];
+    for (const length of EDGE_LENGTHS) {
+      const channelId = 'C'.repeat(length);
+      const m: ApnsMessage = { token: '', payload: '', channelId, expiration: 0 };
+      const path = requestPath(m, 'com.example.app');
+      expect(path).to.equal('/4/broadcasts/apps/com.example.app');
+      const prefix = e.prefix('broadcast', broadcast);
+      const lead = e.leading() ?? Buffer.alloc(0);
+      const bound = lead.length + prefix.length + varyingFieldsBound(m, 321, path);
+      const buf = Buffer.alloc(bound);
+      let at = lead.copy(buf, 0);
+      at = writePseudoFields(buf, at, m, path);
+      at += prefix.copy(buf, at);
+      at = writeVaryingFields(buf, at, m, 321);
+      expect(at, 'the bound is exact').to.equal(bound);
+      const want: HeaderList = [[':method', 'POST'], [':scheme', 'https'], [':path', path], ...broadcast, ['apns-channel-id', channelId], ['apns-expiration', '0'], ['content-length', '321']];
+      expect(theirs(d, buf)).to.deep.equal(want);
+      expect(ours.decode(buf)).to.deep.equal(want);
+      // A device request after it, on the same connection (the table carries over).
+      const token = 'ab'.repeat(50);
+      const next = block(e, { token, payload: '' }, device, 'device', 10);
+      expect(theirs(d, next)).to.deep.equal(expected({ token, payload: '' }, device, 10));
+      expect(ours.decode(next)).to.deep.equal(expected({ token, payload: '' }, device, 10));
+    }
+  });
+
   it('dynamic-table indexes past 127 (a 7-bit prefix and a continuation byte) read back', () => {
     const e = new RequestEncoder();
     const d = connectionDecoder();
@@ -182,6 +213,10 @@ describe('sender/apns field values the transport cannot frame', function () {
     ['a collapse id ending in a space', { collapseId: 'ab ' }, 'apns-collapse-id holds a byte HTTP/2 does not allow there'],
     ['a collapse id with a NUL', { collapseId: 'a\0b' }, 'apns-collapse-id holds a byte HTTP/2 does not allow there'],
     [`a ${MAX_FIELD_VALUE_BYTES + 1}-byte apns-id`, { apnsId: 'i'.repeat(MAX_FIELD_VALUE_BYTES + 1) }, `apns-id is ${MAX_FIELD_VALUE_BYTES + 1} bytes, over ${MAX_FIELD_VALUE_BYTES}`],
+    ['a broadcast channel id (base64)', { token: '', channelId: 'dHN0LXNyY2gtY2hubA==' }, undefined],
+    [`a ${MAX_FIELD_VALUE_BYTES}-byte channel id`, { token: '', channelId: 'c'.repeat(MAX_FIELD_VALUE_BYTES) }, undefined],
+    [`a ${MAX_FIELD_VALUE_BYTES + 1}-byte channel id`, { token: '', channelId: 'c'.repeat(MAX_FIELD_VALUE_BYTES + 1) }, `apns-channel-id is ${MAX_FIELD_VALUE_BYTES + 1} bytes, over ${MAX_FIELD_VALUE_BYTES}`],
+    ['a channel id ending in a space', { token: '', channelId: 'abc ' }, 'apns-channel-id holds a byte HTTP/2 does not allow there'],
   ];
   for (const [name, fields, problem] of cases) {
     it(`${name}: ${problem ?? 'framed'}`, () => {

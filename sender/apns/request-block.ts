@@ -97,31 +97,43 @@ const APNS_ID = Buffer.concat([Buffer.from([0]), encodeString('apns-id')]);
 const APNS_EXPIRATION = Buffer.concat([Buffer.from([0]), encodeString('apns-expiration')]);
 const PATH_HEAD = Buffer.from(encodeInt(4, 4, 0x00)); // literal without indexing, name :path (static 4)
 const CONTENT_LENGTH_HEAD = Buffer.from(encodeInt(28, 4, 0x00)); // literal without indexing, name content-length (static 28)
+const APNS_CHANNEL_ID = Buffer.concat([Buffer.from([0]), encodeString('apns-channel-id')]);
 const DEVICE = '/3/device/';
+const BROADCAST = '/4/broadcasts/apps/';
+
+/** The :path of `m`: its device's, or for a broadcast the app's broadcasts path (bundle id). */
+export function requestPath(m: ApnsMessage, bundleId: string): string {
+  return m.channelId !== undefined ? BROADCAST + bundleId : DEVICE + m.token;
+}
 
 /**
  * The bytes `writePseudoFields` and `writeVaryingFields` write for `m` (whose values passed
  * frameProblem): every string length is an RFC 7541 §5.1 integer, one byte below 127 and more
  * from there on.
  */
-export function varyingFieldsBound(m: ApnsMessage, contentLength: number): number {
-  let n = STATIC_FIELDS.length + PATH_HEAD.length + intLength(DEVICE.length + m.token.length, 7) + DEVICE.length + m.token.length;
+export function varyingFieldsBound(m: ApnsMessage, contentLength: number, path = DEVICE + m.token): number {
+  let n = STATIC_FIELDS.length + PATH_HEAD.length + intLength(path.length, 7) + path.length;
+  if (m.channelId !== undefined) n += APNS_CHANNEL_ID.length + stringLength(m.channelId);
   if (m.apnsId) n += APNS_ID.length + stringLength(m.apnsId);
   if (m.expiration !== undefined) n += APNS_EXPIRATION.length + stringLength(String(m.expiration));
   return n + CONTENT_LENGTH_HEAD.length + stringLength(String(contentLength));
 }
 
 /** :method, :scheme and :path (pseudo-header fields come first, RFC 9113 §8.3); returns the new offset. */
-export function writePseudoFields(buf: Buffer, at: number, m: ApnsMessage): number {
+export function writePseudoFields(buf: Buffer, at: number, m: ApnsMessage, path = DEVICE + m.token): number {
   at += STATIC_FIELDS.copy(buf, at);
   at += PATH_HEAD.copy(buf, at);
-  at = writeInt(buf, at, DEVICE.length + m.token.length, 7, 0); // H = 0: raw bytes
-  at += buf.write(DEVICE, at, 'latin1');
-  return at + buf.write(m.token, at, 'latin1');
+  at = writeInt(buf, at, path.length, 7, 0); // H = 0: raw bytes
+  return at + buf.write(path, at, 'latin1');
 }
 
 /** The per-message regular fields, after the prefix; returns the new offset. */
 export function writeVaryingFields(buf: Buffer, at: number, m: ApnsMessage, contentLength: number): number {
+  // A broadcast's channel: one request per update, so a literal without indexing, as apns-id.
+  if (m.channelId !== undefined) {
+    at += APNS_CHANNEL_ID.copy(buf, at);
+    at = writeString(buf, at, m.channelId);
+  }
   if (m.apnsId) {
     at += APNS_ID.copy(buf, at);
     at = writeString(buf, at, m.apnsId);

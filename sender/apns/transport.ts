@@ -15,6 +15,7 @@ import { apnsOrigin } from './endpoint.js';
 import { Batch, Pending } from './pending.js';
 import { ProviderTokenSigner } from './provider-token.js';
 import { refuseUnframeable } from './field-values.js';
+import { requestPath } from './request-block.js';
 import { resultOf } from './result.js';
 import { tlsOptions } from './tls-options.js';
 import { topicOf } from '../../core/payload/push-types.js';
@@ -108,9 +109,12 @@ export function createLeanApnsClient(target: ApnsTarget, opts: ApnsClientOptions
       const m = p.message;
       const authorization = signer?.current();
       p.generation = authorization?.generation ?? 0;
-      if (!last || p.generation !== lastGeneration || m.pushType !== last.pushType || m.priority !== last.priority || m.collapseId !== last.collapseId) {
-        key = `${m.pushType ?? 'alert'}|${m.priority ?? ''}|${m.collapseId ?? '\0'}|${p.generation}`;
-        fields = [[':authority', authority], ['apns-topic', topicOf(target.topic, m.pushType)], ['apns-push-type', m.pushType ?? 'alert']];
+      const broadcast = m.channelId !== undefined;
+      if (!last || p.generation !== lastGeneration || m.pushType !== last.pushType || m.priority !== last.priority || m.collapseId !== last.collapseId || broadcast !== (last.channelId !== undefined)) {
+        key = `${broadcast ? 'broadcast' : 'device'}|${m.pushType ?? 'alert'}|${m.priority ?? ''}|${m.collapseId ?? '\0'}|${p.generation}`;
+        // A broadcast names its app in :path and its channel in apns-channel-id: no apns-topic.
+        fields = broadcast ? [[':authority', authority]] : [[':authority', authority], ['apns-topic', topicOf(target.topic, m.pushType)]];
+        fields.push(['apns-push-type', m.pushType ?? 'alert']);
         if (m.priority !== undefined) fields.push(['apns-priority', String(m.priority)]);
         if (m.collapseId !== undefined) fields.push(['apns-collapse-id', m.collapseId]);
         if (authorization) fields.push(['authorization', authorization.authorization]);
@@ -184,6 +188,7 @@ export function createLeanApnsClient(target: ApnsTarget, opts: ApnsClientOptions
         const batch = new Batch(messages.length, resolve);
         messages.forEach((m, i) => {
           const p = new Pending(m, payloadOf(m.payload), batch, i);
+          p.path = requestPath(m, target.topic);
           if (closed) return p.settle({ token: m.token, status: 0, reason: 'ClientClosed' });
           // A value HTTP/2 cannot carry never goes out; it is our bug, not Apple's answer on the device.
           const refused = refuseUnframeable(m, logger);

@@ -32,6 +32,12 @@ export interface ApnsMessage {
   collapseId?: string;
   /** apns-id (UUID); APNs makes one when absent. */
   apnsId?: string;
+  /**
+   * A broadcast (issue 29, Apple's "Sending broadcast push notification requests to APNs"): the
+   * request goes to `/4/broadcasts/apps/<bundle id>` with this `apns-channel-id` and no
+   * apns-topic, to every device subscribed to the channel; `token` is not sent (give '').
+   */
+  channelId?: string;
 }
 
 export interface ApnsResult {

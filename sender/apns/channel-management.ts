@@ -1,0 +1,137 @@
+// Apple's channel management API for broadcast push (Apple, "Sending channel management requests
+// to APNs"): create a Live Activity channel for the app's bundle id, read it, list them, delete
+// one, on the management host of the app's environment (endpoint.ts; HERALD_APNS_BROADCAST_URL
+// overrides it, the same CA settings apply). One request per activity at most, so Node's HTTP/2
+// client is enough here: the lean transport is for the millions of device pushes (docs/apns.md).
+// Header values go through the transport's one rule (core/formats/header-value.ts). Never throws
+// for Apple's answer: each call resolves to the status and reason, or status 0 when none came.
+import { connect, type ClientHttp2Session, type OutgoingHttpHeaders } from 'node:http2';
+import { randomUUID } from 'node:crypto';
+import { channelManagementOrigin } from './endpoint.js';
+import { ProviderTokenSigner } from './provider-token.js';
+import { tlsOptions } from './tls-options.js';
+import type { ApnsTarget } from './types.js';
+import { isHeaderValue } from '../../core/formats/header-value.js';
+
+/** 0: no message stored; 1: the most recent one (a device subscribing later receives it). */
+export type MessageStoragePolicy = 0 | 1;
+
+export interface ChannelAnswer {
+  /** Apple's HTTP status, or 0 when no answer came (connection, timeout). */
+  status: number;
+  reason?: string;
+  /** create: the new channel's id. */
+  channelId?: string;
+  /** read: the channel's policy. */
+  policy?: MessageStoragePolicy;
+  /** list: the app's channel ids. */
+  channels?: string[];
+}
+
+export interface ChannelManager {
+  create(policy: MessageStoragePolicy): Promise<ChannelAnswer>;
+  read(channelId: string): Promise<ChannelAnswer>;
+  list(): Promise<ChannelAnswer>;
+  delete(channelId: string): Promise<ChannelAnswer>;
+  close(): void;
+}
+
+const TIMEOUT_MS = 10_000;
+
+/** `target.topic` is the bundle id; `target.url` the management host override (HERALD_APNS_BROADCAST_URL). */
+export function createChannelManager(target: ApnsTarget, opts: { timeoutMs?: number } = {}): ChannelManager {
+  const origin = channelManagementOrigin(target);
+  const c = target.credentials;
+  const signer = c.kind === 'token' ? new ProviderTokenSigner(c.keyP8, c.keyId, c.teamId) : undefined;
+  const base = `/1/apps/${encodeURIComponent(target.topic)}`;
+  let session: ClientHttp2Session | undefined;
+
+  function open(): ClientHttp2Session {
+    if (!session || session.closed || session.destroyed) {
+      session = connect(origin, tlsOptions(target));
+      session.on('error', () => session?.destroy());
+    }
+    return session;
+  }
+
+  type RawAnswer = ChannelAnswer & { headers?: Record<string, string>; body?: string; generation: number };
+
+  function once(headers: OutgoingHttpHeaders, body: string | undefined, generation: number): Promise<RawAnswer> {
+    return new Promise((resolve) => {
+      let answer: Record<string, string> = {};
+      const chunks: Buffer[] = [];
+      let stream;
+      try {
+        stream = open().request(headers, { endStream: body === undefined });
+      } catch {
+        return resolve({ status: 0, reason: 'ConnectionError', generation });
+      }
+      stream.setTimeout(opts.timeoutMs ?? TIMEOUT_MS, () => {
+        stream.close();
+        resolve({ status: 0, reason: 'Timeout', generation });
+      });
+      stream.on('response', (h) => (answer = Object.fromEntries(Object.entries(h).map(([k, v]) => [k, String(v)]))));
+      stream.on('data', (d: Buffer) => chunks.push(d));
+      stream.on('error', () => resolve({ status: 0, reason: 'ConnectionError', generation }));
+      stream.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let reason: string | undefined;
+        const status = Number(answer[':status'] ?? 0);
+        if (status >= 300) {
+          try {
+            reason = (JSON.parse(text) as { reason?: string }).reason;
+          } catch {
+            reason = undefined;
+          }
+        }
+        resolve({ status, reason, headers: answer, body: text, generation });
+      });
+      if (body !== undefined) stream.end(body);
+    });
+  }
+
+  async function call(method: string, path: string, channelId?: string, body?: string): Promise<RawAnswer> {
+    // A value HTTP/2 cannot carry never goes out (the transport's rule): a local failure.
+    if (channelId !== undefined && !isHeaderValue(channelId)) return { status: 0, reason: 'Unframeable', generation: 0 };
+    const send = () => {
+      const token = signer?.current();
+      const headers: OutgoingHttpHeaders = { ':method': method, ':path': path, 'apns-request-id': randomUUID() };
+      if (token) headers.authorization = token.authorization;
+      if (channelId !== undefined) headers['apns-channel-id'] = channelId;
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      return once(headers, body, token?.generation ?? 0);
+    };
+    const first = await send();
+    // As the gateway's transport: a token Apple calls expired is renewed and the call made once more.
+    if (signer && first.status === 403 && first.reason === 'ExpiredProviderToken') {
+      signer.invalidate(first.generation);
+      return send();
+    }
+    return first;
+  }
+
+  return {
+    async create(policy) {
+      const a = await call('POST', `${base}/channels`, undefined, JSON.stringify({ 'message-storage-policy': policy, 'push-type': 'LiveActivity' }));
+      const channelId = a.headers?.['apns-channel-id'];
+      return a.status === 201 && channelId ? { status: 201, channelId } : { status: a.status === 201 ? 0 : a.status, reason: a.reason ?? (a.status === 201 ? 'NoChannelId' : undefined) };
+    },
+    async read(channelId) {
+      const a = await call('GET', `${base}/channels`, channelId);
+      if (a.status !== 200) return { status: a.status, reason: a.reason };
+      return { status: 200, policy: (JSON.parse(a.body ?? '{}') as { 'message-storage-policy'?: MessageStoragePolicy })['message-storage-policy'] };
+    },
+    async list() {
+      const a = await call('GET', `${base}/all-channels`);
+      if (a.status !== 200) return { status: a.status, reason: a.reason };
+      return { status: 200, channels: (JSON.parse(a.body ?? '{}') as { channels?: string[] }).channels ?? [] };
+    },
+    async delete(channelId) {
+      const a = await call('DELETE', `${base}/channels`, channelId);
+      return { status: a.status, reason: a.reason };
+    },
+    close() {
+      session?.close();
+    },
+  };
+}
