@@ -43,6 +43,7 @@ describe("simulator: Apple's rules per push type and header", () => {
     ['an end with a dismissal date', LA, { ...update, event: 'end', 'dismissal-date': 1_700_000_600 }],
     ['an end without content-state', LA, { timestamp: 1_700_000_000, event: 'end' }],
     ['a start with its attributes', LA, { ...update, event: 'start', 'attributes-type': 'MatchAttributes', attributes: { home: 'A' }, alert: { title: 'Kick-off', body: 'A v B' } }],
+    ['a start naming its broadcast channel (iOS 18)', LA, { ...update, event: 'start', 'attributes-type': 'MatchAttributes', attributes: {}, 'input-push-channel': 'dHN0LXNyY2gtY2hubA==' }],
   ];
   for (const [what, headers, aps] of laAccepted) {
     it(`accepts a live activity: ${what}`, () => expect(checkPush(headers, body({ aps }))).to.equal(undefined));
@@ -58,6 +59,9 @@ describe("simulator: Apple's rules per push type and header", () => {
     ['a live activity update with attributes', LA, { aps: { ...update, 'attributes-type': 'T', attributes: {} } }, 'BadPayload'],
     ['a live activity with an alert push\'s keys', LA, { aps: { ...update, badge: 1 } }, 'BadPayload'],
     ['a live activity alert with a subtitle', LA, { aps: { ...update, alert: { title: 'x', subtitle: 'y', body: 'z' } } }, 'BadPayload'],
+    ['a live activity update naming a channel (only a start subscribes)', LA, { aps: { ...update, 'input-push-channel': 'dHN0LXNyY2gtY2hubA==' } }, 'BadPayload'],
+    ['a live activity start with an empty channel', LA, { aps: { ...update, event: 'start', 'attributes-type': 'T', attributes: {}, 'input-push-channel': '' } }, 'BadPayload'],
+    ['a live activity start with a channel that is not text', LA, { aps: { ...update, event: 'start', 'attributes-type': 'T', attributes: {}, 'input-push-channel': 7 } }, 'BadPayload'],
     ['an alert on the live activity topic', { pushType: 'alert', topic: `${TOPIC}.push-type.liveactivity` }, alert, 'BadTopic'],
   );
   for (const [what, headers, payload, reason] of refused) {

@@ -22,6 +22,7 @@ export const INTERRUPTION_LEVELS = new Set(['passive', 'active', 'time-sensitive
 /** The keys Apple documents in the `aps` of a Live Activity push, and in its alert. */
 export const LIVE_ACTIVITY_APS_KEYS = new Set([
   'timestamp', 'event', 'content-state', 'stale-date', 'dismissal-date', 'relevance-score', 'alert', 'attributes-type', 'attributes',
+  'input-push-channel',
 ]);
 export const LIVE_ACTIVITY_ALERT_KEYS = new Set(['title', 'body', 'sound']);
 const LIVE_ACTIVITY_EVENTS = new Set(['start', 'update', 'end']);
@@ -48,7 +49,8 @@ const isSeconds = (v: unknown) => typeof v === 'number' && Number.isInteger(v) &
 /**
  * A Live Activity push: the timestamp of the change, its event, the content-state (an object) of
  * a start or update, the attributes-type and attributes of a start, a dismissal-date only when it
- * ends, dates in whole seconds, and only ActivityKit's keys in `aps` and its alert.
+ * ends, dates in whole seconds, an input-push-channel (text) only on a start, and only
+ * ActivityKit's keys in `aps` and its alert.
  */
 function checkLiveActivity(aps: Record<string, unknown>): RuleAnswer | undefined {
   if (Object.keys(aps).some((k) => !LIVE_ACTIVITY_APS_KEYS.has(k))) return bad('BadPayload');
@@ -57,6 +59,8 @@ function checkLiveActivity(aps: Record<string, unknown>): RuleAnswer | undefined
   if (state === undefined ? aps.event !== 'end' : !isObject(state)) return bad('BadPayload');
   if (aps.event === 'start' && !(typeof aps['attributes-type'] === 'string' && isObject(aps.attributes))) return bad('BadPayload');
   if (aps.event !== 'start' && ('attributes-type' in aps || 'attributes' in aps)) return bad('BadPayload');
+  // iOS 18: a push-to-start may name the broadcast channel the new activity subscribes to.
+  if ('input-push-channel' in aps && (aps.event !== 'start' || typeof aps['input-push-channel'] !== 'string' || aps['input-push-channel'] === '')) return bad('BadPayload');
   if ('dismissal-date' in aps && (aps.event !== 'end' || !isSeconds(aps['dismissal-date']))) return bad('BadPayload');
   if ('stale-date' in aps && !isSeconds(aps['stale-date'])) return bad('BadPayload');
   const alert = aps.alert;

@@ -44,6 +44,12 @@ describe('Live Activity payload and headers', () => {
     });
   });
 
+  it('a start with a broadcast channel names it in aps.input-push-channel (iOS 18 subscribes the new activity); an update never does', () => {
+    const req = base({ event: 'start', activityType: 'MatchAttributes', attributes: {}, channelId: 'dHN0LXNyY2gtY2hubA==' });
+    expect(aps(req)).to.have.nested.property('aps.input-push-channel', 'dHN0LXNyY2gtY2hubA==');
+    expect(aps(base({ channelId: 'dHN0LXNyY2gtY2hubA==' }))).to.not.have.nested.property('aps.input-push-channel');
+  });
+
   it('measures the payload it sends', () => {
     const req = base({}, { contents: { en: 'x'.repeat(100) } });
     expect(largestPayloadBytes(req)).to.equal(Buffer.byteLength(buildApnsPayloadForDevice(req, 'en')));

@@ -29,6 +29,9 @@ export function liveActivityAps(req: SendRequest, lang: string): Record<string, 
   if (la.event === 'start') {
     aps['attributes-type'] = la.activityType;
     aps.attributes = { ...la.attributes, onesignal: { activityId: la.activityId } };
+    // iOS 18 subscribes the activity it starts to this channel; earlier systems ignore the key
+    // and register an update token as before.
+    if (la.channelId !== undefined) aps['input-push-channel'] = la.channelId;
   }
   if (la.staleDate !== undefined) aps['stale-date'] = la.staleDate;
   if (la.dismissalDate !== undefined) aps['dismissal-date'] = la.dismissalDate;

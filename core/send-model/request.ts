@@ -79,6 +79,8 @@ export interface LiveActivityRequest {
   timestamp: number;
   staleDate?: number; // Unix seconds → aps.stale-date
   dismissalDate?: number; // end only → aps.dismissal-date
+  /** start: the broadcast channel the new activity subscribes to (iOS 18) → aps.input-push-channel. */
+  channelId?: string;
 }
 
 export interface SendRequest {
