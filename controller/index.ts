@@ -22,6 +22,8 @@ export interface ControllerSettings {
   /** How long finished sends keep their rows in PostgreSQL, applied when this process runs the scheduler. */
   finishedSendRetention: Retention;
   resyncMs: number;
+  /** HERALD_EVENT_HTTP_HOSTS: hosts an App's event destination may reach over plain http. */
+  eventHttpHosts?: readonly string[];
   statusWritesPerSecond: number;
   statusIntervalMs?: number;
   identity: string;
@@ -49,7 +51,7 @@ export async function startController(deps: ControllerDeps): Promise<RunningCont
   const { clients, settings } = deps;
   const logger = deps.logger.child({ identity: settings.identity });
   const events = eventRecorder(clients.core, logger, settings.identity);
-  const apps = appController({ clients, pool: deps.pool, logger, events, namespace: settings.namespace, resyncMs: settings.resyncMs });
+  const apps = appController({ clients, pool: deps.pool, logger, events, namespace: settings.namespace, resyncMs: settings.resyncMs, eventHttpHosts: settings.eventHttpHosts });
   const sends = sendController({
     clients,
     pool: deps.pool,

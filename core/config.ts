@@ -28,6 +28,8 @@ export interface Config {
   apnsBroadcastUrl?: string;
   /** YAML file of App manifests, when no cluster is used. */
   appsFile?: string;
+  /** Hosts an event destination may reach over plain http (HERALD_EVENT_HTTP_HOSTS); every other is https only. */
+  eventHttpHosts: readonly string[];
   logLevel: string;
   /** auto: readable lines on a terminal, JSON otherwise (pods, files, pipes). */
   logFormat: 'auto' | 'json' | 'pretty';
@@ -145,6 +147,8 @@ export function loadConfig(env: Env): Readonly<Config> {
     apnsCaFile: optional(env, 'HERALD_APNS_CA_FILE'),
     apnsBroadcastUrl: optional(env, 'HERALD_APNS_BROADCAST_URL'),
     appsFile: optional(env, 'HERALD_APPS_FILE'),
+    // Host names or addresses, compared lower case with a URL's host (core/events/destination-url.ts).
+    eventHttpHosts: Object.freeze((optional(env, 'HERALD_EVENT_HTTP_HOSTS') ?? '').split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== '')),
     logLevel: oneOf(env, 'HERALD_LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     logFormat: oneOf(env, 'HERALD_LOG_FORMAT', 'auto', ['auto', 'json', 'pretty'] as const),
     mirrorSends: oneOf<MirrorMode>(env, 'HERALD_MIRROR_SENDS', 'broadcasts', ['all', 'broadcasts', 'none']),

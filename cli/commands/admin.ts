@@ -59,10 +59,12 @@ export async function appsList(): Promise<void> {
 
 export async function appsApply(file: string | undefined): Promise<void> {
   if (!file) usageError('usage: herald apps apply -f FILE');
+  const { eventHttpHosts } = loadConfig(process.env);
   await withPool(async (pool) => {
-    for (const { app, credentialsProblem } of await applyAppsFile(pool, file)) {
+    for (const { app, credentialsProblem, eventsProblem } of await applyAppsFile(pool, file, { eventHttpHosts })) {
       const note = credentialsProblem ? `  (sends are drafts: ${credentialsProblem})` : '';
-      process.stdout.write(`${app.name}\t${app.id}${note}\n`);
+      const events = eventsProblem ? `  (event destinations not applied: ${eventsProblem.message})` : '';
+      process.stdout.write(`${app.name}\t${app.id}${note}${events}\n`);
     }
   });
 }

@@ -37,6 +37,7 @@ export async function runController(rt: Runtime): Promise<void> {
       retentionMs: config.sendRetentionSeconds * 1000,
       finishedSendRetention: { finishedSendDays: config.finishedSendRetentionDays, chunkDays: config.chunkRetentionDays },
       resyncMs: config.controllerResyncSeconds * 1000,
+      eventHttpHosts: config.eventHttpHosts,
       statusWritesPerSecond: config.kubeStatusWritesPerSecond,
       identity,
       lease: { namespace: config.leaseNamespace, name: config.leaseName, durationSeconds: config.leaseDurationSeconds },

@@ -10,7 +10,7 @@ import { resilientInformer, type ResilientInformer } from '../kube/informer.js';
 import { WorkQueue } from '../kube/work-queue.js';
 import { syncApp } from './sync.js';
 import { secretCaches, type SecretCaches } from './secret-caches.js';
-import { APP_PLURAL, type AppObject } from './types.js';
+import { APP_PLURAL, secretNamesOf, type AppObject } from './types.js';
 
 export interface AppControllerOptions {
   clients: KubeClients;
@@ -20,6 +20,7 @@ export interface AppControllerOptions {
   /** '' = every namespace. */
   namespace: string;
   resyncMs: number;
+  eventHttpHosts?: readonly string[];
 }
 
 export interface AppController {
@@ -59,6 +60,7 @@ export function appController(opts: AppControllerOptions): AppController {
           getApp: (n, name) => apps.get(name, n),
           getSecretData: (n, name) => decode(secrets.get(n, name)),
           secretsState: (n) => secrets.state(n),
+          eventHttpHosts: opts.eventHttpHosts,
         },
         key,
       ),
@@ -91,7 +93,7 @@ export function appController(opts: AppControllerOptions): AppController {
     logger: log,
     onSecret: (namespace, name) => {
       for (const app of apps.list(namespace)) {
-        if (app.spec?.credentials?.secretRef?.name === name) enqueue(app);
+        if (secretNamesOf(app.spec).includes(name)) enqueue(app);
       }
     },
   });

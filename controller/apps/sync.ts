@@ -12,7 +12,7 @@ import type { EventRecorder } from '../kube/events.js';
 import type { ReconcileResult } from '../kube/work-queue.js';
 import { syncKeys } from './keys.js';
 import { syncIdentity } from './identity.js';
-import { APP_FINALIZER, APP_PLURAL, storeName, type AppObject, type AppStatus } from './types.js';
+import { APP_FINALIZER, APP_PLURAL, secretNamesOf, storeName, type AppObject, type AppStatus } from './types.js';
 
 export interface AppSyncDeps {
   pool: Pool;
@@ -24,6 +24,8 @@ export interface AppSyncDeps {
   getSecretData(namespace: string, name: string): Record<string, Buffer> | undefined;
   /** Whether the namespace's Secret cache is filled (secret-caches.ts). */
   secretsState?(namespace: string): 'ready' | 'waiting' | 'unreadable';
+  /** HERALD_EVENT_HTTP_HOSTS (core/events/destination-url.ts). */
+  eventHttpHosts?: readonly string[];
   now?: () => Date;
 }
 
@@ -56,13 +58,24 @@ export async function syncApp(deps: AppSyncDeps, key: string): Promise<Reconcile
   const secretsState = deps.secretsState?.(namespace) ?? 'ready';
   if (secretsState === 'waiting') return { requeueAfterMs: 500 }; // the cache fills, then it comes back
   const secrets = new Map<string, Record<string, Buffer>>();
-  const ref = app.spec.credentials?.secretRef?.name;
-  const data = ref ? deps.getSecretData(namespace, ref) : undefined;
-  if (ref && data) secrets.set(ref, data);
+  for (const ref of secretNamesOf(app.spec)) {
+    const data = deps.getSecretData(namespace, ref);
+    if (data) secrets.set(ref, data);
+  }
 
   try {
-    const applied = await applyApp(deps.pool, { name, namespace, spec: { ...app.spec, appId: app.spec.appId ?? app.status?.appId } }, secrets);
+    const applied = await applyApp(deps.pool, { name, namespace, spec: { ...app.spec, appId: app.spec.appId ?? app.status?.appId } }, secrets, { eventHttpHosts: deps.eventHttpHosts });
     status.appId = applied.app.id;
+
+    // Only an App that names destinations has the condition (the others have no events to speak of).
+    const destinations = app.spec.events?.destinations?.length ?? 0;
+    if (applied.eventsProblem) {
+      set({ type: 'EventsReady', status: 'False', reason: applied.eventsProblem.reason, message: `${capitalise(applied.eventsProblem.message)}. The destinations stay as they were; pushes are not affected.` });
+    } else if (destinations) {
+      set({ type: 'EventsReady', status: 'True', reason: 'DestinationsApplied', message: `${destinations} event destination${destinations === 1 ? '' : 's'} applied.` });
+    } else {
+      conditions = conditions.filter((c) => c.type !== 'EventsReady');
+    }
 
     if (applied.credentialsProblem && secretsState === 'unreadable') {
       set({ type: 'CredentialsReady', status: 'False', reason: 'SecretsNotReadable', message: `The controller may not list Secrets in namespace ${namespace}: add it to the chart's controller.appNamespaces. Sends of this app are saved as drafts and not delivered.` });
@@ -155,6 +168,8 @@ function recordTransitions(events: EventRecorder, app: AppObject, before: Condit
     if (c.type === 'CredentialsReady') {
       if (c.status === 'True') events.record(app, 'Normal', 'CredentialsReady', c.message);
       else events.record(app, 'Warning', c.reason, c.message);
+    } else if (c.type === 'EventsReady') {
+      if (c.status === 'False') events.record(app, 'Warning', c.reason, c.message);
     } else if (c.type === 'DeliveryPaused') {
       if (c.status === 'True') events.record(app, 'Warning', 'DeliveryPaused', c.message);
       else events.record(app, 'Normal', 'DeliveryResumed', 'The invoice is paid: new sends are accepted again. Sends stopped by the pause stay finished.');

@@ -28,5 +28,11 @@ export const APP_KIND = 'App';
 /** Holds an App until the controller has disabled it in PostgreSQL (keys revoked, history kept). */
 export const APP_FINALIZER = 'herald.dev/disable-app';
 
+/** The Secrets an App reads: its push credentials' and its event destinations' signing secrets. */
+export function secretNamesOf(spec: Partial<AppSpec> | undefined): string[] {
+  const names = [spec?.credentials?.secretRef?.name, ...(Array.isArray(spec?.events?.destinations) ? spec.events.destinations.map((d) => d?.secretRef?.name) : [])];
+  return [...new Set(names.filter((n): n is string => typeof n === 'string' && n !== ''))];
+}
+
 /** The app's name in PostgreSQL: `<namespace>/<name>` for cluster apps (file apps have no namespace). */
 export const storeName = (app: { metadata: { namespace?: string; name: string } }) => `${app.metadata.namespace}/${app.metadata.name}`;

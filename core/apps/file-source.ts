@@ -9,6 +9,7 @@ import { parseManifests, type AppManifest } from './manifest.js';
 import { setCredentials, upsertApp, type AppRecord } from './app-store.js';
 import { credentialsFromSecret, CredentialsError } from './credentials.js';
 import { inTransaction } from '../store/db.js';
+import { checkEventsSpec, DestinationError, signingSecretOf, storeDestinations, type DestinationSpec } from '../events/destinations.js';
 
 export interface AppliedApp {
   app: AppRecord;
@@ -16,10 +17,27 @@ export interface AppliedApp {
   credentialsProblem?: string;
   /** A CamelCase reason for the same problem (the controller's CredentialsReady condition). */
   credentialsReason?: string;
+  /** Why the event destinations were not applied (the ones stored before stay), if they were not. */
+  eventsProblem?: DestinationError;
+}
+
+export interface ApplyOptions {
+  /** HERALD_EVENT_HTTP_HOSTS: hosts a destination may reach over plain http. */
+  eventHttpHosts?: readonly string[];
 }
 
 /** Applies one manifest: app row, billing, segments, credentials. */
-export async function applyApp(pool: Pool, manifest: AppManifest, secrets: Map<string, Record<string, Buffer>>): Promise<AppliedApp> {
+export async function applyApp(pool: Pool, manifest: AppManifest, secrets: Map<string, Record<string, Buffer>>, opts: ApplyOptions = {}): Promise<AppliedApp> {
+  // The destinations and their secrets are read before the transaction; a problem leaves the
+  // stored ones as they were and is reported (a bad webhook never stops the app's pushes).
+  let destinations: Array<DestinationSpec & { secret: string }> | undefined;
+  let eventsProblem: DestinationError | undefined;
+  try {
+    destinations = checkEventsSpec(manifest.spec.events, opts.eventHttpHosts ?? []).map((d) => ({ ...d, secret: signingSecretOf(d, secrets) }));
+  } catch (error) {
+    if (!(error instanceof DestinationError)) throw error;
+    eventsProblem = error;
+  }
   return inTransaction(pool, async (db) => {
     const app = await upsertApp(db, {
       name: manifest.namespace ? `${manifest.namespace}/${manifest.name}` : manifest.name,
@@ -49,23 +67,24 @@ export async function applyApp(pool: Pool, manifest: AppManifest, secrets: Map<s
         await setCredentials(db, app.id, null);
       }
     }
-    return { app: { ...app, hasCredentials: !credentialsProblem }, credentialsProblem, credentialsReason };
+    if (destinations) await storeDestinations(db, app.id, destinations);
+    return { app: { ...app, hasCredentials: !credentialsProblem }, credentialsProblem, credentialsReason, eventsProblem };
   });
 }
 
-export async function applyAppsFile(pool: Pool, path: string): Promise<AppliedApp[]> {
-  const set = parseManifests(await readFile(path, 'utf8'), path);
+export async function applyAppsFile(pool: Pool, path: string, opts: ApplyOptions = {}): Promise<AppliedApp[]> {
+  const set = parseManifests(await readFile(path, 'utf8'), path, opts.eventHttpHosts);
   const applied: AppliedApp[] = [];
-  for (const manifest of set.apps) applied.push(await applyApp(pool, manifest, set.secrets));
+  for (const manifest of set.apps) applied.push(await applyApp(pool, manifest, set.secrets, opts));
   return applied;
 }
 
 /** Applies the file now and again whenever it changes. Returns a stop function. */
-export async function watchAppsFile(pool: Pool, path: string, logger: Logger): Promise<() => void> {
+export async function watchAppsFile(pool: Pool, path: string, logger: Logger, opts: ApplyOptions = {}): Promise<() => void> {
   const apply = async () => {
     try {
-      for (const { app, credentialsProblem } of await applyAppsFile(pool, path)) {
-        logger.info({ app: app.name, appId: app.id, credentialsProblem }, 'app applied');
+      for (const { app, credentialsProblem, eventsProblem } of await applyAppsFile(pool, path, opts)) {
+        logger.info({ app: app.name, appId: app.id, credentialsProblem, eventsProblem: eventsProblem?.message }, 'app applied');
       }
     } catch (error) {
       logger.error({ err: error, path }, 'apps file not applied');

@@ -3,6 +3,7 @@
 import { parseAllDocuments } from 'yaml';
 import type { SegmentDefinition } from './app-store.js';
 import type { CredentialsSpec } from './credentials.js';
+import { checkEventsSpec, DestinationError, type EventsSpec } from '../events/destinations.js';
 
 export interface AppManifest {
   name: string;
@@ -18,6 +19,8 @@ export interface AppManifest {
     identityVerification?: { required?: boolean; rotation?: number };
     /** broadcast: updates go as one request to Apple's broadcast channel of the activity (issue 29). */
     liveActivities?: { broadcast?: boolean };
+    /** Webhook destinations of the app's events (docs/events.md). */
+    events?: EventsSpec;
   };
 }
 
@@ -31,7 +34,8 @@ export class ManifestError extends Error {
   override name = 'ManifestError';
 }
 
-export function parseManifests(yamlText: string, source = 'manifest'): ManifestSet {
+/** `httpHosts`: HERALD_EVENT_HTTP_HOSTS, the hosts a destination may reach over plain http. */
+export function parseManifests(yamlText: string, source = 'manifest', httpHosts: readonly string[] = []): ManifestSet {
   const set: ManifestSet = { apps: [], secrets: new Map() };
   for (const doc of parseAllDocuments(yamlText)) {
     if (doc.errors.length) throw new ManifestError(`${source}: ${doc.errors[0].message}`);
@@ -45,6 +49,12 @@ export function parseManifests(yamlText: string, source = 'manifest'): ManifestS
       const broadcast = obj.spec.liveActivities?.broadcast;
       if (broadcast !== undefined && typeof broadcast !== 'boolean') {
         throw new ManifestError(`${source}: App ${name} spec.liveActivities.broadcast must be true or false`);
+      }
+      try {
+        checkEventsSpec(obj.spec.events, httpHosts);
+      } catch (error) {
+        if (error instanceof DestinationError) throw new ManifestError(`${source}: App ${name} ${error.message}`);
+        throw error;
       }
       set.apps.push({ name, namespace: obj.metadata.namespace, spec: obj.spec });
     } else if (obj.kind === 'Secret') {

@@ -71,6 +71,7 @@ export async function startTestController(env: TestEnv, kubeconfig: string, opts
       retentionMs: opts.retentionMs ?? 24 * 3600_000,
       finishedSendRetention: opts.finishedSendRetention ?? DEFAULT_RETENTION,
       resyncMs: opts.resyncMs ?? 60_000,
+      eventHttpHosts: opts.eventHttpHosts,
       statusWritesPerSecond: opts.statusWritesPerSecond ?? 50,
       statusIntervalMs: opts.statusIntervalMs ?? 500,
       identity: opts.identity ?? `test-${randomBytes(3).toString('hex')}`,
