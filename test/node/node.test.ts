@@ -318,6 +318,9 @@ describe('node tier: the chart on a real single-node Kubernetes', function () {
         assert.equal(upgrade.code, 0, `helm upgrade: ${upgrade.stderr}`);
         const fivexx = Object.entries(answers).filter(([k]) => k.startsWith('5'));
         assert.deepEqual(fivexx, [], 'no 5xx during the rollout');
+        // A refused connection: a pod that no longer listened was still behind the Service (the
+        // api's preStop pause covers kube-proxy's delay).
+        assert.equal(answers['network ECONNREFUSED'], undefined, `answers: ${JSON.stringify(answers)}`);
         assert.ok((answers['200'] ?? 0) > 50, `answers: ${JSON.stringify(answers)}`);
         const pods = JSON.parse(await kubectl('get', 'pods', '-n', ns, '-l', `app.kubernetes.io/instance=${release}`, '-o', 'json')).items
           .filter((p: any) => !p.metadata.deletionTimestamp);
