@@ -99,13 +99,10 @@ export function updateUserRoute(deps: ApiDeps) {
     const change: PropertiesChange = { tags: readTags(body.properties?.tags) };
     if (body.properties?.language !== undefined) change.language = body.properties.language;
     if (body.properties?.timezone_id !== undefined) change.timezone_id = body.properties.timezone_id;
-    const view = await onUser(deps, ctx, appId, async (db, userId) => {
-      await writeProperties(db, userId, change);
-      return readUser(db, userId);
-    });
+    const properties = await onUser(deps, ctx, appId, (db, userId) => writeProperties(db, userId, change));
     // OneSignal's PropertiesBody; the change is done (and seen by sends) when this answer leaves.
     ctx.status = 202;
-    ctx.body = { properties: view.properties };
+    ctx.body = { properties };
   };
 }
 

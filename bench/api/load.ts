@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 
 interface Job {
   urls: string[];
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Path per request: a fixed one, or one of `paths` in turn. */
   paths: string[];
   body?: string;

@@ -27,6 +27,24 @@ export async function lockNames(db: PoolClient, appId: string, names: Array<[lab
   for (const key of keys) await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 27))', [key]);
 }
 
+/**
+ * Whether installs carry the external id (the `idParam` parameter, app $1) with no user row: the
+ * app registered them before any user call named it. None appears while the external id is an
+ * alias (the app's login joins its owner) or while its name is locked.
+ */
+const LOOSE = (idParam: string) => `EXISTS (SELECT 1 FROM subscriptions WHERE app_id = $1 AND external_id = ${idParam} AND user_id IS NULL)`;
+
+/** The alias's user, locked (users before installs), and for an external id whether loose installs carry it. */
+async function readAlias(db: PoolClient, appId: string, label: string, id: string): Promise<{ userId: string; loose: boolean } | undefined> {
+  const res = await db.query<{ user_id: string; loose: boolean }>(
+    `SELECT u.id AS user_id, ${label === EXTERNAL_ID ? LOOSE('$3') : 'false'} AS loose
+       FROM user_aliases a JOIN users u ON u.id = a.user_id
+      WHERE a.app_id = $1 AND a.label = $2 AND a.alias_id = $3 FOR UPDATE OF u`,
+    [appId, label, id],
+  );
+  return res.rows[0] && { userId: res.rows[0].user_id, loose: res.rows[0].loose };
+}
+
 /** The user named by label and id, or undefined; `external_id` also finds installs not yet made a user. */
 export async function findUser(db: PoolClient, appId: string, label: string, id: string): Promise<string | undefined> {
   if (label === ONESIGNAL_ID) {
@@ -34,12 +52,17 @@ export async function findUser(db: PoolClient, appId: string, label: string, id:
     const res = await db.query<{ id: string }>('SELECT id FROM users WHERE app_id = $1 AND id = $2::uuid FOR UPDATE', [appId, id.toLowerCase()]);
     return res.rows[0]?.id;
   }
-  await lockName(db, appId, label, id);
-  const res = await db.query<{ user_id: string }>('SELECT user_id FROM user_aliases WHERE app_id = $1 AND label = $2 AND alias_id = $3', [appId, label, id]);
-  const found = res.rows[0]?.user_id;
-  if (label !== EXTERNAL_ID) return found === undefined ? undefined : lockUser(db, found);
-  // The user before its installs (an erasure that ended meanwhile took the user and its installs).
-  if (found !== undefined && (await lockUser(db, found)) === undefined) return undefined;
+  // A known alias (the common case): its user locked in one statement. Otherwise the name's lock
+  // first, and read again: two calls that would make a user for it take turns.
+  let alias = await readAlias(db, appId, label, id);
+  if (alias === undefined) {
+    await lockName(db, appId, label, id);
+    alias = await readAlias(db, appId, label, id);
+  }
+  const found = alias?.userId;
+  if (label !== EXTERNAL_ID) return found;
+  const anyLoose = alias !== undefined ? alias.loose : (await db.query<{ loose: boolean }>(`SELECT ${LOOSE('$2')} AS loose`, [appId, id])).rows[0].loose;
+  if (!anyLoose) return found;
   // Installs that carry the external id with no user row (registered by the app before any user
   // call named it) are the user's: they join it, uniting their tags (the latest write wins).
   const loose = await db.query<{ id: string }>(
@@ -47,12 +70,13 @@ export async function findUser(db: PoolClient, appId: string, label: string, id:
     [appId, id],
   );
   if (found === undefined && !loose.rowCount) return undefined;
+  // A user made here is a row of this transaction: no one else can lock it.
   const userId = found ?? (await makeUserFromInstalls(db, appId, loose.rows.map((r) => r.id)));
   if (found === undefined) await db.query('INSERT INTO user_aliases (app_id, label, alias_id, user_id) VALUES ($1, $2, $3, $4)', [appId, EXTERNAL_ID, id, userId]);
   else if (loose.rowCount) await adopt(db, userId, loose.rows.map((r) => r.id));
   // Only installs that just joined need the user's properties (the others carry them already).
   if (loose.rowCount) await copyToInstalls(db, userId);
-  return lockUser(db, userId);
+  return userId;
 }
 
 /**

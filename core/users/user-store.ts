@@ -50,11 +50,8 @@ export async function readUser(db: Queryable, userId: string): Promise<UserView>
     [userId],
   );
   const row = res.rows[0];
-  const properties: UserProperties = { tags: row.tags, first_active: seconds(row.created_at), last_active: seconds(row.last_active) };
-  if (row.language !== null) properties.language = row.language;
-  if (row.timezone_id !== null) properties.timezone_id = row.timezone_id;
   return {
-    properties,
+    properties: propertiesOf(row),
     identity: { ...row.identity, [ONESIGNAL_ID]: userId },
     subscriptions: (row.subscriptions as Array<{ id: string; token: string; enabled: boolean; environment: string | null }>).map((s) => ({
       id: s.id,
@@ -66,6 +63,22 @@ export async function readUser(db: Queryable, userId: string): Promise<UserView>
   };
 }
 
+interface PropertiesRow {
+  tags: Record<string, string>;
+  language: string | null;
+  timezone_id: string | null;
+  created_at: Date;
+  last_active: Date;
+}
+
+/** OneSignal's PropertiesObject from a users row. */
+function propertiesOf(row: PropertiesRow): UserProperties {
+  const properties: UserProperties = { tags: row.tags, first_active: seconds(row.created_at), last_active: seconds(row.last_active) };
+  if (row.language !== null) properties.language = row.language;
+  if (row.timezone_id !== null) properties.timezone_id = row.timezone_id;
+  return properties;
+}
+
 /** Tags as stored: text values; "" means remove (OneSignal), kept as null here. */
 export function readTags(tags: Record<string, unknown> | undefined): Record<string, string | null> | undefined {
   if (tags === undefined) return undefined;
@@ -75,34 +88,51 @@ export function readTags(tags: Record<string, unknown> | undefined): Record<stri
 /**
  * Changes a user's properties and copies them onto every install of the user, in one statement:
  * a send planned after it sees the new tags on all installs, none before. 422 when the tags would
- * be more than USER_LIMITS.tags.
+ * be more than USER_LIMITS.tags. Returns the properties written (undefined: no such user).
  */
-export async function writeProperties(db: Queryable, userId: string, change: PropertiesChange): Promise<void> {
+export function writeProperties(db: Queryable, userId: string, change: PropertiesChange): Promise<UserProperties | undefined> {
+  return writeWhere(db, { from: 'users u0 WHERE u0.id = $8', params: [userId] }, change);
+}
+
+/**
+ * The user to change: `from` names its users row `u0`, with parameters from $8. Always a user the
+ * caller's transaction locked already: a statement that waited for the lock here would copy onto
+ * the installs its snapshot saw, missing one that joined the user meanwhile.
+ */
+interface UserSource {
+  from: string;
+  params: unknown[];
+}
+
+async function writeWhere(db: Queryable, source: UserSource, change: PropertiesChange): Promise<UserProperties | undefined> {
   const set: Record<string, string> = {};
   const remove: string[] = [];
   for (const [k, v] of Object.entries(change.tags ?? {})) {
     if (v === null) remove.push(k);
     else set[k] = v;
   }
-  const res = await db.query<{ found: boolean; written: boolean }>(
+  const res = await db.query<{ found: boolean; written: boolean } & PropertiesRow>(
     `WITH cur AS (
-       SELECT id, (tags || $2::jsonb) - $3::text[] AS next FROM users WHERE id = $1 FOR UPDATE
+       SELECT u0.id, (u0.tags || $1::jsonb) - $2::text[] AS next FROM ${source.from} FOR UPDATE OF u0
      ), u AS (
        UPDATE users SET tags = cur.next,
-              language = CASE WHEN $4 THEN $5 ELSE users.language END,
-              timezone_id = CASE WHEN $6 THEN $7 ELSE users.timezone_id END,
+              language = CASE WHEN $3 THEN $4 ELSE users.language END,
+              timezone_id = CASE WHEN $5 THEN $6 ELSE users.timezone_id END,
               last_active = now(), updated_at = now()
-         FROM cur WHERE users.id = cur.id AND (SELECT count(*) FROM jsonb_object_keys(cur.next)) <= $8
+         FROM cur WHERE users.id = cur.id AND (SELECT count(*) FROM jsonb_object_keys(cur.next)) <= $7
        RETURNING users.*
      ), s AS (
        UPDATE subscriptions s SET ${COPY_TO_INSTALLS} FROM u WHERE s.user_id = u.id RETURNING 1
      )
-     SELECT EXISTS (SELECT 1 FROM cur) AS found, EXISTS (SELECT 1 FROM u) AS written`,
-    [userId, JSON.stringify(set), remove, 'language' in change, change.language ?? null, 'timezone_id' in change, change.timezone_id ?? null, USER_LIMITS.tags],
+     SELECT EXISTS (SELECT 1 FROM cur) AS found, u.id IS NOT NULL AS written, u.tags, u.language, u.timezone_id, u.created_at, u.last_active
+       FROM (SELECT 1) one LEFT JOIN u ON true`,
+    [JSON.stringify(set), remove, 'language' in change, change.language ?? null, 'timezone_id' in change, change.timezone_id ?? null, USER_LIMITS.tags, ...source.params],
   );
-  if (res.rows[0].found && !res.rows[0].written) {
+  const row = res.rows[0];
+  if (row.found && !row.written) {
     throw new ValidationError({ field: 'properties.tags', message: `properties.tags: a user holds at most ${USER_LIMITS.tags} tags; remove some with "" first.` });
   }
+  return row.written ? propertiesOf(row) : undefined;
 }
 
 /** The user's aliases with its OneSignal id (OneSignal's UserIdentityBody.identity). */

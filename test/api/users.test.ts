@@ -149,6 +149,19 @@ describe('api: users and aliases through the official client', () => {
     expect(await estimate({ filters: [{ field: 'tag', key: 'crm', relation: '=', value: 'yes' }] })).to.equal(1);
   });
 
+  it('updateUser of an external id that only installs carry (no user yet) makes the user of them and tags them all', async () => {
+    const register = async (token: string) => (await api.request('POST', `/api/v1/apps/${app.app.id}/subscriptions`, { body: { token, external_id: 'loose-1', tags: { own: '1' } } })).body.id as string;
+    const ids = [await register(nextToken()), await register(nextToken())];
+    const set = await client.updateUser(app.app.id, 'external_id', 'loose-1', { properties: { tags: { synced: 'yes' } } });
+    expect(set.properties!.tags).to.deep.equal({ own: '1', synced: 'yes' });
+    expect((await client.getUser(app.app.id, 'external_id', 'loose-1')).subscriptions!.map((s) => s.id).sort()).to.deep.equal([...ids].sort());
+    expect(await estimate({ filters: [{ field: 'tag', key: 'synced', relation: '=', value: 'yes' }] })).to.equal(2);
+    // A third install registered later joins the user at once (its login).
+    await register(nextToken());
+    await client.updateUser(app.app.id, 'external_id', 'loose-1', { properties: { tags: { synced: 'again' } } });
+    expect(await estimate({ filters: [{ field: 'tag', key: 'synced', relation: '=', value: 'again' }] })).to.equal(3);
+  });
+
   it('an import of a user\'s install (herald import) sets its user\'s tags, on all its installs', async () => {
     const tokens = [nextToken(), nextToken()];
     await client.createUser(app.app.id, user({ identity: { external_id: 'ida' }, properties: { tags: { old: '1' } }, subscriptions: tokens.map((t) => ios(t)) }));
