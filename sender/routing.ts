@@ -5,7 +5,7 @@ import type { Device } from '../core/delivery/chunks.js';
 import { apnsHeaderValues } from '../core/payload/apns-headers.js';
 import type { ApnsClient, ApnsMessage } from './apns/types.js';
 import { CredentialsUnusableError, type ApnsClients } from './apns-clients.js';
-import { payloadFor, type SendContext } from './send-cache.js';
+import { payloadFor, payloadWithoutChannel, type SendContext } from './send-cache.js';
 
 /** A message with the client of its device's environment, and whether that is not the App's own. */
 export type RoutedMessage = ApnsMessage & { client: ApnsClient; offEnvironment: boolean };
@@ -29,6 +29,10 @@ export async function routeMessages(clients: ApnsClients, send: SendContext, cre
   const headers = apnsHeaderValues({ ...request, apns: request.apns ?? {} }, Date.now() / 1000);
   return devices.map((d) => {
     const environment = d.environment ?? app.environment;
-    return { token: d.token, payload: payloadFor(send, d.language), ...headers, client: clientOf.get(environment)!, offEnvironment: environment !== app.environment };
+    const offEnvironment = environment !== app.environment;
+    // A broadcast channel lives in the App's environment: a push-to-start to a device of the other
+    // one goes without it (its activity registers an update token instead).
+    const payload = offEnvironment && request.liveActivity?.channelId !== undefined ? payloadWithoutChannel(send, d.language) : payloadFor(send, d.language);
+    return { token: d.token, payload, ...headers, client: clientOf.get(environment)!, offEnvironment };
   });
 }

@@ -45,10 +45,19 @@ export class SendCache {
 
 /** The send's payload for a device of this language (the contract's language fallback: pickLanguage). */
 export function payloadFor(send: SendContext, language: string | null): string {
-  const key = language ?? '';
+  return cachedPayload(send, language ?? '', send.request, language);
+}
+
+/** A push-to-start's payload without its broadcast channel (a device outside the channel's environment). */
+export function payloadWithoutChannel(send: SendContext, language: string | null): string {
+  const la = send.request.liveActivity;
+  return cachedPayload(send, `\0no-channel:${language ?? ''}`, { ...send.request, liveActivity: la && { ...la, channelId: undefined } }, language);
+}
+
+function cachedPayload(send: SendContext, key: string, request: SendContext['request'], language: string | null): string {
   let payload = send.payloads.get(key);
   if (payload === undefined) {
-    payload = buildApnsPayload(send.request, pickLanguage(send.request, language ?? undefined), { sendId: send.sendId });
+    payload = buildApnsPayload(request, pickLanguage(request, language ?? undefined), { sendId: send.sendId });
     send.payloads.set(key, payload);
   }
   return payload;

@@ -4,7 +4,14 @@
 // Answers are the client's StartLiveActivitySuccessResponse (201 {notification_id}) and
 // UpdateLiveActivitySuccessResponse (200 {id}); the id reads as any send's
 // (GET /api/v1/notifications/{id}).
+//
+// An App with spec.liveActivities.broadcast (issue 29) also has a broadcast channel per activity:
+// a start names it in the push-to-start, and an update or end goes once to it besides the send
+// to the registered tokens (api/live-activities/broadcast.ts).
 import type { Context } from 'koa';
+import { getApp } from '../../core/apps/app-store.js';
+import type { SendRequest } from '../../core/send-model/request.js';
+import type { LiveActivityBroadcast } from '../live-activities/broadcast.js';
 import { validateLiveActivityRequest } from '../../core/validation/validate-live-activity.js';
 import type { ApiDeps } from '../shared/deps.js';
 import { classifySend, routeAccept } from './notifications.js';
@@ -15,11 +22,12 @@ export function startLiveActivity(deps: ApiDeps) {
   return async function startLiveActivityHandler(ctx: Context): Promise<void> {
     const body = ctx.request.body as Record<string, unknown>;
     const activityType = String(ctx.params.activity_type);
+    const channelId = await startChannel(deps, ctx, body.activity_id);
     const created = await accept(ctx, {
       namedAppId: ctx.params.app_id,
       draw: classifySend(body), // a segment or filters start is a broadcast, a list a send
       body,
-      validate: (v) => validateLiveActivityRequest({ ...v, call: { event: 'start', activityType } }),
+      validate: (v) => withChannel(validateLiveActivityRequest({ ...v, call: { event: 'start', activityType } }), channelId),
       fingerprint: { activity_type: activityType, body },
     });
     ctx.status = 201;
@@ -33,14 +41,35 @@ export function updateLiveActivity(deps: ApiDeps) {
   return async function updateLiveActivityHandler(ctx: Context): Promise<void> {
     const body = ctx.request.body as Record<string, unknown>;
     const activityId = String(ctx.params.activity_id);
+    let request: SendRequest | undefined;
     const created = await accept(ctx, {
       namedAppId: ctx.params.app_id,
       draw: { bucket: 'send' }, // one activity's tokens, like a list
       body,
-      validate: (v) => validateLiveActivityRequest({ ...v, call: { event: 'update', activityId } }),
+      validate: (v) => (request = validateLiveActivityRequest({ ...v, call: { event: 'update', activityId } })),
       fingerprint: { activity_id: activityId, body },
     });
+    // A replayed answer sent nothing new: nor does its broadcast.
+    if (deps.liveActivityBroadcast && request && ctx.response.get('Idempotent-Replayed') !== 'true') await broadcastUpdate(deps, deps.liveActivityBroadcast, request);
     ctx.status = 200;
     ctx.body = { id: String(created.body.id) };
   };
+}
+
+/** The activity's broadcast channel, for an App that uses them and a start that names an activity. */
+async function startChannel(deps: ApiDeps, ctx: Context, activityId: unknown): Promise<string | undefined> {
+  if (!deps.liveActivityBroadcast) return undefined;
+  const app = await getApp(deps.pool, ctx.state.auth.appId);
+  return app && !app.disabled ? deps.liveActivityBroadcast.channelFor(app, activityId) : undefined;
+}
+
+function withChannel<T extends { liveActivity?: { channelId?: string } }>(request: T, channelId: string | undefined): T {
+  if (channelId !== undefined && request.liveActivity) request.liveActivity.channelId = channelId;
+  return request;
+}
+
+/** An update or end: once to the activity's channel, when it has one (the send went to the tokens). */
+async function broadcastUpdate(deps: ApiDeps, broadcast: LiveActivityBroadcast, request: SendRequest): Promise<void> {
+  const app = await getApp(deps.pool, request.appId);
+  if (app && !app.disabled) await broadcast.broadcast(app, request);
 }

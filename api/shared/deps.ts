@@ -3,6 +3,7 @@ import type { Pool } from '../../core/store/db.js';
 import type { Bus } from '../../core/bus/jetstream.js';
 import type { Logger } from '../../core/log.js';
 import type { ApiMetrics } from './metrics.js';
+import type { LiveActivityBroadcast } from '../live-activities/broadcast.js';
 
 /** Which class bucket an authenticated call draws (contract "Rate limits"). */
 export type ClassBucket = 'send' | 'broadcast' | 'read' | 'users' | 'export';
@@ -42,4 +43,6 @@ export interface ApiDeps {
   now?: () => Date;
   /** Checks for /readyz beyond PostgreSQL and NATS (e.g. Redis); each throws when not ready. */
   readinessChecks?: Record<string, () => Promise<void>>;
+  /** Apple's broadcast push for Apps with spec.liveActivities.broadcast (issue 29); absent: per-token delivery only. */
+  liveActivityBroadcast?: LiveActivityBroadcast;
 }

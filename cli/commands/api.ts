@@ -9,18 +9,36 @@ import type { Runtime } from '../runtime.js';
 import { buildLimits } from './limits.js';
 import { listenOn, openBus, openDatabase } from '../startup.js';
 import { outageLog } from '../../core/faults/outage-log.js';
+import { readFileSync } from 'node:fs';
+import { LiveActivityBroadcast } from '../../api/live-activities/broadcast.js';
 
 export async function runApi(rt: Runtime): Promise<void> {
   const { config, logger } = rt;
   const pool = await openDatabase(config.databaseUrl, { max: 20, applicationName: 'herald-api', logger });
   const bus = await openBus(config.natsUrl, config.streamPrefix, { name: 'herald-api', logger });
   const limits = await buildLimits(rt, pool);
+  const metrics = createApiMetrics({ defaults: true, backlog: () => readBacklog(pool) });
+  // Apple's broadcast push (issue 29): channels at starts, one request per update, for the Apps
+  // that opt in; the gateway and CA settings are the senders'.
+  const liveActivityBroadcast = new LiveActivityBroadcast(
+    pool,
+    {
+      url: config.apnsUrl,
+      sandboxUrl: config.apnsSandboxUrl,
+      ca: config.apnsCaFile ? readFileSync(config.apnsCaFile, 'utf8') : undefined,
+      broadcastUrl: config.apnsBroadcastUrl,
+      client: { adapter: config.apnsClient },
+    },
+    logger,
+    metrics.registry,
+  );
   const deps: ApiDeps = {
     pool,
     bus,
     logger,
-    metrics: createApiMetrics({ defaults: true, backlog: () => readBacklog(pool) }),
+    metrics,
     trustProxyHops: config.trustProxyHops,
+    liveActivityBroadcast,
     ...limits.deps,
   };
   const app = createApi(deps);
@@ -33,6 +51,7 @@ export async function runApi(rt: Runtime): Promise<void> {
   if (process.env.HERALD_PRINT_PORT) process.stdout.write(`listening ${port}\n`);
 
   rt.onShutdown('clients', async () => {
+    await liveActivityBroadcast.close();
     await limits.close();
     await bus.close();
     await pool.end();

@@ -7,6 +7,7 @@ import { runSender } from './sender.js';
 
 export async function runDev(rt: Runtime): Promise<void> {
   let senderRt = rt;
+  let apiRt = rt;
   if (!rt.config.apnsUrl) {
     const { startApnsSim } = await import('../../apns-sim/index.js');
     const sim = await startApnsSim({ certDir: '.herald/apns-sim', logger: rt.logger.child({ component: 'apns-sim' }) });
@@ -14,8 +15,10 @@ export async function runDev(rt: Runtime): Promise<void> {
     // For the person at the terminal: where the payloads Apple would receive can be read.
     process.stdout.write(`\nAPNs simulator: what Apple would receive is at ${sim.controlUrl}/deliveries?limit=20\n\n`);
     senderRt = { ...rt, config: Object.freeze({ ...rt.config, apnsUrl: sim.url, apnsCaFile: sim.caFile }) };
+    // The api sends Live Activity broadcasts and manages their channels (issue 29): the simulator too.
+    apiRt = { ...rt, config: Object.freeze({ ...senderRt.config, apnsBroadcastUrl: rt.config.apnsBroadcastUrl ?? sim.managementUrl }) };
     rt.onShutdown('apns simulator', () => sim.close());
   }
   await runSender(senderRt);
-  await runApi(rt);
+  await runApi(apiRt);
 }

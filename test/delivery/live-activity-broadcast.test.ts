@@ -1,0 +1,194 @@
+// Apple's broadcast push behind activity_id, end to end through the official client (issue 29):
+// an App with spec.liveActivities.broadcast gets a channel at its first startLiveActivity of an
+// activity, named in the push-to-start (aps.input-push-channel); each updateLiveActivity then goes
+// as ONE broadcast request to the channel (which the simulator hands to every device subscribed
+// to it) plus per-token pushes to the installs that registered an update token (the devices
+// before iOS 18). The client's calls are unchanged. When channel management fails, the start goes
+// without a channel, it is counted, and updates go per token only.
+import { expect } from 'chai';
+import { readFile } from 'node:fs/promises';
+import * as OneSignal from '@onesignal/node-onesignal';
+import { useTestEnv } from '../env/index.js';
+import { startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
+import { createKey } from '../../core/apps/keys.js';
+import { silentLogger } from '../../core/log.js';
+import { createApiMetrics } from '../../api/shared/metrics.js';
+import { LiveActivityBroadcast } from '../../api/live-activities/broadcast.js';
+import type { Sender } from '../../sender/index.js';
+import { startTestApi, type TestApi } from '../support/api-server.js';
+import { createTestApp, startTestSender, token, waitFinal, type TestApp } from './fixtures.js';
+
+interface Stack {
+  app: TestApp;
+  api: TestApi;
+  client: OneSignal.DefaultApi;
+  broadcast: LiveActivityBroadcast;
+  metrics: ReturnType<typeof createApiMetrics>;
+}
+
+describe('delivery: Live Activities over broadcast channels through the official client', function () {
+  this.timeout(120_000);
+  const env = useTestEnv();
+  let sim: ApnsSim;
+  let sender: Sender;
+  const stacks: Stack[] = [];
+
+  /** An api whose broadcast service manages channels at `managementUrl`, and an app of it. */
+  async function stack(name: string, opts: { broadcast: boolean; managementUrl?: string }): Promise<Stack> {
+    const app = await createTestApp(env.pool, name, { key: keyPair, teamId: TEAM });
+    if (opts.broadcast) await env.pool.query('UPDATE apps SET live_activity_broadcast = true WHERE id = $1', [app.app.id]);
+    const metrics = createApiMetrics();
+    const ca = await readFile(sim.caFile, 'utf8');
+    const broadcast = new LiveActivityBroadcast(env.pool, { url: sim.url, ca, broadcastUrl: opts.managementUrl ?? sim.managementUrl }, silentLogger(), metrics.registry);
+    const api = await startTestApi(env, { metrics, liveActivityBroadcast: broadcast });
+    const { key } = await createKey(env.pool, app.app.id);
+    const client = new OneSignal.DefaultApi(OneSignal.createConfiguration({ restApiKey: key, baseServer: new OneSignal.ServerConfiguration(`${api.url}/api/v1`, {}) }));
+    const s = { app, api, client, broadcast, metrics };
+    stacks.push(s);
+    return s;
+  }
+
+  const TEAM = 'TEAM000029';
+  let keyPair: import('../../apns-sim/index.js').ApnsKeyPair;
+
+  before(async () => {
+    const { generateApnsKeyPair } = await import('../../apns-sim/index.js');
+    keyPair = generateApnsKeyPair();
+    sim = await startApnsSim({ keys: [{ keyId: keyPair.keyId, teamId: TEAM, publicKey: keyPair.publicKeyPem }] });
+    sender = await startTestSender(env, sim);
+  });
+  after(async () => {
+    for (const s of stacks) {
+      await s.api.close();
+      await s.broadcast.close();
+    }
+    await sender?.stop();
+    await sim?.close();
+  });
+  beforeEach(() => sim.reset());
+
+  /** An install as the SDK registers it, with a push-to-start token for MatchAttributes. */
+  async function install(s: Stack, name: string, fields: Record<string, unknown> = {}): Promise<{ id: string; startToken: string }> {
+    const created = await s.api.request('POST', `/api/v1/apps/${s.app.app.id}/subscriptions`, { body: { token: token(`d${name}`, 1), language: 'en', ...fields } });
+    expect(created.status).to.equal(201);
+    const startToken = token(`5${name}`, 1);
+    const set = await s.api.request('PUT', `/api/v1/apps/${s.app.app.id}/activities/tokens/start/MatchAttributes/subscriptions/${created.body.id}`, { body: { activity_token: startToken, device_type: 0 } });
+    expect(set.status).to.equal(200);
+    return { id: created.body.id, startToken };
+  }
+
+  /** The update token an install's activity registers (a device before iOS 18: no channel). */
+  async function registerUpdateToken(s: Stack, installId: string, activityId: string, laToken: string): Promise<void> {
+    const set = await s.api.request('POST', `/api/v1/apps/${s.app.app.id}/live_activities/${activityId}/token`, { body: { subscription_id: installId, push_token: laToken, device_type: 0 } });
+    expect(set.status).to.equal(200);
+  }
+
+  const start = (s: Stack, activityId: string) =>
+    s.client.startLiveActivity(
+      s.app.app.id,
+      'MatchAttributes',
+      Object.assign(new OneSignal.StartLiveActivityRequest(), {
+        name: 'kick-off', event: 'start', activity_id: activityId, event_attributes: { home: 'A', away: 'B' },
+        event_updates: { home: 0, away: 0 }, contents: { en: 'Kick-off' }, included_segments: ['Subscribed Users'],
+      }),
+    );
+  const update = (s: Stack, activityId: string, score: number) =>
+    s.client.updateLiveActivity(
+      s.app.app.id,
+      activityId,
+      Object.assign(new OneSignal.UpdateLiveActivityRequest(), { name: 'goal', event: 'update', event_updates: { home: score, away: 0 }, contents: { en: `Goal ${score}` } }),
+    );
+  const startAps = (startToken: string) => {
+    const got = sim.deliveries(startToken);
+    expect(got, 'one push-to-start').to.have.length(1);
+    return (JSON.parse(got[0].payload) as { aps: Record<string, unknown> }).aps;
+  };
+  const broadcastsOf = (channelId: string) => sim.deliveries(undefined, channelId).filter((d) => d.broadcast);
+
+  it('a start makes the channel once and names it in every push-to-start; updates go once to it plus per token to the registered tokens', async () => {
+    const s = await stack('labroadcast', { broadcast: true });
+    const bundle = s.app.app.bundleId;
+    const a = await install(s, 'a1');
+    const b = await install(s, 'a2');
+    // A development build: its token is the sandbox gateway's, and the channel lives in the App's environment (production).
+    const dev = await install(s, 'a3', { test_type: 1 });
+    const started = await start(s, 'match-9');
+    expect((await waitFinal(env.pool, Number(started.notification_id))).final).to.include({ sent: 3 });
+    const channels = sim.channels(bundle);
+    expect(channels, 'one channel for the activity').to.have.length(1);
+    const [channelId] = channels;
+    expect(startAps(a.startToken)['input-push-channel']).to.equal(channelId);
+    expect(startAps(b.startToken)['input-push-channel']).to.equal(channelId);
+    expect(startAps(dev.startToken), 'no channel of another environment').to.not.have.property('input-push-channel');
+
+    // iOS 18 devices joined the channel with the started activity; a device before iOS 18 (a2)
+    // registered an update token instead.
+    const channelDevices = [token('c1', 1), token('c2', 1), token('c3', 1)];
+    for (const t of channelDevices) sim.subscribe(channelId, t);
+    const laToken = token('e2', 1);
+    await registerUpdateToken(s, b.id, 'match-9', laToken);
+
+    // A second start of the same activity reuses the channel.
+    sim.reset();
+    await waitFinal(env.pool, Number((await start(s, 'match-9')).notification_id));
+    expect(sim.channels(bundle)).to.deep.equal([channelId]);
+    expect(startAps(a.startToken)['input-push-channel']).to.equal(channelId);
+
+    for (const score of [1, 2]) {
+      sim.reset();
+      const res = await update(s, 'match-9', score);
+      // The answer comes after the broadcast went out: it is in the log already.
+      const requests = broadcastsOf(channelId);
+      expect(requests, 'one broadcast request per update').to.have.length(1);
+      expect(requests[0].status).to.equal(200);
+      expect(requests[0].headers).to.include({ 'apns-push-type': 'liveactivity', 'apns-channel-id': channelId });
+      const aps = (JSON.parse(requests[0].payload) as { aps: Record<string, unknown> }).aps;
+      expect(aps).to.deep.include({ event: 'update', 'content-state': { home: score, away: 0 }, alert: { body: `Goal ${score}` } });
+      expect(sim.deliveries(undefined, channelId).filter((d) => !d.broadcast).map((d) => d.token).sort()).to.deep.equal(channelDevices);
+      // The device before iOS 18: its own push, through the send.
+      expect((await waitFinal(env.pool, Number(res.id))).final).to.include({ total_recipients: 1, sent: 1 });
+      const own = sim.deliveries(laToken);
+      expect(own).to.have.length(1);
+      expect(own[0].channelId).to.equal(undefined);
+      expect(JSON.parse(own[0].payload).aps['content-state']).to.deep.equal({ home: score, away: 0 });
+    }
+    const metric = await s.metrics.registry.getSingleMetricAsString('herald_live_activity_broadcasts_total');
+    expect(metric).to.contain('herald_live_activity_broadcasts_total{status="200"} 2');
+  });
+
+  it('an activity started without broadcast channels (another id, never started) gets no broadcast: per token only', async () => {
+    const s = stacks[0];
+    const i = await install(s, 'b1');
+    const laToken = token('e3', 1);
+    await registerUpdateToken(s, i.id, 'app-started-7', laToken);
+    const res = await update(s, 'app-started-7', 3);
+    expect((await waitFinal(env.pool, Number(res.id))).final).to.include({ sent: 1 });
+    expect(sim.deliveries().filter((d) => d.broadcast)).to.deep.equal([]);
+    expect(sim.deliveries(laToken)).to.have.length(1);
+  });
+
+  it('an App without spec.liveActivities.broadcast makes no channel and names none', async () => {
+    const s = await stack('laplain', { broadcast: false });
+    const a = await install(s, 'c9');
+    await waitFinal(env.pool, Number((await start(s, 'match-10')).notification_id));
+    expect(sim.channels(s.app.app.bundleId)).to.deep.equal([]);
+    expect(startAps(a.startToken)).to.not.have.property('input-push-channel');
+  });
+
+  it('channel management failing falls back to per-token delivery, counted in herald_live_activity_channel_failures_total', async () => {
+    const s = await stack('lafallback', { broadcast: true, managementUrl: 'https://127.0.0.1:1' });
+    const a = await install(s, 'f1');
+    const started = await start(s, 'match-11');
+    expect((await waitFinal(env.pool, Number(started.notification_id))).final).to.include({ sent: 1 });
+    expect(startAps(a.startToken)).to.not.have.property('input-push-channel');
+    const failures = await s.metrics.registry.getSingleMetricAsString('herald_live_activity_channel_failures_total');
+    expect(failures).to.match(/herald_live_activity_channel_failures_total\{stage="create",reason="ConnectionError"\} 1/);
+    const laToken = token('e4', 1);
+    await registerUpdateToken(s, a.id, 'match-11', laToken);
+    sim.reset();
+    const res = await update(s, 'match-11', 1);
+    expect((await waitFinal(env.pool, Number(res.id))).final).to.include({ sent: 1 });
+    expect(sim.deliveries().filter((d) => d.broadcast)).to.deep.equal([]);
+    expect(sim.deliveries(laToken)).to.have.length(1);
+  });
+});
