@@ -40,7 +40,7 @@ export class AudienceSizes {
   /** The target's size: kept if counted less than 30 s before `now`, else the count in flight, else a new count. */
   get(app: AppRecord, target: SendTarget, now: Date): Promise<AudienceSize> {
     // A list's size is its length: nothing is counted, so nothing is kept.
-    if (target.kind === 'subscription_ids' || target.kind === 'external_ids') return Promise.resolve({ estimate: target.ids.length, countedAt: now });
+    if (target.kind === 'subscription_ids' || target.kind === 'external_ids' || target.kind === 'aliases') return Promise.resolve({ estimate: target.ids.length, countedAt: now });
     const key = `${app.id} ${JSON.stringify(target)} ${definitionOf(app, target)}`;
     const kept = this.kept.get(key);
     if (kept && now.getTime() - kept.countedAt.getTime() < SIZE_KEPT_MS) return Promise.resolve(kept);

@@ -18,6 +18,8 @@ interface Row {
   /** Live Activity pushes: the activity updated or ended, the type a start pushes to, the event. */
   activity?: string | null;
   push_to_start?: string | null;
+  /** An include_aliases send's label (other than external_id). */
+  label?: string | null;
   la_event?: string | null;
 }
 
@@ -28,6 +30,7 @@ export function describe(r: Omit<Row, 'id'>): string {
         : r.target_kind === 'filters' ? `filters (${r.groups ?? 1} group${r.groups === 1 ? '' : 's'})`
           : r.target_kind === 'subscription_ids' ? `${r.ids ?? 0} subscription id${r.ids === 1 ? '' : 's'}`
             : r.target_kind === 'external_ids' ? `${r.ids ?? 0} external id${r.ids === 1 ? '' : 's'}`
+              : r.target_kind === 'aliases' ? `${r.ids ?? 0} ${r.label ?? 'alias'} id${r.ids === 1 ? '' : 's'}`
               : r.target_kind === 'activity' ? `Live Activity ${r.activity ?? ''} (${r.la_event ?? 'update'})`
                 : r.target_kind;
   const narrowed = r.excluding?.length ? `${base}, without ${r.excluding.join(', ')}` : base;
@@ -41,7 +44,8 @@ export const describeTarget = (t: SendTarget) =>
     segment: t.kind === 'segment' ? t.segment : null,
     tag: t.kind === 'tag' ? t.tag : null,
     groups: t.kind === 'filters' ? t.groups.length : null,
-    ids: t.kind === 'subscription_ids' || t.kind === 'external_ids' ? t.ids.length : null,
+    ids: t.kind === 'subscription_ids' || t.kind === 'external_ids' || t.kind === 'aliases' ? t.ids.length : null,
+    label: t.kind === 'aliases' ? t.label : null,
     excluding: t.excluding ?? null,
   });
 
@@ -52,7 +56,7 @@ export async function sendAudiences(db: Queryable, appId: string, ids: number[])
     `SELECT id, target_kind, ${requestTextSql('request', 'target', 'segment')} AS segment, ${target('tag')} AS tag,
             ${arrayLength(target('groups'))} AS groups, ${arrayLength(target('ids'))} AS ids,
             ${target('excluding')} AS excluding, ${requestTextSql('request', 'target', 'activityId')} AS activity,
-            ${requestTextSql('request', 'target', 'pushToStart')} AS push_to_start, ${requestTextSql('request', 'liveActivity', 'event')} AS la_event
+            ${requestTextSql('request', 'target', 'pushToStart')} AS push_to_start, ${requestTextSql('request', 'target', 'label')} AS label, ${requestTextSql('request', 'liveActivity', 'event')} AS la_event
        FROM sends WHERE app_id = $1 AND id = ANY($2::bigint[])`,
     [appId, ids],
   );

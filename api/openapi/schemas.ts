@@ -87,7 +87,7 @@ export const schemas = {
         description: "A list send's ids that name no subscribed install of the app (OneSignal's shape); the send goes on to the others, and these are counted skipped.",
         additionalProperties: false,
         properties: {
-          invalid_aliases: { type: 'object', additionalProperties: false, properties: { external_id: { type: 'array', items: { type: 'string' } } } },
+          invalid_aliases: { type: 'object', description: 'By alias label (external_id, onesignal_id or a custom label): the ids no subscribed install has.', additionalProperties: { type: 'array', items: { type: 'string' } } },
           invalid_player_ids: { type: 'array', items: { type: 'string' } },
         },
       },

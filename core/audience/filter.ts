@@ -71,7 +71,7 @@ function filterCondition(c: AudienceCondition, params: Params): string {
  * its excluded segments and push-to-start type. For a list target's devices: narrowing(...).
  */
 export function audienceCondition(app: AppRecord, target: SendTarget, params: Params): string {
-  if (target.kind === 'subscription_ids' || target.kind === 'external_ids' || target.kind === 'activity') {
+  if (target.kind === 'subscription_ids' || target.kind === 'external_ids' || target.kind === 'aliases' || target.kind === 'activity') {
     throw new Error(`audienceCondition: ${target.kind} is not a condition on installs`);
   }
   const included =

@@ -13,7 +13,7 @@ export interface AudienceMeasure {
 }
 
 export async function measureAudience(db: Queryable, app: AppRecord, target: SendTarget): Promise<AudienceMeasure> {
-  if (target.kind === 'subscription_ids' || target.kind === 'external_ids') {
+  if (target.kind === 'subscription_ids' || target.kind === 'external_ids' || target.kind === 'aliases') {
     return { estimate: target.ids.length, maxSeq: null };
   }
   if (target.kind === 'activity') return { estimate: await countActivityTokens(db, app.id, target.activityId), maxSeq: null };

@@ -9,6 +9,7 @@ import { requestJsonSql, type SendTarget } from '../send-model/request.js';
 import { statusInSql } from '../send-model/states.js';
 import type { Queryable } from '../store/db.js';
 import { audienceCondition, Params } from './filter.js';
+import { isAliasMember } from './alias-target.js';
 import { findSegment } from './segments.js';
 
 /** How many of the app's latest sends are checked (each check is one indexed lookup). */
@@ -32,6 +33,10 @@ export async function sendsOfInstall(db: Queryable, app: AppRecord, install: { i
   const found: number[] = [];
   for (const s of sends.rows) {
     const t = s.target;
+    if (t.kind === 'aliases') {
+      if (await isAliasMember(db, app.id, t, install.id)) found.push(Number(s.id));
+      continue;
+    }
     if (t.kind === 'subscription_ids' || t.kind === 'external_ids') {
       const key = t.kind === 'subscription_ids' ? install.id : install.external_id;
       if (key !== null && t.ids.includes(key)) found.push(Number(s.id));

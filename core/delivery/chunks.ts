@@ -14,6 +14,7 @@ import type { RefusedToken } from '../send-model/devices.js';
 import { finishIfComplete, stopWithin, type FinishedSend } from './finish.js';
 import { dropEndedTokens, removeRefusedTokens } from '../live-activities/tokens.js';
 import { isUuid } from '../formats/uuid.js';
+import { aliasInstalls } from '../audience/alias-target.js';
 import { recordChunkEvents } from '../events/record.js';
 import type { ChunkDevices, Device } from '../send-model/devices.js';
 
@@ -27,6 +28,7 @@ export async function loadChunkDevices(db: Queryable, app: AppRecord, req: SendR
   const target = req.target;
   // A Live Activity's update or end: the installs of the chunk, with their activity's token.
   if (target.kind === 'activity') return loadActivityDevices(db, app.id, target.activityId, bounds.entries ?? []);
+  if (target.kind === 'aliases') return loadAliasDevices(db, app, target, bounds.entries ?? target.ids);
   if (target.kind === 'subscription_ids' || target.kind === 'external_ids') {
     const byId = target.kind === 'subscription_ids';
     // A timezone list send's chunk counts for its own share of the ids (timezone.ts).
@@ -63,6 +65,20 @@ export async function loadChunkDevices(db: Queryable, app: AppRecord, req: SendR
   );
   const devices = res.rows.map((r) => ({ entry: String(r.seq), subscriptionId: r.id, token: r.token, language: r.language, environment: r.environment }));
   return { devices, entries: devices.map((d) => d.entry) };
+}
+
+/** The installs of the users an include_aliases list names (core/audience/alias-target.ts), each with the id that named it. */
+async function loadAliasDevices(db: Queryable, app: AppRecord, target: Extract<SendRequest['target'], { kind: 'aliases' }>, given: string[]): Promise<ChunkDevices> {
+  const params = new Params([app.id]);
+  const members = aliasInstalls(target.label, given, params);
+  const narrowed = narrowing(app, target, params);
+  const token = deviceTokenColumn(target, params);
+  const res = await db.query<Device>(
+    `SELECT ${members.entry} AS entry, s.id::text AS "subscriptionId", ${token} AS token, s.language, s.environment FROM subscriptions s ${members.join}
+      WHERE s.app_id = $1 AND s.subscribed AND ${members.where}${narrowed} ORDER BY s.seq`,
+    params.values,
+  );
+  return { devices: res.rows, entries: given };
 }
 
 export interface ChunkOutcome {

@@ -71,7 +71,7 @@ export async function audienceBoundaries(db: Queryable, app: AppRecord, req: Sen
 }
 
 export function listBounds(req: SendRequest): ChunkBounds[] {
-  if (req.target.kind !== 'subscription_ids' && req.target.kind !== 'external_ids') return [];
+  if (req.target.kind !== 'subscription_ids' && req.target.kind !== 'external_ids' && req.target.kind !== 'aliases') return [];
   const ids = req.target.ids.length;
   // Lists hold at most 500 ids (contract "Limits"), so a list send is one chunk.
   return ids ? [{ chunk: 0, fromSeq: null, toSeq: null, planned: ids }] : [];

@@ -17,6 +17,7 @@ import { inTransaction } from '../store/db.js';
 import type { Bus } from '../bus/jetstream.js';
 import type { AppRecord } from '../apps/app-store.js';
 import { audienceCondition, Params } from '../audience/filter.js';
+import { aliasInstalls } from '../audience/alias-target.js';
 import type { SendRequest } from '../send-model/request.js';
 import { nextClockTime, zoneSpecFor } from '../time/zone-clock.js';
 import { CHUNK_SIZE } from './planner.js';
@@ -69,14 +70,26 @@ async function segmentGroups(db: Queryable, app: AppRecord, req: SendRequest, ma
   return groups;
 }
 
+/** An include_aliases send: each id with the zone of its users' first subscribed install. */
+function aliasZones(db: Queryable, app: AppRecord, target: Extract<SendRequest['target'], { kind: 'aliases' }>) {
+  const params = new Params([app.id]);
+  const members = aliasInstalls(target.label, target.ids, params);
+  return db.query<{ entry: string; timezone: string | null }>(
+    `SELECT DISTINCT ON (entry) entry, timezone FROM (
+       SELECT ${members.entry} AS entry, s.timezone, s.seq FROM subscriptions s ${members.join}
+        WHERE s.app_id = $1 AND s.subscribed AND ${members.where}) m ORDER BY entry, seq`,
+    params.values,
+  );
+}
+
 /** List sends: each given id goes with the zone of its first subscribed install (none: no zone). */
 async function listGroups(db: Queryable, app: AppRecord, req: SendRequest, size: number) {
   const target = req.target;
   const groups = new Map<string | null, ZoneGroup['parts']>();
-  if (target.kind !== 'subscription_ids' && target.kind !== 'external_ids') return groups;
+  if (target.kind !== 'subscription_ids' && target.kind !== 'external_ids' && target.kind !== 'aliases') return groups;
   const byId = target.kind === 'subscription_ids';
   const entries = byId ? target.ids.map((id) => id.toLowerCase()) : target.ids;
-  const res = await db.query<{ entry: string; timezone: string | null }>(
+  const res = target.kind === 'aliases' ? await aliasZones(db, app, target) : await db.query<{ entry: string; timezone: string | null }>(
     byId
       ? `SELECT DISTINCT ON (id) id::text AS entry, timezone FROM subscriptions
           WHERE app_id = $1 AND subscribed AND id::text = ANY($2::text[]) ORDER BY id, seq`
@@ -115,7 +128,7 @@ export async function timezoneChunks(
   const delivery = req.timezoneDelivery;
   if (!delivery) throw new Error('not a timezone send');
   const size = opts.size ?? CHUNK_SIZE;
-  const isList = req.target.kind === 'subscription_ids' || req.target.kind === 'external_ids';
+  const isList = req.target.kind === 'subscription_ids' || req.target.kind === 'external_ids' || req.target.kind === 'aliases';
   if (!isList && opts.cap <= 0) return [];
   const raw = isList ? await listGroups(db, app, req, size) : await segmentGroups(db, app, req, opts.maxSeq, opts.cap, size);
   const groups: ZoneGroup[] = [...raw].map(([timezone, parts]) => ({ timezone, parts, notBefore: zoneMoment(timezone, delivery, opts.from) }));

@@ -14,6 +14,7 @@ export type SendTarget = (
   | { kind: 'filters'; groups: AudienceCondition[][] } // OR of groups, AND within a group
   | { kind: 'subscription_ids'; ids: string[] } // distinct, in first-seen order
   | { kind: 'external_ids'; ids: string[] } // distinct, in first-seen order
+  | { kind: 'aliases'; label: string; ids: string[] } // include_aliases of a label other than external_id (issue 27)
   | { kind: 'activity'; activityId: string }
 ) & { excluding?: string[]; pushToStart?: string };
 

@@ -5,7 +5,8 @@ import type { SendStatus } from './states.js';
 
 /** A list send's ids that name no subscribed install (OneSignal's `errors`). */
 export interface UnknownIds {
-  invalid_aliases?: { external_id: string[] };
+  /** By label: the ids of an include_aliases (or include_external_ids: external_id) list no subscribed install has. */
+  invalid_aliases?: Record<string, string[]>;
   invalid_player_ids?: string[];
 }
 

@@ -5,6 +5,7 @@
 import type { AppRecord } from '../apps/app-store.js';
 import { getApp } from '../apps/app-store.js';
 import { Params, audienceCondition } from '../audience/filter.js';
+import { isAliasMember } from '../audience/alias-target.js';
 import type { Queryable, Pool } from '../store/db.js';
 import { inTransaction } from '../store/db.js';
 import type { SendRequest } from '../send-model/request.js';
@@ -24,6 +25,7 @@ interface SendAudience {
 async function inAudience(db: Queryable, app: AppRecord, send: SendAudience, subscriptionId: string): Promise<boolean> {
   const target = send.request.target;
   if (target.kind === 'subscription_ids') return target.ids.includes(subscriptionId);
+  if (target.kind === 'aliases') return isAliasMember(db, app.id, target, subscriptionId);
   const params = new Params([subscriptionId, app.id]);
   let condition: string;
   if (target.kind === 'external_ids') {

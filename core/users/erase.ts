@@ -6,6 +6,7 @@
 // A chunk in flight that planned an erased install finds it gone and counts it skipped, as an
 // install unsubscribed since the plan (core/delivery/chunks.ts, sender/tally.ts).
 import type { PoolClient } from '../store/db.js';
+import { ONESIGNAL_ID } from '../formats/alias-label.js';
 
 export interface Erased {
   installs: number;
@@ -28,7 +29,13 @@ export async function eraseUser(db: PoolClient, appId: string, userId: string): 
   const named = [...new Set([...installIds, ...installIds.map((id) => id.toUpperCase()), ...externalIds])];
   const tokens = await db.query('SELECT count(*)::int AS n FROM live_activity_tokens WHERE subscription_id = ANY($1::uuid[])', [installIds]);
   const opens = await db.query('DELETE FROM opens WHERE subscription_id = ANY($1::uuid[])', [installIds]);
-  const scrubbed = named.length ? await scrubSends(db, appId, named) : 0;
+  let scrubbed = named.length ? await scrubSends(db, appId, named, LISTS) : 0;
+  // include_aliases sends of other labels (issue 27) name the user by that label's id, or by its
+  // own id (onesignal_id): taken out of the sends of that label only, as an id of one label may be
+  // another user's id of another label.
+  const byLabel = new Map<string, string[]>([[ONESIGNAL_ID, [userId]]]);
+  for (const a of aliases.rows) if (a.label !== 'external_id') byLabel.set(a.label, [...(byLabel.get(a.label) ?? []), a.alias_id]);
+  for (const [label, ids] of byLabel) scrubbed += await scrubSends(db, appId, ids, { sql: `request->'target'->>'kind' = 'aliases' AND request->'target'->>'label' = $3`, params: [label] });
   // Another install of the app may carry the external id without a user (registered after the
   // user's row was made, before this call): it is the user's too.
   if (externalIds.length) await db.query('DELETE FROM subscriptions WHERE app_id = $1 AND external_id = ANY($2::text[]) AND user_id IS NULL', [appId, externalIds]);
@@ -40,18 +47,27 @@ export async function eraseUser(db: PoolClient, appId: string, userId: string): 
  * Takes the ids out of the app's list sends (sends.request's target ids), the answers kept for
  * their idempotent repeats (the unknown ids OneSignal-style) and the entries of their chunks.
  */
-async function scrubSends(db: PoolClient, appId: string, named: string[]): Promise<number> {
+/** Which list sends a scrub reads: `sql` on `sends`, its parameters from $3. */
+interface SendsOf {
+  sql: string;
+  params: unknown[];
+}
+
+/** The list sends of subscription ids and external ids (include_aliases of another label apart). */
+const LISTS: SendsOf = { sql: `coalesce(request->'target'->>'kind', '') <> 'aliases'`, params: [] };
+
+async function scrubSends(db: PoolClient, appId: string, named: string[], which: SendsOf): Promise<number> {
   const sends = await db.query<{ id: string }>(
     `UPDATE sends SET request = jsonb_set(request, '{target,ids}',
             (SELECT coalesce(jsonb_agg(x ORDER BY n), '[]') FROM jsonb_array_elements(request->'target'->'ids') WITH ORDINALITY AS e(x, n) WHERE NOT (x #>> '{}') = ANY($2::text[])))
-      WHERE app_id = $1 AND request->'target' ? 'ids' AND (request->'target'->'ids') ?| $2::text[]
+      WHERE app_id = $1 AND request->'target' ? 'ids' AND (request->'target'->'ids') ?| $2::text[] AND ${which.sql}
       RETURNING id`,
-    [appId, named],
+    [appId, named, ...which.params],
   );
   await db.query(
     `UPDATE send_chunks c SET entries = ARRAY(SELECT e FROM unnest(c.entries) WITH ORDINALITY AS u(e, n) WHERE NOT e = ANY($2::text[]) ORDER BY n)
-      WHERE c.entries && $2::text[] AND c.entries IS NOT NULL AND c.send_id IN (SELECT id FROM sends WHERE app_id = $1)`,
-    [appId, named],
+      WHERE c.entries && $2::text[] AND c.entries IS NOT NULL AND c.send_id IN (SELECT id FROM sends WHERE app_id = $1 AND ${which.sql})`,
+    [appId, named, ...which.params],
   );
   if (sends.rowCount) {
     const kept = await db.query<{ key: string; response: unknown }>(
@@ -83,7 +99,7 @@ export async function eraseInstall(db: PoolClient, appId: string, installId: str
   if (!found.rowCount) return undefined;
   const tokens = await db.query('SELECT count(*)::int AS n FROM live_activity_tokens WHERE subscription_id = $1', [installId]);
   const opens = await db.query('DELETE FROM opens WHERE subscription_id = $1', [installId]);
-  const scrubbed = await scrubSends(db, appId, [installId, installId.toUpperCase()]);
+  const scrubbed = await scrubSends(db, appId, [installId, installId.toUpperCase()], LISTS);
   await db.query('DELETE FROM subscriptions WHERE id = $1', [installId]);
   return { installs: 1, aliases: 0, live_activity_tokens: tokens.rows[0].n, opens: opens.rowCount ?? 0, sends_scrubbed: scrubbed };
 }

@@ -3,6 +3,7 @@
 // read them here. Where OneSignal states a limit, the comment says so; the others bound the work
 // of one request and the size of one user's row.
 import { LIMITS } from '../validation/limits.js';
+import { ALIAS_LABEL_MAX, ALIAS_LABEL_PATTERN } from '../formats/alias-label.js';
 import { TAGS_MAX } from '../formats/tags.js';
 import { TIME_ZONE_NAME_MAX_CHARS } from '../formats/time-zone-name.js';
 
@@ -12,7 +13,7 @@ export const USER_LIMITS = {
   /** Aliases of one user besides its OneSignal id, external_id included. */
   aliases: 20,
   /** An alias label: letters, digits, `_`, `-` and `.`, up to this many characters. */
-  label: 64,
+  label: ALIAS_LABEL_MAX,
   /** An alias id (external_id and custom labels): as long as an external id of the send calls. */
   alias_id: LIMITS.external_id,
   /** Tags of one user (the app-facing install calls allow 200 in one body). */
@@ -23,10 +24,10 @@ export const USER_LIMITS = {
   timezone_id: TIME_ZONE_NAME_MAX_CHARS,
 } as const;
 
-/** An alias label as the path and bodies accept it. */
-export const LABEL_PATTERN = `^[A-Za-z0-9_.-]{1,${USER_LIMITS.label}}$`;
+/** An alias label as the path and bodies accept it (core/formats/alias-label.ts). */
+export const LABEL_PATTERN = ALIAS_LABEL_PATTERN;
 
 /** The label of the OneSignal id: read-only, never created or deleted as an alias. */
-export const ONESIGNAL_ID = 'onesignal_id';
+export { ONESIGNAL_ID } from '../formats/alias-label.js';
 /** The external id's label: defined with the install columns that carry its copy. */
 export { EXTERNAL_ID } from '../subscriptions/user-copies.js';

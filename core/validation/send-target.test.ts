@@ -74,8 +74,10 @@ describe('target rule', () => {
     ['a subscription id that is no UUID', only({ include_subscription_ids: [UUID_A, 'abc', 'def'] }), 'include_subscription_ids[1] is not a Subscription ID (a UUID) (and 1 more).'],
     ['an empty external id', only({ include_external_ids: [''] }), 'include_external_ids[0] is not an External ID of 1 to 128 characters.'],
     ['an external id of 129 characters', only({ include_external_ids: ['x'.repeat(129)] }), 'include_external_ids[0] is not an External ID of 1 to 128 characters.'],
-    ['another alias label', only({ include_aliases: { onesignal_id: ['x'] } }), 'include_aliases supports only external_id, as {"external_id": [...]}; onesignal_id is not supported.'],
-    ['an empty include_aliases', only({ include_aliases: {} }), 'include_aliases supports only external_id, as {"external_id": [...]}.'],
+    ['a OneSignal id that is no UUID', only({ include_aliases: { onesignal_id: ['x'] } }), 'include_aliases.onesignal_id[0] is not a OneSignal ID (a UUID).'],
+    ['an empty include_aliases', only({ include_aliases: {} }), 'include_aliases names one alias label per send, such as {"external_id": [...]}; this request names 0.'],
+    ['two alias labels', only({ include_aliases: { external_id: ['a'], crm: ['b'] } }), 'include_aliases names one alias label per send, such as {"external_id": [...]}; this request names 2.'],
+    ['501 ids of a custom label', only({ include_aliases: { crm: ids501 } }), 'include_aliases.crm holds at most 500 ids; this request has 501.'],
     ['an unknown excluded segment', { excluded_segments: ['Everyone'] }, 'excluded_segments: unknown segment "Everyone". Use Subscribed Users, Active Users, Inactive Users or a segment defined for this app.'],
     ['11 excluded segments', { excluded_segments: Array(11).fill('All') }, 'excluded_segments is a list of at most 10 segment names.'],
   ];

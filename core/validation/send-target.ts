@@ -7,6 +7,7 @@ import { LIMITS } from './limits.js';
 import type { SendBody } from './send-schema.js';
 import { codePointLength, quoted } from './text.js';
 import { isUuid } from '../formats/uuid.js';
+import { ALIAS_LABEL_MAX, ALIAS_LABEL_PATTERN, ONESIGNAL_ID } from '../formats/alias-label.js';
 import { isLanguageCode } from '../formats/language-code.js';
 import { BUILT_IN_SEGMENT_LIST, isBuiltInSegment, segmentNamed } from '../formats/built-in-segments.js';
 
@@ -123,7 +124,7 @@ function readTag(
 function readIds(
   list: string[],
   field: string,
-  kind: 'subscription' | 'external',
+  kind: 'subscription' | 'external' | 'onesignal' | 'alias',
   issues: FieldIssue[],
 ): string[] | undefined {
   if (list.length > LIMITS.ids_per_list) {
@@ -135,7 +136,8 @@ function readIds(
   const seen = new Set<string>();
   list.forEach((raw, index) => {
     let id = raw;
-    if (kind === 'subscription') {
+    if (typeof raw !== 'string') return void bad.push(index);
+    if (kind === 'subscription' || kind === 'onesignal') {
       if (!isUuid(raw)) return void bad.push(index);
       id = raw.toLowerCase(); // ids are stored lowercase (DECISIONS "Identity and auth")
     } else {
@@ -154,7 +156,9 @@ function readIds(
       message:
         kind === 'subscription'
           ? `${field}[${bad[0]}] is not a Subscription ID (a UUID)${more}.`
-          : `${field}[${bad[0]}] is not an External ID of 1 to ${LIMITS.external_id} characters${more}.`,
+          : kind === 'onesignal'
+            ? `${field}[${bad[0]}] is not a OneSignal ID (a UUID)${more}.`
+            : `${field}[${bad[0]}] is not ${kind === 'external' ? 'an External ID' : 'an alias id'} of 1 to ${LIMITS.external_id} characters${more}.`,
     });
     return undefined;
   }
@@ -220,22 +224,42 @@ export function readTarget(
     return ids && { kind: 'external_ids', ids };
   }
   if (body.include_aliases) {
-    const labels = Object.keys(body.include_aliases);
-    const others = labels.filter((label) => label !== 'external_id');
-    if (others.length > 0 || labels.length === 0) {
-      issues.push({
-        field: 'include_aliases',
-        message:
-          'include_aliases supports only external_id, as {"external_id": [...]}' +
-          (others.length > 0 ? `; ${others.slice(0, 3).map(quoted).join(', ')} is not supported.` : '.'),
-      });
-      return undefined;
-    }
-    const ids = readIds(body.include_aliases.external_id!, 'include_aliases.external_id', 'external', issues);
-    return ids && { kind: 'external_ids', ids };
+    return readAliases(body.include_aliases as Record<string, unknown>, issues);
   }
   return undefined; // the named field had a wrong shape, already reported
 }
+
+const ALIAS_LABEL = new RegExp(ALIAS_LABEL_PATTERN);
+
+/**
+ * include_aliases: one label per send (docs/decisions.md "include_aliases"), its ids a list as the
+ * contract's (≤ 500). external_id is the list of include_external_ids; onesignal_id names users
+ * by their own id; any other label, the users with that alias.
+ */
+function readAliases(aliases: Record<string, unknown>, issues: FieldIssue[]): SendTarget | undefined {
+  const labels = Object.keys(aliases);
+  if (labels.length !== 1) {
+    issues.push({ field: 'include_aliases', message: `include_aliases names one alias label per send, such as {"external_id": [...]}; this request names ${labels.length}.` });
+    return undefined;
+  }
+  const label = labels[0];
+  const field = `include_aliases.${label.slice(0, ALIAS_LABEL_MAX)}`;
+  if (label !== ONESIGNAL_ID && !ALIAS_LABEL.test(label)) {
+    issues.push({ field: 'include_aliases', message: `include_aliases: ${JSON.stringify(label.slice(0, ALIAS_LABEL_MAX))} is not an alias label (letters, digits, _ - . up to ${ALIAS_LABEL_MAX} characters, or onesignal_id).` });
+    return undefined;
+  }
+  const list = aliases[label];
+  if (!Array.isArray(list)) {
+    issues.push({ field, message: `${field} must be an array of ids.` });
+    return undefined;
+  }
+  const kind = label === EXTERNAL_ID_LABEL ? 'external' : label === ONESIGNAL_ID ? 'onesignal' : 'alias';
+  const ids = readIds(list as string[], field, kind, issues);
+  if (!ids) return undefined;
+  return kind === 'external' ? { kind: 'external_ids', ids } : { kind: 'aliases', label, ids };
+}
+
+const EXTERNAL_ID_LABEL = 'external_id';
 
 /** Segment names whose installs a send leaves out (`excluded_segments`; it is not a target). */
 export function readExcludedSegments(value: unknown, segmentNames: string[], issues: FieldIssue[]): string[] | undefined {

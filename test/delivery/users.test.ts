@@ -1,5 +1,6 @@
 // The user model where a person sees it (issue 27): tags set by updateUser through the official
-// client reach every install of the user at the simulator; a user erased while a send to it is
+// client reach every install of the user at the simulator; include_aliases of a custom label or
+// onesignal_id reaches the installs of the users it names; a user erased while a send to it is
 // planned but not delivered gets nothing, and the send's counts stay exact (its installs skipped).
 import { expect } from 'chai';
 import * as OneSignal from '@onesignal/node-onesignal';
@@ -36,6 +37,33 @@ describe('delivery: users through the official client', () => {
       const { final } = await waitFinal(env.pool, Number(sent.id));
       expect(final).to.include({ status: 'approved', sent: 3, failed: 0, skipped: 0 });
       expect(stack.sim.deliveries().map((d) => d.token).sort()).to.deep.equal(tokens);
+    });
+  });
+
+  describe('include_aliases of any label', () => {
+    let stack: DeliveryStack;
+    before(async () => {
+      stack = await startDeliveryStack(env, 'useralias');
+    });
+    after(() => stack.close());
+
+    it('reaches the installs of the users the ids name, by a custom label and by onesignal_id; an unknown id is skipped', async () => {
+      const app = stack.app.app.id;
+      const ann = [token('9a', 1), token('9a', 2)];
+      const bob = [token('9b', 1)];
+      const other = [token('9c', 1)];
+      await stack.client.createUser(app, user({ identity: { crm: 'c-ann' }, subscriptions: ann.map(ios) }));
+      const madeBob = await stack.client.createUser(app, user({ identity: { crm: 'c-bob' }, subscriptions: bob.map(ios) }));
+      await stack.client.createUser(app, user({ identity: { crm: 'c-other', external_id: 'c-ann' }, subscriptions: other.map(ios) }));
+      const sent = await stack.client.createNotification(notification(app, { include_aliases: { crm: ['c-ann', 'c-bob', 'c-nobody'] } }));
+      const { final } = await waitFinal(env.pool, Number(sent.id));
+      // Counted by id given, as every list send (sender/tally.ts): two ids reached, one skipped.
+      expect(final).to.include({ status: 'approved', sent: 2, failed: 0, skipped: 1 });
+      expect(stack.sim.deliveries().map((d) => d.token).sort()).to.deep.equal([...ann, ...bob].sort());
+
+      const byId = await stack.client.createNotification(notification(app, { include_aliases: { onesignal_id: [madeBob.identity!.onesignal_id!] } }));
+      expect((await waitFinal(env.pool, Number(byId.id))).final).to.include({ status: 'approved', sent: 1, failed: 0, skipped: 0 });
+      expect(stack.sim.deliveries().map((d) => d.token).filter((t) => bob.includes(t))).to.have.length(2);
     });
   });
 
