@@ -54,6 +54,18 @@ describe('api: include_aliases with any label', () => {
     expect(stored.rows[0].kind).to.equal('external_ids');
   });
 
+  it("deleteUser takes its ids out of the sends of the same label only: another user's id of another label stays", async () => {
+    await client.createUser(app.app.id, user({ identity: { crm: 'same-42' }, subscriptions: [{ type: 'iOSPush', token: nextToken() }] }));
+    await client.createUser(app.app.id, user({ identity: { external_id: 'same-42' }, subscriptions: [{ type: 'iOSPush', token: nextToken() }] }));
+    const byCrm = await send({ crm: ['same-42', 'c-keep'] });
+    const byExternal = await send({ external_id: ['same-42'] });
+    const erased = await api.request('DELETE', `/api/v1/apps/${app.app.id}/users/by/crm/same-42`, { key: app.key });
+    expect([erased.status, erased.body.erased.sends_scrubbed]).to.deep.equal([200, 1]);
+    const ids = async (id: number) => (await env.pool.query(`SELECT request->'target'->'ids' AS ids FROM sends WHERE id = $1`, [id])).rows[0].ids;
+    expect(await ids(byCrm.body.id)).to.deep.equal(['c-keep']);
+    expect(await ids(byExternal.body.id)).to.deep.equal(['same-42']);
+  });
+
   it('holds 500 ids, refuses 501 and every other shape with a 422 naming the field', async () => {
     const ids = (count: number) => Array.from({ length: count }, (_, i) => `id-${i}`);
     const longest = await send({ crm: ids(LIMITS.ids_per_list) });
