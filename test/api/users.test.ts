@@ -84,6 +84,16 @@ describe('api: users and aliases through the official client', () => {
     expect((await refused(client.updateUser(app.app.id, 'external_id', 'nobody', { properties: { tags: { a: '1' } } }))).code).to.equal(404);
   });
 
+  it('a tag set on a user of 20 installs is in the very next request\'s filters estimate, every time', async () => {
+    const full = Array.from({ length: USER_LIMITS.subscriptions }, () => ios(nextToken()));
+    await client.createUser(app.app.id, user({ identity: { external_id: 'twenty' }, subscriptions: full }));
+    for (let round = 0; round < 5; round++) {
+      await client.updateUser(app.app.id, 'external_id', 'twenty', { properties: { tags: { wave: `w${round}` } } });
+      expect(await estimate({ filters: [{ field: 'tag', key: 'wave', relation: '=', value: `w${round}` }] }), `round ${round}`).to.equal(USER_LIMITS.subscriptions);
+      if (round > 0) expect(await estimate({ filters: [{ field: 'tag', key: 'wave', relation: '=', value: `w${round - 1}` }] })).to.equal(0);
+    }
+  });
+
   it('concurrent tag changes of one user all land, and every install ends with the user\'s tags', async () => {
     const made = await client.createUser(app.app.id, user({ identity: { external_id: 'max' }, subscriptions: [1, 2, 3, 4, 5].map(() => ios(nextToken())) }));
     const register = (external_id: string) => api.request('POST', `/api/v1/apps/${app.app.id}/subscriptions`, { body: { token: nextToken(), external_id, tags: { joined: '1' } } });
