@@ -3,6 +3,7 @@
 // clock (the sender's own duties run on the real clock, which never reaches these instants), the
 // send `scheduled` until its last zone, exact counts.
 import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
 import { useTestEnv } from '../env/index.js';
 import { startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
 import type { Sender } from '../../sender/index.js';
@@ -189,6 +190,38 @@ describe('delivery: delayed_option timezone', function () {
     // user-1's New York install goes with user-1 (one entry, one moment): both installs got it.
     expect(sim.deliveries(token('c2', 0))).to.have.length(1);
     expect(sim.stats().requests).to.equal(4);
+  });
+
+  it("an include_aliases send of a custom label: each id goes with the zone of its user's first install (issue 27)", async () => {
+    const app = (await createTestApp(env.pool, 'zonealias', { key: main.key, teamId: main.teamId })).app;
+    await addDevices(env.pool, app.id, 2, { prefix: 'b4' }); // crm-a's two installs, Paris
+    await addDevices(env.pool, app.id, 1, { prefix: 'c4' }); // crm-b's install, Tokyo
+    const [a, b] = [randomUUID(), randomUUID()];
+    await env.pool.query('INSERT INTO users (id, app_id) VALUES ($1, $3), ($2, $3)', [a, b, app.id]);
+    await env.pool.query(`INSERT INTO user_aliases (app_id, label, alias_id, user_id) VALUES ($1, 'crm', 'crm-a', $2), ($1, 'crm', 'crm-b', $3)`, [app.id, a, b]);
+    await env.pool.query(`UPDATE subscriptions SET user_id = $2, timezone = 'Europe/Paris' WHERE app_id = $1 AND token LIKE 'b4%'`, [app.id, a]);
+    await env.pool.query(`UPDATE subscriptions SET user_id = $2, timezone = 'Asia/Tokyo' WHERE app_id = $1 AND token LIKE 'c4%'`, [app.id, b]);
+    const day = isoDate(Date.now() + 2 * DAY);
+    const sendAfter = new Date(`${day}T00:00:00Z`);
+    const created = await send(env, app, {
+      include_aliases: { crm: ['crm-a', 'crm-b', 'crm-none'] },
+      contents: { en: 'x' },
+      delayed_option: 'timezone',
+      send_after: `${day}T00:00:00Z`,
+      delivery_time_of_day: '10:00AM',
+    });
+    expect(created.body.status).to.equal('scheduled');
+    await fireDueSends({ pool: env.pool, bus: env.bus, now: sendAfter });
+    const chunks = await env.pool.query('SELECT timezone, planned, entries FROM send_chunks WHERE send_id = $1 ORDER BY chunk', [created.body.id]);
+    expect(chunks.rows.map((c) => [c.timezone, c.planned, c.entries])).to.deep.equal([
+      ['Asia/Tokyo', 1, ['crm-b']], // 10:00 in Tokyo is 01:00Z
+      ['Europe/Paris', 1, ['crm-a']], // 09:00Z
+      [null, 1, ['crm-none']], // no install: send_after's offset, 10:00Z
+    ]);
+    await releaseDueChunks({ pool: env.pool, bus: env.bus, now: new Date(sendAfter.getTime() + DAY) });
+    const { final } = await waitFinal(env.pool, created.body.id);
+    expect(final).to.include({ status: 'approved', total_recipients: 3, sent: 2, skipped: 1, remaining: 0 });
+    expect(sim.stats().requests).to.equal(3);
   });
 
   it('delivery_time_of_day alone starts from when the send was accepted; an empty audience ends approved', async () => {
