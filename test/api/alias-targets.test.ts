@@ -66,6 +66,18 @@ describe('api: include_aliases with any label', () => {
     expect(await ids(byExternal.body.id)).to.deep.equal(['same-42']);
   });
 
+  it('an open counts for an install of a user the send named, and not for another install', async () => {
+    const named = await client.createUser(app.app.id, user({ identity: { crm: 'open-1' }, subscriptions: [{ type: 'iOSPush', token: nextToken() }] }));
+    const other = await client.createUser(app.app.id, user({ identity: { crm: 'open-2' }, subscriptions: [{ type: 'iOSPush', token: nextToken() }] }));
+    const sent = await send({ crm: ['open-1'] });
+    const open = (subscription_id: string) => api.request('POST', `/api/v1/notifications/${sent.body.id}/opened`, { body: { app_id: app.app.id, subscription_id } });
+    expect((await open(other.subscriptions![0].id!)).status).to.equal(200);
+    const clicked = async () => (await env.pool.query('SELECT clicked FROM sends WHERE id = $1', [sent.body.id])).rows[0].clicked;
+    expect(await clicked()).to.equal(0);
+    expect((await open(named.subscriptions![0].id!)).status).to.equal(200);
+    expect(await clicked()).to.equal(1);
+  });
+
   it('holds 500 ids, refuses 501 and every other shape with a 422 naming the field', async () => {
     const ids = (count: number) => Array.from({ length: count }, (_, i) => `id-${i}`);
     const longest = await send({ crm: ids(LIMITS.ids_per_list) });
