@@ -19,6 +19,7 @@ import { runClaimLoop } from './claim-loop.js';
 import { createSenderMetrics, type SenderMetrics } from './metrics.js';
 import { createThrottle } from './throttle.js';
 import { outageLog } from '../core/faults/outage-log.js';
+import { startEventDispatcher, type DispatcherOptions } from '../core/events/dispatcher.js';
 
 export interface SenderOptions {
   pool: Pool;
@@ -41,6 +42,8 @@ export interface SenderOptions {
   /** Retention of finished sends, applied when this process leads the scheduler (no default: the operator's settings). */
   retention: Retention;
   metrics?: SenderMetrics;
+  /** The event dispatcher this process runs beside its delivery loops (core/events/dispatcher.ts); absent: none. */
+  events?: Omit<DispatcherOptions, 'pool' | 'logger'>;
 }
 
 /** The fast lane's slots when not configured (HERALD_SENDER_LIVE_ACTIVITY_SLOTS). */
@@ -90,6 +93,7 @@ export async function startSender(opts: SenderOptions): Promise<Sender> {
   const relayOutage = outageLog(logger, 'outbox relay');
   const stopRelay = startOutboxRelay(pool, bus, { onError: (e) => relayOutage.down(e), onOk: () => relayOutage.up() });
   const scheduler = startScheduler({ pool, bus, logger, retention: opts.retention }, Math.min(opts.dutyEveryMs ?? 500, 1000));
+  const dispatcher = opts.events ? startEventDispatcher({ pool, logger, ...opts.events }) : undefined;
 
   return {
     metrics,
@@ -99,6 +103,7 @@ export async function startSender(opts: SenderOptions): Promise<Sender> {
       unsubscribe();
       await Promise.all(loops.map(({ loop }) => loop.stop()));
       await scheduler.stop();
+      await dispatcher?.stop();
       await stopRelay();
       await Promise.all([clients.close(), laneClients?.close()]);
     },

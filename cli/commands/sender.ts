@@ -7,6 +7,7 @@ import { chunkBacklog } from '../../core/delivery/claim.js';
 import type { Runtime } from '../runtime.js';
 import { listening, openBus, openDatabase } from '../startup.js';
 import { outageLog } from '../../core/faults/outage-log.js';
+import { EVENT_LANES } from '../../core/events/dispatcher.js';
 
 export async function runSender(rt: Runtime, opts: { serveMetrics?: boolean } = {}): Promise<void> {
   await startSenderRole(rt, opts);
@@ -16,7 +17,8 @@ export async function startSenderRole(rt: Runtime, opts: { serveMetrics?: boolea
   const { config, logger } = rt;
   const concurrency = config.senderConcurrency;
   const liveActivitySlots = config.senderLiveActivitySlots;
-  const pool = await openDatabase(config.databaseUrl, { max: (concurrency + liveActivitySlots) * 2 + 4, applicationName: 'herald-sender', logger });
+  // The event dispatcher's lanes get connections of their own on top (core/events/dispatcher.ts).
+  const pool = await openDatabase(config.databaseUrl, { max: (concurrency + liveActivitySlots) * 2 + 4 + EVENT_LANES, applicationName: 'herald-sender', logger });
   const bus = await openBus(config.natsUrl, config.streamPrefix, { name: 'herald-sender', logger });
   // Redis only holds the throttle buckets: without it throttled sends wait, nothing else stops.
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false });
@@ -36,6 +38,7 @@ export async function startSenderRole(rt: Runtime, opts: { serveMetrics?: boolea
     metrics,
     concurrency,
     liveActivitySlots,
+    events: { httpHosts: config.eventHttpHosts, lanes: EVENT_LANES },
     retention: { finishedSendDays: config.finishedSendRetentionDays, chunkDays: config.chunkRetentionDays },
     apns: {
       url: config.apnsUrl,

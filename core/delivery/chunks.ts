@@ -131,12 +131,13 @@ export async function recordChunk(pool: Pool, appId: string, sendId: number, chu
     if (!s) return { counted: false };
     if (liveActivity) await removeRefusedTokens(db, appId, liveActivity, outcome.unsubscribe);
     else await unsubscribeRefused(db, appId, outcome.unsubscribe);
-    // Its devices' events, one row for the chunk (Live Activity events are a later step).
-    if (!liveActivity) await recordChunkEvents(db, appId, sendId, chunk, { sent: outcome.sentTo ?? [], failed: outcome.failedFor ?? [], unsubscribed: outcome.unsubscribe });
     // The devices this end reached ended their activity: nothing more goes to those tokens. The
     // others (failed, left out, an exhausted chunk, a token registered since) keep theirs.
     if (liveActivity?.event === 'end') await dropEndedTokens(db, appId, liveActivity.activityId, outcome.ended ?? []);
     if (locked.rows[0]?.status === 'queued') await writeTransition(db, sendId, 'queued', 'chunk_started', {});
+    // Its devices' events, one row for the chunk (Live Activity events are a later step); late in
+    // the transaction, as it takes the app's event lock until the commit (core/events/record.ts).
+    if (!liveActivity) await recordChunkEvents(db, appId, sendId, chunk, { sent: outcome.sentTo ?? [], failed: outcome.failedFor ?? [], unsubscribed: outcome.unsubscribe });
     if (outcome.stop) return { counted: true, finished: await stopWithin(db, sendId, 'credentials', outcome.stop) };
     const last = s.stopped !== null || (s.chunks_total !== null && s.chunks_done >= s.chunks_total);
     const finished = last ? await finishIfComplete(db, sendId) : undefined;

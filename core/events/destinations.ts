@@ -101,7 +101,7 @@ const secretContext = (appId: string) => sealContext('event_destinations', 'secr
 /**
  * Makes the app's destinations these (in the caller's transaction): new ones start after the
  * app's last recorded event (a destination receives what happens from now on), changed ones keep
- * their place, removed ones go with their place.
+ * their place, removed ones go with it.
  */
 export async function storeDestinations(db: Queryable, appId: string, destinations: Array<DestinationSpec & { secret: string }>): Promise<void> {
   await db.query('DELETE FROM event_destinations WHERE app_id = $1 AND NOT (name = ANY($2::text[]))', [appId, destinations.map((d) => d.name)]);

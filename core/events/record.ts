@@ -30,10 +30,16 @@ export interface NotificationRecordBody {
   stopped?: string | null;
 }
 
+// An app's records take their ids in commit order: each insert first takes the app's transaction
+// lock (held to commit), so a record is committed before the next id of its app is drawn, and a
+// dispatcher reading "ids after the last one delivered" never passes a record still to commit
+// (docs/decisions.md "Issue 28"). Only apps with a destination write, and so lock.
+const appLock = (appId: string) => `pg_advisory_xact_lock(hashtextextended('herald-events:' || ${appId}::text, 0))`;
+
 const INSERT = {
   name: 'herald-record-events',
   text: `INSERT INTO event_records (app_id, send_id, kind, body)
-         SELECT $1, $2, $3, $4::jsonb WHERE EXISTS (SELECT 1 FROM event_destinations WHERE app_id = $1)`,
+         SELECT $1, $2, $3, $4::jsonb FROM (SELECT 1 FROM event_destinations WHERE app_id = $1 LIMIT 1) d, LATERAL (SELECT ${appLock('$1')}) l`,
 };
 
 export async function recordChunkEvents(db: Queryable, appId: string, sendId: number, chunk: number, outcomes: ChunkDeviceOutcomes): Promise<void> {
@@ -52,16 +58,20 @@ export async function recordNotificationEvent(db: Queryable, sendId: number, kin
   await db.query({
     name: 'herald-record-send-event',
     text: `INSERT INTO event_records (app_id, send_id, kind, body)
-           SELECT s.app_id, s.id, $2, $3::jsonb FROM sends s
-            WHERE s.id = $1 AND EXISTS (SELECT 1 FROM event_destinations d WHERE d.app_id = s.app_id)`,
+           SELECT s.app_id, s.id, $2, $3::jsonb
+             FROM (SELECT app_id, id FROM sends WHERE id = $1 AND EXISTS (SELECT 1 FROM event_destinations d WHERE d.app_id = sends.app_id)) s,
+                  LATERAL (SELECT ${appLock('s.app_id')}) l`,
     values: [sendId, kind, JSON.stringify(body)],
   });
 }
 
 /**
  * `notification.created` for the accept statement (core/send/create-send.ts): a CTE over its
- * `input` rows (app_id, id, status, total), so the event is written in the same statement.
+ * `input` rows (app_id, id, status, total), so the event is written in the same statement. The
+ * apps' locks are taken in app order: two statements of several apps never wait on each other
+ * crosswise.
  */
 export const CREATED_EVENTS_CTE = `INSERT INTO event_records (app_id, send_id, kind, body)
        SELECT i.app_id, i.id, 'notification.created', jsonb_build_object('status', i.status, 'estimate', i.total)
-         FROM input i WHERE EXISTS (SELECT 1 FROM event_destinations d WHERE d.app_id = i.app_id)`;
+         FROM (SELECT * FROM input WHERE EXISTS (SELECT 1 FROM event_destinations d WHERE d.app_id = input.app_id) ORDER BY app_id, id) i,
+              LATERAL (SELECT ${appLock('i.app_id')}) l`;

@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import type { Redis } from 'ioredis';
 import * as OneSignal from '@onesignal/node-onesignal';
 import { generateApnsKeyPair, randomAppleId, startApnsSim, type ApnsKeyPair, type ApnsSim, type ApnsSimOptions } from '../../apns-sim/index.js';
-import { startSender, type Sender, type WorkerSettings } from '../../sender/index.js';
+import { startSender, type Sender, type SenderOptions, type WorkerSettings } from '../../sender/index.js';
 import { DEFAULT_RETENTION } from '../../core/send/retention.js';
 import { createKey } from '../../core/apps/keys.js';
 import type { TestEnv } from '../env/index.js';
@@ -86,7 +86,7 @@ export async function waitFinal(pool: Pool, id: number, timeoutMs = 60_000): Pro
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** An in-process sender on a test env's servers, pointed at a simulator, with short test timings. */
-export async function startTestSender(env: { pool: Pool; bus: Bus; redis: Redis; redisPrefix: string }, sim: ApnsSim, worker: Partial<WorkerSettings> = {}): Promise<Sender> {
+export async function startTestSender(env: { pool: Pool; bus: Bus; redis: Redis; redisPrefix: string }, sim: ApnsSim, worker: Partial<WorkerSettings> = {}, extra: Partial<SenderOptions> = {}): Promise<Sender> {
   return startSender({
     pool: env.pool,
     bus: env.bus,
@@ -98,6 +98,7 @@ export async function startTestSender(env: { pool: Pool; bus: Bus; redis: Redis;
     worker: { leaseMs: 5000, backoff: { baseMs: 20, maxMs: 200 }, ...worker },
     dutyEveryMs: 200,
     retention: DEFAULT_RETENTION,
+    ...extra,
   });
 }
 
@@ -119,7 +120,7 @@ export interface DeliveryStack {
  * `simOptions`, e.g. rules), a sender on it, the api, an api key and the official client.
  * Should a step fail, what had started is closed before the error is thrown.
  */
-export async function startDeliveryStack(env: TestEnv, appName: string, simOptions: Omit<ApnsSimOptions, 'keys'> = {}): Promise<DeliveryStack> {
+export async function startDeliveryStack(env: TestEnv, appName: string, simOptions: Omit<ApnsSimOptions, 'keys'> = {}, senderOptions: Partial<SenderOptions> = {}): Promise<DeliveryStack> {
   const app = await createTestApp(env.pool, appName);
   let sim: ApnsSim | undefined;
   let sender: Sender | undefined;
@@ -132,7 +133,7 @@ export async function startDeliveryStack(env: TestEnv, appName: string, simOptio
   };
   try {
     sim = await startApnsSim({ keys: [{ keyId: app.key.keyId, teamId: app.teamId, publicKey: app.key.publicKeyPem }], ...simOptions });
-    sender = await startTestSender(env, sim);
+    sender = await startTestSender(env, sim, {}, senderOptions);
     api = await startTestApi(env);
     const { key } = await createKey(env.pool, app.app.id);
     const client = new OneSignal.DefaultApi(OneSignal.createConfiguration({ restApiKey: key, baseServer: new OneSignal.ServerConfiguration(`${api.url}/api/v1`, {}) }));

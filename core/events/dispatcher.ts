@@ -1,0 +1,159 @@
+// Delivers recorded events to the apps' webhook destinations (docs/events.md "Delivery"). Every
+// sender runs one, beside its delivery loops and never in them: a few lanes, each taking one
+// destination at a time with a lease (`FOR UPDATE SKIP LOCKED`, least recently served first), so
+// a destination that is slow or down holds one lane for at most one request's deadline and is
+// then set aside until its back-off ends, while the other lanes (and other senders) serve the
+// other destinations. At least once: a batch is posted until a 2xx, with the same webhook-id, and
+// only then is the destination's place moved past it.
+import type { Logger } from '../log.js';
+import type { Pool } from '../store/db.js';
+import { backoffMs, type Backoff } from '../faults/backoff.js';
+import { nextBatch, type Place } from './batch.js';
+import { openSigningSecret } from './destinations.js';
+import { destinationUrlProblem } from './destination-url.js';
+import type { EventKind } from './kinds.js';
+import { postBatch } from './post.js';
+import { signatureHeaders } from './sign.js';
+
+export interface DispatcherOptions {
+  pool: Pool;
+  logger: Logger;
+  /** HERALD_EVENT_HTTP_HOSTS: checked again before each request (the setting may have changed). */
+  httpHosts: readonly string[];
+  /** Destinations served at once by this process. */
+  lanes?: number;
+  /** Events per request. */
+  batchSize?: number;
+  /** The deadline of one request (ms). */
+  timeoutMs?: number;
+  /** Between failed attempts at a batch; jittered. */
+  backoff?: Backoff;
+  /** How often an idle lane looks for work (ms). */
+  idleMs?: number;
+}
+
+/** Destinations one sender serves at once. */
+export const EVENT_LANES = 4;
+/** 500 events (one chunk's, about 200 kB): 2,000 requests for a 1,000,000-device send. */
+export const DEFAULT_BATCH_SIZE = 500;
+export const DEFAULT_TIMEOUT_MS = 10_000;
+/** Doubling from 1 s to 10 minutes: a receiver down for a day is tried about 150 times, never given up. */
+export const DEFAULT_EVENT_BACKOFF: Backoff = { baseMs: 1000, maxMs: 600_000 };
+/** A lane's hold on a destination: past one request's deadline, so a dead process's lane frees itself. */
+const LEASE_MS = 60_000;
+/** The longest Retry-After honoured (a receiver asking for a week is tried again in an hour). */
+const MAX_RETRY_AFTER_MS = 3_600_000;
+
+interface Claimed {
+  app_id: string;
+  name: string;
+  url: string;
+  kinds: EventKind[] | null;
+  secret: Buffer;
+  delivered_through: string;
+  delivered_offset: number;
+  attempts: number;
+  /** The lease's end as PostgreSQL wrote it (text: a Date would lose its microseconds): the lane's token. */
+  lease: string;
+}
+
+export interface EventDispatcher {
+  /** Runs the lanes until stopped. */
+  stop(): Promise<void>;
+  /** One destination's one step (claim, post, record), for tests; false: nothing to do. */
+  step(): Promise<boolean>;
+}
+
+export function startEventDispatcher(opts: DispatcherOptions, run = true): EventDispatcher {
+  const { pool, logger } = opts;
+  const size = opts.batchSize ?? DEFAULT_BATCH_SIZE;
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const backoff = opts.backoff ?? DEFAULT_EVENT_BACKOFF;
+  let stopped = false;
+  const idle = new Set<() => void>();
+
+  const claim = async (): Promise<Claimed | undefined> => {
+    const res = await pool.query<Claimed>(
+      `UPDATE event_destinations d SET lease_until = clock_timestamp() + make_interval(secs => $1::double precision / 1000)
+         FROM (SELECT c.app_id, c.name FROM event_destinations c
+                WHERE (c.lease_until IS NULL OR c.lease_until < clock_timestamp()) AND (c.retry_at IS NULL OR c.retry_at <= clock_timestamp())
+                  AND EXISTS (SELECT 1 FROM event_records r WHERE r.app_id = c.app_id AND r.id > c.delivered_through)
+                ORDER BY c.lease_until NULLS FIRST LIMIT 1 FOR UPDATE SKIP LOCKED) pick
+        WHERE d.app_id = pick.app_id AND d.name = pick.name
+      RETURNING d.app_id, d.name, d.url, d.kinds, d.secret, d.delivered_through::text, d.delivered_offset, d.attempts, d.lease_until::text AS lease`,
+      [LEASE_MS],
+    );
+    return res.rows[0];
+  };
+
+  // Every write is conditional on the lease this lane took: a lane whose lease ran out (a stall
+  // longer than a minute) finds its destination taken and writes nothing.
+  const release = (d: Claimed, set: string, values: unknown[]) =>
+    pool.query(`UPDATE event_destinations SET ${set}, lease_until = clock_timestamp() WHERE app_id = $1 AND name = $2 AND lease_until = $3::timestamptz`, [d.app_id, d.name, d.lease, ...values]);
+
+  const step = async (): Promise<boolean> => {
+    const d = await claim();
+    if (!d) return false;
+    const from: Place = { through: Number(d.delivered_through), offset: d.delivered_offset };
+    const batch = await nextBatch(pool, d.app_id, d.name, from, d.kinds, size);
+    const moveTo = (p: Place) => ['delivered_through = $4, delivered_offset = $5, attempts = 0, retry_at = NULL, last_error = NULL, failing_since = NULL', [p.through, p.offset]] as const;
+    if (!batch) {
+      await release(d, 'attempts = attempts', []);
+      return true;
+    }
+    if (!batch.events.length) {
+      // Nothing of its kinds in these records: its place moves on without a request.
+      const [set, values] = moveTo(batch.next);
+      await release(d, set, [...values]);
+      return true;
+    }
+    const problem = destinationUrlProblem(d.url, opts.httpHosts);
+    const body = JSON.stringify(batch.events);
+    const result = problem
+      ? { status: 0, error: problem, retryAfterMs: undefined }
+      : await postBatch(d.url, signatureHeaders(openSigningSecret(d.app_id, d.secret), batch.webhookId, Math.floor(Date.now() / 1000), body), body, timeoutMs);
+    if (result.status >= 200 && result.status < 300) {
+      const [set, values] = moveTo(batch.next);
+      await release(d, set, [...values]);
+      return true;
+    }
+    const attempts = d.attempts + 1;
+    const honoured = (result.status === 429 || result.status === 503) && result.retryAfterMs !== undefined ? Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS) : 0;
+    const waitMs = Math.max(backoffMs(attempts, backoff, Math.random), honoured);
+    const error = result.status ? `HTTP ${result.status}${result.status >= 300 && result.status < 400 ? ' (redirects are not followed)' : ''}` : (result.error ?? 'no answer');
+    if (attempts === 1) logger.warn({ app: d.app_id, destination: d.name, error }, 'event destination failed; retrying with back-off');
+    await release(d, `attempts = $4, retry_at = clock_timestamp() + make_interval(secs => $5::double precision / 1000), last_error = $6, failing_since = coalesce(failing_since, clock_timestamp())`, [attempts, waitMs, error]);
+    return true;
+  };
+
+  const lane = async () => {
+    while (!stopped) {
+      let worked = false;
+      try {
+        worked = await step();
+      } catch (error) {
+        logger.warn({ err: error }, 'event dispatch step failed');
+      }
+      if (!worked && !stopped) {
+        await new Promise<void>((resolve) => {
+          const wake = () => {
+            clearTimeout(timer);
+            idle.delete(wake);
+            resolve();
+          };
+          const timer = setTimeout(wake, opts.idleMs ?? 1000);
+          idle.add(wake);
+        });
+      }
+    }
+  };
+  const lanes = run ? Array.from({ length: opts.lanes ?? EVENT_LANES }, () => lane()) : [];
+  return {
+    step,
+    async stop() {
+      stopped = true;
+      for (const wake of [...idle]) wake();
+      await Promise.all(lanes);
+    },
+  };
+}

@@ -1,0 +1,224 @@
+// Event streams to webhook receivers (issue 28): a real HTTP receiver in the test verifies every
+// request with the `standardwebhooks` library. A send through the official client to the
+// simulator (a 410 with Apple's timestamp, BadDeviceToken, PayloadTooLarge) reaches it as sent,
+// failed and unsubscribed events with their fields; a receiver answering 500 then 200 loses
+// nothing and gets nothing twice but the same webhook-id again; a plain-http destination to a host
+// the operator did not list gets nothing; one app's hanging destination does not hold up another's.
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as OneSignal from '@onesignal/node-onesignal';
+import { Webhook } from 'standardwebhooks';
+import { useTestEnv } from '../env/index.js';
+import { storeDestinations } from '../../core/events/destinations.js';
+import type { HeraldEvent } from '../../core/events/expand.js';
+import type { EventKind } from '../../core/events/kinds.js';
+import type { Pool } from '../../core/store/db.js';
+import { addDevices, createTestApp, send, startDeliveryStack, waitFinal, type DeliveryStack } from './fixtures.js';
+
+interface Delivery {
+  webhookId: string;
+  events: HeraldEvent[];
+}
+
+/** A receiver: verifies each request's signature; `answer` decides the status of each (1-based) request. */
+async function startReceiver(secret: string, answer: (n: number) => number | 'hang' = () => 200, answerHeaders: Record<string, string> = {}): Promise<{ url: string; accepted: Delivery[]; requests: Delivery[]; badSignatures: number; close(): Promise<void> }> {
+  const webhook = new Webhook(secret);
+  const state = { accepted: [] as Delivery[], requests: [] as Delivery[], badSignatures: 0 };
+  const hanging: Array<() => void> = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      let events: HeraldEvent[];
+      try {
+        events = webhook.verify(body, req.headers as IncomingHttpHeaders & Record<string, string>) as HeraldEvent[];
+      } catch {
+        state.badSignatures++;
+        res.writeHead(400).end();
+        return;
+      }
+      const delivery = { webhookId: String(req.headers['webhook-id']), events };
+      state.requests.push(delivery);
+      const status = answer(state.requests.length);
+      if (status === 'hang') {
+        hanging.push(() => res.destroy());
+        return;
+      }
+      if (status >= 200 && status < 300) state.accepted.push(delivery);
+      res.writeHead(status, answerHeaders).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/events`,
+    ...state,
+    get accepted() {
+      return state.accepted;
+    },
+    get requests() {
+      return state.requests;
+    },
+    get badSignatures() {
+      return state.badSignatures;
+    },
+    close: async () => {
+      for (const h of hanging) h();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+const whsec = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+async function addDestination(pool: Pool, appId: string, name: string, url: string, secret: string, kinds?: EventKind[]): Promise<void> {
+  await storeDestinations(pool, appId, [{ name, url, kinds, secretRef: { name: 'unused', key: 'unused' }, secret }]);
+}
+
+async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const kindsOf = (ds: Delivery[]) => ds.flatMap((d) => d.events.map((e) => e.event.kind));
+
+describe('events: webhook destinations with a real receiver', function () {
+  this.timeout(120_000);
+  const env = useTestEnv();
+  let stack: DeliveryStack;
+  const closers: Array<() => Promise<void>> = [];
+  const dayAgo = Date.now() - 86_400_000;
+
+  before(async () => {
+    stack = await startDeliveryStack(
+      env,
+      'eventshooks',
+      { rules: [{ prefix: 'e410', status: 410 }, { prefix: 'bad0', status: 400, reason: 'BadDeviceToken' }, { prefix: '1a1a', status: 400, reason: 'PayloadTooLarge' }] },
+      // The hanging receiver's request holds a lane for the whole deadline: far past the waits below.
+      { events: { httpHosts: ['127.0.0.1'], lanes: 4, idleMs: 50, timeoutMs: 90_000, backoff: { baseMs: 100, maxMs: 400 } } },
+    );
+  });
+  after(async () => {
+    for (const close of closers) await close();
+    await stack?.close();
+  });
+
+  it('a send reaches the receiver as created, sent, failed, unsubscribed and finished events, signed and with their fields', async () => {
+    const secret = whsec();
+    const receiver = await startReceiver(secret);
+    closers.push(receiver.close);
+    const { app } = stack.app;
+    await addDestination(env.pool, app.id, 'all', receiver.url, secret);
+    await addDevices(env.pool, app.id, 3, { prefix: 'a0', externalIdPrefix: 'user-' });
+    await addDevices(env.pool, app.id, 1, { prefix: 'e410' });
+    await addDevices(env.pool, app.id, 1, { prefix: 'bad0' });
+    await addDevices(env.pool, app.id, 1, { prefix: '1a1a' });
+    await env.pool.query(`UPDATE subscriptions SET created_at = to_timestamp($2 / 1000.0) WHERE app_id = $1`, [app.id, dayAgo]);
+    const res = await stack.client.createNotification(Object.assign(new OneSignal.Notification(), { app_id: app.id, included_segments: ['Subscribed Users'], contents: { en: 'hi' } }));
+    await waitFinal(env.pool, Number(res.id));
+    await waitFor('the finished event', () => kindsOf(receiver.accepted).includes('notification.finished'));
+    const events = receiver.accepted.flatMap((d) => d.events);
+    expect(receiver.badSignatures).to.equal(0);
+    expect(events.map((e) => e.event.kind).sort()).to.deep.equal([
+      'message.push.failed', 'message.push.failed', 'message.push.failed',
+      'message.push.sent', 'message.push.sent', 'message.push.sent',
+      'notification.created', 'notification.finished',
+      'subscription.push.unsubscribed', 'subscription.push.unsubscribed',
+    ]);
+    expect(new Set(events.map((e) => e.event.id)).size).to.equal(events.length);
+    const token = new Map((await env.pool.query('SELECT id::text, token FROM subscriptions WHERE app_id = $1', [app.id])).rows.map((r) => [r.id, r.token.slice(0, 4)]));
+    const gone = events.find((e) => e.event.kind === 'subscription.push.unsubscribed' && token.get(e.subscription!.id) === 'e410')!;
+    expect(gone.event).to.include({ app_id: app.id, subscription_device_type: 'iOS' });
+    expect(gone.event.data!.reason).to.equal('Unregistered');
+    expect(gone.event.data!.apple_timestamp).to.be.a('number').above(dayAgo);
+    expect(gone.message.id).to.equal(String(res.id));
+    const failed = events.filter((e) => e.event.kind === 'message.push.failed').map((e) => [token.get(e.subscription!.id), e.event.data!.reason]).sort();
+    expect(failed).to.deep.equal([['1a1a', 'PayloadTooLarge'], ['bad0', 'BadDeviceToken'], ['e410', 'Unregistered']]);
+    const sent = events.filter((e) => e.event.kind === 'message.push.sent');
+    expect(sent.map((e) => e.user!.external_id).sort()).to.deep.equal(['user-1', 'user-2', 'user-3']);
+    expect(events.find((e) => e.event.kind === 'notification.finished')!.notification).to.deep.equal({ status: 'approved', sent: 3, failed: 3, skipped: 0, left_out: 0, stopped: null });
+    await env.pool.query(`DELETE FROM event_destinations WHERE app_id = $1`, [app.id]);
+  });
+
+  it('a receiver answering 500 then 200: the same webhook-id again, nothing lost, nothing else twice', async () => {
+    const secret = whsec();
+    const receiver = await startReceiver(secret, (n) => (n <= 2 ? 500 : 200));
+    closers.push(receiver.close);
+    const other = await createTestApp(env.pool, 'eventsretry', { key: stack.app.key, teamId: stack.app.teamId });
+    await addDestination(env.pool, other.app.id, 'backend', receiver.url, secret, ['message.push.sent', 'notification.finished']);
+    await addDevices(env.pool, other.app.id, 700, { prefix: 'a2' }); // two chunks
+    const created = await send(env, other.app, { included_segments: ['All'], contents: { en: 'x' } });
+    await waitFinal(env.pool, created.body.id);
+    await waitFor('the finished event', () => kindsOf(receiver.accepted).includes('notification.finished'));
+    expect(receiver.requests[0].webhookId).to.equal(receiver.requests[1].webhookId); // a retry is the same message
+    expect(receiver.requests[2].webhookId).to.equal(receiver.requests[0].webhookId);
+    expect(receiver.requests[2].events).to.deep.equal(receiver.requests[0].events);
+    const ids = receiver.accepted.flatMap((d) => d.events.map((e) => e.event.id));
+    expect(new Set(ids).size).to.equal(ids.length); // none twice among the accepted
+    expect(kindsOf(receiver.accepted).filter((k) => k === 'message.push.sent')).to.have.length(700); // none lost
+    expect(new Set(kindsOf(receiver.accepted))).to.deep.equal(new Set(['message.push.sent', 'notification.finished'])); // its kinds only
+    expect(new Set(receiver.accepted.map((d) => d.webhookId)).size).to.equal(receiver.accepted.length);
+    const row = (await env.pool.query('SELECT attempts, retry_at, last_error, failing_since FROM event_destinations WHERE app_id = $1', [other.app.id])).rows[0];
+    expect(row).to.deep.equal({ attempts: 0, retry_at: null, last_error: null, failing_since: null });
+  });
+
+  it('a 429 with Retry-After: the next attempt waits at least that long, whatever the back-off', async () => {
+    const secret = whsec();
+    const receiver = await startReceiver(secret, () => 429, { 'retry-after': '120' });
+    closers.push(receiver.close);
+    const app = await createTestApp(env.pool, 'eventsbusy', { key: stack.app.key, teamId: stack.app.teamId });
+    await addDestination(env.pool, app.app.id, 'busy', receiver.url, secret);
+    await addDevices(env.pool, app.app.id, 1, { prefix: 'a6' });
+    await send(env, app.app, { included_segments: ['All'], contents: { en: 'x' } });
+    const row = await waitFor('a refused attempt', async () => (await env.pool.query(`SELECT attempts, last_error, extract(epoch FROM retry_at - clock_timestamp()) AS wait FROM event_destinations WHERE app_id = $1 AND attempts > 0`, [app.app.id])).rows[0]);
+    expect(row.last_error).to.equal('HTTP 429');
+    expect(Number(row.wait)).to.be.above(100); // the back-off alone is at most 0.4 s here
+    expect(receiver.requests).to.have.length(1);
+  });
+
+  it('a plain-http destination to a host the operator did not list gets nothing, and says why', async () => {
+    const secret = whsec();
+    const receiver = await startReceiver(secret);
+    closers.push(receiver.close);
+    const app = await createTestApp(env.pool, 'eventshttp', { key: stack.app.key, teamId: stack.app.teamId });
+    await addDestination(env.pool, app.app.id, 'local', receiver.url.replace('127.0.0.1', 'localhost'), secret); // stored, then the operator's list changed
+    await addDevices(env.pool, app.app.id, 2, { prefix: 'a3' });
+    const created = await send(env, app.app, { included_segments: ['All'], contents: { en: 'x' } });
+    await waitFinal(env.pool, created.body.id);
+    const row = await waitFor('a refused attempt', async () => (await env.pool.query('SELECT attempts, last_error FROM event_destinations WHERE app_id = $1 AND attempts > 0', [app.app.id])).rows[0]);
+    expect(row.last_error).to.equal(`url ${receiver.url.replace('127.0.0.1', 'localhost')} is plain http: use https, or ask the operator to list localhost in HERALD_EVENT_HTTP_HOSTS`);
+    expect(receiver.requests).to.deep.equal([]);
+  });
+
+  it("one app's hanging destination does not hold up another app's events", async () => {
+    const secretA = whsec();
+    const secretB = whsec();
+    const hanging = await startReceiver(secretA, () => 'hang');
+    const receiverB = await startReceiver(secretB);
+    closers.push(hanging.close, receiverB.close);
+    const a = await createTestApp(env.pool, 'eventsslow', { key: stack.app.key, teamId: stack.app.teamId });
+    const b = await createTestApp(env.pool, 'eventsfast', { key: stack.app.key, teamId: stack.app.teamId });
+    await addDestination(env.pool, a.app.id, 'slow', hanging.url, secretA);
+    await addDestination(env.pool, b.app.id, 'fast', receiverB.url, secretB);
+    await addDevices(env.pool, a.app.id, 5, { prefix: 'a4' });
+    await addDevices(env.pool, b.app.id, 5, { prefix: 'a5' });
+    const sa = await send(env, a.app, { included_segments: ['All'], contents: { en: 'x' } });
+    await waitFor("A's destination holding a request", () => hanging.requests.length > 0);
+    const sb = await send(env, b.app, { included_segments: ['All'], contents: { en: 'x' } });
+    await waitFinal(env.pool, sa.body.id);
+    await waitFinal(env.pool, sb.body.id);
+    // B's whole send arrives while A's first request still hangs (its deadline is 90 s away).
+    await waitFor("B's events", () => kindsOf(receiverB.accepted).includes('notification.finished'), 20_000);
+    expect(kindsOf(receiverB.accepted).filter((k) => k === 'message.push.sent')).to.have.length(5);
+    expect(hanging.accepted).to.deep.equal([]);
+    expect(hanging.requests).to.have.length(1);
+  });
+});
