@@ -123,9 +123,6 @@ export async function mirrorSend(opts: Pick<MirrorOptions, 'pool' | 'custom' | '
   );
   const row = res.rows[0];
   if (!row) return;
-  // include_aliases of another label than external_id (issue 27): the Send schema holds
-  // include_aliases.external_id only, so its mirror would show no audience. Not mirrored.
-  if (row.request.target.kind === 'aliases') return;
   const slash = row.app_name.indexOf('/');
   if (slash < 0) return; // an app from a file, not from the cluster: it has no namespace to live in
   const namespace = row.app_name.slice(0, slash);

@@ -44,6 +44,8 @@ const target = fc.oneof(
   }),
   fc.record({ include_external_ids: fc.uniqueArray(word, { minLength: 1, maxLength: 5 }) }),
   fc.record({ include_aliases: fc.record({ external_id: fc.uniqueArray(word, { minLength: 1, maxLength: 5 }) }) }),
+  // Another label: the spec keeps it as include_aliases (an external_id list is include_external_ids).
+  fc.record({ include_aliases: fc.record({ crm_id: fc.uniqueArray(word, { minLength: 1, maxLength: 5 }) }) }),
   fc.record({ include_subscription_ids: fc.uniqueArray(fc.uuid({ version: 4 }), { minLength: 1, maxLength: 3 }) }),
 );
 const alertFields = fc.record(
@@ -120,7 +122,7 @@ describe('the send body has one schema', () => {
       ...Object.keys(APNS_SPEC_FIELDS),
       ...FIELDS_KEPT_UNDER_ANOTHER_NAME,
       'contents', 'headings', 'subtitle', 'included_segments', 'tag', 'filters', 'excluded_segments', 'include_subscription_ids', 'include_external_ids',
-      'send_after', 'delayed_option', 'delivery_time_of_day', 'url', 'big_picture', 'data', 'buttons',
+      'include_aliases', 'send_after', 'delayed_option', 'delivery_time_of_day', 'url', 'big_picture', 'data', 'buttons',
       'throttle_rate_per_minute', 'idempotency_key', 'name', 'custom_data',
     ]);
     expect(SEND_BODY_FIELDS.filter((f) => !mapped.has(f))).to.deep.equal([]);

@@ -41,10 +41,10 @@ export const APNS_SPEC_FIELDS = {
 /**
  * Body fields a spec never carries because the request keeps them under another name (the
  * spec uses that one) or not at all: app_id (appRef), app_url (url), ios_attachments
- * (big_picture), include_aliases (include_external_ids), external_id
+ * (big_picture), external_id
  * (idempotency_key), bundle_id (checked against the App, not kept).
  */
-export const FIELDS_KEPT_UNDER_ANOTHER_NAME = ['app_id', 'app_url', 'ios_attachments', 'include_aliases', 'external_id', 'bundle_id'] as const;
+export const FIELDS_KEPT_UNDER_ANOTHER_NAME = ['app_id', 'app_url', 'ios_attachments', 'external_id', 'bundle_id'] as const;
 
 /** `date` as RFC 3339 in the offset it was written with, so its clock time stays the same. */
 function withOffset(date: Date, offsetMinutes: number): string {
@@ -61,6 +61,7 @@ function targetSpec(spec: SendSpec, t: SendRequest['target']): void {
   else if (t.kind === 'filters') spec.filters = filterEntries(t.groups);
   else if (t.kind === 'subscription_ids') spec.include_subscription_ids = t.ids;
   else if (t.kind === 'external_ids') spec.include_external_ids = t.ids;
+  else if (t.kind === 'aliases') spec.include_aliases = { [t.label]: t.ids };
   // A Live Activity's tokens: such sends are never mirrored (controller/sends/mirror.ts).
   if (t.excluding) spec.excluded_segments = t.excluding;
 }

@@ -60,8 +60,18 @@ export const SendBodySchema = Type.Object({
     Type.Array(Type.String({ maxLength: UUID_LENGTH, pattern: UUID_PATTERN }), { maxItems: LIMITS.ids_per_list }),
   ),
   include_external_ids: Type.Optional(Type.Array(Type.String({ maxLength: LIMITS.external_id }), { maxItems: LIMITS.ids_per_list })),
+  // One alias label per send and its ids: any label is a key here, so the OpenAPI document and the
+  // Send CRD take what the rules take; the shape check asks only for an object, and the rule stage
+  // (send-target.ts readAliases) says what is wrong with a label or an id, naming it.
   include_aliases: Type.Optional(
-    Type.Object({ external_id: Type.Optional(Type.Array(Type.String({ maxLength: LIMITS.external_id }), { maxItems: LIMITS.ids_per_list })) }),
+    loose(
+      Type.Unsafe<Record<string, string[]>>({
+        type: 'object',
+        additionalProperties: { type: 'array', items: { type: 'string', maxLength: LIMITS.external_id }, maxItems: LIMITS.ids_per_list },
+        description: 'One alias label and its ids: external_id, onesignal_id, or a custom label (letters, digits, _ - . up to 64 characters), such as {"external_id": ["u1"]}.',
+      }),
+      'object',
+    ),
   ),
   send_after: Type.Optional(text(LIMITS.send_after, 'RFC 3339 or a date string OneSignal documents; at most 30 days ahead.')),
   delayed_option: Type.Optional(Type.String({ maxLength: LIMITS.delayed_option, description: 'timezone' })),
