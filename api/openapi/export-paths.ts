@@ -4,10 +4,7 @@
 import { EXPORT_REQUEST_SCHEMA } from '../../core/exports/export-schema.js';
 import { LINK_TTL_MS } from '../../core/exports/export-links.js';
 
-import type { userPaths } from './user-paths.js';
-
-/** The document's helpers, as the user paths take them. */
-type Helpers = Parameters<typeof userPaths>[0];
+import type { Helpers } from './path-helpers.js';
 
 export const EXPORT_SCHEMAS = {
   ExportRequest: { ...EXPORT_REQUEST_SCHEMA, description: "OneSignal's ExportSubscriptionsRequestBody: all three fields optional." },

@@ -5,13 +5,7 @@
 import { CREATE_SEGMENT_SCHEMA, SEGMENT_FILTER_ENTRY, UPDATE_SEGMENT_SCHEMA } from '../../core/segments/segment-schema.js';
 import { SEGMENT_LIMITS } from '../../core/segments/segment-limits.js';
 
-interface Helpers {
-  ok: (description: string, schema: string) => unknown;
-  r: (name: string) => unknown;
-  json: (schema: unknown) => unknown;
-  ref: (name: string) => unknown;
-  AUTHENTICATED: Record<string, unknown>;
-}
+import { APP_PARAM as APP, changeHelpers, pathParam as param, type Helpers } from './path-helpers.js';
 
 const withEntries = <T extends { properties: Record<string, unknown> }>(schema: T) => ({
   ...schema,
@@ -76,14 +70,11 @@ export const SEGMENT_SCHEMAS = {
   SegmentDeleted: { type: 'object', required: ['success'], properties: { success: { const: true } } },
 };
 
-const param = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
-const APP = param('app_id', "The key's app (another app's id: 403).");
 const SEGMENT = param('segment_id', "The segment's id, as getSegments lists it (another app's: 404).");
 
-export function segmentPaths({ ok, r, json, ref, AUTHENTICATED }: Helpers) {
-  const body = (schema: string) => ({ required: true, content: json(ref(schema)) });
-  const changing = { '400': r('BadRequest'), '413': r('TooLarge'), '415': r('UnsupportedMediaType'), '422': r('Invalid'), ...AUTHENTICATED };
-  const conflict = (what: string) => ({ description: what, content: json(ref('Errors')) });
+export function segmentPaths(helpers: Helpers) {
+  const { ok, r, AUTHENTICATED } = helpers;
+  const { body, changing, conflict } = changeHelpers(helpers);
   const query = (name: string, description: string) => ({ name, in: 'query', required: false, description, schema: { type: 'integer' } });
   return {
     '/apps/{app_id}/segments': {

@@ -1,23 +1,15 @@
 // The user and alias calls in the OpenAPI document (issue 27; api/routes/users.ts): the paths of
 // @onesignal/node-onesignal 5.18.0, answered with its status codes. What differs from OneSignal:
 // docs/api.md "Users".
-interface Helpers {
-  ok: (description: string, schema: string) => unknown;
-  r: (name: string) => unknown;
-  json: (schema: unknown) => unknown;
-  ref: (name: string) => unknown;
-  AUTHENTICATED: Record<string, unknown>;
-}
+import { APP_PARAM as APP, changeHelpers, pathParam as param, type Helpers } from './path-helpers.js';
 
-const param = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
-const APP = param('app_id', "The key's app (another app's id: 403).");
 const LABEL = param('alias_label', 'onesignal_id, external_id or a custom label.');
 const ID = param('alias_id', "The user's id under that label.");
 const SUBSCRIPTION = param('subscription_id', 'An install of the app (its user is made when it had none).');
 
-export function userPaths({ ok, r, json, ref, AUTHENTICATED }: Helpers) {
-  const body = (schema: string) => ({ required: true, content: json(ref(schema)) });
-  const changing = { '400': r('BadRequest'), '413': r('TooLarge'), '415': r('UnsupportedMediaType'), '422': r('Invalid'), ...AUTHENTICATED };
+export function userPaths(helpers: Helpers) {
+  const { ok, r, json, ref, AUTHENTICATED } = helpers;
+  const { body, changing } = changeHelpers(helpers);
   const byUser = [APP, LABEL, ID];
   return {
     '/apps/{app_id}/users': {

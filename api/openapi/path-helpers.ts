@@ -1,0 +1,27 @@
+// What the path modules of the OpenAPI document (user-paths.ts, segment-paths.ts,
+// export-paths.ts) share: the document's response helpers (document.ts passes them in), a path
+// parameter, the app id every per-app call takes, a JSON request body and the answers of a call
+// that changes something.
+
+/** The document's helpers (document.ts). */
+export interface Helpers {
+  ok: (description: string, schema: string) => unknown;
+  r: (name: string) => unknown;
+  json: (schema: unknown) => unknown;
+  ref: (name: string) => unknown;
+  AUTHENTICATED: Record<string, unknown>;
+}
+
+export const pathParam = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
+
+/** `{app_id}` in a per-app path: the key's own app (another app's id is a 403). */
+export const APP_PARAM = pathParam('app_id', "The key's app (another app's id: 403).");
+
+/** A required JSON body, the refusals of a call that takes one, and a 409 described per call. */
+export function changeHelpers({ r, json, ref, AUTHENTICATED }: Helpers) {
+  return {
+    body: (schema: string) => ({ required: true, content: json(ref(schema)) }),
+    changing: { '400': r('BadRequest'), '413': r('TooLarge'), '415': r('UnsupportedMediaType'), '422': r('Invalid'), ...AUTHENTICATED },
+    conflict: (what: string) => ({ description: what, content: json(ref('Errors')) }),
+  };
+}
