@@ -142,6 +142,8 @@ export interface Install {
   unsubscribed_reason: string | null;
   /** The gateway its token belongs to; null = the App's environment. */
   environment: 'production' | 'sandbox' | null;
+  /** Its user (OneSignal id); null until a user call first names the install (docs/decisions.md "Issue 27"). */
+  user_id: string | null;
   /** The last time the SDK registered the token. */
   registered_at: Date;
   last_active: Date | null;
@@ -153,7 +155,7 @@ export interface Install {
 export async function readInstall(db: Queryable, appId: string, id: string): Promise<Install | undefined> {
   if (!isUuid(id)) return undefined;
   const res = await db.query<Install>(
-    `SELECT id, seq, token, external_id, language, timezone, tags, subscribed, unsubscribed_reason, environment,
+    `SELECT id, seq, token, external_id, language, timezone, tags, subscribed, unsubscribed_reason, environment, user_id,
             coalesce(registered_at, created_at) AS registered_at, last_active, created_at, updated_at
        FROM subscriptions WHERE app_id = $1 AND id = $2::uuid`,
     [appId, id],

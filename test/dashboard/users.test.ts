@@ -135,6 +135,10 @@ describe('dashboard users and installs in a browser', function () {
     expect(await page.locator('#user').innerText()).to.include('Europe/Paris');
     expect(await rowIds(page, 'user-installs')).to.deep.equal(ann.installs);
     expect((await rowIds(page, 'sends')).map(Number)).to.deep.equal([gold, toAnn]);
+    // An install's page leads back to its user.
+    await page.goto(`${api.url}/dashboard/audience/installs/${ann.installs[0]}`);
+    await page.locator('#install-user').getByRole('link').click();
+    await page.waitForURL(`${api.url}/dashboard/audience/users/${ann.id}`);
     expect(await page.getByRole('link', { name: 'Erase this user…' }).count()).to.equal(0);
     expect(await page.getByText('Erasing a user needs a key of scope send.').count()).to.equal(1);
     await shot(page, 'audience-user');

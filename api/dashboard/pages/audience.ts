@@ -91,6 +91,9 @@ export function installPage(i: Install, sends: NotificationReport[], checked: nu
   <h1>Install <span class="mono">${i.id}</span></h1>
   <p id="subscription" class="${i.subscribed ? 'ok' : 'error'}">${subscription(i)}</p>
   <dl class="header" id="install">
+    <div><dt>User</dt><dd id="install-user">${i.user_id
+      ? html`<a class="mono" href="/dashboard/audience/users/${i.user_id}">${i.user_id}</a>`
+      : 'none yet (a user of its own until a user call or an external id joins it to one)'}</dd></div>
     <div><dt>External id</dt><dd>${i.external_id ?? '—'}</dd></div>
     <div><dt>Token</dt><dd class="mono">${maskedToken(i.token)}</dd></div>
     <div><dt>Language</dt><dd>${i.language ?? '—'}</dd></div>
