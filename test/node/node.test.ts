@@ -87,7 +87,14 @@ describe('node tier: the chart on a real single-node Kubernetes', function () {
     if (install.code !== 0) {
       const pods = await run('kubectl', ['get', 'pods', '-A', '-o', 'wide'], { quiet: true });
       const events = await run('kubectl', ['get', 'events', '-n', ns, '--sort-by=.lastTimestamp'], { quiet: true });
-      throw new Error(`helm install failed:\n${install.stderr}\n${pods.stdout}\n${events.stdout.split('\n').slice(-30).join('\n')}`);
+      let logs = '';
+      for (const d of ['api', 'sender', 'controller', 'apns-sim']) {
+        for (const previous of [[], ['--previous']]) {
+          const out = await run('kubectl', ['logs', '-n', ns, `deploy/${release}-${d}`, '--tail=15', ...previous], { quiet: true });
+          if (out.stdout) logs += `--- logs deploy/${release}-${d} ${previous.join('')}\n${out.stdout}`;
+        }
+      }
+      throw new Error(`helm install failed:\n${install.stderr}\n${pods.stdout}\n${events.stdout.split('\n').slice(-30).join('\n')}\n${logs}`);
     }
     const ip = (svc: string) => kubectl('get', 'svc', svc, '-n', ns, '-o', 'jsonpath={.spec.clusterIP}');
     apiBase = `http://${await ip(`${release}-api`)}:80`;
@@ -288,7 +295,16 @@ describe('node tier: the chart on a real single-node Kubernetes', function () {
         assert.equal(stats.failed, 0);
         assert.equal(stats.remaining, 0);
         await kubectl('rollout', 'status', `deploy/${release}-sender`, '-n', ns, '--timeout=120s');
-        assert.equal((await podsOf('sender')).length, 3);
+        const senders = await podsOf('sender');
+        assert.equal(senders.length, 3);
+        // The chunks left after the scale-up went to more than one sender.
+        const recorded: Record<string, number> = {};
+        for (const pod of senders) {
+          const text = await (await fetch(`http://${pod.ip}:9090/metrics`, { signal: AbortSignal.timeout(5000) })).text();
+          recorded[pod.name] = Number(/^herald_sender_chunks_total\{result="recorded"\} (\d+)/m.exec(text)?.[1] ?? 0);
+        }
+        process.stderr.write(`      chunks recorded per sender: ${JSON.stringify(recorded)}\n`);
+        assert.ok(Object.values(recorded).filter((n) => n > 0).length >= 2, `chunks recorded per sender: ${JSON.stringify(recorded)}`);
       });
 
       it('helm upgrade to a new image during the send: every pod replaced, no 5xx from the api, the send ends exact', async function () {

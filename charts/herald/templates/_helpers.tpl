@@ -200,3 +200,30 @@ topologySpreadConstraints:
 - name: tmp
   mountPath: /tmp
 {{- end }}
+
+{{/* The CA the APNs clients trust (HERALD_APNS_CA_FILE, configmap.yaml): the simulator's, or
+     apns.caSecret. Senders and the api (Live Activity broadcasts) both talk to the gateway. */}}
+{{- define "herald.apnsCaMount" -}}
+{{- if or .Values.apnsSimulator.enabled .Values.apns.caSecret.name -}}
+- name: apns-ca
+  mountPath: /etc/herald/apns-ca
+  readOnly: true
+{{- end }}
+{{- end }}
+{{- define "herald.apnsCaVolume" -}}
+{{- if .Values.apnsSimulator.enabled -}}
+- name: apns-ca
+  secret:
+    secretName: {{ include "herald.apnsSimName" . }}-tls
+    items:
+      - key: apns-sim-ca.pem
+        path: ca.pem
+{{- else if .Values.apns.caSecret.name -}}
+- name: apns-ca
+  secret:
+    secretName: {{ .Values.apns.caSecret.name }}
+    items:
+      - key: {{ .Values.apns.caSecret.key }}
+        path: ca.pem
+{{- end }}
+{{- end }}
