@@ -42,7 +42,7 @@ export function eventId(recordId: number, index: number): string {
 }
 
 /** A chunk row's device events in their fixed order: sent, failed, then each refusal as failed + unsubscribed. */
-function deviceEvents(body: ChunkRecordBody): Array<{ kind: EventKind; subscriptionId: string; data: Record<string, unknown> }> {
+function deviceEvents(body: ChunkRecordBody): Array<{ kind: EventKind; subscriptionId: string | null; data: Record<string, unknown> }> {
   return [
     ...body.s.map((id) => ({ kind: 'message.push.sent' as const, subscriptionId: id, data: {} })),
     ...body.f.map(([id, reason]) => ({ kind: 'message.push.failed' as const, subscriptionId: id, data: { reason } })),
@@ -85,8 +85,9 @@ export function expandRecord(row: RecordRow, externalIds: ReadonlyMap<string, st
     .map((d, i) => ({
       event: { ...base(d.kind, from + i), subscription_device_type: 'iOS' as const, data: d.data },
       message,
-      subscription: { id: d.subscriptionId },
-      user: { external_id: externalIds.get(d.subscriptionId) ?? null },
+      // An install erased since (core/events/record.ts forgetInstallsInEvents): its event keeps
+      // its place and id, with no subscription and no user.
+      ...(d.subscriptionId === null ? {} : { subscription: { id: d.subscriptionId }, user: { external_id: externalIds.get(d.subscriptionId) ?? null } }),
     }));
 }
 
@@ -94,5 +95,5 @@ export function expandRecord(row: RecordRow, externalIds: ReadonlyMap<string, st
 export function subscriptionIdsOf(row: Pick<RecordRow, 'kind' | 'body'>): string[] {
   if (row.kind !== 'chunk') return [];
   const b = row.body as ChunkRecordBody;
-  return [...b.s, ...b.f.map(([id]) => id), ...b.u.map(([id]) => id)];
+  return [...b.s, ...b.f.map(([id]) => id), ...b.u.map(([id]) => id)].filter((id): id is string => id !== null);
 }

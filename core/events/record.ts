@@ -16,9 +16,10 @@ export interface ChunkDeviceOutcomes {
 /** The stored form of a chunk record: short keys, arrays of arrays (500 devices ≈ 20 kB). */
 export interface ChunkRecordBody {
   chunk: number;
-  s: string[];
-  f: Array<[string, string]>;
-  u: Array<[string, string, number | null]>;
+  /** An install erased since is null (forgetInstallsInEvents). */
+  s: Array<string | null>;
+  f: Array<[string | null, string]>;
+  u: Array<[string | null, string, number | null]>;
 }
 
 export interface NotificationRecordBody {
@@ -75,3 +76,26 @@ export const CREATED_EVENTS_CTE = `INSERT INTO event_records (app_id, send_id, k
        SELECT i.app_id, i.id, 'notification.created', jsonb_build_object('status', i.status, 'estimate', i.total)
          FROM (SELECT * FROM input WHERE EXISTS (SELECT 1 FROM event_destinations d WHERE d.app_id = input.app_id) ORDER BY app_id, id) i,
               LATERAL (SELECT ${appLock('i.app_id')}) l`;
+
+/**
+ * Erasure (core/users/erase.ts): an erased install's id leaves its app's chunk records. Each place
+ * holding it becomes null rather than going, so a record's event count, its events' ids and a
+ * destination's place inside it (delivered_offset) stay what they were; expand.ts makes such an
+ * event without its subscription. Scans the app's chunk records (written only for an app with a
+ * destination). Returns how many records changed.
+ */
+export async function forgetInstallsInEvents(db: Queryable, appId: string, installIds: string[]): Promise<number> {
+  if (!installIds.length) return 0;
+  const hit = (path: string, first: string) => `EXISTS (SELECT 1 FROM jsonb_array_elements(body->'${path}') x WHERE ${first} = ANY($2::text[]))`;
+  const keep = (path: string, first: string, blank: string) =>
+    `(SELECT coalesce(jsonb_agg(CASE WHEN ${first} = ANY($2::text[]) THEN ${blank} ELSE x END ORDER BY n), '[]') FROM jsonb_array_elements(body->'${path}') WITH ORDINALITY AS e(x, n))`;
+  const res = await db.query(
+    `UPDATE event_records SET body = body || jsonb_build_object(
+            's', ${keep('s', "x #>> '{}'", "'null'::jsonb")},
+            'f', ${keep('f', 'x->>0', "jsonb_set(x, '{0}', 'null')")},
+            'u', ${keep('u', 'x->>0', "jsonb_set(x, '{0}', 'null')")})
+      WHERE app_id = $1 AND kind = 'chunk' AND (${hit('s', "x #>> '{}'")} OR ${hit('f', 'x->>0')} OR ${hit('u', 'x->>0')})`,
+    [appId, installIds],
+  );
+  return res.rowCount ?? 0;
+}

@@ -2,11 +2,13 @@
 // holds an id or token of the user goes for good. Its installs, aliases and (through the
 // installs) Live Activity tokens go with the user row by foreign key; the places that name an
 // install or an external id without a key are cleared here by index (migration 027): the opens of
-// its installs, the lists of list sends and their stored answers, and the entries of send chunks.
+// its installs, the lists of list sends and their stored answers, the entries of send chunks, and
+// the install ids of event records (issue 28).
 // A chunk in flight that planned an erased install finds it gone and counts it skipped, as an
 // install unsubscribed since the plan (core/delivery/chunks.ts, sender/tally.ts).
 import type { PoolClient } from '../store/db.js';
 import { ONESIGNAL_ID } from '../formats/alias-label.js';
+import { forgetInstallsInEvents } from '../events/record.js';
 
 export interface Erased {
   installs: number;
@@ -29,6 +31,7 @@ export async function eraseUser(db: PoolClient, appId: string, userId: string): 
   const named = [...new Set([...installIds, ...installIds.map((id) => id.toUpperCase()), ...externalIds])];
   const tokens = await db.query('SELECT count(*)::int AS n FROM live_activity_tokens WHERE subscription_id = ANY($1::uuid[])', [installIds]);
   const opens = await db.query('DELETE FROM opens WHERE subscription_id = ANY($1::uuid[])', [installIds]);
+  await forgetInstallsInEvents(db, appId, installIds);
   let scrubbed = named.length ? await scrubSends(db, appId, named, LISTS) : 0;
   // include_aliases sends of other labels (issue 27) name the user by that label's id, or by its
   // own id (onesignal_id): taken out of the sends of that label only, as an id of one label may be
@@ -99,6 +102,7 @@ export async function eraseInstall(db: PoolClient, appId: string, installId: str
   if (!found.rowCount) return undefined;
   const tokens = await db.query('SELECT count(*)::int AS n FROM live_activity_tokens WHERE subscription_id = $1', [installId]);
   const opens = await db.query('DELETE FROM opens WHERE subscription_id = $1', [installId]);
+  await forgetInstallsInEvents(db, appId, [installId]);
   const scrubbed = await scrubSends(db, appId, [installId, installId.toUpperCase()], LISTS);
   await db.query('DELETE FROM subscriptions WHERE id = $1', [installId]);
   return { installs: 1, aliases: 0, live_activity_tokens: tokens.rows[0].n, opens: opens.rowCount ?? 0, sends_scrubbed: scrubbed };

@@ -9,6 +9,8 @@ import { useTestApi } from '../support/api-server.js';
 import { officialClient } from '../support/onesignal.js';
 import { makeApp, type TestApp } from '../support/apps.js';
 import type { Pool } from '../../core/store/db.js';
+import { recordChunkEvents } from '../../core/events/record.js';
+import { eventCount, expandRecord, type RecordRow } from '../../core/events/expand.js';
 
 /** Every (table, column) of the public schema whose values can hold text, with how many rows of each contain one of `needles`. */
 async function findAnywhere(pool: Pool, needles: string[]): Promise<string[]> {
@@ -18,7 +20,7 @@ async function findAnywhere(pool: Pool, needles: string[]): Promise<string[]> {
       WHERE c.table_schema = 'public' AND c.data_type NOT IN ('integer', 'bigint', 'smallint', 'boolean', 'numeric', 'double precision', 'real')
       ORDER BY 1, 2`,
   );
-  expect(columns.rows.map((c) => c.table_name)).to.include.members(['subscriptions', 'users', 'user_aliases', 'opens', 'sends', 'send_chunks', 'live_activity_tokens', 'idempotency_keys', 'outbox']);
+  expect(columns.rows.map((c) => c.table_name)).to.include.members(['subscriptions', 'users', 'user_aliases', 'opens', 'sends', 'send_chunks', 'live_activity_tokens', 'idempotency_keys', 'outbox', 'event_records']);
   const patterns = needles.map((n) => `%${n.replace(/[\\%_]/g, '\\$&')}%`);
   const found: string[] = [];
   for (const { table_name: table, column_name: column } of columns.rows) {
@@ -40,6 +42,8 @@ describe('api: deleteUser erases everything of the user', () => {
   before(async () => {
     app = await makeApp(env.pool);
     client = officialClient(api.url, app.key);
+    // An event destination (issue 28): the senders record each chunk's device outcomes by install.
+    await env.pool.query(`INSERT INTO event_destinations (app_id, name, url, secret) VALUES ($1, 'test', 'http://127.0.0.1:1/', '\\x00')`, [app.app.id]);
   });
 
   /** A user with 3 installs (one unsubscribed), aliases, tags, Live Activity tokens, opens, and ids in list sends. */
@@ -68,6 +72,10 @@ describe('api: deleteUser erases everything of the user', () => {
     // A Live Activity update: its chunk names the install holding the update token.
     const update = await api.request('POST', `/api/v1/apps/${app.app.id}/live_activities/${name}-match/notifications`, { key: app.key, body: { event: 'update', event_updates: { score: '1-0' } } });
     expect(update.status).to.equal(200);
+    // The chunk record a sender writes for the list send: one install sent, one failed, one refused for good.
+    await recordChunkEvents(env.pool, app.app.id, Number(byId.body.id), 0, {
+      sent: [installs[0]], failed: [{ subscriptionId: installs[1], reason: 'BadDeviceToken' }], unsubscribed: [{ subscriptionId: installs[2], reason: 'Unregistered', appleTimestampMs: 1 }],
+    });
     return { id: user.identity!.onesignal_id!, needles: [user.identity!.onesignal_id!, `${name}-ext-7f3`, `${name}-crm-7f3`, ...installs, ...tokens, ...laTokens] };
   }
 
@@ -75,7 +83,7 @@ describe('api: deleteUser erases everything of the user', () => {
     const zoe = await makeUserWithTraces('zoe', 'c0ffee');
     const yan = await makeUserWithTraces('yan', 'beef00');
     const before = await findAnywhere(env.pool, zoe.needles);
-    for (const place of ['users.id', 'user_aliases.alias_id', 'subscriptions.token', 'opens.subscription_id', 'sends.request', 'send_chunks.entries', 'live_activity_tokens.token', 'idempotency_keys.response']) {
+    for (const place of ['users.id', 'user_aliases.alias_id', 'subscriptions.token', 'opens.subscription_id', 'sends.request', 'send_chunks.entries', 'live_activity_tokens.token', 'idempotency_keys.response', 'event_records.body']) {
       expect(before.some((f) => f.startsWith(`${place}:`)), `before: ${place} in ${before.join(', ')}`).to.equal(true);
     }
 
@@ -83,9 +91,16 @@ describe('api: deleteUser erases everything of the user', () => {
 
     expect(await findAnywhere(env.pool, zoe.needles)).to.deep.equal([]);
     const yanLeft = await findAnywhere(env.pool, yan.needles);
-    for (const place of ['users.id', 'subscriptions.token', 'opens.subscription_id', 'sends.request', 'send_chunks.entries', 'live_activity_tokens.token', 'idempotency_keys.response']) {
+    for (const place of ['users.id', 'subscriptions.token', 'opens.subscription_id', 'sends.request', 'send_chunks.entries', 'live_activity_tokens.token', 'idempotency_keys.response', 'event_records.body']) {
       expect(yanLeft.some((f) => f.startsWith(`${place}:`)), `yan's ${place}`).to.equal(true);
     }
+    // The chunk records keep their events' count and ids (a destination's place inside one holds):
+    // zoe's events without a subscription, yan's with theirs.
+    const records = await env.pool.query<RecordRow>(`SELECT id::int, app_id AS "appId", send_id::int AS "sendId", kind, body, recorded_at AS "recordedAt" FROM event_records WHERE app_id = $1 AND kind = 'chunk' ORDER BY id`, [app.app.id]);
+    expect(records.rows.map((r) => eventCount(r))).to.deep.equal([4, 4]);
+    const [zoeEvents, yanEvents] = records.rows.map((r) => expandRecord(r, new Map()));
+    expect(zoeEvents.map((e) => e.subscription)).to.deep.equal([undefined, undefined, undefined, undefined]);
+    expect(yanEvents.every((e) => e.subscription !== undefined)).to.equal(true);
     const yanUser = await client.getUser(app.app.id, 'onesignal_id', yan.id);
     expect(yanUser.subscriptions).to.have.length(3);
     for (const label of ['onesignal_id', 'external_id']) {
@@ -93,6 +108,19 @@ describe('api: deleteUser erases everything of the user', () => {
       const gone = await client.getUser(app.app.id, label, value).then(() => 200, (e: OneSignal.ApiException<unknown>) => e.code);
       expect(gone, label).to.equal(404);
     }
+  });
+
+  it('deleteSubscription takes the install out of the event records too, keeping their places', async () => {
+    const made = await client.createUser(app.app.id, Object.assign(new OneSignal.User(), {
+      identity: { external_id: 'one-install' },
+      subscriptions: ['f1', 'f2'].map((p) => ({ type: 'iOSPush' as const, token: p.repeat(32) })),
+    }));
+    const [gone, kept] = made.subscriptions!.map((s) => s.id!);
+    await recordChunkEvents(env.pool, app.app.id, 999_999, 0, { sent: [kept, gone], failed: [{ subscriptionId: gone, reason: 'BadDeviceToken' }], unsubscribed: [] });
+    await client.deleteSubscription(app.app.id, gone);
+    expect(await findAnywhere(env.pool, [gone])).to.deep.equal([]);
+    const body = await env.pool.query("SELECT body FROM event_records WHERE app_id = $1 AND kind = 'chunk' AND send_id = 999999", [app.app.id]);
+    expect(body.rows[0].body).to.deep.equal({ chunk: 0, s: [kept, null], f: [[null, 'BadDeviceToken']], u: [] });
   });
 
   it('answers what it erased, and a second delete finds no one', async () => {
