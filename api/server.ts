@@ -13,6 +13,7 @@ import { authenticate, requireSendScope } from './middleware/authenticate.js';
 import { limitAnonymous } from './middleware/limit-anonymous.js';
 import { jsonBody } from './middleware/json-body.js';
 import { createNotification } from './routes/notifications.js';
+import { estimateNotificationRoute } from './routes/notification-estimate.js';
 import { cancelNotificationRoute, listNotificationsRoute, readNotificationRoute } from './routes/notification-reports.js';
 import { createSubscription, reportOpen, updateSubscription } from './routes/subscriptions.js';
 import { readSubscriptionRoute } from './routes/subscription-read.js';
@@ -42,6 +43,8 @@ export function createApi(deps: ApiDeps): Koa {
   const sending = [...authenticated, requireSendScope()];
   router.post('/api/v1/notifications', ...sending, jsonBody(), createNotification(deps));
   router.get('/api/v1/notifications', ...authenticated, listNotificationsRoute(deps));
+  // Before /notifications/:id: that path would otherwise match count-unsaved and answer 405.
+  router.post('/api/v1/notifications/count-unsaved', ...authenticated, jsonBody(), estimateNotificationRoute(deps));
   router.get('/api/v1/notifications/:id', ...authenticated, readNotificationRoute(deps));
   router.delete('/api/v1/notifications/:id', ...sending, cancelNotificationRoute(deps));
   router.post('/api/v1/apps/:app_id/activities/activity/:activity_type', ...sending, jsonBody(), startLiveActivity(deps));
@@ -63,6 +66,7 @@ export function createApi(deps: ApiDeps): Koa {
 
   router.post('/api/v1/players/csv_export', ...sending, optionalJsonBody(), exportSubscriptionsRoute(deps));
   router.get('/api/v1/exports/:file', downloadExportRoute(deps));
+
   const segment = '/api/v1/apps/:app_id/segments/:segment_id';
   router.post('/api/v1/apps/:app_id/segments', ...sending, jsonBody(), createSegmentRoute(deps));
   router.get('/api/v1/apps/:app_id/segments', ...authenticated, getSegmentsRoute(deps));

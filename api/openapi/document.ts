@@ -8,6 +8,7 @@ import { IDEMPOTENCY_KEY_SCHEMA } from '../../core/formats/idempotency-key.js';
 import { userPaths } from './user-paths.js';
 import { exportPaths } from './export-paths.js';
 import { segmentPaths } from './segment-paths.js';
+import { estimatePaths } from './estimate-paths.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: unknown) => ({ 'application/json': { schema } });
@@ -85,6 +86,7 @@ export const openApiDocument = {
         responses: { '200': ok('A page of sends.', 'NotificationPage'), '400': r('BadRequest'), '404': r('NotFound'), '422': r('Invalid'), ...AUTHENTICATED },
       },
     },
+    ...estimatePaths({ ok, r, json, ref, AUTHENTICATED }),
     '/notifications/{id}': {
       get: {
         operationId: 'getNotification',

@@ -1,5 +1,5 @@
 // What the path modules of the OpenAPI document (user-paths.ts, segment-paths.ts,
-// export-paths.ts) share: the document's response helpers (document.ts passes them in), a path
+// export-paths.ts, estimate-paths.ts) share: the document's response helpers (document.ts passes them in), a path
 // parameter, the app id every per-app call takes, a JSON request body and the answers of a call
 // that changes something.
 

@@ -10,6 +10,7 @@ import { SEND_SOURCES } from '../../core/formats/send-source.js';
 import { USER_SCHEMAS } from './user-schemas.js';
 import { EXPORT_SCHEMAS } from './export-paths.js';
 import { SEGMENT_SCHEMAS } from './segment-paths.js';
+import { ESTIMATE_SCHEMAS } from './estimate-paths.js';
 
 const STATUS = { type: 'string', enum: SEND_STATUSES };
 const COUNT = { type: 'integer', minimum: 0 };
@@ -172,4 +173,5 @@ export const schemas = {
   ...USER_SCHEMAS,
   ...EXPORT_SCHEMAS,
   ...SEGMENT_SCHEMAS,
+  ...ESTIMATE_SCHEMAS,
 };

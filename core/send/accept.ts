@@ -50,6 +50,11 @@ export interface AcceptInput {
   fingerprint?: unknown;
 }
 
+/** What a send's rules read of its app: the accept path's and the estimate's (estimate.ts). */
+export function rulesApp(app: AppRecord): SendValidationInput['app'] {
+  return { id: app.id, bundleId: app.bundleId, segmentNames: customSegmentNames(app) };
+}
+
 export async function acceptSend(deps: AcceptDeps, input: AcceptInput): Promise<{ created: CreatedSend; replayed: boolean }> {
   const { app, body } = input;
   // The one "may this app send now" rule: a deleted or disabled app's keys no longer work.
@@ -57,12 +62,7 @@ export async function acceptSend(deps: AcceptDeps, input: AcceptInput): Promise<
   if (halted === 'paused') throw new PaymentRequiredError();
   if (halted === 'disabled') throw new AuthError('revoked');
   const validate = input.validate ?? validateSendRequest;
-  const request = validate({
-    body,
-    idempotencyHeader: input.idempotencyHeader,
-    app: { id: app.id, bundleId: app.bundleId, segmentNames: customSegmentNames(app) },
-    now: input.now,
-  });
+  const request = validate({ body, idempotencyHeader: input.idempotencyHeader, app: rulesApp(app), now: input.now });
   const create = (withinTransaction?: (db: PoolClient, created: CreatedSend) => Promise<void>) =>
     createSend(deps, app, request, { source: input.source, withinTransaction });
   const key = request.idempotencyKey ?? input.fallbackKey;

@@ -19,7 +19,7 @@ import { BUILT_IN_SEGMENT_LIST, isBuiltInSegment, segmentNamed } from '../format
  * field named counts as one target, so naming both spellings is two targets.
  * `excluded_segments` is not a target: it narrows whichever target is named.
  */
-const TARGET_FIELDS = [
+export const TARGET_FIELDS = [
   'included_segments',
   'tag',
   'filters',

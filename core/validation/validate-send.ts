@@ -5,7 +5,8 @@
 // DECISIONS "Limits").
 import { ValidationError } from '../errors.js';
 import { APNS_PAYLOAD_LIMIT_BYTES, largestPayloadBytes } from '../payload/apns-payload.js';
-import type { SendRequest } from '../send-model/request.js';
+import type { SendRequest, SendTarget } from '../send-model/request.js';
+import type { FieldIssue } from '../errors.js';
 import { isBackground, readApnsOptions } from './apns-options.js';
 import { readIdempotencyKey } from './idempotency-key.js';
 import {
@@ -17,7 +18,7 @@ import {
   readUrl,
 } from './send-content.js';
 import { readSchedule, readThrottle } from './send-schedule.js';
-import { APP_ID_REQUIRED, BODY_NOT_OBJECT, CONTENTS_REQUIRED, checkShape } from './send-schema.js';
+import { APP_ID_REQUIRED, BODY_NOT_OBJECT, CONTENTS_REQUIRED, checkShape, type ShapeResult } from './send-schema.js';
 import { readBookkeeping } from './send-bookkeeping.js';
 import { readExcludedSegments, readTarget } from './send-target.js';
 
@@ -38,6 +39,30 @@ export interface SendValidationInput {
   now: Date;
 }
 
+/** The audience a body names, as the send reads it: its target narrowed by excluded_segments. */
+function readAudience(shape: ShapeResult, segmentNames: string[], issues: FieldIssue[]): SendTarget | undefined {
+  const target = readTarget(shape.body, shape.present, segmentNames, issues);
+  const excluding = readExcludedSegments(shape.body.excluded_segments, segmentNames, issues);
+  if (target && excluding) target.excluding = excluding;
+  return target;
+}
+
+/**
+ * The audience of a send body without its message (estimateNotificationRecipients): the same
+ * shape check and audience rules as validateSendRequest, so an estimate refuses what the send
+ * would refuse, with the same 422 sentences. The body's other fields are checked for shape only:
+ * the client's estimate body carries none of them.
+ */
+export function validateSendAudience(input: Pick<SendValidationInput, 'body' | 'app'>): SendTarget {
+  const raw = input.body;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ValidationError(BODY_NOT_OBJECT);
+  const shape = checkShape(raw);
+  const issues = [...shape.issues];
+  const target = readAudience(shape, input.app.segmentNames, issues);
+  if (issues.length > 0 || !target) throw new ValidationError(issues);
+  return target;
+}
+
 export function validateSendRequest(input: SendValidationInput): SendRequest {
   const raw = input.body;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
@@ -53,9 +78,7 @@ export function validateSendRequest(input: SendValidationInput): SendRequest {
   }
 
   const idempotencyKey = readIdempotencyKey(body.idempotency_key, input.idempotencyHeader, issues, body.external_id);
-  const target = readTarget(body, shape.present, input.app.segmentNames, issues);
-  const excluding = readExcludedSegments(body.excluded_segments, input.app.segmentNames, issues);
-  if (target && excluding) target.excluding = excluding;
+  const target = readAudience(shape, input.app.segmentNames, issues);
   const texts = readTexts(body, issues, background);
   const url = readUrl(body, issues);
   const imageUrl = readImage(body, issues);

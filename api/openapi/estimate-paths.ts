@@ -1,0 +1,38 @@
+// estimateNotificationRecipients in the OpenAPI document (issue 30; api/routes/notification-estimate.ts):
+// the official client's path, the audience view of the send body's one schema, and its answer.
+// What differs from OneSignal: docs/api.md "POST /notifications/count-unsaved".
+import { openApiSendRequest } from '../../core/validation/schema-views.js';
+import { TARGET_FIELDS } from '../../core/validation/send-target.js';
+import type { Helpers } from './path-helpers.js';
+
+/** The send body's one schema with app_id, the target fields and excluded_segments only, as the send documents them. */
+function audienceRequest(description: string) {
+  const send = openApiSendRequest(description) as { properties: Record<string, unknown> };
+  const kept = new Set<string>(['app_id', ...TARGET_FIELDS, 'excluded_segments']);
+  return { ...send, properties: Object.fromEntries(Object.entries(send.properties).filter(([name]) => kept.has(name))), required: ['app_id'] };
+}
+
+export const ESTIMATE_SCHEMAS = {
+  EstimateRequest: audienceRequest(
+    "OneSignal's EstimateNotificationRecipientsRequest: a send body's audience (one target, excluded_segments), read by the send's own rules; a whole send body is accepted and its other fields checked for type only.",
+  ),
+  Estimate: {
+    type: 'object',
+    required: ['count'],
+    properties: { count: { type: 'integer', minimum: 0, description: "The devices a send to this audience made now would count as its estimate." } },
+  },
+};
+
+export function estimatePaths({ ok, r, json, ref, AUTHENTICATED }: Helpers) {
+  return {
+    '/notifications/count-unsaved': {
+      post: {
+        operationId: 'estimateNotificationRecipients',
+        tags: ['notifications'],
+        summary: "The audience size of a send body, counted as the send counts it; records nothing (any key of the app; the read bucket).",
+        requestBody: { required: true, content: json(ref('EstimateRequest')) },
+        responses: { '200': ok('The count.', 'Estimate'), '400': r('BadRequest'), '413': r('TooLarge'), '415': r('UnsupportedMediaType'), '422': r('Invalid'), ...AUTHENTICATED },
+      },
+    },
+  };
+}
