@@ -171,6 +171,7 @@ export async function addAliases(db: PoolClient, appId: string, userId: string, 
   if (EXTERNAL_ID in identity) {
     // Installs the app registered with this external id and no user yet are this user's now.
     await db.query('UPDATE subscriptions SET user_id = $1 WHERE app_id = $2 AND external_id = $3 AND user_id IS NULL', [userId, appId, identity[EXTERNAL_ID]]);
+    await checkRoom(db, userId, 'identity');
     await copyToInstalls(db, userId);
   }
 }
@@ -181,4 +182,16 @@ export async function removeAlias(db: PoolClient, userId: string, label: string)
   const res = await db.query('DELETE FROM user_aliases WHERE user_id = $1 AND label = $2', [userId, label]);
   if (label === EXTERNAL_ID && res.rowCount) await db.query('UPDATE subscriptions SET external_id = NULL, updated_at = now() WHERE user_id = $1', [userId]);
   return (res.rowCount ?? 0) > 0;
+}
+
+/**
+ * OneSignal's 409 for a user that would hold more than its subscriptions (the transaction is
+ * undone): every path that gives a user installs (createSubscription, transferSubscription, an
+ * external id's alias taking the installs the app registered with it).
+ */
+export async function checkRoom(db: Queryable, userId: string, field: string): Promise<void> {
+  const count = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM subscriptions WHERE user_id = $1', [userId]);
+  if (count.rows[0].n > USER_LIMITS.subscriptions) {
+    throw new ConflictError(`${field}: the user already holds ${USER_LIMITS.subscriptions} subscriptions, the most a user holds; delete or transfer one of them first.`);
+  }
 }

@@ -4,10 +4,9 @@
 // than USER_LIMITS.subscriptions installs: the move that would make the 21st is OneSignal's 409.
 // Every function runs in the caller's transaction, after resolve.ts locked the user named.
 import type { PoolClient } from '../store/db.js';
-import { ConflictError } from '../errors.js';
 import { copyToInstalls } from '../subscriptions/user-copies.js';
 import { attachInstall, type UserSubscriptionBody } from './create-user.js';
-import { USER_LIMITS } from './user-limits.js';
+import { checkRoom } from './user-store.js';
 
 /** createSubscription: the install with this token made, or moved to the user (OneSignal moves an existing token). */
 export async function addInstall(db: PoolClient, appId: string, userId: string, sub: UserSubscriptionBody): Promise<{ id: string; created: boolean }> {
@@ -32,14 +31,6 @@ export async function moveInstall(db: PoolClient, appId: string, installId: stri
   await copyToInstalls(db, userId);
   await dropEmptied(db, res.rows[0].old, userId);
   return true;
-}
-
-/** OneSignal's 409 for a user that would hold more than its subscriptions (the transaction is undone). */
-async function checkRoom(db: PoolClient, userId: string, field: string): Promise<void> {
-  const count = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM subscriptions WHERE user_id = $1', [userId]);
-  if (count.rows[0].n > USER_LIMITS.subscriptions) {
-    throw new ConflictError(`${field}: the user already holds ${USER_LIMITS.subscriptions} subscriptions, the most a user holds; delete or transfer one of them first.`);
-  }
 }
 
 /**

@@ -87,6 +87,19 @@ describe('api: the subscription calls of a user through the official client', ()
     expect((await client.getUser(app.app.id, 'external_id', 'max20')).subscriptions).to.have.length(USER_LIMITS.subscriptions);
   });
 
+  it('createAlias of an external id the app registered installs with is a 409 when they would make the user hold more than 20', async () => {
+    const twenty = Array.from({ length: USER_LIMITS.subscriptions }, () => ios(nextToken()));
+    const full = await client.createUser(app.app.id, user({ identity: { crm: 'full20' }, subscriptions: twenty }));
+    // The app registers an install with an external id no user has yet.
+    const loose = await api.request('POST', `/api/v1/apps/${app.app.id}/subscriptions`, { body: { token: nextToken(), external_id: 'joins-full20' } });
+    expect(loose.status).to.be.oneOf([200, 201]);
+    const body = Object.assign(new OneSignal.UserIdentityBody(), { identity: { external_id: 'joins-full20' } });
+    const over = await refused(client.createAlias(app.app.id, 'crm', 'full20', body));
+    expect([over.code, over.body.errors[0]]).to.deep.equal([409, 'identity: the user already holds 20 subscriptions, the most a user holds; delete or transfer one of them first.']);
+    expect((await client.getUser(app.app.id, 'onesignal_id', full.identity!.onesignal_id!)).subscriptions).to.have.length(USER_LIMITS.subscriptions);
+    expect((await read(loose.body.id)).external_id).to.equal('joins-full20');
+  });
+
   it('transferSubscription moves an install to the user one alias names; it takes that user\'s tags, the old user keeps its aliases', async () => {
     const from = await client.createUser(app.app.id, user({ identity: { external_id: 'ned' }, properties: { tags: { who: 'ned' } }, subscriptions: [ios(nextToken()), ios(nextToken())] }));
     const target = await client.createUser(app.app.id, user({ identity: { external_id: 'ola', crm: 'o-1' }, properties: { tags: { who: 'ola' } } }));
