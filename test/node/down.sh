@@ -53,7 +53,7 @@ for procs in /sys/fs/cgroup/pids/kubepods/ /sys/fs/cgroup/memory/kubepods/; do
   [[ -d "$procs" ]] && find "$procs" -name cgroup.procs -exec cat {} + 2>/dev/null | xargs -r kill -KILL 2>/dev/null
 done
 for cmdline in /proc/[0-9]*/cmdline; do
-  if tr '\0' ' ' < "$cmdline" 2>/dev/null | grep -q -- "containerd-shim-runc-v2 .*-address $containerd_sock "; then
+  if tr '\0' ' ' 2>/dev/null < "$cmdline" | grep -q -- "containerd-shim-runc-v2 .*-address $containerd_sock "; then
     p="${cmdline#/proc/}"; kill -KILL "${p%/cmdline}" 2>/dev/null
   fi
 done

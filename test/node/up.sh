@@ -231,6 +231,9 @@ echo "$herald_image" > "$node_dir/image"
 buildah tag "$herald_image" "$herald_image-next"
 to_containerd "$herald_image-next" "$herald_image-next"
 echo "$herald_image-next" > "$node_dir/image-next"
+# Earlier runs' names go; their layers stay as buildah's build cache.
+buildah images --format '{{.Name}}:{{.Tag}}' | grep -E '^localhost/herald:node-' \
+  | grep -vxF -e "$herald_image" -e "$herald_image-next" | xargs -r buildah rmi >/dev/null 2>&1 || true
 log "image built and imported in $((SECONDS - bstart))s"
 
 # --- kubelet and kube-proxy -------------------------------------------------------------------------
