@@ -62,7 +62,8 @@ async function prepareDatabase(): Promise<{ appId: string; apiKey: string }> {
   const app = await upsertApp(pool, { name: 'bench', bundleId: 'com.example.bench' });
   await setCredentials(pool, app.id, { kind: 'token', keyId: key.keyId, teamId: randomAppleId(), material: Buffer.from(key.privateKeyP8) });
   // --events: the app has an event destination, so every chunk records its devices' events
-  // (core/events/record.ts); without it, none (the dispatcher does not run here: recording only).
+  // (core/events/record.ts); without it, none. The destination's name does not resolve: the
+  // sender's dispatcher tries a batch now and then (backing off), so this measures the recording.
   await pool.query('DELETE FROM event_destinations WHERE app_id = $1', [app.id]);
   if (values.events) await pool.query(`INSERT INTO event_destinations (app_id, name, url, secret) VALUES ($1, 'bench', 'https://events.invalid/', '\\x00')`, [app.id]);
   const have = Number((await pool.query('SELECT count(*) FROM subscriptions WHERE app_id = $1', [app.id])).rows[0].count);
