@@ -13,6 +13,7 @@ import { addAliases, readIdentity, readTags, readUser, removeAlias, writePropert
 import { createUser, type CreateUserBody } from '../../core/users/create-user.js';
 import { eraseInstall, eraseUser } from '../../core/users/erase.js';
 import { isUuid } from '../../core/formats/uuid.js';
+import { assertStorableText } from '../../core/validation/untrusted-json.js';
 import { checkBody } from '../../core/users/user-schema.js';
 import { LABEL_PATTERN, ONESIGNAL_ID, USER_LIMITS } from '../../core/users/user-limits.js';
 import type { ApiDeps, ClassBucket } from '../shared/deps.js';
@@ -37,7 +38,18 @@ function pathAlias(ctx: Context): { label: string; id: string } {
     throw new ValidationError({ field: 'alias_label', message: `alias_label must be onesignal_id or a label of letters, digits, _ - . up to ${USER_LIMITS.label} characters.` });
   }
   if (id.length > USER_LIMITS.alias_id) throw new ValidationError({ field: 'alias_id', message: `alias_id is longer than ${USER_LIMITS.alias_id} characters.` });
+  // A path is no JSON body: its text is checked here (a NUL reached SQL and answered 500).
+  assertStorableText(id, 'alias_id');
   return { label, id };
+}
+
+/** A label the path names to delete: one an alias may have (422 otherwise, as the path's label). */
+function labelToDelete(ctx: Context): string {
+  const label = String(ctx.params.alias_label_to_delete);
+  if (!LABEL.test(label) && label !== ONESIGNAL_ID) {
+    throw new ValidationError({ field: 'alias_label_to_delete', message: `alias_label_to_delete must be a label of letters, digits, _ - . up to ${USER_LIMITS.label} characters.` });
+  }
+  return label;
 }
 
 /**
@@ -140,7 +152,7 @@ export function getAliasesRoute(deps: ApiDeps, by: 'user' | 'subscription') {
 export function deleteAliasRoute(deps: ApiDeps) {
   return async function deleteAliasHandler(ctx: Context): Promise<void> {
     const appId = await keyApp(deps, ctx, 'users');
-    const label = String(ctx.params.alias_label_to_delete);
+    const label = labelToDelete(ctx);
     ctx.body = {
       identity: await onUser(deps, ctx, appId, async (db, userId) => {
         if (!(await removeAlias(db, userId, label))) throw new NotFoundError(`The user has no alias ${label.slice(0, USER_LIMITS.label)}.`);
