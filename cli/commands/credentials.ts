@@ -1,11 +1,13 @@
-// `herald credentials rotate-key`: seals every stored APNs credential and identity secret with
-// HERALD_ENCRYPTION_KEY, each bound to its app and column. Run it after setting a new key with the
-// old one in HERALD_ENCRYPTION_KEYS_PREVIOUS, then drop the old key; run it once after upgrading,
-// to seal rows stored in clear before and rows sealed before values were bound to their place.
+// `herald credentials rotate-key`: seals every stored APNs credential, identity secret and event
+// destination's signing secret with HERALD_ENCRYPTION_KEY, each bound to its app and column. Run
+// it after setting a new key with the old one in HERALD_ENCRYPTION_KEYS_PREVIOUS, then drop the
+// old key; run it once after upgrading, to seal rows stored in clear before and rows sealed
+// before values were bound to their place.
 import { createPool } from '../../core/store/db.js';
 import { ConfigError, loadConfig, loadKeyring } from '../../core/config.js';
 import { resealCredentials } from '../../core/apps/app-store.js';
 import { resealIdentitySecrets } from '../../core/apps/identity.js';
+import { resealEventSecrets } from '../../core/events/destinations.js';
 import { useKeyring } from '../../core/secrets/seal.js';
 import { fail } from '../runtime.js';
 
@@ -23,7 +25,9 @@ export async function credentialsRotateKey(): Promise<void> {
   try {
     const changed = await resealCredentials(pool);
     const secrets = await resealIdentitySecrets(pool);
-    process.stdout.write(`sealed ${changed} app credential${changed === 1 ? '' : 's'} and ${secrets} identity secret${secrets === 1 ? '' : 's'} with the current key\n`);
+    const signing = await resealEventSecrets(pool);
+    const n = (count: number, what: string) => `${count} ${what}${count === 1 ? '' : 's'}`;
+    process.stdout.write(`sealed ${n(changed, 'app credential')}, ${n(secrets, 'identity secret')} and ${n(signing, 'event signing secret')} with the current key\n`);
   } finally {
     await pool.end();
   }

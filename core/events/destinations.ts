@@ -2,7 +2,7 @@
 // same manifest in a file (`herald apps apply`): checked, their signing secrets read from the
 // named Secret and stored sealed like push credentials (core/secrets/seal.ts), never logged.
 import type { Queryable } from '../store/db.js';
-import { seal, sealContext, unseal } from '../secrets/seal.js';
+import { isSealedWithCurrent, seal, sealContext, unseal } from '../secrets/seal.js';
 import { EVENT_KINDS, isEventKind, type EventKind } from './kinds.js';
 import { destinationUrlProblem } from './destination-url.js';
 
@@ -113,6 +113,19 @@ export async function storeDestinations(db: Queryable, appId: string, destinatio
       [appId, d.name, d.url, d.kinds ?? null, seal(Buffer.from(d.secret, 'utf8'), secretContext(appId))],
     );
   }
+}
+
+/** `herald credentials rotate-key`: every signing secret sealed with the current key. Returns how many changed. */
+export async function resealEventSecrets(db: Queryable): Promise<number> {
+  const rows = (await db.query<{ app_id: string; name: string; secret: Buffer }>('SELECT app_id, name, secret FROM event_destinations')).rows;
+  let changed = 0;
+  for (const r of rows) {
+    if (isSealedWithCurrent(r.secret)) continue;
+    const context = secretContext(r.app_id);
+    await db.query('UPDATE event_destinations SET secret = $3 WHERE app_id = $1 AND name = $2', [r.app_id, r.name, seal(unseal(r.secret, context), context)]);
+    changed++;
+  }
+  return changed;
 }
 
 /** A stored destination's signing secret (`whsec_…`), for signing only. */

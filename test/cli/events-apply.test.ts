@@ -84,6 +84,16 @@ describe('cli: event destinations in App manifests', function () {
     expect((await stored()).map((r) => r.name)).to.deep.equal(['local']);
   });
 
+  it('rotate-key seals the signing secrets with the new key', async () => {
+    const next = randomBytes(32).toString('base64');
+    const run = await herald(['credentials', 'rotate-key'], env.childEnv({ HERALD_ENCRYPTION_KEY: next, HERALD_ENCRYPTION_KEYS_PREVIOUS: ENCRYPTION_KEY }));
+    expect(run.code, run.stderr).to.equal(0);
+    expect(run.stdout).to.match(/ and 1 event signing secret with the current key\n$/);
+    const [row] = await stored();
+    useKeyring({ current: parseKey(next, 'HERALD_ENCRYPTION_KEY'), previous: [] }); // the old key no longer given
+    expect(openSigningSecret(APP_ID, row.secret)).to.equal(SECRET);
+  });
+
   it('refuses a link-local destination', async () => {
     const res = await apply('ssrf.yaml', manifest(`    - {name: meta, url: "https://169.254.169.254/latest/", secretRef: {name: shop-events, key: signingSecret}}`));
     expect(res.code).not.to.equal(0);

@@ -43,7 +43,7 @@ describe('APNs credentials sealed at rest', function () {
       HERALD_ENCRYPTION_KEYS_PREVIOUS: k1.toString('hex'),
     }));
     expect(run.stderr).to.equal('');
-    expect(run.stdout).to.match(/^sealed \d+ app credentials? and \d+ identity secrets? with the current key\n$/);
+    expect(run.stdout).to.match(/^sealed \d+ app credentials?, \d+ identity secrets? and \d+ event signing secrets? with the current key\n$/);
     expect(await dump()).to.not.include('PRIVATE KEY');
     useKeyring({ current: k2, previous: [] }); // the old key is gone
     expect((await getCredentials(env.pool, legacy.app.id))!.material.toString()).to.equal(legacy.p8);
