@@ -5,6 +5,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import { ValidationError, type FieldIssue } from '../errors.js';
 import { DEVICE_TOKEN_SCHEMA, deviceTokenRule } from '../formats/device-token.js';
 import { LANGUAGE_CODE_PATTERN } from '../formats/language-code.js';
+import { knownTimeZone } from '../time/zone-clock.js';
 import { LABEL_PATTERN, USER_LIMITS } from './user-limits.js';
 
 const TAGS = {
@@ -102,6 +103,12 @@ const checks = {
 export function checkBody(which: keyof typeof checks, body: unknown): void {
   const check = checks[which];
   if (!check(body)) throw new ValidationError((check.errors ?? []).map(issueOf));
+  // The install calls' rule (core/validation/subscription-schema.ts): the zone is copied onto
+  // every install of the user, so one no runtime knows is refused here as it is there.
+  const zone = (body as { properties?: { timezone_id?: string } }).properties?.timezone_id;
+  if (zone !== undefined && !knownTimeZone(zone)) {
+    throw new ValidationError({ field: 'properties.timezone_id', message: 'properties.timezone_id must be an IANA time zone such as Europe/Paris.' });
+  }
 }
 
 function issueOf(e: ErrorObject): FieldIssue {
