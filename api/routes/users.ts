@@ -14,6 +14,7 @@ import { createUser, type CreateUserBody } from '../../core/users/create-user.js
 import { eraseInstall, eraseUser } from '../../core/users/erase.js';
 import { isUuid } from '../../core/formats/uuid.js';
 import { assertStorableText } from '../../core/validation/untrusted-json.js';
+import { codePointLength } from '../../core/validation/text.js';
 import { checkBody } from '../../core/users/user-schema.js';
 import { LABEL_PATTERN, ONESIGNAL_ID, USER_LIMITS } from '../../core/users/user-limits.js';
 import type { ApiDeps, ClassBucket } from '../shared/deps.js';
@@ -37,7 +38,7 @@ function pathAlias(ctx: Context): { label: string; id: string } {
   if (label !== ONESIGNAL_ID && !LABEL.test(label)) {
     throw new ValidationError({ field: 'alias_label', message: `alias_label must be onesignal_id or a label of letters, digits, _ - . up to ${USER_LIMITS.label} characters.` });
   }
-  if (id.length > USER_LIMITS.alias_id) throw new ValidationError({ field: 'alias_id', message: `alias_id is longer than ${USER_LIMITS.alias_id} characters.` });
+  if (codePointLength(id) > USER_LIMITS.alias_id) throw new ValidationError({ field: 'alias_id', message: `alias_id is longer than ${USER_LIMITS.alias_id} characters.` });
   // A path is no JSON body: its text is checked here (a NUL reached SQL and answered 500).
   assertStorableText(id, 'alias_id');
   return { label, id };

@@ -218,6 +218,12 @@ describe('api: users and aliases through the official client', () => {
     expect(longestTag.properties!.tags).to.include({ 0: 'v'.repeat(USER_LIMITS.tag), ['k'.repeat(USER_LIMITS.tag)]: 'x' });
     const longest = { ['l'.repeat(USER_LIMITS.label)]: 'x'.repeat(USER_LIMITS.alias_id) };
     expect((await client.createAlias(app.app.id, 'external_id', 'edge', { identity: longest })).identity).to.include(longest);
+    // The longest in characters outside the BMP (two UTF-16 units each): the path names it as the body made it.
+    const emoji = '\u{1F600}'.repeat(USER_LIMITS.alias_id);
+    const byEmoji = await client.createUser(app.app.id, user({ identity: { moji: emoji } }));
+    expect((await client.getUser(app.app.id, 'moji', emoji)).identity).to.deep.equal(byEmoji.identity);
+    const emojiOver = await refused(client.getUser(app.app.id, 'moji', `${emoji}\u{1F600}`));
+    expect([emojiOver.code, emojiOver.body.errors[0]]).to.deep.equal([422, `alias_id is longer than ${USER_LIMITS.alias_id} characters.`]);
     const full = await client.createUser(app.app.id, user({ subscriptions: Array.from({ length: USER_LIMITS.subscriptions }, () => ios(nextToken())) }));
     expect(full.subscriptions).to.have.length(USER_LIMITS.subscriptions);
     // Aliases: 20 per user (external_id and the long label make 2 already).
