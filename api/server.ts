@@ -24,6 +24,7 @@ import { createAliasRoute, createUserRoute, deleteAliasRoute, deleteSubscription
 import { downloadExportRoute, exportSubscriptionsRoute, optionalJsonBody } from './routes/exports.js';
 import { createUserSubscriptionRoute, transferSubscriptionRoute, updateSubscriptionByTokenRoute } from './routes/user-subscriptions.js';
 import { createSegmentRoute, deleteSegmentRoute, getSegmentRoute, getSegmentsRoute, updateSegmentRoute } from './routes/segments.js';
+import { copyTemplateToAppRoute, createTemplateRoute, deleteTemplateRoute, updateTemplateRoute, viewTemplateRoute, viewTemplatesRoute } from './routes/templates.js';
 import { mountDashboard } from './dashboard/routes/mount.js';
 import { openApiDocument } from './openapi/document.js';
 
@@ -73,6 +74,15 @@ export function createApi(deps: ApiDeps): Koa {
   router.get(segment, ...authenticated, getSegmentRoute(deps));
   router.patch(segment, ...sending, jsonBody(), updateSegmentRoute(deps));
   router.delete(segment, ...sending, deleteSegmentRoute(deps));
+
+  const template = '/api/v1/templates/:template_id';
+  router.post('/api/v1/templates', ...sending, jsonBody(), createTemplateRoute(deps));
+  router.get('/api/v1/templates', ...authenticated, viewTemplatesRoute(deps));
+  router.get(template, ...authenticated, viewTemplateRoute(deps));
+  router.patch(template, ...sending, jsonBody(), updateTemplateRoute(deps));
+  router.delete(template, ...sending, deleteTemplateRoute(deps));
+  // The client sends an organisation key here, which Herald has none of: refused before any key check.
+  router.post(`${template}/copy_to_app`, limitAnonymous(deps.rateLimiter), copyTemplateToAppRoute());
 
   router.post('/api/v1/apps/:app_id/subscriptions', jsonBody(), createSubscription(deps));
   router.patch('/api/v1/apps/:app_id/subscriptions/:id', jsonBody(), updateSubscription(deps));

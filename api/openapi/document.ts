@@ -9,6 +9,7 @@ import { userPaths } from './user-paths.js';
 import { exportPaths } from './export-paths.js';
 import { segmentPaths } from './segment-paths.js';
 import { estimatePaths } from './estimate-paths.js';
+import { templatePaths } from './template-paths.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: unknown) => ({ 'application/json': { schema } });
@@ -47,7 +48,7 @@ export const openApiDocument = {
   },
   servers: [{ url: '/api/v1' }],
   security: [{ restApiKey: [] }],
-  tags: [{ name: 'notifications', description: 'Sends and their reports (REST API key).' }, { name: 'sdk', description: 'App-facing calls of the iOS SDK (app id only).' }, { name: 'subscriptions', description: 'Installs of the app, read with its REST API key.' }, { name: 'live activities', description: 'Start, update and end Live Activities (REST API key).' }, { name: 'users', description: "OneSignal's users and aliases (REST API key)." }, { name: 'segments', description: 'Segments: built-in, the App resource\'s (read-only) and the API\'s (REST API key).' }],
+  tags: [{ name: 'notifications', description: 'Sends and their reports (REST API key).' }, { name: 'sdk', description: 'App-facing calls of the iOS SDK (app id only).' }, { name: 'subscriptions', description: 'Installs of the app, read with its REST API key.' }, { name: 'live activities', description: 'Start, update and end Live Activities (REST API key).' }, { name: 'users', description: "OneSignal's users and aliases (REST API key)." }, { name: 'segments', description: 'Segments: built-in, the App resource\'s (read-only) and the API\'s (REST API key).' }, { name: 'templates', description: "Message templates a send names by template_id (REST API key)." }],
   paths: {
     '/notifications': {
       post: {
@@ -227,6 +228,7 @@ export const openApiDocument = {
     ...userPaths({ ok, r, json, ref, AUTHENTICATED }),
     ...exportPaths({ ok, r, json, ref, AUTHENTICATED }),
     ...segmentPaths({ ok, r, json, ref, AUTHENTICATED }),
+    ...templatePaths({ ok, r, json, ref, AUTHENTICATED }),
     '/openapi.json': {
       get: { operationId: 'getOpenApi', security: [], summary: 'This document.', responses: { '200': { description: 'OpenAPI 3.1', content: json({ type: 'object' }) } } },
     },

@@ -1,21 +1,17 @@
 // estimateNotificationRecipients in the OpenAPI document (issue 30; api/routes/notification-estimate.ts):
 // the official client's path, the audience view of the send body's one schema, and its answer.
 // What differs from OneSignal: docs/api.md "POST /notifications/count-unsaved".
-import { openApiSendRequest } from '../../core/validation/schema-views.js';
 import { TARGET_FIELDS } from '../../core/validation/send-target.js';
-import type { Helpers } from './path-helpers.js';
-
-/** The send body's one schema with app_id, the target fields and excluded_segments only, as the send documents them. */
-function audienceRequest(description: string) {
-  const send = openApiSendRequest(description) as { properties: Record<string, unknown> };
-  const kept = new Set<string>(['app_id', ...TARGET_FIELDS, 'excluded_segments']);
-  return { ...send, properties: Object.fromEntries(Object.entries(send.properties).filter(([name]) => kept.has(name))), required: ['app_id'] };
-}
+import { sendBodyFields, type Helpers } from './path-helpers.js';
 
 export const ESTIMATE_SCHEMAS = {
-  EstimateRequest: audienceRequest(
-    "OneSignal's EstimateNotificationRecipientsRequest: a send body's audience (one target, excluded_segments), read by the send's own rules; a whole send body is accepted and its other fields checked for type only.",
-  ),
+  EstimateRequest: {
+    ...sendBodyFields(
+      "OneSignal's EstimateNotificationRecipientsRequest: a send body's audience (one target, excluded_segments), read by the send's own rules; a whole send body is accepted and its other fields checked for type only.",
+      ['app_id', ...TARGET_FIELDS, 'excluded_segments'],
+    ),
+    required: ['app_id'],
+  },
   Estimate: {
     type: 'object',
     required: ['count'],

@@ -1,7 +1,16 @@
 // What the path modules of the OpenAPI document (user-paths.ts, segment-paths.ts,
-// export-paths.ts, estimate-paths.ts) share: the document's response helpers (document.ts passes them in), a path
+// export-paths.ts, estimate-paths.ts, template-paths.ts) share: the document's response helpers (document.ts passes them in), a path
 // parameter, the app id every per-app call takes, a JSON request body and the answers of a call
 // that changes something.
+
+import { openApiSendRequest } from '../../core/validation/schema-views.js';
+
+/** The send body's one schema, as the send documents it, with only `fields` (a call that takes part of a send's body). */
+export function sendBodyFields(description: string, fields: readonly string[]): { properties: Record<string, unknown> } & Record<string, unknown> {
+  const send = openApiSendRequest(description) as { properties: Record<string, unknown> };
+  const kept = new Set(fields);
+  return { ...send, properties: Object.fromEntries(Object.entries(send.properties).filter(([field]) => kept.has(field))) };
+}
 
 /** The document's helpers (document.ts). */
 export interface Helpers {

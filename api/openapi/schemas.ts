@@ -11,6 +11,7 @@ import { USER_SCHEMAS } from './user-schemas.js';
 import { EXPORT_SCHEMAS } from './export-paths.js';
 import { SEGMENT_SCHEMAS } from './segment-paths.js';
 import { ESTIMATE_SCHEMAS } from './estimate-paths.js';
+import { TEMPLATE_SCHEMAS } from './template-paths.js';
 
 const STATUS = { type: 'string', enum: SEND_STATUSES };
 const COUNT = { type: 'integer', minimum: 0 };
@@ -174,4 +175,5 @@ export const schemas = {
   ...EXPORT_SCHEMAS,
   ...SEGMENT_SCHEMAS,
   ...ESTIMATE_SCHEMAS,
+  ...TEMPLATE_SCHEMAS,
 };

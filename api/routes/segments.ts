@@ -52,7 +52,7 @@ function segmentData(app: AppRecord, s: Segment) {
 }
 
 /** A query's whole number in [min, max] (422 naming it), or the default when absent. */
-function queryNumber(ctx: Context, name: string, min: number, max: number, fallback: number): number {
+export function queryNumber(ctx: Context, name: string, min: number, max: number, fallback: number): number {
   const raw = ctx.query[name];
   if (raw === undefined) return fallback;
   const n = typeof raw === 'string' && /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
