@@ -79,6 +79,12 @@ async function joinInstallToUser(db: PoolClient, appId: string, installId: strin
         // Login as someone new, or logout: the install leaves for a user of its own.
         userId = await userFromInstall(db, appId, installId, row, wanted);
       }
+    } else if (owner === undefined && userId === null && wanted !== null) {
+      // An install of no user row carrying an external id no user has: the installs carrying it
+      // become one user when a user call names it (resolve.ts), so they are bounded as a user's
+      // (under the name's lock, taken by aliasOwner; this install's row already written).
+      const loose = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM subscriptions WHERE app_id = $1 AND external_id = $2 AND user_id IS NULL', [appId, wanted]);
+      if (loose.rows[0].n > USER_LIMITS.subscriptions) throw fullUser(wanted);
     }
   }
   if (userId === null) return;
@@ -104,9 +110,7 @@ async function externalIdOf(db: PoolClient, userId: string): Promise<string | nu
 async function moveInstall(db: PoolClient, installId: string, userId: string, externalId: string): Promise<void> {
   await db.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
   const count = await db.query<{ n: string }>('SELECT count(*) AS n FROM subscriptions WHERE user_id = $1', [userId]);
-  if (Number(count.rows[0].n) >= USER_LIMITS.subscriptions) {
-    throw new ConflictError(`external_id: the user ${externalId} already holds ${USER_LIMITS.subscriptions} subscriptions; delete one of them first.`);
-  }
+  if (Number(count.rows[0].n) >= USER_LIMITS.subscriptions) throw fullUser(externalId);
   await db.query('UPDATE subscriptions SET user_id = $2 WHERE id = $1', [installId, userId]);
   await copyToInstalls(db, userId);
 }
@@ -120,4 +124,9 @@ async function userFromInstall(
   if (externalId !== null) await db.query('INSERT INTO user_aliases (app_id, label, alias_id, user_id) VALUES ($1, $2, $3, $4)', [appId, EXTERNAL_ID, externalId, userId]);
   await db.query('UPDATE subscriptions SET user_id = $2 WHERE id = $1', [installId, userId]);
   return userId;
+}
+
+/** OneSignal's 409 for a login that would give the external id's user more than its subscriptions. */
+function fullUser(externalId: string): ConflictError {
+  return new ConflictError(`external_id: the user ${externalId} already holds ${USER_LIMITS.subscriptions} subscriptions; delete one of them first.`);
 }

@@ -87,6 +87,16 @@ describe('api: the subscription calls of a user through the official client', ()
     expect((await client.getUser(app.app.id, 'external_id', 'max20')).subscriptions).to.have.length(USER_LIMITS.subscriptions);
   });
 
+  it('the app registers at most 20 installs with an external id no user has yet: the 21st is a 409, so the user they make holds 20', async () => {
+    const register = (token: string) => api.request('POST', `/api/v1/apps/${app.app.id}/subscriptions`, { body: { token, external_id: 'crowd' } });
+    for (let i = 0; i < USER_LIMITS.subscriptions; i++) expect((await register(nextToken())).status).to.be.oneOf([200, 201]);
+    const extra = nextToken();
+    const over = await register(extra);
+    expect([over.status, over.body.errors[0]]).to.deep.equal([409, 'external_id: the user crowd already holds 20 subscriptions; delete one of them first.']);
+    expect((await env.pool.query('SELECT count(*)::int AS n FROM subscriptions WHERE app_id = $1 AND token = $2', [app.app.id, extra])).rows[0].n).to.equal(0);
+    expect((await client.getUser(app.app.id, 'external_id', 'crowd')).subscriptions).to.have.length(USER_LIMITS.subscriptions);
+  });
+
   it('createAlias of an external id the app registered installs with is a 409 when they would make the user hold more than 20', async () => {
     const twenty = Array.from({ length: USER_LIMITS.subscriptions }, () => ios(nextToken()));
     const full = await client.createUser(app.app.id, user({ identity: { crm: 'full20' }, subscriptions: twenty }));
