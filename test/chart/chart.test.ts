@@ -260,6 +260,9 @@ describe('charts/herald', function () {
     it('points the senders at the simulator, trusting a CA whose certificate names its Service', () => {
       const cm = configMap(ms);
       expect(cm.HERALD_APNS_URL).to.equal(`https://herald-apns-sim.${NS}.svc:2197`);
+      // Live Activity channels are managed on the simulator's own management port, which its Service exposes.
+      expect(cm.HERALD_APNS_BROADCAST_URL).to.equal(`https://herald-apns-sim.${NS}.svc:2199`);
+      expect(find(ms, 'Service', 'herald-apns-sim').spec.ports).to.deep.include({ name: 'management', port: 2199, targetPort: 'management', protocol: 'TCP' });
       expect(cm.HERALD_APNS_CA_FILE).to.equal('/etc/herald/apns-ca/ca.pem');
       const sender = find(ms, 'Deployment', 'herald-sender').spec.template.spec;
       expect(sender.containers[0].volumeMounts).to.deep.include({ name: 'apns-ca', mountPath: '/etc/herald/apns-ca', readOnly: true });
@@ -291,9 +294,14 @@ describe('charts/herald', function () {
       const dir = await mkdtemp(join(tmpdir(), 'herald-chart-'));
       try {
         const file = join(dir, 'big.yaml');
-        await writeFile(file, stringify({ sender: { ackWaitMs: 3_600_000 }, controller: { sendRetentionSeconds: 31_536_000 } }));
+        await writeFile(file, stringify({ sender: { leaseMs: 3_600_000 }, controller: { sendRetentionSeconds: 31_536_000 } }));
         const big = await helm().template(['-n', NS, '-f', minimal, '-f', file]);
-        expect(configMap(big)).to.include({ HERALD_SENDER_ACK_WAIT_MS: '3600000', HERALD_SEND_RETENTION_SECONDS: '31536000' });
+        expect(configMap(big)).to.include({ HERALD_SENDER_LEASE_MS: '3600000', HERALD_SEND_RETENTION_SECONDS: '31536000' });
+        // The values' older names (a values file written before the rename) still set them.
+        await writeFile(file, stringify({ sender: { ackWaitMs: 45_000, maxDeliver: 9 } }));
+        const older = configMap(await helm().template(['-n', NS, '-f', minimal, '-f', file]));
+        expect(older).to.include({ HERALD_SENDER_LEASE_MS: '45000', HERALD_SENDER_MAX_CHUNK_STARTS: '9' });
+        expect(older).to.not.have.property('HERALD_SENDER_ACK_WAIT_MS');
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
@@ -308,6 +316,8 @@ describe('charts/herald', function () {
       HERALD_APPS_FILE: 'apps come from App objects in a cluster',
       HERALD_KUBECONFIG: 'the controller uses its ServiceAccount in-cluster',
       HERALD_LOG_FORMAT: 'a pod has no terminal: the default (auto) writes JSON there',
+      HERALD_SENDER_ACK_WAIT_MS: 'the older name of HERALD_SENDER_LEASE_MS, which the chart writes',
+      HERALD_SENDER_MAX_DELIVER: 'the older name of HERALD_SENDER_MAX_CHUNK_STARTS, which the chart writes',
     };
     const set = new Set<string>();
     for (const ms of [await helm().template(['-n', NS, '-f', minimal]), await helm().template(['-n', NS, '-f', full])]) {
