@@ -20,8 +20,15 @@ export interface Erased {
 
 /** Erases a user locked by the caller's transaction (resolve.ts). */
 export async function eraseUser(db: PoolClient, appId: string, userId: string): Promise<Erased> {
-  const installs = await db.query<{ id: string; external_id: string | null }>('SELECT id, external_id FROM subscriptions WHERE user_id = $1 FOR UPDATE', [userId]);
   const aliases = await db.query<{ alias_id: string; label: string }>('SELECT label, alias_id FROM user_aliases WHERE user_id = $1', [userId]);
+  // Its installs, and those of the app carrying its external id with no user row (herald import
+  // writes such installs by token; registered before the user's row was made): the user's too,
+  // erased and taken out of every place below alike.
+  const installs = await db.query<{ id: string; external_id: string | null }>(
+    `SELECT id, external_id FROM subscriptions WHERE user_id = $1
+        OR (app_id = $2 AND user_id IS NULL AND external_id = ANY($3::text[])) FOR UPDATE`,
+    [userId, appId, aliases.rows.filter((a) => a.label === 'external_id').map((a) => a.alias_id)],
+  );
   const installIds = installs.rows.map((r) => r.id);
   const externalIds = [...new Set([
     ...aliases.rows.filter((a) => a.label === 'external_id').map((a) => a.alias_id),

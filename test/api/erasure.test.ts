@@ -11,6 +11,8 @@ import { makeApp, type TestApp } from '../support/apps.js';
 import type { Pool } from '../../core/store/db.js';
 import { recordChunkEvents } from '../../core/events/record.js';
 import { eventCount, expandRecord, type RecordRow } from '../../core/events/expand.js';
+import { importSubscriptions } from '../../core/subscriptions/import.js';
+import { Readable } from 'node:stream';
 
 /** Every (table, column) of the public schema whose values can hold text, with how many rows of each contain one of `needles`. */
 async function findAnywhere(pool: Pool, needles: string[]): Promise<string[]> {
@@ -121,6 +123,20 @@ describe('api: deleteUser erases everything of the user', () => {
     expect(await findAnywhere(env.pool, [gone])).to.deep.equal([]);
     const body = await env.pool.query("SELECT body FROM event_records WHERE app_id = $1 AND kind = 'chunk' AND send_id = 999999", [app.app.id]);
     expect(body.rows[0].body).to.deep.equal({ chunk: 0, s: [kept, null], f: [[null, 'BadDeviceToken']], u: [] });
+  });
+
+  it('erases an imported install carrying the user\'s external id with no user row, and its id wherever it is', async () => {
+    await client.createUser(app.app.id, Object.assign(new OneSignal.User(), { identity: { external_id: 'imp-ext', crm: 'imp-crm' } }));
+    // herald import writes installs by token: this one carries the external id but joins no user row.
+    const token = '1f'.repeat(32);
+    await importSubscriptions(env.pool, app.app.id, Readable.from([`${JSON.stringify({ token, external_id: 'imp-ext' })}\n`]));
+    const install = (await env.pool.query<{ id: string }>('SELECT id FROM subscriptions WHERE app_id = $1 AND token = $2', [app.app.id, token])).rows[0].id;
+    const send = await api.request('POST', '/api/v1/notifications', { key: app.key, body: { app_id: app.app.id, contents: { en: 'x' }, include_subscription_ids: [install] } });
+    expect(send.status).to.equal(200);
+    await recordChunkEvents(env.pool, app.app.id, Number(send.body.id), 0, { sent: [install], failed: [], unsubscribed: [] });
+    expect(await findAnywhere(env.pool, [install])).to.not.deep.equal([]);
+    await client.deleteUser(app.app.id, 'crm', 'imp-crm');
+    expect(await findAnywhere(env.pool, [install, token, 'imp-ext'])).to.deep.equal([]);
   });
 
   it('answers what it erased, and a second delete finds no one', async () => {
