@@ -12,6 +12,7 @@ import { haltReason } from '../apps/sendable.js';
 import { validateSendRequest, type SendValidationInput } from '../validation/validate-send.js';
 import type { SendRequest } from '../send-model/request.js';
 import { createSend, type CreateSendDeps } from './create-send.js';
+import { withTemplate } from '../templates/apply-template.js';
 import type { CreatedSend } from '../send-model/response.js';
 import type { SendSource } from '../formats/send-source.js';
 
@@ -46,7 +47,7 @@ export interface AcceptInput {
   now: Date;
   /** Reads the body into a request: a send's rules by default; a Live Activity call passes its own. */
   validate?: (input: SendValidationInput) => SendRequest;
-  /** What "the same request" means for idempotency: the body by default; a call whose path names more (a Live Activity) passes both. */
+  /** What "the same request" means for idempotency: the body as given (a template's fields not filled in) by default; a call whose path names more (a Live Activity) passes both. */
   fingerprint?: unknown;
 }
 
@@ -61,8 +62,10 @@ export async function acceptSend(deps: AcceptDeps, input: AcceptInput): Promise<
   const halted = haltReason(app);
   if (halted === 'paused') throw new PaymentRequiredError();
   if (halted === 'disabled') throw new AuthError('revoked');
+  // A send's template fills its body first (a Live Activity call, with rules of its own, has none).
+  const filled = input.validate ? body : await withTemplate(deps.pool, app.id, body);
   const validate = input.validate ?? validateSendRequest;
-  const request = validate({ body, idempotencyHeader: input.idempotencyHeader, app: rulesApp(app), now: input.now });
+  const request = validate({ body: filled, idempotencyHeader: input.idempotencyHeader, app: rulesApp(app), now: input.now });
   const create = (withinTransaction?: (db: PoolClient, created: CreatedSend) => Promise<void>) =>
     createSend(deps, app, request, { source: input.source, withinTransaction });
   const key = request.idempotencyKey ?? input.fallbackKey;

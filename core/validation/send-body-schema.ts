@@ -52,6 +52,9 @@ export const SendBodySchema = Type.Object({
   contents: Type.Optional(textMap(LIMITS.contents, 'The message text by language code → aps.alert.body. Required unless content_available.')),
   headings: Type.Optional(textMap(LIMITS.headings, 'The title by language code → aps.alert.title.')),
   subtitle: Type.Optional(textMap(LIMITS.subtitle, 'The subtitle by language code → aps.alert.subtitle.')),
+  template_id: Type.Optional(
+    Type.String({ maxLength: UUID_LENGTH, pattern: UUID_PATTERN, description: "A template of the app: its fields fill the body's, the body's own taking precedence (docs/api.md \"Templates\")." }),
+  ),
   included_segments: Type.Optional(Type.Array(text(LIMITS.tag, 'A segment name.'), { maxItems: 1 })),
   tag: Type.Optional(loose(TAG_CONDITION, 'object')),
   filters: Type.Optional(loose(Type.Array(FilterEntry, { maxItems: LIMITS.filter_entries }), 'array')),
