@@ -1,6 +1,9 @@
 // In the chart: Secrets never granted cluster-wide by default, the public ingress serves
 // the API only and over TLS, and the optional NetworkPolicies let each pod reach only its needs.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stringify } from 'yaml';
 import { expect } from 'chai';
 import { find, valuesDir, useHelm, type Manifest } from './helm.js';
 
@@ -44,5 +47,25 @@ describe('charts/herald: security defaults', function () {
     expect(apple.to).to.deep.equal([{ ipBlock: { cidr: '17.0.0.0/8' } }]);
     const api = find(ms, 'NetworkPolicy', 'herald-api');
     expect(api.spec.ingress[0].from[0].namespaceSelector.matchLabels).to.deep.equal({ 'kubernetes.io/metadata.name': 'ingress-nginx' });
+    // The api reaches Apple too: a Live Activity update's broadcast and its channel management.
+    const apiApple = (api.spec.egress as Egress[]).find((e) => e.ports?.some((p) => p.port === 443))!;
+    expect(apiApple.ports!.map((p) => p.port).sort()).to.deep.equal([443, 2195, 2196, 2197, 2199].sort());
+    expect(apiApple.to).to.deep.equal([{ ipBlock: { cidr: '17.0.0.0/8' } }]);
+  });
+
+  it("lets the senders reach the event destinations the operator lists, and nothing more", async () => {
+    const rule = { to: [{ ipBlock: { cidr: '203.0.113.0/24' } }], ports: [{ port: 443, protocol: 'TCP' }] };
+    const dir = await mkdtemp(join(tmpdir(), 'herald-np-'));
+    try {
+      const file = join(dir, 'np.yaml');
+      await writeFile(file, stringify({ networkPolicy: { enabled: true, egress: { eventDestinations: [rule] } } }));
+      const ms = await helm().template(['-n', NS, '-f', minimal, '-f', file]);
+      expect(find(ms, 'NetworkPolicy', 'herald-sender').spec.egress).to.deep.include(rule);
+      expect(find(ms, 'NetworkPolicy', 'herald-api').spec.egress).to.not.deep.include(rule);
+      const none = await helm().template(['-n', NS, '-f', minimal, '--set', 'networkPolicy.enabled=true']);
+      expect(find(none, 'NetworkPolicy', 'herald-sender').spec.egress.some((e: { to?: Array<{ ipBlock?: { cidr: string } }> }) => e.to?.some((t) => t.ipBlock?.cidr === '203.0.113.0/24'))).to.equal(false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
