@@ -44,8 +44,10 @@ describe('core/formats/device-token: the accepted APNs token', () => {
         if (statSync(path).isDirectory()) walk(path);
         else if (/\.ts$/.test(entry) && !entry.endsWith('.test.ts') && !path.startsWith(join(root, 'test'))) {
           const text = readFileSync(path, 'utf8');
-          // [0-9a-fA-F]{8,200}, [0-9a-f]{8,200} and the like.
-          if (/\[0-9a-f(?:A-F)?\]\{\d+,\d+\}/.test(text)) found.push(relative(root, path));
+          // [0-9a-fA-F]{8,200}, [0-9a-f]{8,200} and the like: a hex run long enough to be a token
+          // (an IPv6 group's [0-9a-f]{1,4} is not one).
+          const ranges = [...text.matchAll(/\[0-9a-f(?:A-F)?\]\{\d+,(\d+)\}/g)];
+          if (ranges.some((m) => Number(m[1]) >= 32)) found.push(relative(root, path));
         }
       }
     };
