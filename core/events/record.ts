@@ -45,11 +45,22 @@ const INSERT = {
 
 export async function recordChunkEvents(db: Queryable, appId: string, sendId: number, chunk: number, outcomes: ChunkDeviceOutcomes): Promise<void> {
   if (!outcomes.sent.length && !outcomes.failed.length && !outcomes.unsubscribed.length) return;
+  // An install erased while the chunk was out (deleteUser, deleteSubscription) is recorded as
+  // null, as forgetInstallsInEvents leaves it: the erasure has already scrubbed the records it
+  // could see. Read only for an app with a destination (else nothing is written).
+  const ids = [...new Set([...outcomes.sent, ...outcomes.failed.map((d) => d.subscriptionId), ...outcomes.unsubscribed.map((d) => d.subscriptionId)])];
+  const live = await db.query<{ id: string }>({
+    name: 'herald-record-events-live',
+    text: 'SELECT id::text AS id FROM subscriptions WHERE id = ANY($2::uuid[]) AND EXISTS (SELECT 1 FROM event_destinations WHERE app_id = $1)',
+    values: [appId, ids],
+  });
+  const kept = new Set(live.rows.map((r) => r.id));
+  const named = (id: string) => (kept.has(id) ? id : null);
   const body: ChunkRecordBody = {
     chunk,
-    s: outcomes.sent,
-    f: outcomes.failed.map((d) => [d.subscriptionId, d.reason]),
-    u: outcomes.unsubscribed.map((d) => [d.subscriptionId, d.reason, d.appleTimestampMs ?? null]),
+    s: outcomes.sent.map(named),
+    f: outcomes.failed.map((d) => [named(d.subscriptionId), d.reason]),
+    u: outcomes.unsubscribed.map((d) => [named(d.subscriptionId), d.reason, d.appleTimestampMs ?? null]),
   };
   await db.query({ ...INSERT, values: [appId, sendId, 'chunk', JSON.stringify(body)] });
 }

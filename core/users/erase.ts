@@ -38,7 +38,6 @@ export async function eraseUser(db: PoolClient, appId: string, userId: string): 
   const named = [...new Set([...installIds, ...installIds.map((id) => id.toUpperCase()), ...externalIds])];
   const tokens = await db.query('SELECT count(*)::int AS n FROM live_activity_tokens WHERE subscription_id = ANY($1::uuid[])', [installIds]);
   const opens = await db.query('DELETE FROM opens WHERE subscription_id = ANY($1::uuid[])', [installIds]);
-  await forgetInstallsInEvents(db, appId, installIds);
   let scrubbed = named.length ? await scrubSends(db, appId, named, LISTS) : 0;
   // include_aliases sends of other labels (issue 27) name the user by that label's id, or by its
   // own id (onesignal_id): taken out of the sends of that label only, as an id of one label may be
@@ -46,6 +45,9 @@ export async function eraseUser(db: PoolClient, appId: string, userId: string): 
   const byLabel = new Map<string, string[]>([[ONESIGNAL_ID, [userId]]]);
   for (const a of aliases.rows) if (a.label !== 'external_id') byLabel.set(a.label, [...(byLabel.get(a.label) ?? []), a.alias_id]);
   for (const [label, ids] of byLabel) scrubbed += await scrubSends(db, appId, ids, { sql: `request->'target'->>'kind' = 'aliases' AND request->'target'->>'label' = $3`, params: [label] });
+  // After the sends: a list send's chunk being recorded holds its send row, so the scrub above waited
+  // for that record to commit, and this one sees it (core/events/record.ts nulls those recorded later).
+  await forgetInstallsInEvents(db, appId, installIds);
   // Another install of the app may carry the external id without a user (registered after the
   // user's row was made, before this call): it is the user's too.
   if (externalIds.length) await db.query('DELETE FROM subscriptions WHERE app_id = $1 AND external_id = ANY($2::text[]) AND user_id IS NULL', [appId, externalIds]);
@@ -109,8 +111,8 @@ export async function eraseInstall(db: PoolClient, appId: string, installId: str
   if (!found.rowCount) return undefined;
   const tokens = await db.query('SELECT count(*)::int AS n FROM live_activity_tokens WHERE subscription_id = $1', [installId]);
   const opens = await db.query('DELETE FROM opens WHERE subscription_id = $1', [installId]);
-  await forgetInstallsInEvents(db, appId, [installId]);
   const scrubbed = await scrubSends(db, appId, [installId, installId.toUpperCase()], LISTS);
+  await forgetInstallsInEvents(db, appId, [installId]);
   await db.query('DELETE FROM subscriptions WHERE id = $1', [installId]);
   return { installs: 1, aliases: 0, live_activity_tokens: tokens.rows[0].n, opens: opens.rowCount ?? 0, sends_scrubbed: scrubbed };
 }

@@ -139,6 +139,19 @@ describe('api: deleteUser erases everything of the user', () => {
     expect(await findAnywhere(env.pool, [install, token, 'imp-ext'])).to.deep.equal([]);
   });
 
+  it('a chunk that loaded an install before its erasure records its outcome without the install', async () => {
+    const made = await client.createUser(app.app.id, Object.assign(new OneSignal.User(), {
+      identity: { external_id: 'mid-send' },
+      subscriptions: ['2a', '2b'].map((p) => ({ type: 'iOSPush' as const, token: p.repeat(32) })),
+    }));
+    const [gone, kept] = made.subscriptions!.map((s) => s.id!);
+    await client.deleteSubscription(app.app.id, gone);
+    // The sender pushed to both while the erasure ran, and records the chunk after it.
+    await recordChunkEvents(env.pool, app.app.id, 888_888, 0, { sent: [gone, kept], failed: [], unsubscribed: [{ subscriptionId: gone, reason: 'Unregistered', appleTimestampMs: 2 }] });
+    const body = await env.pool.query("SELECT body FROM event_records WHERE app_id = $1 AND kind = 'chunk' AND send_id = 888888", [app.app.id]);
+    expect(body.rows[0].body).to.deep.equal({ chunk: 0, s: [null, kept], f: [], u: [[null, 'Unregistered', 2]] });
+  });
+
   it('answers what it erased, and a second delete finds no one', async () => {
     const made = await client.createUser(app.app.id, Object.assign(new OneSignal.User(), {
       identity: { external_id: 'once' },
