@@ -5,8 +5,8 @@
 //
 //   npx tsx bench/audience/plans.ts [--installs 1000000] [--rounds 5]
 import { parseArgs } from 'node:util';
-import { benchDatabase } from '../support/bench-database.js';
-import { getApp, upsertApp } from '../../core/apps/app-store.js';
+import { seededAudience } from './seed.js';
+import { getApp } from '../../core/apps/app-store.js';
 import { measureAudience } from '../../core/audience/measure.js';
 import { audienceCondition, Params } from '../../core/audience/filter.js';
 import type { SendTarget } from '../../core/send-model/request.js';
@@ -15,25 +15,8 @@ const { values } = parseArgs({ options: { installs: { type: 'string', default: '
 const INSTALLS = Number(values.installs);
 const ROUNDS = Number(values.rounds);
 
-const { pool } = await benchDatabase(`herald_bench_audience_${INSTALLS}`, { fresh: false });
-const created = await upsertApp(pool, { name: 'bench', bundleId: 'com.example.bench', segments: [{ name: 'Gold', conditions: [{ key: 'plan', relation: '=', value: 'gold' }] }] });
-const have = Number((await pool.query('SELECT count(*) FROM subscriptions WHERE app_id = $1', [created.id])).rows[0].count);
-if (have !== INSTALLS) {
-  await pool.query('DELETE FROM subscriptions WHERE app_id = $1', [created.id]);
-  const t0 = Date.now();
-  process.stderr.write(`inserting ${INSTALLS} installs… `);
-  await pool.query(
-    `INSERT INTO subscriptions (id, app_id, token, language, tags, last_active, created_at)
-     SELECT gen_random_uuid(), $1, lpad(to_hex(i), 64, '0'), (ARRAY['en','fr','de','pt-BR'])[1 + i % 4],
-            jsonb_build_object('level', (i % 100)::text, 'plan', CASE WHEN i % 10 = 0 THEN 'gold' ELSE 'free' END),
-            now() - ((i % 720) || ' hours')::interval, now() - ((i % 2000) || ' hours')::interval
-       FROM generate_series(1, $2::int) AS i`,
-    [created.id, INSTALLS],
-  );
-  await pool.query('VACUUM ANALYZE subscriptions');
-  process.stderr.write(`${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
-}
-const app = (await getApp(pool, created.id))!;
+const { pool, appId } = await seededAudience(INSTALLS);
+const app = (await getApp(pool, appId))!;
 
 const kinds: Record<string, SendTarget> = {
   'segment Subscribed Users': { kind: 'segment', segment: 'Subscribed Users' },
