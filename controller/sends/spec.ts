@@ -42,9 +42,10 @@ export const APNS_SPEC_FIELDS = {
  * Body fields a spec never carries because the request keeps them under another name (the
  * spec uses that one) or not at all: app_id (appRef), app_url (url), ios_attachments
  * (big_picture), external_id
- * (idempotency_key), bundle_id (checked against the App, not kept).
+ * (idempotency_key), bundle_id (checked against the App, not kept), template_id (its fields are
+ * filled into the request when accepted: the mirror shows the content sent).
  */
-export const FIELDS_KEPT_UNDER_ANOTHER_NAME = ['app_id', 'app_url', 'ios_attachments', 'external_id', 'bundle_id'] as const;
+export const FIELDS_KEPT_UNDER_ANOTHER_NAME = ['app_id', 'app_url', 'ios_attachments', 'external_id', 'bundle_id', 'template_id'] as const;
 
 /** `date` as RFC 3339 in the offset it was written with, so its clock time stays the same. */
 function withOffset(date: Date, offsetMinutes: number): string {
