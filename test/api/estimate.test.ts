@@ -29,7 +29,7 @@ describe('api: estimateNotificationRecipients through the official client', () =
   const recorded = async (appId: string) => {
     const res = await env.pool.query(
       `SELECT (SELECT count(*) FROM sends WHERE app_id = $1)::int AS sends,
-              (SELECT count(*) FROM outbox)::int AS outbox,
+              (SELECT count(*) FROM outbox WHERE payload->>'appId' = $1::text)::int AS outbox,
               (SELECT count(*) FROM idempotency_keys WHERE app_id = $1)::int AS keys`,
       [appId],
     );
