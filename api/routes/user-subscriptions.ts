@@ -15,7 +15,8 @@ import { patchSubscription, TEST_TYPE_ENVIRONMENT, type SubscriptionFields } fro
 import { DEVICE_TOKEN, deviceTokenRule } from '../../core/formats/device-token.js';
 import { isUuid } from '../../core/formats/uuid.js';
 import type { ApiDeps } from '../shared/deps.js';
-import { keyApp, NO_USER, onUser } from './users.js';
+import { keyApp, onUser } from './users.js';
+import { NO_SUCH_USER } from '../../core/users/user-store.js';
 
 const NO_SUBSCRIPTION = 'No such subscription.';
 
@@ -46,7 +47,7 @@ export function transferSubscriptionRoute(deps: ApiDeps) {
     ctx.body = {
       identity: await inUserTransaction(deps.pool, async (db) => {
         const userId = await findUser(db, appId, label, id);
-        if (userId === undefined) throw new NotFoundError(NO_USER);
+        if (userId === undefined) throw new NotFoundError(NO_SUCH_USER);
         if (!(await moveInstall(db, appId, installId.toLowerCase(), userId))) throw new NotFoundError(NO_SUBSCRIPTION);
         return readIdentity(db, userId);
       }),

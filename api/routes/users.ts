@@ -9,7 +9,7 @@ import { AuthError, NotFoundError, ValidationError } from '../../core/errors.js'
 import type { PoolClient } from '../../core/store/db.js';
 import { inUserTransaction } from '../../core/users/transaction.js';
 import { findUser, lockNames, userOfInstall } from '../../core/users/resolve.js';
-import { addAliases, readIdentity, readTags, readUser, removeAlias, writeProperties, type PropertiesChange } from '../../core/users/user-store.js';
+import { addAliases, NO_SUCH_USER, readIdentity, readTags, readUser, removeAlias, writeProperties, type PropertiesChange } from '../../core/users/user-store.js';
 import { createUser, type CreateUserBody } from '../../core/users/create-user.js';
 import { eraseInstall, eraseUser } from '../../core/users/erase.js';
 import { isUuid } from '../../core/formats/uuid.js';
@@ -21,7 +21,6 @@ import type { ApiDeps, ClassBucket } from '../shared/deps.js';
 import { drawBuckets } from './notifications.js';
 
 const LABEL = new RegExp(LABEL_PATTERN);
-export const NO_USER = 'No such user.';
 
 /** The key's app, named by the path (403 for another app's id, as a send's app_id). */
 export async function keyApp(deps: ApiDeps, ctx: Context, bucket: ClassBucket): Promise<string> {
@@ -62,7 +61,7 @@ export function onUser<T>(deps: ApiDeps, ctx: Context, appId: string, work: (db:
   return inUserTransaction(deps.pool, async (db) => {
     if (names.length) await lockNames(db, appId, [[label, id], ...names]);
     const userId = await findUser(db, appId, label, id);
-    if (userId === undefined) throw new NotFoundError(NO_USER);
+    if (userId === undefined) throw new NotFoundError(NO_SUCH_USER);
     return work(db, userId);
   });
 }

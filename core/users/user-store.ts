@@ -2,7 +2,7 @@
 // properties written once on the user and copied onto its installs in the same statement, its
 // aliases. Every function runs in the caller's transaction after resolve.ts locked the user.
 import type { PoolClient, Queryable } from '../store/db.js';
-import { ConflictError, ValidationError } from '../errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { lockName } from './resolve.js';
 import { COPY_TO_INSTALLS, copyToInstalls } from '../subscriptions/user-copies.js';
 import { EXTERNAL_ID, ONESIGNAL_ID, USER_LIMITS } from './user-limits.js';
@@ -40,6 +40,10 @@ export interface PropertiesChange {
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 const TEST_TYPE: Record<string, number> = { sandbox: 1 };
 
+/** The answer for a user that is not (or no longer) there: the REST calls' 404 and the dashboard's. */
+export const NO_SUCH_USER = 'No such user.';
+
+/** The user's view; a user erased since the caller found it is a 404, not a crash. */
 export async function readUser(db: Queryable, userId: string): Promise<UserView> {
   const res = await db.query(
     `SELECT u.tags, u.language, u.timezone_id, u.created_at, u.last_active,
@@ -50,6 +54,7 @@ export async function readUser(db: Queryable, userId: string): Promise<UserView>
     [userId],
   );
   const row = res.rows[0];
+  if (!row) throw new NotFoundError(NO_SUCH_USER);
   return {
     properties: propertiesOf(row),
     identity: { ...row.identity, [ONESIGNAL_ID]: userId },

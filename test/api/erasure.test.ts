@@ -13,6 +13,8 @@ import { recordChunkEvents } from '../../core/events/record.js';
 import { eventCount, expandRecord, type RecordRow } from '../../core/events/expand.js';
 import { importSubscriptions } from '../../core/subscriptions/import.js';
 import { Readable } from 'node:stream';
+import { NotFoundError } from '../../core/errors.js';
+import { NO_SUCH_USER, readUser } from '../../core/users/user-store.js';
 
 /** Every (table, column) of the public schema whose values can hold text, with how many rows of each contain one of `needles`. */
 async function findAnywhere(pool: Pool, needles: string[]): Promise<string[]> {
@@ -110,6 +112,16 @@ describe('api: deleteUser erases everything of the user', () => {
       const gone = await client.getUser(app.app.id, label, value).then(() => 200, (e: OneSignal.ApiException<unknown>) => e.code);
       expect(gone, label).to.equal(404);
     }
+  });
+
+  it('a user erased after a page or call found it is a 404 when its view is read, never a crash', async () => {
+    const user = await client.createUser(app.app.id, Object.assign(new OneSignal.User(), { identity: { external_id: 'gone-7f3' } }));
+    const id = user.identity!.onesignal_id!;
+    expect((await readUser(env.pool, id)).identity).to.include({ external_id: 'gone-7f3' });
+    await client.deleteUser(app.app.id, 'external_id', 'gone-7f3');
+    const error = await readUser(env.pool, id).then(() => undefined, (e: unknown) => e);
+    expect(error).to.be.instanceOf(NotFoundError);
+    expect(error).to.include({ status: 404, message: NO_SUCH_USER });
   });
 
   it('deleteSubscription takes the install out of the event records too, keeping their places', async () => {

@@ -10,7 +10,7 @@ import { SENDS_CHECKED, sendsOfInstall } from '../../../core/audience/member.js'
 import { readNotification, type NotificationReport } from '../../../core/send/report.js';
 import { browseInstalls, countInstalls, INSTALLS_PAGE } from '../../../core/subscriptions/browse-installs.js';
 import { browseUsers, countUsers, installsOfUser, userOfApp, USERS_PAGE } from '../../../core/users/browse-users.js';
-import { readUser } from '../../../core/users/user-store.js';
+import { NO_SUCH_USER, readUser } from '../../../core/users/user-store.js';
 import { inUserTransaction } from '../../../core/users/transaction.js';
 import { findUser } from '../../../core/users/resolve.js';
 import { eraseUser } from '../../../core/users/erase.js';
@@ -19,7 +19,6 @@ import type { ApiDeps } from '../../shared/deps.js';
 import { eraseConfirmPage, erasedText, installsPage, userPage, usersPage } from '../pages/users.js';
 import { layoutOf, page, session } from '../respond.js';
 
-const NO_SUCH_USER = 'No such user in this app.';
 const ERASE_NEEDS_SEND_SCOPE = 'Erasing a user needs a key of scope send.';
 /** How many of the sends that reached a user its page lists. */
 const SENDS_SHOWN = 10;
