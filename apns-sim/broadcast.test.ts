@@ -132,6 +132,22 @@ describe('simulator: broadcast push (channel management and POST /4/broadcasts)'
     }
   });
 
+  describe('a path with a broken percent-encoding (decodeURIComponent throws)', () => {
+    const broken: Array<[string, () => Promise<Reply>]> = [
+      ['a broadcast to /4/broadcasts/apps/%E0', () => request(gateway, { ':method': 'POST', ':path': '/4/broadcasts/apps/%E0', authorization, 'apns-push-type': 'liveactivity', 'apns-channel-id': 'AAAAAAAAAAAAAAAAAAAAAA==' }, update())],
+      ['a channel creation at /1/apps/%/channels', () => request(manage, { ':method': 'POST', ':path': '/1/apps/%/channels', authorization }, JSON.stringify({ 'message-storage-policy': 0, 'push-type': 'LiveActivity' }))],
+      ['a push to /3/device/%E0', () => request(gateway, { ':method': 'POST', ':path': '/3/device/%E0', authorization, 'apns-topic': BUNDLE, 'apns-push-type': 'alert' }, JSON.stringify({ aps: { alert: 'hi' } }))],
+    ];
+    for (const [what, call] of broken) {
+      it(`answers ${what} 404 BadPath, and the simulator answers the next request`, async () => {
+        const reply = await call();
+        expect([reply.status, reasonOf(reply)]).to.deep.equal([404, 'BadPath']);
+        const next = await request(manage, { ':method': 'GET', ':path': `/1/apps/${BUNDLE}/all-channels`, authorization });
+        expect(next.status).to.equal(200);
+      });
+    }
+  });
+
   describe('the broadcast send (the gateway port)', () => {
     it('goes to every device subscribed to the channel: the log holds the request once and one record per device', async () => {
       const id = await channel(0);

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, ServerHttp2Stream } from 'node:http2';
 import { checkPush } from './apple-rules.js';
-import { apnsHeaders, authenticate, header, isDuplicated, type Answer, type GatewayState } from './gateway.js';
+import { apnsHeaders, authenticate, decodePathPart, header, isDuplicated, type Answer, type GatewayState } from './gateway.js';
 import { namedChannel } from './management.js';
 import type { Channel, ChannelStore, StoredMessage } from './channels.js';
 import type { Recorder } from './recorder.js';
@@ -27,8 +27,8 @@ function check(state: BroadcastState, stream: ServerHttp2Stream, headers: Incomi
   const refused = authenticate(state, stream, headers);
   if (refused) return refused;
   if (headers[':method'] !== 'POST') return { status: 405, reason: 'MethodNotAllowed' };
-  const bundleId = decodeURIComponent((header(headers, ':path') ?? '').slice(BROADCAST_PATH_PREFIX.length).split('?')[0]);
-  if (bundleId === '' || bundleId.includes('/')) return { status: 404, reason: 'BadPath' };
+  const bundleId = decodePathPart((header(headers, ':path') ?? '').slice(BROADCAST_PATH_PREFIX.length).split('?')[0]);
+  if (bundleId === undefined || bundleId === '' || bundleId.includes('/')) return { status: 404, reason: 'BadPath' };
   for (const name of ['apns-push-type', 'apns-priority', 'apns-expiration', 'apns-request-id']) {
     if (isDuplicated(headers, name)) return { status: 400, reason: 'DuplicateHeaders' };
   }

@@ -7,6 +7,11 @@ import { randomBytes } from 'node:crypto';
 
 /** Apple: "up to 10,000 channels for your app in the development and production environment, respectively". */
 export const APPLE_MAX_CHANNELS = 10_000;
+/**
+ * The simulator's own bound on bundle ids holding channels: the per-bundle cap alone lets a
+ * client that names a new bundle id each time grow the store without end.
+ */
+export const MAX_BUNDLES = 1_000;
 /** 0: no message stored; 1: the most recent message stored (Apple's two policies). */
 export type StoragePolicy = 0 | 1;
 
@@ -37,12 +42,18 @@ export function isChannelIdShape(id: string): boolean {
 export class ChannelStore {
   private readonly byBundle = new Map<string, Map<string, Channel>>();
 
-  constructor(readonly maxPerApp = APPLE_MAX_CHANNELS) {}
+  constructor(
+    readonly maxPerApp = APPLE_MAX_CHANNELS,
+    readonly maxBundles = MAX_BUNDLES,
+  ) {}
 
-  /** The new channel, or undefined when the bundle id holds its maximum already. */
+  /** The new channel, or undefined when the bundle id holds its maximum already, or the store its bundle ids. */
   create(bundleId: string, policy: StoragePolicy): Channel | undefined {
     let channels = this.byBundle.get(bundleId);
-    if (!channels) this.byBundle.set(bundleId, (channels = new Map()));
+    if (!channels) {
+      if (this.byBundle.size >= this.maxBundles) return undefined;
+      this.byBundle.set(bundleId, (channels = new Map()));
+    }
     if (channels.size >= this.maxPerApp) return undefined;
     const channel: Channel = { id: randomBytes(16).toString('base64'), bundleId, policy, createdAt: Date.now(), devices: new Set() };
     channels.set(channel.id, channel);
@@ -67,7 +78,11 @@ export class ChannelStore {
   }
 
   delete(bundleId: string, id: string): boolean {
-    return this.byBundle.get(bundleId)?.delete(id) ?? false;
+    const channels = this.byBundle.get(bundleId);
+    const deleted = channels?.delete(id) ?? false;
+    // A bundle id without channels frees its place among the bundle ids.
+    if (channels && channels.size === 0) this.byBundle.delete(bundleId);
+    return deleted;
   }
 
   clear(): void {

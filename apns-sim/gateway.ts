@@ -41,6 +41,19 @@ export function header(headers: IncomingHttpHeaders, name: string): string | und
   return Array.isArray(v) ? v[0] : v;
 }
 
+/**
+ * A percent-encoded path segment, decoded; undefined when the encoding is broken (`%E0`, `%`),
+ * which Apple answers 404 BadPath. decodeURIComponent throws there, and these run in a stream's
+ * 'end' handler where a throw would end the simulator's process.
+ */
+export function decodePathPart(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
 export function isDuplicated(headers: IncomingHttpHeaders, name: string): boolean {
   return Array.isArray(headers[name]);
 }
@@ -162,7 +175,7 @@ export function handleStream(state: GatewayState, stream: ServerHttp2Stream, hea
   stream.on('end', () => {
     const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
     const path = header(headers, ':path') ?? '';
-    const token = path.startsWith('/3/device/') ? decodeURIComponent(path.slice(10).split('?')[0]) : undefined;
+    const token = path.startsWith('/3/device/') ? decodePathPart(path.slice(10).split('?')[0]) : undefined; // undefined: 404 BadPath
     const apnsId = header(headers, 'apns-id') ?? randomUUID();
     const connection = sessionNumber(stream.session);
     const { recorder } = state;

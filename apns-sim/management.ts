@@ -6,7 +6,7 @@
 // Reasons Apple does not name are the simulator's own (docs/apns.md "Broadcast").
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, ServerHttp2Stream } from 'node:http2';
-import { authenticate, header, isDuplicated, type Answer, type GatewayState } from './gateway.js';
+import { authenticate, decodePathPart, header, isDuplicated, type Answer, type GatewayState } from './gateway.js';
 import { isChannelIdShape, type Channel, type ChannelStore } from './channels.js';
 import { answerJson, readBody } from './stream-body.js';
 import { isUuid } from '../core/formats/uuid.js';
@@ -56,7 +56,8 @@ function route(state: ManagementState, stream: ServerHttp2Stream, headers: Incom
   if (requestId !== undefined && !isUuid(requestId)) return { status: 400, reason: 'BadRequestId' };
   const path = PATH.exec((header(headers, ':path') ?? '').split('?')[0]);
   if (!path) return { status: 404, reason: 'BadPath' };
-  const bundleId = decodeURIComponent(path[1]);
+  const bundleId = decodePathPart(path[1]);
+  if (bundleId === undefined) return { status: 404, reason: 'BadPath' };
   if (state.topics && !state.topics.has(bundleId)) return { status: 400, reason: 'TopicDisallowed' };
   const method = headers[':method'];
   if (path[2] === 'all-channels') {
