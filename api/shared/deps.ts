@@ -6,7 +6,7 @@ import type { ApiMetrics } from './metrics.js';
 import type { LiveActivityBroadcast } from '../live-activities/broadcast.js';
 
 /** Which class bucket an authenticated call draws (contract "Rate limits"). */
-export type ClassBucket = 'send' | 'broadcast' | 'read' | 'users' | 'export';
+export type ClassBucket = 'send' | 'broadcast' | 'read' | 'users' | 'export' | 'estimate';
 
 export interface RateDraw {
   keyId: string;

@@ -1,7 +1,7 @@
 // The rate buckets of the contract ("Limits" → "Rate limits") and the SDK's per-IP bucket
 // (DECISIONS "app-facing interfaces": rate-limited per IP). One table, read by every adapter.
 
-export type BucketName = 'send' | 'broadcast' | 'read' | 'audience' | 'ip' | 'anonymous' | 'sdk' | 'users' | 'export';
+export type BucketName = 'send' | 'broadcast' | 'read' | 'audience' | 'ip' | 'anonymous' | 'sdk' | 'users' | 'export' | 'estimate';
 
 export interface BucketSpec {
   readonly name: BucketName;
@@ -32,6 +32,11 @@ export const BUCKETS: Readonly<Record<BucketName, BucketSpec>> = Object.freeze({
   // read when fetched (10,000,000 installs take a pool connection for a minute or more), which
   // no other bucket prices: 60 an hour, 10 at once, is a backup an hour with room for retries.
   export: { name: 'export', rate: 60, windowSeconds: 3600, burst: 10 },
+  // Not in the contract (issue 30 review): estimateNotificationRecipients of a segment, tag or
+  // `filters` body, per key. It runs the count a broadcast send runs (~0.4 s of database time on a
+  // 1,000,000-install tag), so it is priced as `broadcast`; a list body stays `read` (≤ 500 ids).
+  // Not the app's `audience` bucket: sends draw it, and a read key's estimates must not refuse them.
+  estimate: { name: 'estimate', rate: 30, windowSeconds: 60, burst: 10 },
 });
 
 /** Milliseconds between two tokens (GCRA's emission interval). */

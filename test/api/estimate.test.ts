@@ -1,8 +1,8 @@
 // estimateNotificationRecipients (issue 30 point 2) through the official client
 // @onesignal/node-onesignal with only its base server changed, against the real api and
 // PostgreSQL: the count is the send's own estimate for the same body, nothing is recorded, the
-// send's 422 sentences, tenancy and the `read` bucket. POST /notifications/count-unsaved was
-// matched by /notifications/:id and answered 405 before.
+// send's 422 sentences, tenancy and the buckets (`estimate` for an audience count, `read` for a
+// list). POST /notifications/count-unsaved was matched by /notifications/:id and answered 405 before.
 import { expect } from 'chai';
 import * as OneSignal from '@onesignal/node-onesignal';
 import { useTestEnv } from '../env/index.js';
@@ -12,6 +12,7 @@ import { addDevices, makeApp, type TestApp } from '../support/apps.js';
 import { MemoryBucketStore } from '../../core/buckets/memory-store.js';
 import { BucketRateLimiter } from '../../api/rate-limit/bucket-limiter.js';
 import { createKey } from '../../core/apps/keys.js';
+import { BUCKETS } from '../../core/buckets/policy.js';
 
 describe('api: estimateNotificationRecipients through the official client', () => {
   const env = useTestEnv();
@@ -119,14 +120,34 @@ describe('api: estimateNotificationRecipients through the official client', () =
     expect(theirs.body.errors[0]).to.match(/^Unknown segment "Theirs"/);
   });
 
-  it('draws the read bucket, named in RateLimit-Policy; a read-only key may estimate', async () => {
+  it('a segment, tag or filters estimate draws the estimate bucket (429 past its burst, named in RateLimit-Policy); a list estimate draws read', async () => {
     const limited = await startTestApi(env, { rateLimiter: new BucketRateLimiter(new MemoryBucketStore(), 'estimate-test:') });
     try {
       const { key: readKey } = await createKey(env.pool, app.app.id, { scope: 'read' });
-      const res = await limited.request('POST', '/api/v1/notifications/count-unsaved', { key: readKey, body: { app_id: app.app.id, included_segments: ['Gold'] } });
-      expect([res.status, res.body]).to.deep.equal([200, { count: 2 }]);
-      expect(res.headers.get('ratelimit-policy')).to.contain('name="read"');
-      expect(res.headers.get('ratelimit-policy')).not.to.contain('name="broadcast"');
+      const estimate = (fields: Record<string, unknown>) =>
+        limited.request('POST', '/api/v1/notifications/count-unsaved', { key: readKey, body: { app_id: app.app.id, ...fields } });
+      const policy = `${BUCKETS.estimate.rate};w=${BUCKETS.estimate.windowSeconds};burst=${BUCKETS.estimate.burst};name="estimate"`;
+      // A read key may estimate; the burst is shared by every audience body (segment, tag, filters).
+      const bodies: Array<Record<string, unknown>> = [
+        { included_segments: ['Gold'] },
+        { tag: { key: 'plan', relation: '=', value: 'gold' } },
+        { filters: [{ field: 'tag', key: 'plan', relation: '=', value: 'free' }] },
+      ];
+      for (let i = 0; i < BUCKETS.estimate.burst; i++) {
+        const res = await estimate(bodies[i % bodies.length]);
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        expect(res.headers.get('ratelimit-policy')).to.contain(policy);
+        expect(res.headers.get('ratelimit-policy')).not.to.contain('name="read"');
+      }
+      const refused = await estimate({ included_segments: ['Gold'] });
+      expect(refused.status).to.equal(429);
+      expect(refused.headers.get('ratelimit-policy')).to.contain(policy);
+      expect(refused.body.message).to.match(/^Too many requests: the estimate bucket allows 30 a minute \(bursts of 10\)\./);
+      // A list is at most 500 ids: still a read, and the spent estimate bucket does not refuse it.
+      const list = await estimate({ include_aliases: { external_id: ['u1', 'u2'] } });
+      expect([list.status, list.body]).to.deep.equal([200, { count: 2 }]);
+      expect(list.headers.get('ratelimit-policy')).to.contain('name="read"');
+      expect(list.headers.get('ratelimit-policy')).not.to.contain('name="estimate"');
     } finally {
       await limited.close();
     }
