@@ -73,6 +73,52 @@ describe('event destinations: the spec', () => {
     expect(isForbiddenAddress('febf::1')).to.equal(true); // the last of fe80::/10
     expect(isForbiddenAddress('10.0.0.1')).to.equal(false);
   });
+
+  // Issue 28 review: every spelling of a forbidden address, and its nearest allowed neighbour.
+  const table: Array<[string, string | undefined]> = [
+    ['https://[fd20:ce::254]/', 'metadata'], // GCP's IPv6 metadata
+    ['https://[fd20:00ce:0:0:0:0:0:254]/', 'metadata'],
+    ['https://[fd20:ce::255]/', undefined],
+    ['https://[fd00:ec2::254]/', 'metadata'],
+    ['https://metadata.google.internal./', 'metadata'], // trailing dot: the same name
+    ['https://METADATA.goog./x', 'metadata'],
+    ['https://metadata.google.internal.example.com/', undefined],
+    ['https://0.0.0.0/', 'metadata'],
+    ['https://[::]/', 'metadata'],
+    ['https://0.0.0.1/', undefined],
+    ['https://[64:ff9b::169.254.169.254]/', 'metadata'], // NAT64 wrapping link-local
+    ['https://[64:ff9b::a9fe:a9fe]/', 'metadata'],
+    ['https://[64:ff9b::a9fd:ffff]/', undefined], // 169.253.255.255
+    ['https://[64:ff9b::0.0.0.0]/', 'metadata'],
+    ['https://[64:ff9b::7f00:1]/', 'loopback'], // NAT64 wrapping 127.0.0.1
+    ['https://[::ffff:169.254.169.254]/', 'metadata'],
+    ['https://[::ffff:0.0.0.0]/', 'metadata'],
+    ['https://127.0.0.1/', 'loopback'],
+    ['https://127.255.255.254:8443/', 'loopback'],
+    ['https://128.0.0.1/', undefined],
+    ['https://126.255.255.255/', undefined],
+    ['https://[::1]/', 'loopback'],
+    ['https://[::2]/', undefined],
+    ['https://[::ffff:127.0.0.1]/', 'loopback'],
+    ['https://localhost/', 'loopback'],
+    ['https://localhost./', 'loopback'],
+    ['https://receiver.example.com/', undefined],
+  ];
+  for (const [url, refusal] of table) {
+    it(`${url}: ${refusal ? `refused (${refusal})` : 'allowed'}`, () => {
+      const problem = destinationUrlProblem(url, []);
+      if (refusal === 'metadata') expect(problem).to.match(/points at a link-local or metadata address$/);
+      else if (refusal === 'loopback') expect(problem).to.match(/points at a loopback address: ask the operator to list .* in HERALD_EVENT_HTTP_HOSTS$/);
+      else expect(problem).to.equal(undefined);
+    });
+  }
+
+  it('loopback is allowed when the operator lists the host (a test receiver), over http and https', () => {
+    expect(destinationUrlProblem('http://127.0.0.1:9/', ['127.0.0.1'])).to.equal(undefined);
+    expect(destinationUrlProblem('https://127.0.0.1:9/', ['127.0.0.1'])).to.equal(undefined);
+    expect(destinationUrlProblem('https://[::1]:9/', ['::1'])).to.equal(undefined);
+    expect(destinationUrlProblem('https://127.0.0.2:9/', ['127.0.0.1'])).to.match(/loopback/);
+  });
 });
 
 describe('event destinations: the signing secret', () => {
