@@ -33,11 +33,7 @@ export interface Channel {
 }
 
 /** Apple's channel ids are base64 text of 16 bytes (24 characters with padding). */
-const CHANNEL_ID = /^[A-Za-z0-9+/]{22}==$/;
-
-export function isChannelIdShape(id: string): boolean {
-  return CHANNEL_ID.test(id);
-}
+export { isChannelId as isChannelIdShape } from '../core/formats/channel-id.js';
 
 export class ChannelStore {
   private readonly byBundle = new Map<string, Map<string, Channel>>();

@@ -4,7 +4,9 @@
 // overrides it, the same CA settings apply). One request per activity at most, so Node's HTTP/2
 // client is enough here: the lean transport is for the millions of device pushes (docs/apns.md).
 // Header values go through the transport's one rule (core/formats/header-value.ts). Never throws
-// for Apple's answer: each call resolves to the status and reason, or status 0 when none came.
+// for Apple's answer: each call resolves to the status and reason, or status 0 when none came or
+// what came is unusable (a body past MAX_BODY, JSON that does not parse, a channel id not of
+// Apple's shape, core/formats/channel-id.ts: it goes into a DB column, a payload and a header).
 import { connect, type ClientHttp2Session, type OutgoingHttpHeaders } from 'node:http2';
 import { randomUUID } from 'node:crypto';
 import { channelManagementOrigin } from './endpoint.js';
@@ -12,6 +14,7 @@ import { ProviderTokenSigner } from './provider-token.js';
 import { tlsOptions } from './tls-options.js';
 import type { ApnsTarget } from './types.js';
 import { isHeaderValue } from '../../core/formats/header-value.js';
+import { isChannelId } from '../../core/formats/channel-id.js';
 
 /** 0: no message stored; 1: the most recent one (a device subscribing later receives it). */
 export type MessageStoragePolicy = 0 | 1;
@@ -37,6 +40,18 @@ export interface ChannelManager {
 }
 
 const TIMEOUT_MS = 10_000;
+/** Apple's longest answer is a list of 10,000 channel ids (about 270 KB): anything past 1 MiB is refused. */
+export const MAX_BODY = 1024 * 1024;
+
+/** A JSON body's object, or undefined when it does not parse to one. */
+function parseObject(text: string | undefined): Record<string, unknown> | undefined {
+  try {
+    const v: unknown = JSON.parse(text ?? '');
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** `target.topic` is the bundle id; `target.url` the management host override (HERALD_APNS_BROADCAST_URL). */
 export function createChannelManager(target: ApnsTarget, opts: { timeoutMs?: number } = {}): ChannelManager {
@@ -71,18 +86,21 @@ export function createChannelManager(target: ApnsTarget, opts: { timeoutMs?: num
         resolve({ status: 0, reason: 'Timeout', generation });
       });
       stream.on('response', (h) => (answer = Object.fromEntries(Object.entries(h).map(([k, v]) => [k, String(v)]))));
-      stream.on('data', (d: Buffer) => chunks.push(d));
+      let size = 0;
+      stream.on('data', (d: Buffer) => {
+        size += d.length;
+        if (size <= MAX_BODY) return void chunks.push(d);
+        stream.close();
+        resolve({ status: 0, reason: 'BodyTooLarge', generation });
+      });
       stream.on('error', () => resolve({ status: 0, reason: 'ConnectionError', generation }));
       stream.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
         let reason: string | undefined;
         const status = Number(answer[':status'] ?? 0);
         if (status >= 300) {
-          try {
-            reason = (JSON.parse(text) as { reason?: string }).reason;
-          } catch {
-            reason = undefined;
-          }
+          const r = parseObject(text)?.reason;
+          reason = typeof r === 'string' ? r : undefined;
         }
         resolve({ status, reason, headers: answer, body: text, generation });
       });
@@ -113,18 +131,23 @@ export function createChannelManager(target: ApnsTarget, opts: { timeoutMs?: num
   return {
     async create(policy) {
       const a = await call('POST', `${base}/channels`, undefined, JSON.stringify({ 'message-storage-policy': policy, 'push-type': 'LiveActivity' }));
+      if (a.status !== 201) return { status: a.status, reason: a.reason };
       const channelId = a.headers?.['apns-channel-id'];
-      return a.status === 201 && channelId ? { status: 201, channelId } : { status: a.status === 201 ? 0 : a.status, reason: a.reason ?? (a.status === 201 ? 'NoChannelId' : undefined) };
+      if (!channelId) return { status: 0, reason: 'NoChannelId' };
+      return isChannelId(channelId) ? { status: 201, channelId } : { status: 0, reason: 'BadChannelId' };
     },
     async read(channelId) {
       const a = await call('GET', `${base}/channels`, channelId);
       if (a.status !== 200) return { status: a.status, reason: a.reason };
-      return { status: 200, policy: (JSON.parse(a.body ?? '{}') as { 'message-storage-policy'?: MessageStoragePolicy })['message-storage-policy'] };
+      const policy = parseObject(a.body)?.['message-storage-policy'];
+      return policy === 0 || policy === 1 ? { status: 200, policy } : { status: 0, reason: 'BadBody' };
     },
     async list() {
       const a = await call('GET', `${base}/all-channels`);
       if (a.status !== 200) return { status: a.status, reason: a.reason };
-      return { status: 200, channels: (JSON.parse(a.body ?? '{}') as { channels?: string[] }).channels ?? [] };
+      const answer = parseObject(a.body);
+      const channels = answer?.channels ?? [];
+      return answer && Array.isArray(channels) && channels.every((id) => typeof id === 'string' && isChannelId(id)) ? { status: 200, channels } : { status: 0, reason: 'BadBody' };
     },
     async delete(channelId) {
       const a = await call('DELETE', `${base}/channels`, channelId);
