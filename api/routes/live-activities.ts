@@ -9,7 +9,7 @@
 // a start names it in the push-to-start, and an update or end goes once to it besides the send
 // to the registered tokens (api/live-activities/broadcast.ts).
 import type { Context } from 'koa';
-import { getApp } from '../../core/apps/app-store.js';
+import { getApp, type AppRecord } from '../../core/apps/app-store.js';
 import type { SendRequest } from '../../core/send-model/request.js';
 import type { LiveActivityBroadcast } from '../live-activities/broadcast.js';
 import { validateLiveActivityRequest } from '../../core/validation/validate-live-activity.js';
@@ -22,12 +22,13 @@ export function startLiveActivity(deps: ApiDeps) {
   return async function startLiveActivityHandler(ctx: Context): Promise<void> {
     const body = ctx.request.body as Record<string, unknown>;
     const activityType = String(ctx.params.activity_type);
-    const channelId = await startChannel(deps, ctx, body.activity_id);
     const created = await accept(ctx, {
       namedAppId: ctx.params.app_id,
       draw: classifySend(body), // a segment or filters start is a broadcast, a list a send
       body,
-      validate: (v) => withChannel(validateLiveActivityRequest({ ...v, call: { event: 'start', activityType } }), channelId),
+      validate: (v) => validateLiveActivityRequest({ ...v, call: { event: 'start', activityType } }),
+      // After the rules, the buckets and the halt check: a refused start makes no channel at Apple.
+      prepare: (request, app) => withChannel(deps, request, app),
       fingerprint: { activity_type: activityType, body },
     });
     ctx.status = 201;
@@ -56,16 +57,12 @@ export function updateLiveActivity(deps: ApiDeps) {
   };
 }
 
-/** The activity's broadcast channel, for an App that uses them and a start that names an activity. */
-async function startChannel(deps: ApiDeps, ctx: Context, activityId: unknown): Promise<string | undefined> {
-  if (!deps.liveActivityBroadcast) return undefined;
-  const app = await getApp(deps.pool, ctx.state.auth.appId);
-  return app && !app.disabled ? deps.liveActivityBroadcast.channelFor(app, activityId) : undefined;
-}
-
-function withChannel<T extends { liveActivity?: { channelId?: string } }>(request: T, channelId: string | undefined): T {
-  if (channelId !== undefined && request.liveActivity) request.liveActivity.channelId = channelId;
-  return request;
+/** A start's broadcast channel, for an App that uses them (named in its push-to-start). */
+async function withChannel(deps: ApiDeps, request: SendRequest, app: AppRecord): Promise<void> {
+  const la = request.liveActivity;
+  if (!deps.liveActivityBroadcast || !la) return;
+  const channelId = await deps.liveActivityBroadcast.channelFor(app, la.activityId);
+  if (channelId !== undefined) la.channelId = channelId;
 }
 
 /** An update or end: once to the activity's channel, when it has one (the send went to the tokens). */

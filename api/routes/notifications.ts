@@ -46,6 +46,7 @@ export interface AcceptCall {
   draw: Pick<RateDraw, 'bucket' | 'audience'>;
   body: Record<string, unknown>;
   validate?: AcceptInput['validate'];
+  prepare?: AcceptInput['prepare'];
   fingerprint?: unknown;
 }
 
@@ -72,6 +73,7 @@ export function routeAccept(deps: ApiDeps) {
       idempotencyHeader: ctx.get('Idempotency-Key') || undefined,
       now: now(),
       validate: call.validate,
+      prepare: call.prepare,
       fingerprint: call.fingerprint,
     });
     if (replayed) {

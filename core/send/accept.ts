@@ -47,6 +47,11 @@ export interface AcceptInput {
   now: Date;
   /** Reads the body into a request: a send's rules by default; a Live Activity call passes its own. */
   validate?: (input: SendValidationInput) => SendRequest;
+  /**
+   * Work a call does once its request is read, the buckets drawn and the app found sendable, and
+   * before the send row (a Live Activity start's broadcast channel: a refused start makes none).
+   */
+  prepare?: (request: SendRequest, app: AppRecord) => Promise<void>;
   /** What "the same request" means for idempotency: the body as given (a template's fields not filled in) by default; a call whose path names more (a Live Activity) passes both. */
   fingerprint?: unknown;
 }
@@ -66,6 +71,7 @@ export async function acceptSend(deps: AcceptDeps, input: AcceptInput): Promise<
   const filled = input.validate ? body : await withTemplate(deps.pool, app.id, body);
   const validate = input.validate ?? validateSendRequest;
   const request = validate({ body: filled, idempotencyHeader: input.idempotencyHeader, app: rulesApp(app), now: input.now });
+  await input.prepare?.(request, app);
   const create = (withinTransaction?: (db: PoolClient, created: CreatedSend) => Promise<void>) =>
     createSend(deps, app, request, { source: input.source, withinTransaction });
   const key = request.idempotencyKey ?? input.fallbackKey;

@@ -11,6 +11,7 @@ import * as OneSignal from '@onesignal/node-onesignal';
 import { useTestEnv } from '../env/index.js';
 import { startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
 import { createKey } from '../../core/apps/keys.js';
+import { setInvoiceOverdue } from '../../core/apps/app-store.js';
 import { silentLogger } from '../../core/log.js';
 import { createApiMetrics } from '../../api/shared/metrics.js';
 import { LiveActivityBroadcast } from '../../api/live-activities/broadcast.js';
@@ -24,6 +25,7 @@ interface Stack {
   client: OneSignal.DefaultApi;
   broadcast: LiveActivityBroadcast;
   metrics: ReturnType<typeof createApiMetrics>;
+  key: string;
 }
 
 describe('delivery: Live Activities over broadcast channels through the official client', function () {
@@ -43,7 +45,7 @@ describe('delivery: Live Activities over broadcast channels through the official
     const api = await startTestApi(env, { metrics, liveActivityBroadcast: broadcast });
     const { key } = await createKey(env.pool, app.app.id);
     const client = new OneSignal.DefaultApi(OneSignal.createConfiguration({ restApiKey: key, baseServer: new OneSignal.ServerConfiguration(`${api.url}/api/v1`, {}) }));
-    const s = { app, api, client, broadcast, metrics };
+    const s = { app, api, client, broadcast, metrics, key };
     stacks.push(s);
     return s;
   }
@@ -173,6 +175,30 @@ describe('delivery: Live Activities over broadcast channels through the official
     await waitFinal(env.pool, Number((await start(s, 'match-10')).notification_id));
     expect(sim.channels(s.app.app.bundleId)).to.deep.equal([]);
     expect(startAps(a.startToken)).to.not.have.property('input-push-channel');
+  });
+
+  it('a refused start (422, a paused app’s 402) makes no channel at Apple and no row; the accepted one after makes it', async () => {
+    const s = await stack('larefused', { broadcast: true });
+    const a = await install(s, 'b7');
+    const path = `/api/v1/apps/${s.app.app.id}/activities/activity/MatchAttributes`;
+    const body = (activityId: string, extra: Record<string, unknown> = {}) => ({
+      name: 'kick-off', event: 'start', activity_id: activityId, event_attributes: { home: 'A', away: 'B' },
+      event_updates: { home: 0, away: 0 }, contents: { en: 'Kick-off' }, included_segments: ['Subscribed Users'], ...extra,
+    });
+    const rows = async () => (await env.pool.query('SELECT count(*)::int AS n FROM live_activity_channels WHERE app_id = $1', [s.app.app.id])).rows[0].n as number;
+    const invalid = await s.api.request('POST', path, { key: s.key, body: body('match-r1', { event_updates: 'not an object' }) });
+    expect(invalid.status).to.equal(422);
+    await setInvoiceOverdue(env.pool, s.app.app.id, true);
+    const paused = await s.api.request('POST', path, { key: s.key, body: body('match-r2') });
+    expect(paused.status).to.equal(402);
+    expect(sim.channels(s.app.app.bundleId)).to.deep.equal([]);
+    expect(await rows()).to.equal(0);
+    await setInvoiceOverdue(env.pool, s.app.app.id, false);
+    const started = await start(s, 'match-r3');
+    await waitFinal(env.pool, Number(started.notification_id));
+    expect(sim.channels(s.app.app.bundleId)).to.have.length(1);
+    expect(await rows()).to.equal(1);
+    expect(startAps(a.startToken)['input-push-channel']).to.equal(sim.channels(s.app.app.bundleId)[0]);
   });
 
   it('channel management failing falls back to per-token delivery, counted in herald_live_activity_channel_failures_total', async () => {
