@@ -16,15 +16,17 @@ export interface Batch {
   events: HeraldEvent[];
   /** Where the destination is once this batch is accepted. */
   next: Place;
-  /** The batch's webhook-id: the same for the same destination, place and kinds (a retry). */
+  /** The batch's webhook-id: the same for the same destination, range (start and end) and kinds: a
+   *  retry of the same range. A range grown since the last attempt (more recorded behind a short
+   *  batch) is another message: a receiver deduplicating on webhook-id would drop its new events. */
   webhookId: string;
 }
 
 /** Records read per round: a chunk record alone holds 500 to 1,000 events. */
 const RECORDS_PER_READ = 50;
 
-export function batchId(appId: string, destination: string, from: Place, kinds: readonly string[] | null): string {
-  const h = createHash('sha256').update(`${appId}\n${destination}\n${from.through}.${from.offset}\n${kinds?.join(',') ?? '*'}`).digest('base64url');
+export function batchId(appId: string, destination: string, from: Place, to: Place, kinds: readonly string[] | null): string {
+  const h = createHash('sha256').update(`${appId}\n${destination}\n${from.through}.${from.offset}-${to.through}.${to.offset}\n${kinds?.join(',') ?? '*'}`).digest('base64url');
   return `msg_${h.slice(0, 27)}`;
 }
 
@@ -56,5 +58,5 @@ export async function nextBatch(db: Queryable, appId: string, destination: strin
     next = at >= total ? { through: row.id, offset: 0 } : { through: row.id - 1, offset: at };
     if (at < total) break; // the batch is full inside this record
   }
-  return { events, next, webhookId: batchId(appId, destination, from, kinds) };
+  return { events, next, webhookId: batchId(appId, destination, from, next, kinds) };
 }
