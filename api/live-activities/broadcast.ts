@@ -9,7 +9,7 @@
 import { Counter, type Registry } from 'prom-client';
 import type { Pool } from '../../core/store/db.js';
 import type { Logger } from '../../core/log.js';
-import { getCredentials, type AppRecord } from '../../core/apps/app-store.js';
+import { getApp, getCredentials, type AppRecord } from '../../core/apps/app-store.js';
 import { findActivityChannel, keepActivityChannel, type ActivityChannelKey } from '../../core/live-activities/channels.js';
 import { ACTIVITY_ID } from '../../core/live-activities/names.js';
 import { buildApnsPayloadForDevice } from '../../core/payload/apns-payload.js';
@@ -62,10 +62,22 @@ export class LiveActivityBroadcast {
     return undefined;
   }
 
-  /** The activity's channel for a start, made when it has none; undefined: per-token only. */
+  /**
+   * The activity's channel for a start, made when it has none; undefined: per-token only. Never
+   * throws: the start is accepted by then, and a failure here (credentials that do not unseal or
+   * sign, the database) is a fallback, not a 500.
+   */
   async channelFor(app: AppRecord, activityId: unknown): Promise<string | undefined> {
     // A start the call's rules refuse (422) makes no channel.
     if (!app.liveActivityBroadcast || typeof activityId !== 'string' || !ACTIVITY_ID.test(activityId)) return undefined;
+    try {
+      return await this.makeChannel(app, activityId);
+    } catch (error) {
+      return this.fail('create', failureReason(error), { appId: app.id, err: error });
+    }
+  }
+
+  private async makeChannel(app: AppRecord, activityId: string): Promise<string | undefined> {
     const key: ActivityChannelKey = { appId: app.id, activity: activityId, environment: app.environment };
     const known = await findActivityChannel(this.pool, key);
     if (known) return known.channelId;
@@ -86,8 +98,21 @@ export class LiveActivityBroadcast {
     }
   }
 
-  /** An update or end: one request to the activity's channel, when it has one. */
-  async broadcast(app: AppRecord, request: SendRequest): Promise<void> {
+  /**
+   * An update or end, after its send is committed: one request to the activity's channel, when it
+   * has one. Never throws: the update is accepted already, and a 500 would have a client without
+   * an Idempotency-Key send it twice; a failure is per-token delivery only, counted and logged.
+   */
+  async broadcast(appId: string, request: SendRequest): Promise<void> {
+    try {
+      const app = await getApp(this.pool, appId);
+      if (app && !app.disabled) await this.sendToChannel(app, request);
+    } catch (error) {
+      this.fail('broadcast', failureReason(error), { appId, err: error });
+    }
+  }
+
+  private async sendToChannel(app: AppRecord, request: SendRequest): Promise<void> {
     const la = request.liveActivity;
     if (!app.liveActivityBroadcast || !la || la.event === 'start') return;
     const channel = await findActivityChannel(this.pool, { appId: app.id, activity: la.activityId, environment: app.environment });
@@ -109,4 +134,9 @@ export class LiveActivityBroadcast {
   close(): Promise<void> {
     return this.clients.close();
   }
+}
+
+/** A thrown failure's label: a few known kinds, else Error (the metric's labels stay bounded). */
+function failureReason(error: unknown): string {
+  return error instanceof CredentialsUnusableError ? 'CredentialsUnusable' : 'Error';
 }

@@ -9,9 +9,8 @@
 // a start names it in the push-to-start, and an update or end goes once to it besides the send
 // to the registered tokens (api/live-activities/broadcast.ts).
 import type { Context } from 'koa';
-import { getApp, type AppRecord } from '../../core/apps/app-store.js';
+import type { AppRecord } from '../../core/apps/app-store.js';
 import type { SendRequest } from '../../core/send-model/request.js';
-import type { LiveActivityBroadcast } from '../live-activities/broadcast.js';
 import { validateLiveActivityRequest } from '../../core/validation/validate-live-activity.js';
 import type { ApiDeps } from '../shared/deps.js';
 import { classifySend, routeAccept } from './notifications.js';
@@ -51,7 +50,8 @@ export function updateLiveActivity(deps: ApiDeps) {
       fingerprint: { activity_id: activityId, body },
     });
     // A replayed answer sent nothing new: nor does its broadcast.
-    if (deps.liveActivityBroadcast && request && ctx.response.get('Idempotent-Replayed') !== 'true') await broadcastUpdate(deps, deps.liveActivityBroadcast, request);
+    // It never throws: the update is accepted, a failure there is per-token delivery only.
+    if (deps.liveActivityBroadcast && request && ctx.response.get('Idempotent-Replayed') !== 'true') await deps.liveActivityBroadcast.broadcast(request.appId, request);
     ctx.status = 200;
     ctx.body = { id: String(created.body.id) };
   };
@@ -63,10 +63,4 @@ async function withChannel(deps: ApiDeps, request: SendRequest, app: AppRecord):
   if (!deps.liveActivityBroadcast || !la) return;
   const channelId = await deps.liveActivityBroadcast.channelFor(app, la.activityId);
   if (channelId !== undefined) la.channelId = channelId;
-}
-
-/** An update or end: once to the activity's channel, when it has one (the send went to the tokens). */
-async function broadcastUpdate(deps: ApiDeps, broadcast: LiveActivityBroadcast, request: SendRequest): Promise<void> {
-  const app = await getApp(deps.pool, request.appId);
-  if (app && !app.disabled) await broadcast.broadcast(app, request);
 }

@@ -201,6 +201,42 @@ describe('delivery: Live Activities over broadcast channels through the official
     expect(startAps(a.startToken)['input-push-channel']).to.equal(sim.channels(s.app.app.bundleId)[0]);
   });
 
+  it('a start whose credentials do not unseal is accepted (201) without a channel, counted, not a 500', async () => {
+    const s = await stack('launseal', { broadcast: true });
+    const a = await install(s, 'c7');
+    await env.pool.query("UPDATE app_credentials SET material = 'not sealed'::bytea WHERE app_id = $1", [s.app.app.id]);
+    const started = await s.api.request('POST', `/api/v1/apps/${s.app.app.id}/activities/activity/MatchAttributes`, {
+      key: s.key,
+      body: { name: 'kick-off', event: 'start', activity_id: 'match-u1', event_attributes: { home: 'A', away: 'B' }, event_updates: { home: 0, away: 0 }, contents: { en: 'Kick-off' }, include_subscription_ids: [a.id] },
+    });
+    expect(started.status).to.equal(201);
+    expect(sim.channels(s.app.app.bundleId)).to.deep.equal([]);
+    const failures = await s.metrics.registry.getSingleMetricAsString('herald_live_activity_channel_failures_total');
+    expect(failures).to.match(/herald_live_activity_channel_failures_total\{stage="create",reason="Error"\} 1/);
+  });
+
+  it('an update whose channel lookup fails after the send is committed is accepted (200), goes per token, and is counted', async () => {
+    const s = await stack('ladberror', { broadcast: true });
+    const a = await install(s, 'c8');
+    await waitFinal(env.pool, Number((await start(s, 'match-d1')).notification_id));
+    const laToken = token('e8', 1);
+    await registerUpdateToken(s, a.id, 'match-d1', laToken);
+    sim.reset();
+    // The channel table gone from under the update (this file's own database): findActivityChannel throws.
+    await env.pool.query('ALTER TABLE live_activity_channels RENAME TO live_activity_channels_away');
+    let res;
+    try {
+      res = await update(s, 'match-d1', 1);
+    } finally {
+      await env.pool.query('ALTER TABLE live_activity_channels_away RENAME TO live_activity_channels');
+    }
+    expect((await waitFinal(env.pool, Number(res.id))).final).to.include({ sent: 1 });
+    expect(sim.deliveries().filter((d) => d.broadcast)).to.deep.equal([]);
+    expect(sim.deliveries(laToken)).to.have.length(1);
+    const failures = await s.metrics.registry.getSingleMetricAsString('herald_live_activity_channel_failures_total');
+    expect(failures).to.match(/herald_live_activity_channel_failures_total\{stage="broadcast",reason="Error"\} 1/);
+  });
+
   it('channel management failing falls back to per-token delivery, counted in herald_live_activity_channel_failures_total', async () => {
     const s = await stack('lafallback', { broadcast: true, managementUrl: 'https://127.0.0.1:1' });
     const a = await install(s, 'f1');
