@@ -67,6 +67,20 @@ export class PgIdempotencyGuard {
     }
   }
 
+  /**
+   * The first answer of a finished, unexpired key with this fingerprint, else undefined (then `run`
+   * decides). Read before a send's template is applied (core/send/accept.ts): a repeat must replay
+   * even when the template it named has been deleted since.
+   */
+  async recorded(appId: string, key: string, fingerprint: unknown): Promise<CreatedSend | undefined> {
+    const res = await this.pool.query<{ response: CreatedSend | null }>(
+      `SELECT response FROM idempotency_keys
+        WHERE app_id = $1 AND key = $2 AND fingerprint = $3 AND state = 'done' AND expires_at > $4`,
+      [appId, key, requestFingerprint(fingerprint), this.clock()],
+    );
+    return res.rows[0]?.response ?? undefined;
+  }
+
   /** Returns the claim id when this call now owns the key, else undefined. */
   private async claim(appId: string, key: string, fp: Buffer): Promise<string | undefined> {
     const claim = randomUUID();

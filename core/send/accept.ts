@@ -7,12 +7,13 @@
 import { customSegmentNames } from '../audience/segments.js';
 import type { PoolClient } from '../store/db.js';
 import type { AppRecord } from '../apps/app-store.js';
-import { AuthError, PaymentRequiredError } from '../errors.js';
+import { AuthError, PaymentRequiredError, type FieldIssue } from '../errors.js';
 import { haltReason } from '../apps/sendable.js';
 import { validateSendRequest, type SendValidationInput } from '../validation/validate-send.js';
 import type { SendRequest } from '../send-model/request.js';
 import { createSend, type CreateSendDeps } from './create-send.js';
 import { withTemplate } from '../templates/apply-template.js';
+import { readIdempotencyKey } from '../validation/idempotency-key.js';
 import type { CreatedSend } from '../send-model/response.js';
 import type { SendSource } from '../formats/send-source.js';
 
@@ -30,6 +31,8 @@ export interface SendIdempotency {
     fingerprint: unknown,
     create: (withinTransaction: (db: PoolClient, created: CreatedSend) => Promise<void>) => Promise<CreatedSend>,
   ): Promise<{ created: CreatedSend; replayed: boolean }>;
+  /** The first answer of a finished key with this fingerprint (same app, within 24 hours), else undefined. */
+  recorded(appId: string, key: string, fingerprint: unknown): Promise<CreatedSend | undefined>;
 }
 
 export interface AcceptDeps extends CreateSendDeps {
@@ -67,7 +70,14 @@ export async function acceptSend(deps: AcceptDeps, input: AcceptInput): Promise<
   const halted = haltReason(app);
   if (halted === 'paused') throw new PaymentRequiredError();
   if (halted === 'disabled') throw new AuthError('revoked');
+  const fingerprint = input.fingerprint ?? body;
   // A send's template fills its body first (a Live Activity call, with rules of its own, has none).
+  // A repeat of a recorded send replays its first answer before the template is read: it may have
+  // been deleted since, and a 422 would tell a retrying client the send failed.
+  if (!input.validate && body.template_id !== undefined) {
+    const first = await recordedAnswer(deps.idempotency, app.id, input, fingerprint);
+    if (first) return { created: first, replayed: true };
+  }
   const filled = input.validate ? body : await withTemplate(deps.pool, app.id, body);
   const validate = input.validate ?? validateSendRequest;
   const request = validate({ body: filled, idempotencyHeader: input.idempotencyHeader, app: rulesApp(app), now: input.now });
@@ -76,5 +86,13 @@ export async function acceptSend(deps: AcceptDeps, input: AcceptInput): Promise<
     createSend(deps, app, request, { source: input.source, withinTransaction });
   const key = request.idempotencyKey ?? input.fallbackKey;
   if (!key) return { created: await create(), replayed: false };
-  return deps.idempotency.run(app.id, key, input.fingerprint ?? body, create);
+  return deps.idempotency.run(app.id, key, fingerprint, create);
+}
+
+/** The recorded first answer of this body's key, read as the send's rules read it; none when the key is malformed (the rules' 422 follows). */
+async function recordedAnswer(guard: SendIdempotency, appId: string, input: AcceptInput, fingerprint: unknown): Promise<CreatedSend | undefined> {
+  const issues: FieldIssue[] = [];
+  const named = readIdempotencyKey(input.body.idempotency_key, input.idempotencyHeader, issues, input.body.external_id);
+  const key = issues.length ? undefined : named ?? input.fallbackKey;
+  return key ? guard.recorded(appId, key, fingerprint) : undefined;
 }

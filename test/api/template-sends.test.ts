@@ -1,7 +1,8 @@
 // A send naming template_id (issue 30 point 1), through the official client against the real api
 // and PostgreSQL: the template's fields fill the body, the send's own taking precedence; a missing,
 // malformed or other app's template is a 422 naming template_id; an idempotent repeat replays its
-// first answer after the template changed, and the recorded send keeps what it was sent with.
+// first answer after the template changed or was deleted, and the recorded send keeps what it was
+// sent with.
 // Delivery to the simulator in each device's language: test/delivery/templates.test.ts.
 import { expect } from 'chai';
 import * as OneSignal from '@onesignal/node-onesignal';
@@ -65,5 +66,22 @@ describe('api: sends with template_id through the official client', () => {
     // A new send (no key) takes the template as it is now.
     const later = await client.createNotification(notification({ template_id: templateId }));
     expect((await report(String(later.id))).contents).to.deep.equal({ en: 'Changed since' });
+  });
+  it('a repeat after the template was deleted replays its first answer (no new send); a new key naming it is a 422 naming template_id', async () => {
+    const made = await client.createTemplate(Object.assign(new OneSignal.CreateTemplateRequest(), { app_id: app.app.id, name: 'Gone soon', contents: { en: 'Soon deleted' } }));
+    const body = { app_id: app.app.id, included_segments: ['Subscribed Users'], template_id: made.id! };
+    const send = (key: string) => api.request('POST', '/api/v1/notifications', { key: app.key, body, headers: { 'Idempotency-Key': key } });
+    const sends = async () => (await env.pool.query('SELECT count(*)::int AS n FROM sends WHERE app_id = $1', [app.app.id])).rows[0].n as number;
+    const key = `template-deleted-${made.id}`;
+    const first = await send(key);
+    expect(first.status, JSON.stringify(first.body)).to.be.oneOf([200, 202]);
+    expect((await client.deleteTemplate(made.id!, app.app.id)).success).to.equal(true);
+    const before = await sends();
+    const again = await send(key);
+    expect([again.status, again.body, again.headers.get('idempotent-replay')]).to.deep.equal([first.status, first.body, 'true']);
+    expect(await sends()).to.equal(before);
+    const fresh = await send(`${key}-new`);
+    expect([fresh.status, fresh.body.errors]).to.deep.equal([422, [unknownTemplate(made.id!)]]);
+    expect(await sends()).to.equal(before);
   });
 });
