@@ -16,6 +16,8 @@ import { buildApnsPayloadForDevice } from '../../core/payload/apns-payload.js';
 import { apnsHeaderValues } from '../../core/payload/apns-headers.js';
 import type { SendRequest } from '../../core/send-model/request.js';
 import { ApnsClients, CredentialsUnusableError, toApnsCredentials, type ApnsSettings } from '../../sender/apns-clients.js';
+import type { ApnsCredentials } from '../../sender/apns/types.js';
+import { ProviderTokenSigner } from '../../sender/apns/provider-token.js';
 import { createChannelManager } from '../../sender/apns/channel-management.js';
 
 export interface BroadcastSettings extends ApnsSettings {
@@ -33,6 +35,7 @@ export class LiveActivityBroadcast {
   private readonly clients: ApnsClients;
   private readonly failures: Counter<'stage' | 'reason'>;
   private readonly requests: Counter<'status'>;
+  private readonly signers = new Map<string, { material: string; signer: ProviderTokenSigner }>();
 
   constructor(
     private readonly pool: Pool,
@@ -54,6 +57,21 @@ export class LiveActivityBroadcast {
       labelNames: ['status'],
       registers: [registry],
     });
+  }
+
+  /**
+   * One provider-token signer per app for channel management, not one per start: Apple refuses
+   * a token refreshed more often than every 20 minutes (TooManyProviderTokenUpdates). A new key
+   * (rotated credentials) gets a new signer.
+   */
+  private signerFor(appId: string, credentials: ApnsCredentials): ProviderTokenSigner | undefined {
+    if (credentials.kind !== 'token') return undefined;
+    const material = `${credentials.keyId}\n${credentials.teamId}\n${credentials.keyP8}`;
+    const kept = this.signers.get(appId);
+    if (kept?.material === material) return kept.signer;
+    const signer = new ProviderTokenSigner(credentials.keyP8, credentials.keyId, credentials.teamId);
+    this.signers.set(appId, { material, signer });
+    return signer;
   }
 
   private fail(stage: 'create' | 'broadcast', reason: string, fields: Record<string, unknown>): undefined {
@@ -84,7 +102,7 @@ export class LiveActivityBroadcast {
     const stored = await getCredentials(this.pool, app.id);
     if (!stored) return this.fail('create', 'NoCredentials', { appId: app.id });
     const target = { credentials: toApnsCredentials(stored), topic: app.bundleId, environment: app.environment, url: this.settings.broadcastUrl, ca: this.settings.ca };
-    const manager = createChannelManager(target);
+    const manager = createChannelManager(target, { signer: this.signerFor(app.id, target.credentials) });
     try {
       const made = await manager.create(STORAGE_POLICY);
       if (!made.channelId) return this.fail('create', made.reason ?? `Status${made.status}`, { appId: app.id, status: made.status });

@@ -53,11 +53,15 @@ function parseObject(text: string | undefined): Record<string, unknown> | undefi
   }
 }
 
-/** `target.topic` is the bundle id; `target.url` the management host override (HERALD_APNS_BROADCAST_URL). */
-export function createChannelManager(target: ApnsTarget, opts: { timeoutMs?: number } = {}): ChannelManager {
+/**
+ * `target.topic` is the bundle id; `target.url` the management host override (HERALD_APNS_BROADCAST_URL).
+ * `opts.signer`: the app's provider-token signer, kept by the caller across managers (Apple
+ * refuses tokens refreshed too often, TooManyProviderTokenUpdates); else one of its own.
+ */
+export function createChannelManager(target: ApnsTarget, opts: { timeoutMs?: number; signer?: ProviderTokenSigner } = {}): ChannelManager {
   const origin = channelManagementOrigin(target);
   const c = target.credentials;
-  const signer = c.kind === 'token' ? new ProviderTokenSigner(c.keyP8, c.keyId, c.teamId) : undefined;
+  const signer = c.kind === 'token' ? (opts.signer ?? new ProviderTokenSigner(c.keyP8, c.keyId, c.teamId)) : undefined;
   const base = `/1/apps/${encodeURIComponent(target.topic)}`;
   let session: ClientHttp2Session | undefined;
 
