@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../store/db.js';
 import { eventCount, expandRecord, subscriptionIdsOf, type HeraldEvent, type RecordRow } from './expand.js';
-import type { EventKind } from './kinds.js';
+import { isEventKind, type EventKind } from './kinds.js';
 
 /** Records up to `through` are delivered, and `offset` events of the next one. */
 export interface Place {
@@ -16,6 +16,8 @@ export interface Batch {
   events: HeraldEvent[];
   /** Where the destination is once this batch is accepted. */
   next: Place;
+  /** Records in the range that cannot be expanded (a malformed body): passed over, for the caller to report. */
+  poisoned: number[];
   /** The batch's webhook-id: the same for the same destination, range (start and end) and kinds: a
    *  retry of the same range. A range grown since the last attempt (more recorded behind a short
    *  batch) is another message: a receiver deduplicating on webhook-id would drop its new events. */
@@ -32,13 +34,18 @@ export function batchId(appId: string, destination: string, from: Place, to: Pla
 
 /** Undefined: no record after the place. */
 export async function nextBatch(db: Queryable, appId: string, destination: string, from: Place, kinds: readonly EventKind[] | null, size: number): Promise<Batch | undefined> {
-  const res = await db.query<RecordRow>(
-    `SELECT id::int, app_id AS "appId", send_id::int AS "sendId", kind, body, recorded_at AS "recordedAt"
-       FROM event_records WHERE app_id = $1 AND id > $2 ORDER BY id LIMIT $3`,
+  // bigint columns read as text: `::int` stops every destination once ids pass 2^31. A JavaScript
+  // number holds them exactly up to 2^53, far past any identity this table will draw. The order is
+  // the column's (r.id), not the text's: "100" sorts before "99".
+  const res = await db.query<Omit<RecordRow, 'id' | 'sendId'> & { id: string; sendId: string }>(
+    `SELECT r.id::text AS id, r.app_id AS "appId", r.send_id::text AS "sendId", r.kind, r.body, r.recorded_at AS "recordedAt"
+       FROM event_records r WHERE r.app_id = $1 AND r.id > $2 ORDER BY r.id LIMIT $3`,
     [appId, from.through, RECORDS_PER_READ],
   );
   if (!res.rows.length) return undefined;
-  const ids = [...new Set(res.rows.flatMap(subscriptionIdsOf))];
+  const rows: RecordRow[] = res.rows.map((r) => ({ ...r, id: Number(r.id), sendId: Number(r.sendId) }));
+  const poisoned = rows.filter((r) => !isExpandable(r)).map((r) => r.id);
+  const ids = [...new Set(rows.filter((r) => !poisoned.includes(r.id)).flatMap(subscriptionIdsOf))];
   const external = ids.length
     ? await db.query<{ id: string; external_id: string | null }>('SELECT id::text, external_id FROM subscriptions WHERE id = ANY($1::uuid[])', [ids])
     : { rows: [] };
@@ -46,7 +53,12 @@ export async function nextBatch(db: Queryable, appId: string, destination: strin
   const wanted = kinds ? new Set<string>(kinds) : undefined;
   const events: HeraldEvent[] = [];
   let next: Place = from;
-  for (const [i, row] of res.rows.entries()) {
+  for (const [i, row] of rows.entries()) {
+    if (poisoned.includes(row.id)) {
+      // Never expandable, so never deliverable: passed over, or it would hold the destination forever.
+      next = { through: row.id, offset: 0 };
+      continue;
+    }
     const start = i === 0 ? from.offset : 0;
     const total = eventCount(row);
     let at = start;
@@ -58,5 +70,17 @@ export async function nextBatch(db: Queryable, appId: string, destination: strin
     next = at >= total ? { through: row.id, offset: 0 } : { through: row.id - 1, offset: at };
     if (at < total) break; // the batch is full inside this record
   }
-  return { events, next, webhookId: batchId(appId, destination, from, next, kinds) };
+  return { events, next, poisoned: poisoned.filter((id) => id <= next.through), webhookId: batchId(appId, destination, from, next, kinds) };
+}
+
+/** Whether a record's body has the shape expand.ts reads (a row written by hand or by a bug may not). */
+export function isExpandable(row: RecordRow): boolean {
+  if (!Number.isSafeInteger(row.id) || !(row.recordedAt instanceof Date)) return false;
+  const body = row.body as unknown;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  if (row.kind !== 'chunk') return isEventKind(row.kind) && row.kind.startsWith('notification.');
+  const b = body as Partial<Record<'s' | 'f' | 'u', unknown>>;
+  const list = (v: unknown, ok: (e: unknown) => boolean) => Array.isArray(v) && v.every(ok);
+  const id = (e: unknown) => e === null || typeof e === 'string';
+  return list(b.s, id) && list(b.f, (e) => Array.isArray(e) && id(e[0])) && list(b.u, (e) => Array.isArray(e) && id(e[0]));
 }

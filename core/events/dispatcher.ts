@@ -70,6 +70,8 @@ export function startEventDispatcher(opts: DispatcherOptions, run = true): Event
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const backoff = opts.backoff ?? DEFAULT_EVENT_BACKOFF;
   let stopped = false;
+  /** Records passed over as unexpandable by this process (logged with each batch that meets one). */
+  let poisoned = 0;
   const idle = new Set<() => void>();
 
   const claim = async (): Promise<Claimed | undefined> => {
@@ -91,21 +93,45 @@ export function startEventDispatcher(opts: DispatcherOptions, run = true): Event
   const release = (d: Claimed, set: string, values: unknown[]) =>
     pool.query(`UPDATE event_destinations SET ${set}, lease_until = clock_timestamp() WHERE app_id = $1 AND name = $2 AND lease_until = $3::timestamptz`, [d.app_id, d.name, d.lease, ...values]);
 
+  /** A failed attempt at the destination's batch: counted, backed off, its error kept on the row. */
+  const fail = async (d: Claimed, error: string, atLeastMs = 0) => {
+    const attempts = d.attempts + 1;
+    const waitMs = Math.max(backoffMs(attempts, backoff, Math.random), atLeastMs);
+    if (attempts === 1) logger.warn({ app: d.app_id, destination: d.name, error }, 'event destination failed; retrying with back-off');
+    await release(d, `attempts = $4, retry_at = clock_timestamp() + make_interval(secs => $5::double precision / 1000), last_error = $6, failing_since = coalesce(failing_since, clock_timestamp())`, [attempts, waitMs, error]);
+  };
+
   const step = async (): Promise<boolean> => {
     const d = await claim();
     if (!d) return false;
+    try {
+      await serve(d);
+    } catch (error) {
+      // A failure after the claim (a record that cannot be read, a secret sealed with a key this
+      // process was not given) is the destination's, like an HTTP failure: backed off and shown on
+      // its row, not retried every minute when the lease runs out.
+      await fail(d, error instanceof Error ? error.message : String(error));
+    }
+    return true;
+  };
+
+  const serve = async (d: Claimed): Promise<void> => {
     const from: Place = { through: Number(d.delivered_through), offset: d.delivered_offset };
     const batch = await nextBatch(pool, d.app_id, d.name, from, d.kinds, size);
     const moveTo = (p: Place) => ['delivered_through = $4, delivered_offset = $5, attempts = 0, retry_at = NULL, last_error = NULL, failing_since = NULL', [p.through, p.offset]] as const;
     if (!batch) {
       await release(d, 'attempts = attempts', []);
-      return true;
+      return;
+    }
+    if (batch.poisoned.length) {
+      poisoned += batch.poisoned.length;
+      logger.error({ app: d.app_id, destination: d.name, records: batch.poisoned, skippedSoFar: poisoned }, 'event records that cannot be expanded were passed over');
     }
     if (!batch.events.length) {
       // Nothing of its kinds in these records: its place moves on without a request.
       const [set, values] = moveTo(batch.next);
       await release(d, set, [...values]);
-      return true;
+      return;
     }
     const problem = destinationUrlProblem(d.url, opts.httpHosts);
     const body = JSON.stringify(batch.events);
@@ -115,15 +141,11 @@ export function startEventDispatcher(opts: DispatcherOptions, run = true): Event
     if (result.status >= 200 && result.status < 300) {
       const [set, values] = moveTo(batch.next);
       await release(d, set, [...values]);
-      return true;
+      return;
     }
-    const attempts = d.attempts + 1;
     const honoured = (result.status === 429 || result.status === 503) && result.retryAfterMs !== undefined ? Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS) : 0;
-    const waitMs = Math.max(backoffMs(attempts, backoff, Math.random), honoured);
     const error = result.status ? `HTTP ${result.status}${result.status >= 300 && result.status < 400 ? ' (redirects are not followed)' : ''}` : (result.error ?? 'no answer');
-    if (attempts === 1) logger.warn({ app: d.app_id, destination: d.name, error }, 'event destination failed; retrying with back-off');
-    await release(d, `attempts = $4, retry_at = clock_timestamp() + make_interval(secs => $5::double precision / 1000), last_error = $6, failing_since = coalesce(failing_since, clock_timestamp())`, [attempts, waitMs, error]);
-    return true;
+    await fail(d, error, honoured);
   };
 
   const lane = async () => {
