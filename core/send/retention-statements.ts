@@ -72,3 +72,31 @@ export async function deleteSends(pool: Pool, ids: string[], days: number): Prom
   );
   return res.rowCount ?? 0;
 }
+
+/**
+ * Event records (core/events, docs/events.md "Retention") a statement deletes at most: a chunk
+ * record holds up to 1,000 events (~20 kB), so fewer than the rows above.
+ */
+export const EVENT_RECORDS_PER_STATEMENT = 1_000;
+
+/**
+ * Deletes at most EVENT_RECORDS_PER_STATEMENT event records that no destination needs: an app's
+ * records up to the least place its destinations have reached (every record of an app with no
+ * destination), and records older than `capDays` days (0: no cap) even if undelivered. Per app it
+ * reads the oldest records by (app_id, id) only, and only for an app whose oldest record is due,
+ * so a young undelivered backlog costs one index probe.
+ */
+export async function deleteEventRecords(pool: Pool, capDays: number): Promise<number> {
+  const due = (r: string) => `(${r}.id <= u.upto OR ($2::int > 0 AND ${r}.recorded_at < now() - make_interval(days => $2::int)))`;
+  const res = await pool.query(
+    `DELETE FROM event_records WHERE ctid = ANY (ARRAY(
+       SELECT r.ctid FROM apps a
+        CROSS JOIN LATERAL (SELECT coalesce(min(d.delivered_through), 9223372036854775807) AS upto FROM event_destinations d WHERE d.app_id = a.id) u
+        CROSS JOIN LATERAL (SELECT f.id, f.recorded_at FROM event_records f WHERE f.app_id = a.id ORDER BY f.id LIMIT 1) f
+        CROSS JOIN LATERAL (SELECT r.ctid, r.id, r.recorded_at FROM event_records r WHERE r.app_id = a.id ORDER BY r.id LIMIT $1) r
+        WHERE ${due('f')} AND ${due('r')}
+        LIMIT $1))`,
+    [EVENT_RECORDS_PER_STATEMENT, capDays],
+  );
+  return res.rowCount ?? 0;
+}

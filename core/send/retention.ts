@@ -10,7 +10,7 @@
 // second) is worked off at the rate the database allows, and a call never runs for long.
 import type { Pool } from '../store/db.js';
 import { PgIdempotencyGuard } from '../idempotency/pg-guard.js';
-import { deleteRowsOf, deleteSends, dueSends, markChunksPruned, SENDS_PER_STATEMENT } from './retention-statements.js';
+import { deleteEventRecords, deleteRowsOf, deleteSends, dueSends, EVENT_RECORDS_PER_STATEMENT, markChunksPruned, SENDS_PER_STATEMENT } from './retention-statements.js';
 
 export interface Retention {
   /** Days a finished send is kept (0: forever). HERALD_FINISHED_SEND_RETENTION_DAYS. */
@@ -37,6 +37,8 @@ export interface Pruned {
   opens: number;
   sends: number;
   idempotencyKeys: number;
+  /** Event records no destination needs any more, or past the chunk retention (docs/events.md "Retention"). */
+  eventRecords: number;
   /** False when the budget ran out (or `stop` said so) with rows still due: the next call goes on. */
   done: boolean;
 }
@@ -51,13 +53,20 @@ export async function pruneFinishedSends(
 ): Promise<Pruned> {
   const deadline = Date.now() + (opts.budgetMs ?? PRUNE_BUDGET_MS);
   const more = () => Date.now() < deadline && !opts.stop?.();
-  const pruned: Pruned = { chunks: 0, opens: 0, sends: 0, idempotencyKeys: 0, done: false };
+  const pruned: Pruned = { chunks: 0, opens: 0, sends: 0, idempotencyKeys: 0, eventRecords: 0, done: false };
   const guard = new PgIdempotencyGuard(pool);
 
   const sweepKeys: Step = async () => {
     const n = await guard.sweepExpired(IDEMPOTENCY_BATCH);
     pruned.idempotencyKeys += n;
     return n === IDEMPOTENCY_BATCH;
+  };
+  // Event records hold the same facts as chunk rows (each device's outcome): kept no longer, even
+  // for a destination that has not taken them; delivered ones go at once.
+  const pruneEvents: Step = async () => {
+    const n = await deleteEventRecords(pool, retention.chunkDays);
+    pruned.eventRecords += n;
+    return n === EVENT_RECORDS_PER_STATEMENT;
   };
   const pruneChunks: Step = async () => {
     const ids = await dueSends(pool, retention.chunkDays, { chunksLeft: true });
@@ -82,7 +91,7 @@ export async function pruneFinishedSends(
     return ids.length === SENDS_PER_STATEMENT;
   };
 
-  const steps: Step[] = [sweepKeys];
+  const steps: Step[] = [sweepKeys, pruneEvents];
   if (retention.chunkDays > 0) steps.push(pruneChunks);
   if (retention.finishedSendDays > 0) steps.push(deleteFinished);
   // In turns, one step of each kind: a day of idempotency records does not hold back the sends.

@@ -106,7 +106,7 @@ export function startScheduler(deps: SchedulerDeps, everyMs = 500): Scheduler {
   let pruning: Promise<void> | undefined;
   const prune = async () => {
     const pruned = await pruneFinishedSends(deps.pool, deps.retention, { stop: () => stopped || !leading });
-    if (pruned.chunks || pruned.opens || pruned.sends) log.info(pruned, 'finished sends past their retention pruned');
+    if (pruned.chunks || pruned.opens || pruned.sends || pruned.eventRecords) log.info(pruned, 'finished sends past their retention pruned');
     if (stopped || !leading) return;
     if (!pruned.done) log.warn(pruned, 'retention has more rows due than one minute\'s budget: it goes on next minute');
     const tokens = await dropEndedActivityTokens(deps.pool);

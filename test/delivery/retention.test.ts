@@ -7,7 +7,7 @@ import { useTestEnv } from '../env/index.js';
 import { silentLogger } from '../../core/log.js';
 import { readNotification } from '../../core/send/report.js';
 import { DEFAULT_RETENTION, pruneFinishedSends } from '../../core/send/retention.js';
-import { ROWS_PER_STATEMENT } from '../../core/send/retention-statements.js';
+import { deleteEventRecords, EVENT_RECORDS_PER_STATEMENT, ROWS_PER_STATEMENT } from '../../core/send/retention-statements.js';
 import { startScheduler } from '../../core/send/scheduler.js';
 import { addDevices, createTestApp, send, sleep, type TestApp } from './fixtures.js';
 
@@ -55,7 +55,7 @@ describe('delivery: retention of finished sends', function () {
 
     const pruned = await pruneFinishedSends(env.pool, DEFAULT_RETENTION);
     // The chunk rows of the old and middle sends, then the old send with its open.
-    expect(pruned).to.deep.equal({ chunks: 2, opens: 1, sends: 1, idempotencyKeys: 0, done: true });
+    expect(pruned).to.deep.equal({ chunks: 2, opens: 1, sends: 1, idempotencyKeys: 0, eventRecords: 0, done: true });
     expect(await rows(old)).to.deep.equal({ send: 0, chunks: 0, opens: 0 });
     expect(await rows(middle)).to.deep.equal({ send: 1, chunks: 0, opens: 1 });
     expect(await rows(recent)).to.deep.equal({ send: 1, chunks: 1, opens: 1 });
@@ -64,7 +64,7 @@ describe('delivery: retention of finished sends', function () {
     expect(await readNotification(env.pool, t.app.id, middle)).to.include({ id: middle, successful: 3 });
     expect(await readNotification(env.pool, t.app.id, old)).to.equal(undefined);
 
-    const nothing = { chunks: 0, opens: 0, sends: 0, idempotencyKeys: 0, done: true };
+    const nothing = { chunks: 0, opens: 0, sends: 0, idempotencyKeys: 0, eventRecords: 0, done: true };
     expect(await pruneFinishedSends(env.pool, DEFAULT_RETENTION)).to.deep.equal(nothing);
     expect(await pruneFinishedSends(env.pool, { finishedSendDays: 0, chunkDays: 0 })).to.deep.equal(nothing);
   });
@@ -102,7 +102,7 @@ describe('delivery: retention of finished sends', function () {
       const largest = await env.pool.query('SELECT max(n)::int AS n, count(*)::int AS transactions FROM (SELECT count(*) AS n FROM retention_probe GROUP BY xid) t');
       expect(largest.rows[0].n, 'rows of the largest transaction').to.be.at.most(ROWS_PER_STATEMENT);
       expect(largest.rows[0].transactions).to.be.at.least(7); // three of chunk rows, the mark, three of opens, the send
-      expect(pruned).to.deep.equal({ chunks: many, opens: many, sends: 1, idempotencyKeys: 0, done: true });
+      expect(pruned).to.deep.equal({ chunks: many, opens: many, sends: 1, idempotencyKeys: 0, eventRecords: 0, done: true });
     } finally {
       await env.pool.query(`
         DROP TRIGGER probe ON send_chunks; DROP TRIGGER probe ON opens; DROP TRIGGER probe ON idempotency_keys; DROP TRIGGER probe ON sends;
@@ -168,5 +168,42 @@ describe('delivery: retention of finished sends', function () {
       await release();
       await scheduler.stop();
     }
+  });
+  it('event records: an app\'s records up to its destinations\' least place go, all of an app with no destination, undelivered ones after chunkDays; in statements of 1,000', async () => {
+    const app = async (name: string) => (await createTestApp(env.pool, name)).app.id;
+    const [twoDest, noDest, stuck] = [await app('evret-two'), await app('evret-none'), await app('evret-stuck')];
+    const rec = async (appId: string, n: number, daysAgo = 0): Promise<number[]> =>
+      (await env.pool.query<{ id: string }>(
+        `INSERT INTO event_records (app_id, send_id, kind, body, recorded_at)
+         SELECT $1, 1, 'notification.created', '{}', now() - make_interval(days => $3::int) FROM generate_series(1, $2::int) RETURNING id::text`,
+        [appId, n, daysAgo],
+      )).rows.map((r) => Number(r.id)).sort((x, y) => x - y);
+    const dest = (appId: string, name: string, through: number, offset = 0) =>
+      env.pool.query(`INSERT INTO event_destinations (app_id, name, url, secret, delivered_through, delivered_offset) VALUES ($1, $2, 'https://r.example.com/', '\\x00', $3, $4)`, [appId, name, through, offset]);
+    const left = async (appId: string) => (await env.pool.query<{ id: string }>('SELECT id::text FROM event_records WHERE app_id = $1 ORDER BY id', [appId])).rows.map((r) => Number(r.id));
+
+    const a = await rec(twoDest, 5);
+    await dest(twoDest, 'fast', a[4]);
+    await dest(twoDest, 'slow', a[1], 3); // inside a[2]: a[2] is still needed
+    const b = await rec(noDest, 2500); // more than two statements' worth
+    const oldStuck = await rec(stuck, 2, 31);
+    const edgeStuck = await rec(stuck, 1, 29);
+    await dest(stuck, 'down', 0);
+
+    expect(await deleteEventRecords(env.pool, 30)).to.equal(EVENT_RECORDS_PER_STATEMENT); // one statement: 1,000 at most
+    const pruned = await pruneFinishedSends(env.pool, DEFAULT_RETENTION);
+    expect(pruned.eventRecords).to.equal(2 + 2500 + 2 - 1000);
+    expect(await left(twoDest)).to.deep.equal(a.slice(2));
+    expect(await left(noDest)).to.deep.equal([]);
+    expect(await left(stuck)).to.deep.equal(edgeStuck); // 31 days old: past chunkDays (30); 29: kept
+    expect(b).to.have.length(2500);
+    expect(oldStuck).to.have.length(2);
+    // chunkDays 0: no age cap; delivered records still go.
+    await rec(stuck, 1, 400);
+    await env.pool.query(`UPDATE event_destinations SET delivered_through = $2 WHERE app_id = $1`, [twoDest, a[2]]);
+    expect((await pruneFinishedSends(env.pool, { finishedSendDays: 0, chunkDays: 0 })).eventRecords).to.equal(1);
+    expect(await left(twoDest)).to.deep.equal(a.slice(3));
+    expect(await left(stuck)).to.have.length(2);
+    await env.pool.query('DELETE FROM event_records WHERE app_id = $1', [stuck]);
   });
 });
