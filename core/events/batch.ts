@@ -59,7 +59,9 @@ export async function nextBatch(db: Queryable, appId: string, destination: strin
       next = { through: row.id, offset: 0 };
       continue;
     }
-    const start = i === 0 ? from.offset : 0;
+    // The offset is inside record through + 1 only: if retention took that record (past its age
+    // cap), the next one is read whole.
+    const start = i === 0 && row.id === from.through + 1 ? from.offset : 0;
     const total = eventCount(row);
     let at = start;
     for (const event of expandRecord(row, externalIds, start)) {

@@ -89,6 +89,16 @@ describe('events: the dispatcher after a claim', function () {
     expect(await row()).to.deep.include({ delivered_through: '1000', delivered_offset: 0 });
   });
 
+  it('a place inside a record that retention has since deleted: the next record is delivered whole', async () => {
+    const gone = await record('chunk', { chunk: 0, s: [randomUUID(), randomUUID()], f: [], u: [] });
+    const next = await record('chunk', { chunk: 1, s: [randomUUID(), randomUUID()], f: [], u: [] });
+    await env.pool.query('UPDATE event_destinations SET delivered_through = $2, delivered_offset = 1 WHERE app_id = $1', [appId, Number(gone) - 1]);
+    await env.pool.query('DELETE FROM event_records WHERE id = $1', [gone]);
+    expect(await dispatcher.step()).to.equal(true);
+    expect(received.flat().map((e) => e.event.kind)).to.deep.equal(['message.push.sent', 'message.push.sent']);
+    expect(await row()).to.deep.include({ delivered_through: next, delivered_offset: 0 });
+  });
+
   it('record and send ids past 2^31 are read and delivered', async () => {
     await env.pool.query(`SELECT setval(pg_get_serial_sequence('event_records', 'id'), 2147483657)`);
     const id = await record('notification.created', {}, 2147483648 + 5);
