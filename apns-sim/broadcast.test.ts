@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { startApnsSim, type ApnsSim } from './sim.js';
 import { generateApnsKeyPair } from './keys.js';
-import { ProviderTokenSigner } from '../sender/apns/provider-token.js';
+import { ProviderTokenSigner } from '../core/apns/provider-token.js';
 
 const BUNDLE = 'com.example.stadium';
 const TEAM = 'TEAM123456';

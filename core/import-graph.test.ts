@@ -94,4 +94,16 @@ describe('import graph', () => {
     }
     expect(importCircles(folders)).to.deep.equal([]);
   });
+
+  // STYLE.md "Boundaries": api/, sender/ and controller/ import core/, never each other (the
+  // simulator neither); what two roles need is core's (the APNs client: core/apns). cli/ wires them.
+  it('keeps the roles apart: no role but cli imports another, and core imports none', () => {
+    const roleOf = (file: string) => file.split('/')[0];
+    const crossings = [...graph].flatMap(([file, targets]) =>
+      roleOf(file) === 'cli'
+        ? []
+        : targets.filter((t) => ROLES.includes(roleOf(t)) && roleOf(t) !== roleOf(file) && roleOf(t) !== 'core').map((t) => `${file} → ${t}`),
+    );
+    expect(crossings).to.deep.equal([]);
+  });
 });

@@ -18,7 +18,7 @@ import type { Pool } from '../core/store/db.js';
 import type { Logger } from '../core/log.js';
 import type { ClaimedChunk, Lane } from '../core/delivery/claim.js';
 import { loadChunkDevices, recordChunk } from '../core/delivery/chunks.js';
-import type { ApnsClients } from './apns-clients.js';
+import type { ApnsClients } from '../core/apns/clients.js';
 import type { Work } from './claim-loop.js';
 import { Delivery } from './deliver.js';
 import { ChunkLease } from './lease.js';

@@ -4,7 +4,7 @@
 import type { Logger } from '../core/log.js';
 import type { ClaimedChunk } from '../core/delivery/claim.js';
 import type { ChunkOutcome, Device } from '../core/delivery/chunks.js';
-import { CredentialsUnusableError, type ApnsClients } from './apns-clients.js';
+import { CredentialsUnusableError, type ApnsClients } from '../core/apns/clients.js';
 import type { SenderMetrics } from './metrics.js';
 import { RetryRounds, type RetrySettings } from './retry-rounds.js';
 import { routeMessages } from './routing.js';

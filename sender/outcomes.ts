@@ -25,7 +25,7 @@
 // |                                                               |   bounded retry, then failed    |
 // | 400, other 403, 404, 405, 413, any other 4xx                  | failed (reason kept)            |
 // | none: refused before sending (`local`, reason Unframeable: a   | failed: our bug, not the        |
-// |     value HTTP/2 cannot carry, sender/apns/field-values.ts)   |   device's; never held, never   |
+// |     value HTTP/2 cannot carry, core/apns/field-values.ts)     |   device's; never held, never   |
 // |                                                               |   unsubscribe (logged there)    |
 //
 // "Unsubscribe" of a Live Activity push removes that activity's (or type's) token instead; the
@@ -34,7 +34,7 @@
 // An unreachable or failing gateway is an outage, not a refusal (the contract: "failed when the
 // gateway refuses it"), like a database outage: the worker holds the chunk while it lasts
 // (retry-rounds.ts). Only a device Apple keeps failing while it answers the others is failed.
-import type { ApnsResult } from './apns/types.js';
+import type { ApnsResult } from '../core/apns/types.js';
 
 export type Action =
   | { kind: 'sent' }

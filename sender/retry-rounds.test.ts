@@ -1,10 +1,10 @@
 // The retry/hold loop and what counts as Apple's decision on a device of the chunk. A message
-// refused here before sending (`local`, Unframeable: sender/apns/field-values.ts) reached no one:
+// refused here before sending (`local`, Unframeable: core/apns/field-values.ts) reached no one:
 // it must not turn Apple's 5xx for the other devices into device failures, nor make the chunk's
 // claim count towards poison (lease.ts reads askedApple).
 import { expect } from 'chai';
 import pino from 'pino';
-import type { ApnsClient, ApnsMessage, ApnsResult } from './apns/types.js';
+import type { ApnsClient, ApnsMessage, ApnsResult } from '../core/apns/types.js';
 import { createSenderMetrics } from './metrics.js';
 import { GatewayUnavailableError, RetryRounds } from './retry-rounds.js';
 import type { RoutedMessage } from './routing.js';

@@ -11,7 +11,7 @@ import type { Logger } from '../core/log.js';
 import { backoffMs, type Backoff } from '../core/faults/backoff.js';
 import { outageLog, type OutageLog } from '../core/faults/outage-log.js';
 import { isProgrammingError } from '../core/faults/unavailable.js';
-import type { ApnsResult } from './apns/types.js';
+import type { ApnsResult } from '../core/apns/types.js';
 import { actionFor, type Action } from './outcomes.js';
 import type { SenderMetrics } from './metrics.js';
 import type { RoutedMessage } from './routing.js';
@@ -55,7 +55,7 @@ export class RetryRounds {
     for (let round = 1; pending.length; round++) {
       const results = await this.timedSend(pending.map((i) => messages[i]));
       const decided = results.map((r, k) => actionFor(r, { offEnvironment: messages[pending[k]].offEnvironment }));
-      // A local refusal (sender/apns/field-values.ts) reached no one: it is no decision of Apple's.
+      // A local refusal (core/apns/field-values.ts) reached no one: it is no decision of Apple's.
       if (decided.some((a, k) => a.kind !== 'hold' && !results[k].local)) asked.askedApple = true;
       const again: number[] = [];
       let hintMs = 0;

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import type { AppRecord } from '../core/apps/app-store.js';
 import type { Device } from '../core/delivery/chunks.js';
 import { validate } from '../core/validation/helpers.test-support.js';
-import type { ApnsClient } from './apns/types.js';
-import { CredentialsUnusableError, type ApnsClients } from './apns-clients.js';
+import type { ApnsClient } from '../core/apns/types.js';
+import { CredentialsUnusableError, type ApnsClients } from '../core/apns/clients.js';
 import { routeMessages } from './routing.js';
 import type { SendContext } from './send-cache.js';
 

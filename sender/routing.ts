@@ -3,8 +3,8 @@
 // knows whether its gateway is not the App's own: outcomes.ts reads BadCertificateEnvironment by it.
 import type { Device } from '../core/delivery/chunks.js';
 import { apnsHeaderValues } from '../core/payload/apns-headers.js';
-import type { ApnsClient, ApnsMessage } from './apns/types.js';
-import { CredentialsUnusableError, type ApnsClients } from './apns-clients.js';
+import type { ApnsClient, ApnsMessage } from '../core/apns/types.js';
+import { CredentialsUnusableError, type ApnsClients } from '../core/apns/clients.js';
 import { payloadFor, payloadWithoutChannel, type SendContext } from './send-cache.js';
 
 /** A message with the client of its device's environment, and whether that is not the App's own. */

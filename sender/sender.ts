@@ -13,7 +13,7 @@ import type { Retention } from '../core/send/retention.js';
 import { startScheduler } from '../core/send/scheduler.js';
 import { chunkBacklog } from '../core/delivery/claim.js';
 import { subscribeWake } from '../core/delivery/wake.js';
-import { ApnsClients, type ApnsSettings } from './apns-clients.js';
+import { ApnsClients, type ApnsSettings } from '../core/apns/clients.js';
 import { ChunkWorker, DEFAULT_WORKER_SETTINGS, type WorkerSettings } from './chunk-worker.js';
 import { runClaimLoop } from './claim-loop.js';
 import { createSenderMetrics, type SenderMetrics } from './metrics.js';

@@ -15,10 +15,10 @@ import { ACTIVITY_ID } from '../../core/live-activities/names.js';
 import { buildApnsPayloadForDevice } from '../../core/payload/apns-payload.js';
 import { apnsHeaderValues } from '../../core/payload/apns-headers.js';
 import type { SendRequest } from '../../core/send-model/request.js';
-import { ApnsClients, CredentialsUnusableError, toApnsCredentials, type ApnsSettings } from '../../sender/apns-clients.js';
-import type { ApnsCredentials } from '../../sender/apns/types.js';
-import { ProviderTokenSigner } from '../../sender/apns/provider-token.js';
-import { createChannelManager } from '../../sender/apns/channel-management.js';
+import { ApnsClients, CredentialsUnusableError, toApnsCredentials, type ApnsSettings } from '../../core/apns/clients.js';
+import type { ApnsCredentials } from '../../core/apns/types.js';
+import { ProviderTokenSigner } from '../../core/apns/provider-token.js';
+import { createChannelManager } from '../../core/apns/channel-management.js';
 
 export interface BroadcastSettings extends ApnsSettings {
   /** HERALD_APNS_BROADCAST_URL: overrides Apple's channel management host. */

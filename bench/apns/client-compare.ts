@@ -1,4 +1,4 @@
-// Benchmark: @parse/node-apn's MultiProvider vs the lean transport (sender/apns), same
+// Benchmark: @parse/node-apn's MultiProvider vs the lean transport (core/apns), same
 // simulator (own process, token auth with signature check, no payload retention), same number
 // of connections, messages fed in 500-device chunks like the sender does.
 //
@@ -13,7 +13,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import apn from '@parse/node-apn';
 import { generateApnsKeyPair } from '../../apns-sim/index.js';
-import { createLeanApnsClient as createApnsClient, type ApnsMessage } from '../../sender/apns/index.js';
+import { createLeanApnsClient as createApnsClient, type ApnsMessage } from '../../core/apns/index.js';
 
 const { values } = parseArgs({
   options: {

@@ -1,5 +1,5 @@
 // Where a sender's CPU went: reads V8 .cpuprofile files (HERALD_BENCH_PROFILE=DIR with
-// bench/delivery/run.ts) and prints self time by area (sender/apns, other Herald code, each
+// bench/delivery/run.ts) and prints self time by area (core/apns, other Herald code, each
 // dependency, Node internals, GC, idle) and the top functions.
 //
 //   npx tsx bench/delivery/profile-summary.ts DIR/*.cpuprofile
@@ -14,7 +14,7 @@ function area(url: string, fn: string): string {
   if (fn === '(program)') return '(program: native, outside JS)';
   const dep = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (dep) return `dependency ${dep[1]}`;
-  if (url.includes('/sender/apns/')) return 'sender/apns (the transport)';
+  if (url.includes('/core/apns/')) return 'core/apns (the transport)';
   if (/\/(sender|core|cli|api)\//.test(url)) return 'Herald, other';
   if (url.startsWith('node:') || url === '') return `node internals${fn.startsWith('(') ? '' : ''}`;
   return 'other';

@@ -24,7 +24,7 @@ import { upsertApp, setCredentials } from '../../core/apps/app-store.js';
 import { createKey } from '../../core/apps/keys.js';
 import { connectBus, deleteStreams } from '../../core/bus/jetstream.js';
 import { generateApnsKeyPair, randomAppleId } from '../../apns-sim/index.js';
-import { ProviderTokenSigner } from '../../sender/apns/index.js';
+import { ProviderTokenSigner } from '../../core/apns/index.js';
 import { startGoSink } from '../sink/launch.js';
 import { spawnHerald } from '../support/herald-process.js';
 

@@ -6,7 +6,7 @@
 // (stored lowercase), with room above today's lengths. Every
 // check reads it from here: the install calls' schema, the Live Activity token calls, the
 // OpenAPI document, the NDJSON import and the simulator. The transport has no token rule of its
-// own: it carries any value HTTP/2 can (sender/apns/field-values.ts). docs/api.md "Limits".
+// own: it carries any value HTTP/2 can (core/apns/field-values.ts). docs/api.md "Limits".
 
 export const DEVICE_TOKEN_MIN_HEX = 8;
 export const DEVICE_TOKEN_MAX_HEX = 200;

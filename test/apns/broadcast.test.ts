@@ -4,13 +4,13 @@
 // same code as device pushes and sharing their connection: the simulator logs it once and each
 // subscribed device as having received it.
 import { expect } from 'chai';
-import { createChannelManager, createLeanApnsClient, createNodeApnClient, channelManagementOrigin, type ApnsClient, type ApnsMessage, type ApnsTarget, type ChannelManager } from '../../sender/apns/index.js';
+import { createChannelManager, createLeanApnsClient, createNodeApnClient, channelManagementOrigin, type ApnsClient, type ApnsMessage, type ApnsTarget, type ChannelManager } from '../../core/apns/index.js';
 import { generateApnsKeyPair } from '../../apns-sim/index.js';
 import { TEAM_ID, TOPIC, hexToken, startSimWithKey, type SimFixture } from './helpers.js';
 
 const UPDATE = JSON.stringify({ aps: { timestamp: 1_700_000_000, event: 'update', 'content-state': { score: 1 } } });
 
-describe('sender/apns broadcast push against apns-sim', function () {
+describe('core/apns broadcast push against apns-sim', function () {
   let f: SimFixture;
   const managers: ChannelManager[] = [];
   const clients: ApnsClient[] = [];

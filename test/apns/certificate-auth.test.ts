@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import apn from '@parse/node-apn';
 import { createClientCertificate, ensureCa, startApnsSim, type ApnsSim, type ClientCertificate } from '../../apns-sim/index.js';
-import { createApnsClient } from '../../sender/apns/index.js';
+import { createApnsClient } from '../../core/apns/index.js';
 import { PAYLOAD, TOPIC, hexToken, note } from './helpers.js';
 
 describe('apns-sim certificate auth', function () {

@@ -1,4 +1,4 @@
-// The channel management client (sender/apns/channel-management.ts) against a node:http2 server
+// The channel management client (core/apns/channel-management.ts) against a node:http2 server
 // that answers what Apple should not: a 200 body that is not JSON, a body past MAX_BODY, a 201
 // whose apns-channel-id is not of Apple's shape. Each is an answer the caller falls back from
 // (status 0 and a reason), never a throw, and nothing Apple sent is passed on unchecked.
@@ -7,14 +7,14 @@ import { readFile } from 'node:fs/promises';
 import { createSecureServer, type Http2SecureServer, type OutgoingHttpHeaders } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { ensureServerCertificate, generateApnsKeyPair } from '../../apns-sim/index.js';
-import { createChannelManager, type ChannelManager } from '../../sender/apns/index.js';
-import { MAX_BODY } from '../../sender/apns/channel-management.js';
+import { createChannelManager, type ChannelManager } from '../../core/apns/index.js';
+import { MAX_BODY } from '../../core/apns/channel-management.js';
 import { TEAM_ID, TOPIC } from './helpers.js';
 
 const KEY = generateApnsKeyPair();
 const GOOD_ID = 'AAAAAAAAAAAAAAAAAAAAAA==';
 
-describe('sender/apns channel management against a peer answering what Apple should not', function () {
+describe('core/apns channel management against a peer answering what Apple should not', function () {
   this.timeout(30_000);
   let server: Http2SecureServer;
   let url: string;

@@ -1,7 +1,7 @@
-// Our APNs client (sender/apns) against the simulator: result mapping, token refresh,
+// Our APNs client (core/apns) against the simulator: result mapping, token refresh,
 // transport failures and recovery, several connections.
 import { expect } from 'chai';
-import { createLeanApnsClient, createNodeApnClient, type ApnsClient, type ApnsClientOptions, type ApnsMessage } from '../../sender/apns/index.js';
+import { createLeanApnsClient, createNodeApnClient, type ApnsClient, type ApnsClientOptions, type ApnsMessage } from '../../core/apns/index.js';
 import { PAYLOAD, TEAM_ID, TOPIC, hexToken, startSimWithKey, type SimFixture } from './helpers.js';
 
 // The lean transport retries a stream the peer never processed (above GOAWAY's last-stream-id);
@@ -11,7 +11,7 @@ const FACTORIES = [
   { adapter: '@parse/node-apn adapter', createApnsClient: createNodeApnClient, retriesAfterGoaway: false },
 ];
 
-for (const { adapter, createApnsClient, retriesAfterGoaway } of FACTORIES) describe(`sender/apns ${adapter} against apns-sim`, function () {
+for (const { adapter, createApnsClient, retriesAfterGoaway } of FACTORIES) describe(`core/apns ${adapter} against apns-sim`, function () {
   let f: SimFixture;
   const clients: ApnsClient[] = [];
 

@@ -1,8 +1,8 @@
 // Which host a target talks to (unit).
 import { expect } from 'chai';
-import { APNS_PRODUCTION_URL, APNS_SANDBOX_URL, apnsOrigin } from '../../sender/apns/index.js';
+import { APNS_PRODUCTION_URL, APNS_SANDBOX_URL, apnsOrigin } from '../../core/apns/index.js';
 
-describe('sender/apns endpoint', function () {
+describe('core/apns endpoint', function () {
   const cases: Array<[string, Parameters<typeof apnsOrigin>[0], string]> = [
     ['production', { environment: 'production' }, 'https://api.push.apple.com'],
     ['sandbox', { environment: 'sandbox' }, 'https://api.sandbox.push.apple.com'],

@@ -1,4 +1,4 @@
-// The lean transport (sender/apns/transport.ts) against HTTP/2 servers that are not ours:
+// The lean transport (core/apns/transport.ts) against HTTP/2 servers that are not ours:
 // nghttpd (nghttp2, C) and bench/sink (Go, golang.org/x/net/http2), each scripted to use the
 // parts of the protocol a client must honour — small flow-control windows, low stream limits,
 // padding, trailers, a zero-size header table, RST_STREAM, CONTINUATION, GOAWAY, a connection
@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { createSecureServer, type Http2SecureServer, type ServerHttp2Session } from 'node:http2';
 import { createClientCertificate, ensureCa, ensureServerCertificate } from '../../apns-sim/index.js';
 import { startGoSink, type GoSink } from '../../bench/sink/launch.js';
-import { createLeanApnsClient, type ApnsClient, type ApnsClientOptions, type ApnsCredentials, type ApnsMessage } from '../../sender/apns/index.js';
+import { createLeanApnsClient, type ApnsClient, type ApnsClientOptions, type ApnsCredentials, type ApnsMessage } from '../../core/apns/index.js';
 import { freePort } from '../e2e/harness.js';
 import { generateApnsKeyPair } from '../../apns-sim/index.js';
 import { PAYLOAD, TEAM_ID, TOPIC, hexToken } from './helpers.js';

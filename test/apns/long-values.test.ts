@@ -7,8 +7,8 @@
 import { expect } from 'chai';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { createLeanApnsClient, createNodeApnClient, type ApnsClient, type ApnsMessage } from '../../sender/apns/index.js';
-import { MAX_FIELD_VALUE_BYTES } from '../../sender/apns/field-values.js';
+import { createLeanApnsClient, createNodeApnClient, type ApnsClient, type ApnsMessage } from '../../core/apns/index.js';
+import { MAX_FIELD_VALUE_BYTES } from '../../core/apns/field-values.js';
 import { DEVICE_TOKEN_MAX_HEX, DEVICE_TOKEN_MIN_HEX } from '../../core/formats/device-token.js';
 import { PAYLOAD, TEAM_ID, TOPIC, startSimWithKey, type SimFixture } from './helpers.js';
 
@@ -20,7 +20,7 @@ const FACTORIES = [
   { adapter: '@parse/node-apn adapter', create: createNodeApnClient },
 ];
 
-describe('sender/apns: tokens and header values of every length, to the simulator', function () {
+describe('core/apns: tokens and header values of every length, to the simulator', function () {
   this.timeout(30_000);
   let f: SimFixture;
   const clients: ApnsClient[] = [];

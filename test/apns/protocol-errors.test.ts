@@ -4,11 +4,11 @@
 // Also: a connection is retired before its stream ids run out (an injectable limit), and an idle
 // connection is closed.
 import { expect } from 'chai';
-import { createLeanApnsClient, type ApnsClient, type ApnsCredentials } from '../../sender/apns/index.js';
-import { ErrorCode, Flag, FrameType } from '../../sender/apns/frames.js';
+import { createLeanApnsClient, type ApnsClient, type ApnsCredentials } from '../../core/apns/index.js';
+import { ErrorCode, Flag, FrameType } from '../../core/apns/frames.js';
 import { generateApnsKeyPair } from '../../apns-sim/index.js';
-import { H2Connection, MAX_CONTINUATIONS } from '../../sender/apns/connection.js';
-import { Batch, Pending } from '../../sender/apns/pending.js';
+import { H2Connection, MAX_CONTINUATIONS } from '../../core/apns/connection.js';
+import { Batch, Pending } from '../../core/apns/pending.js';
 import { pino } from 'pino';
 import { frame, startRawPeer, type RawPeer, type Script } from './raw-peer.js';
 import { PAYLOAD, TEAM_ID, TOPIC, hexToken } from './helpers.js';

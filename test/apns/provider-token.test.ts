@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { generateApnsKeyPair, parseApnsSimConfig } from '../../apns-sim/index.js';
 import { ProviderTokenVerifier } from '../../apns-sim/provider-token.js';
-import { ProviderTokenSigner, TOKEN_REFRESH_MS } from '../../sender/apns/provider-token.js';
+import { ProviderTokenSigner, TOKEN_REFRESH_MS } from '../../core/apns/provider-token.js';
 
 describe('provider tokens', function () {
   const key = generateApnsKeyPair('KEY0000001');

@@ -6,7 +6,7 @@ import { createServer, type Server, type TLSSocket } from 'node:tls';
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { ensureServerCertificate } from '../../apns-sim/index.js';
-import { Flag, FRAME_HEADER, FrameReader, FrameType, writeFrameHeader } from '../../sender/apns/frames.js';
+import { Flag, FRAME_HEADER, FrameReader, FrameType, writeFrameHeader } from '../../core/apns/frames.js';
 
 /** What the peer answers a request on stream `id` with. */
 export type Script = (id: number) => Buffer[];

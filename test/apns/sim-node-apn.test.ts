@@ -172,7 +172,7 @@ describe('apns-sim with @parse/node-apn', function () {
   });
 
   it('validates headers and auth like APNs (raw requests)', async function () {
-    const auth = (await import('../../sender/apns/provider-token.js')).ProviderTokenSigner;
+    const auth = (await import('../../core/apns/provider-token.js')).ProviderTokenSigner;
     const authorization = new auth(f.key.privateKeyP8, f.key.keyId, TEAM_ID).current().authorization;
     const path = `/3/device/${hexToken(8)}`;
     const cases: Array<[Record<string, string>, string, number, string | undefined]> = [

@@ -13,8 +13,8 @@ import { channelManagementOrigin } from './endpoint.js';
 import { ProviderTokenSigner } from './provider-token.js';
 import { tlsOptions } from './tls-options.js';
 import type { ApnsTarget } from './types.js';
-import { isHeaderValue } from '../../core/formats/header-value.js';
-import { isChannelId } from '../../core/formats/channel-id.js';
+import { isHeaderValue } from '../formats/header-value.js';
+import { isChannelId } from '../formats/channel-id.js';
 
 /** 0: no message stored; 1: the most recent one (a device subscribing later receives it). */
 export type MessageStoragePolicy = 0 | 1;

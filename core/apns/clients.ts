@@ -1,13 +1,13 @@
 // One APNs client per app and environment (its credentials, topic and gateway: an App holds
 // installs of both, docs/delivery.md "Token hygiene"), built on first use and
 // rebuilt when the app's credentials change (their updated_at, read with every chunk).
-import type { Pool } from '../core/store/db.js';
-import type { Logger } from '../core/log.js';
-import type { AppRecord } from '../core/apps/app-store.js';
-import { getCredentials } from '../core/apps/app-store.js';
-import type { StoredCredentials } from '../core/apps/credentials.js';
-import { createApnsClient } from './apns/index.js';
-import type { ApnsClient, ApnsClientOptions, ApnsCredentials } from './apns/types.js';
+import type { Pool } from '../store/db.js';
+import type { Logger } from '../log.js';
+import type { AppRecord } from '../apps/app-store.js';
+import { getCredentials } from '../apps/app-store.js';
+import type { StoredCredentials } from '../apps/credentials.js';
+import { createApnsClient } from './index.js';
+import type { ApnsClient, ApnsClientOptions, ApnsCredentials } from './types.js';
 
 export interface ApnsSettings {
   /** HERALD_APNS_URL: overrides Apple's host (the simulator). */

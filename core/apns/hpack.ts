@@ -4,7 +4,7 @@
 // Why our own and not hpack.js: hpack.js (last release 2016) decodes through a Readable stream
 // per connection, an allocation-heavy path we would run once per response, at tens of thousands
 // of responses a second; what APNs answers needs only a dynamic table, integers, strings and
-// the Huffman code — ~150 lines, checked against every Appendix C vector (sender/apns/hpack.test.ts).
+// the Huffman code — ~150 lines, checked against every Appendix C vector (core/apns/hpack.test.ts).
 import { HUFFMAN_CODES, HUFFMAN_LENGTHS } from './huffman-table.js';
 
 export class HpackError extends Error {

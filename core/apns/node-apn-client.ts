@@ -9,7 +9,7 @@ import apn from '@parse/node-apn';
 import { pino } from 'pino';
 import { apnsOrigin } from './endpoint.js';
 import { refuseUnframeable } from './field-values.js';
-import { topicOf } from '../../core/payload/push-types.js';
+import { topicOf } from '../payload/push-types.js';
 import type { ApnsClient, ApnsClientOptions, ApnsMessage, ApnsResult, ApnsTarget } from './types.js';
 
 const DEFAULTS = { connections: 2, maxConcurrentStreams: 500, requestTimeoutMs: 10_000 };

@@ -11,9 +11,9 @@ import { encodeInt, HpackDecoder, intLength, writeInt, type HeaderList } from '.
 import { RequestEncoder, requestPath, varyingFieldsBound, writePseudoFields, writeVaryingFields } from './request-block.js';
 import { frameProblem, MAX_FIELD_VALUE_BYTES } from './field-values.js';
 import type { ApnsMessage } from './types.js';
-import { ValidationError } from '../../core/errors.js';
-import { LIMITS } from '../../core/validation/limits.js';
-import { validate } from '../../core/validation/helpers.test-support.js';
+import { ValidationError } from '../errors.js';
+import { LIMITS } from '../validation/limits.js';
+import { validate } from '../validation/helpers.test-support.js';
 
 interface HpackJsDecoder {
   push(chunk: Buffer): void;
@@ -81,7 +81,7 @@ const fieldValue = (max: number) => fc.string({ unit: fc.integer({ min: 0x20, ma
 /** Lengths around every boundary of a 4-, 5-, 6- and 7-bit prefix and of the continuation bytes. */
 const EDGE_LENGTHS = [0, 1, 14, 15, 16, 30, 31, 32, 62, 63, 64, 126, 127, 128, 129, 254, 255, 256, 4095, MAX_FIELD_VALUE_BYTES];
 
-describe('sender/apns request block read by hpack.js (RFC 7541 §5.1)', function () {
+describe('core/apns request block read by hpack.js (RFC 7541 §5.1)', function () {
   it('writes integers as RFC 7541 C.1 does: 10 and 1337 with a 5-bit prefix, 42 with an 8-bit one', () => {
     expect(encodeInt(10, 5, 0)).to.deep.equal([0x0a]);
     expect(encodeInt(1337, 5, 0)).to.deep.equal([0x1f, 0x9a, 0x0a]);
@@ -182,7 +182,7 @@ describe('sender/apns request block read by hpack.js (RFC 7541 §5.1)', function
   });
 });
 
-describe('sender/apns field values the transport cannot frame', function () {
+describe('core/apns field values the transport cannot frame', function () {
   it('property: every collapse_id the api accepts frames (one header value rule: core/formats/header-value.ts)', () => {
     const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: LIMITS.collapse_id_bytes });
     fc.assert(

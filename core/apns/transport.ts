@@ -18,7 +18,7 @@ import { refuseUnframeable } from './field-values.js';
 import { requestPath } from './request-block.js';
 import { resultOf } from './result.js';
 import { tlsOptions } from './tls-options.js';
-import { topicOf } from '../../core/payload/push-types.js';
+import { topicOf } from '../payload/push-types.js';
 import type { ApnsClient, ApnsClientOptions, ApnsMessage, ApnsResult, ApnsTarget } from './types.js';
 
 const DEFAULTS = { connections: 2, maxConcurrentStreams: 500, requestTimeoutMs: 10_000 };

@@ -22,7 +22,7 @@ function series(tableSize: number, steps: Array<[string, HeaderList, number]>): 
   }
 }
 
-describe('sender/apns HPACK (RFC 7541 Appendix C)', function () {
+describe('core/apns HPACK (RFC 7541 Appendix C)', function () {
   it('C.2: one field each — with indexing, without, never indexed, indexed', function () {
     const d = new HpackDecoder();
     expect(d.decode(hex('400a 6375 7374 6f6d 2d6b 6579 0d63 7573 746f 6d2d 6865 6164 6572'))).to.deep.equal([['custom-key', 'custom-header']]);

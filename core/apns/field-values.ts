@@ -5,7 +5,7 @@
 // taken for Apple's verdict on the device (sender/outcomes.ts).
 import type { Logger } from 'pino';
 import type { ApnsMessage, ApnsResult } from './types.js';
-import { isHeaderValue } from '../../core/formats/header-value.js';
+import { isHeaderValue } from '../formats/header-value.js';
 
 /**
  * The longest value of a message field we frame. The whole request block must fit one HEADERS

@@ -2,7 +2,7 @@
 // environment); the caller owns retries and back-off — the client only refreshes an expired
 // provider token and retries that one message once.
 import type { Logger } from 'pino';
-import type { HeraldPushType } from '../../core/payload/push-types.js';
+import type { HeraldPushType } from '../payload/push-types.js';
 
 export type ApnsCredentials =
   | { kind: 'token'; keyP8: string; keyId: string; teamId: string }
@@ -57,7 +57,7 @@ export interface ApnsResult {
   retryAfterMs?: number;
   /**
    * Refused here, before sending (reason `Unframeable`: a value HTTP/2 cannot carry,
-   * sender/apns/field-values.ts). Apple never saw it: failed, never held, never unsubscribed.
+   * core/apns/field-values.ts). Apple never saw it: failed, never held, never unsubscribed.
    */
   local?: true;
 }
@@ -68,7 +68,7 @@ export interface ApnsClient {
   close(): Promise<void>;
 }
 
-/** HERALD_APNS_CLIENT: `lean` (default, sender/apns/transport.ts) or `node-apn` (@parse/node-apn). */
+/** HERALD_APNS_CLIENT: `lean` (default, core/apns/transport.ts) or `node-apn` (@parse/node-apn). */
 export type ApnsAdapter = 'lean' | 'node-apn';
 
 export interface ApnsClientOptions {
