@@ -45,14 +45,18 @@ const INSERT = {
 
 export async function recordChunkEvents(db: Queryable, appId: string, sendId: number, chunk: number, outcomes: ChunkDeviceOutcomes): Promise<void> {
   if (!outcomes.sent.length && !outcomes.failed.length && !outcomes.unsubscribed.length) return;
+  // Most apps have no destination: one small read, in this transaction, spares them the chunk's
+  // ids and body (500 ids and ~20 kB of JSON a chunk, about 1 µs of sender CPU per device).
+  const wanted = await db.query({ name: 'herald-record-events-wanted', text: 'SELECT 1 FROM event_destinations WHERE app_id = $1 LIMIT 1', values: [appId] });
+  if (!wanted.rowCount) return;
   // An install erased while the chunk was out (deleteUser, deleteSubscription) is recorded as
   // null, as forgetInstallsInEvents leaves it: the erasure has already scrubbed the records it
-  // could see. Read only for an app with a destination (else nothing is written).
+  // could see.
   const ids = [...new Set([...outcomes.sent, ...outcomes.failed.map((d) => d.subscriptionId), ...outcomes.unsubscribed.map((d) => d.subscriptionId)])];
   const live = await db.query<{ id: string }>({
     name: 'herald-record-events-live',
-    text: 'SELECT id::text AS id FROM subscriptions WHERE id = ANY($2::uuid[]) AND EXISTS (SELECT 1 FROM event_destinations WHERE app_id = $1)',
-    values: [appId, ids],
+    text: 'SELECT id::text AS id FROM subscriptions WHERE id = ANY($1::uuid[])',
+    values: [ids],
   });
   const kept = new Set(live.rows.map((r) => r.id));
   const named = (id: string) => (kept.has(id) ? id : null);
