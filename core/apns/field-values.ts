@@ -17,20 +17,25 @@ export const MAX_FIELD_VALUE_BYTES = 4096;
 /** :path is a request-target: visible ASCII, no space (RFC 9113 §8.3.1, nghttp2_check_path). */
 const PATH_SAFE = /^[\x21-\x7e]*$/;
 
-/** Why `m` cannot be framed, naming the field, or undefined when it can. */
+/** Why `value` of `field` cannot be framed, or undefined; module-level so a message allocates nothing. */
+function fieldProblem(field: string, value: string | undefined, safe: (value: string) => boolean): string | undefined {
+  if (value === undefined) return undefined;
+  if (value.length > MAX_FIELD_VALUE_BYTES) return `${field} is ${value.length} bytes, over ${MAX_FIELD_VALUE_BYTES}`;
+  if (!safe(value)) return `${field} holds a byte HTTP/2 does not allow there`;
+  return undefined;
+}
+
+function isPathSafe(value: string): boolean {
+  return PATH_SAFE.test(value);
+}
+
+/** Why `m` cannot be framed, naming the field, or undefined when it can (checked for every message). */
 export function frameProblem(m: ApnsMessage): string | undefined {
-  const check = (field: string, value: string | undefined, safe: (value: string) => boolean): string | undefined => {
-    if (value === undefined) return undefined;
-    if (value.length > MAX_FIELD_VALUE_BYTES) return `${field} is ${value.length} bytes, over ${MAX_FIELD_VALUE_BYTES}`;
-    if (!safe(value)) return `${field} holds a byte HTTP/2 does not allow there`;
-    return undefined;
-  };
-  const pathSafe = (value: string) => PATH_SAFE.test(value);
   return (
-    check('the token (:path)', m.token, pathSafe) ??
-    check('apns-id', m.apnsId, isHeaderValue) ??
-    check('apns-collapse-id', m.collapseId, isHeaderValue) ??
-    check('apns-channel-id', m.channelId, isHeaderValue)
+    fieldProblem('the token (:path)', m.token, isPathSafe) ??
+    fieldProblem('apns-id', m.apnsId, isHeaderValue) ??
+    fieldProblem('apns-collapse-id', m.collapseId, isHeaderValue) ??
+    fieldProblem('apns-channel-id', m.channelId, isHeaderValue)
   );
 }
 
