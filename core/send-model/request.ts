@@ -109,6 +109,8 @@ export interface SendRequest {
   name?: string;
   /** `custom_data`: kept with the send, returned by its stats. */
   customData?: Record<string, unknown>;
+  /** `template_id`: the template whose fields filled the body (lower case), kept so a report can name it. */
+  templateId?: string;
   /** A Live Activity push instead of a notification (sends of kind `live_activity`). */
   liveActivity?: LiveActivityRequest;
 }

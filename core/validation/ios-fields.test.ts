@@ -28,6 +28,11 @@ describe("OneSignal's iOS fields, by their wire names", () => {
     expect(req).to.deep.include({ name: 'spring', customData: { c: [1] }, subtitle: { en: 'S' } });
   });
 
+  it('keeps the template a send names, in lower case (the report names it), and nothing when it names none', () => {
+    expect(validate({ template_id: 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11' }).templateId).to.equal('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11');
+    expect(validate()).to.not.have.property('templateId');
+  });
+
   it('takes external_id as the idempotency key', () => {
     expect(validate({ external_id: 'order-1' }).idempotencyKey).to.equal('order-1');
     expect(validate({ external_id: 'order-1', idempotency_key: 'order-1' }).idempotencyKey).to.equal('order-1');

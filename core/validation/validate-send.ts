@@ -103,6 +103,7 @@ export function validateSendRequest(input: SendValidationInput): SendRequest {
   if (texts.subtitle) request.subtitle = texts.subtitle;
   if (bookkeeping.name !== undefined) request.name = bookkeeping.name;
   if (bookkeeping.customData !== undefined) request.customData = bookkeeping.customData;
+  if (bookkeeping.templateId !== undefined) request.templateId = bookkeeping.templateId;
   if (url !== undefined) request.url = url;
   if (imageUrl !== undefined) request.imageUrl = imageUrl;
   if (data !== undefined) request.data = data;
