@@ -5,96 +5,12 @@
 // nothing and gets nothing twice but the same webhook-id again; a plain-http destination to a host
 // the operator did not list gets nothing; one app's hanging destination does not hold up another's.
 import { expect } from 'chai';
-import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as OneSignal from '@onesignal/node-onesignal';
-import { Webhook } from 'standardwebhooks';
 import { useTestEnv } from '../env/index.js';
-import { storeDestinations } from '../../core/events/destinations.js';
-import type { HeraldEvent } from '../../core/events/expand.js';
-import type { EventKind } from '../../core/events/kinds.js';
-import type { Pool } from '../../core/store/db.js';
 import { addDevices, createTestApp, send, startDeliveryStack, waitFinal, type DeliveryStack } from './fixtures.js';
+import { addDestination, kindsOf, startReceiver, whsec, type Delivery } from './event-receiver.js';
+import { waitFor } from '../support/wait.js';
 
-interface Delivery {
-  webhookId: string;
-  events: HeraldEvent[];
-}
-
-/** A receiver: verifies each request's signature; `answer` decides the status of each (1-based)
- *  request: 'hang' never answers, 'swallow' takes the batch but its 2xx is lost (the connection is
- *  held until `loseHeld` drops it). */
-async function startReceiver(secret: string, answer: (n: number) => number | 'hang' | 'swallow' = () => 200, answerHeaders: Record<string, string> = {}): Promise<{ url: string; accepted: Delivery[]; requests: Delivery[]; badSignatures: number; loseHeld(): void; close(): Promise<void> }> {
-  const webhook = new Webhook(secret);
-  const state = { accepted: [] as Delivery[], requests: [] as Delivery[], badSignatures: 0 };
-  const hanging: Array<() => void> = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      let events: HeraldEvent[];
-      try {
-        events = webhook.verify(body, req.headers as IncomingHttpHeaders & Record<string, string>) as HeraldEvent[];
-      } catch {
-        state.badSignatures++;
-        res.writeHead(400).end();
-        return;
-      }
-      const delivery = { webhookId: String(req.headers['webhook-id']), events };
-      state.requests.push(delivery);
-      const status = answer(state.requests.length);
-      if (status === 'swallow') state.accepted.push(delivery);
-      if (status === 'hang' || status === 'swallow') {
-        hanging.push(() => res.destroy());
-        return;
-      }
-      if (status >= 200 && status < 300) state.accepted.push(delivery);
-      res.writeHead(status, answerHeaders).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/events`,
-    ...state,
-    get accepted() {
-      return state.accepted;
-    },
-    get requests() {
-      return state.requests;
-    },
-    get badSignatures() {
-      return state.badSignatures;
-    },
-    loseHeld: () => {
-      for (const h of hanging.splice(0)) h();
-    },
-    close: async () => {
-      for (const h of hanging) h();
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-    },
-  };
-}
-
-const whsec = () => `whsec_${randomBytes(32).toString('base64')}`;
-
-async function addDestination(pool: Pool, appId: string, name: string, url: string, secret: string, kinds?: EventKind[]): Promise<void> {
-  await storeDestinations(pool, appId, [{ name, url, kinds, secretRef: { name: 'unused', key: 'unused' }, secret }]);
-}
-
-async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-const kindsOf = (ds: Delivery[]) => ds.flatMap((d) => d.events.map((e) => e.event.kind));
 
 describe('events: webhook destinations with a real receiver', function () {
   this.timeout(120_000);
@@ -102,12 +18,15 @@ describe('events: webhook destinations with a real receiver', function () {
   let stack: DeliveryStack;
   const closers: Array<() => Promise<void>> = [];
   const dayAgo = Date.now() - 86_400_000;
+  // When the simulator says Apple found the e410 token invalid: after the installs registered
+  // (dayAgo), so they are unsubscribed, and not now, so the event can only carry it from Apple.
+  const appleGoneAt = Date.now() - 3_600_000 + 123;
 
   before(async () => {
     stack = await startDeliveryStack(
       env,
       'eventshooks',
-      { rules: [{ prefix: 'e410', status: 410 }, { prefix: 'bad0', status: 400, reason: 'BadDeviceToken' }, { prefix: '1a1a', status: 400, reason: 'PayloadTooLarge' }] },
+      { rules: [{ prefix: 'e410', status: 410, timestamp: appleGoneAt }, { prefix: 'bad0', status: 400, reason: 'BadDeviceToken' }, { prefix: '1a1a', status: 400, reason: 'PayloadTooLarge' }] },
       // The hanging receiver's request holds a lane for the whole deadline: far past the waits below.
       { events: { httpHosts: ['127.0.0.1'], lanes: 4, idleMs: 50, timeoutMs: 90_000, backoff: { baseMs: 100, maxMs: 400 } } },
     );
@@ -144,7 +63,7 @@ describe('events: webhook destinations with a real receiver', function () {
     const gone = events.find((e) => e.event.kind === 'subscription.push.unsubscribed' && token.get(e.subscription!.id) === 'e410')!;
     expect(gone.event).to.include({ app_id: app.id, subscription_device_type: 'iOS' });
     expect(gone.event.data!.reason).to.equal('Unregistered');
-    expect(gone.event.data!.apple_timestamp).to.be.a('number').above(dayAgo);
+    expect(gone.event.data!.apple_timestamp).to.equal(appleGoneAt);
     expect(gone.message.id).to.equal(String(res.id));
     const failed = events.filter((e) => e.event.kind === 'message.push.failed').map((e) => [token.get(e.subscription!.id), e.event.data!.reason]).sort();
     expect(failed).to.deep.equal([['1a1a', 'PayloadTooLarge'], ['bad0', 'BadDeviceToken'], ['e410', 'Unregistered']]);
