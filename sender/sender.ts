@@ -93,7 +93,7 @@ export async function startSender(opts: SenderOptions): Promise<Sender> {
   const relayOutage = outageLog(logger, 'outbox relay');
   const stopRelay = startOutboxRelay(pool, bus, { onError: (e) => relayOutage.down(e), onOk: () => relayOutage.up() });
   const scheduler = startScheduler({ pool, bus, logger, retention: opts.retention }, Math.min(opts.dutyEveryMs ?? 500, 1000));
-  const dispatcher = opts.events ? startEventDispatcher({ pool, logger, ...opts.events }) : undefined;
+  const dispatcher = opts.events ? startEventDispatcher({ pool, logger, stream: bus, ...opts.events }) : undefined;
 
   return {
     metrics,

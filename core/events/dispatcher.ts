@@ -14,6 +14,8 @@ import { destinationUrlProblem } from './destination-url.js';
 import type { EventKind } from './kinds.js';
 import { postBatch } from './post.js';
 import { signatureHeaders } from './sign.js';
+import { publishEvents, STREAM_DESTINATION } from './stream.js';
+import type { Bus } from '../bus/jetstream.js';
 
 export interface DispatcherOptions {
   pool: Pool;
@@ -30,6 +32,8 @@ export interface DispatcherOptions {
   backoff?: Backoff;
   /** How often an idle lane looks for work (ms). */
   idleMs?: number;
+  /** The NATS connection the apps' streams are published on (core/events/stream.ts); absent: their batches fail and wait. */
+  stream?: Bus;
 }
 
 /** Destinations one sender serves at once. */
@@ -135,7 +139,10 @@ export function startEventDispatcher(opts: DispatcherOptions, run = true): Event
     }
     const problem = destinationUrlProblem(d.url, opts.httpHosts);
     const body = JSON.stringify(batch.events);
-    const result = problem
+    // The app's stream (spec.events.stream) is a destination like the others, published to NATS.
+    const result = d.name === STREAM_DESTINATION
+      ? { ...(await publishEvents(opts.stream, batch.events)), retryAfterMs: undefined }
+      : problem
       ? { status: 0, error: problem, retryAfterMs: undefined }
       : await postBatch(d.url, signatureHeaders(openSigningSecret(d.app_id, d.secret), batch.webhookId, Math.floor(Date.now() / 1000), body), body, timeoutMs);
     if (result.status >= 200 && result.status < 300) {
