@@ -16,6 +16,7 @@ import { postBatch } from './post.js';
 import { signatureHeaders } from './sign.js';
 import { publishEvents, STREAM_DESTINATION } from './stream.js';
 import type { Bus } from '../bus/jetstream.js';
+import { attemptFailure, type AttemptFailure, type DispatchObserver } from './observer.js';
 
 export interface DispatcherOptions {
   pool: Pool;
@@ -34,6 +35,8 @@ export interface DispatcherOptions {
   idleMs?: number;
   /** The NATS connection the apps' streams are published on (core/events/stream.ts); absent: their batches fail and wait. */
   stream?: Bus;
+  /** Told of each outcome (the sender's metrics). */
+  observer?: DispatchObserver;
 }
 
 /** Destinations one sender serves at once. */
@@ -57,6 +60,7 @@ interface Claimed {
   delivered_through: string;
   delivered_offset: number;
   attempts: number;
+  failing_since: Date | null;
   /** The lease's end as PostgreSQL wrote it (text: a Date would lose its microseconds): the lane's token. */
   lease: string;
 }
@@ -86,7 +90,7 @@ export function startEventDispatcher(opts: DispatcherOptions, run = true): Event
                   AND EXISTS (SELECT 1 FROM event_records r WHERE r.app_id = c.app_id AND r.id > c.delivered_through)
                 ORDER BY c.lease_until NULLS FIRST LIMIT 1 FOR UPDATE SKIP LOCKED) pick
         WHERE d.app_id = pick.app_id AND d.name = pick.name
-      RETURNING d.app_id, d.name, d.url, d.kinds, d.secret, d.delivered_through::text, d.delivered_offset, d.attempts, d.lease_until::text AS lease`,
+      RETURNING d.app_id, d.name, d.url, d.kinds, d.secret, d.delivered_through::text, d.delivered_offset, d.attempts, d.failing_since, d.lease_until::text AS lease`,
       [LEASE_MS],
     );
     return res.rows[0];
@@ -98,7 +102,8 @@ export function startEventDispatcher(opts: DispatcherOptions, run = true): Event
     pool.query(`UPDATE event_destinations SET ${set}, lease_until = clock_timestamp() WHERE app_id = $1 AND name = $2 AND lease_until = $3::timestamptz`, [d.app_id, d.name, d.lease, ...values]);
 
   /** A failed attempt at the destination's batch: counted, backed off, its error kept on the row. */
-  const fail = async (d: Claimed, error: string, atLeastMs = 0) => {
+  const fail = async (d: Claimed, error: string, kind: AttemptFailure, atLeastMs = 0) => {
+    opts.observer?.failed(kind);
     const attempts = d.attempts + 1;
     const waitMs = Math.max(backoffMs(attempts, backoff, Math.random), atLeastMs);
     if (attempts === 1) logger.warn({ app: d.app_id, destination: d.name, error }, 'event destination failed; retrying with back-off');
@@ -114,7 +119,7 @@ export function startEventDispatcher(opts: DispatcherOptions, run = true): Event
       // A failure after the claim (a record that cannot be read, a secret sealed with a key this
       // process was not given) is the destination's, like an HTTP failure: backed off and shown on
       // its row, not retried every minute when the lease runs out.
-      await fail(d, error instanceof Error ? error.message : String(error));
+      await fail(d, error instanceof Error ? error.message : String(error), 'error');
     }
     return true;
   };
@@ -148,11 +153,14 @@ export function startEventDispatcher(opts: DispatcherOptions, run = true): Event
     if (result.status >= 200 && result.status < 300) {
       const [set, values] = moveTo(batch.next);
       await release(d, set, [...values]);
+      opts.observer?.delivered(batch.events.length);
+      // It goes on from where it stopped (its place never moved while it failed).
+      if (d.failing_since) logger.info({ app: d.app_id, destination: d.name, failingForMs: Date.now() - d.failing_since.getTime(), attempts: d.attempts }, 'event destination recovered');
       return;
     }
     const honoured = (result.status === 429 || result.status === 503) && result.retryAfterMs !== undefined ? Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS) : 0;
     const error = result.status ? `HTTP ${result.status}${result.status >= 300 && result.status < 400 ? ' (redirects are not followed)' : ''}` : (result.error ?? 'no answer');
-    await fail(d, error, honoured);
+    await fail(d, error, attemptFailure(result.status, problem !== undefined), honoured);
   };
 
   const lane = async () => {

@@ -27,10 +27,17 @@ export const checkedLookup: LookupFunction = (hostname, options, callback) => {
   });
 };
 
+/**
+ * Retry-After (RFC 9110 10.2.3) in ms: delta-seconds, or an HTTP-date (it begins with the day's
+ * name: Date.parse alone would read "2099" or "-5" as dates). Anything else is no Retry-After. The
+ * caller bounds it (the dispatcher: at most an hour).
+ */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
-  if (!value) return undefined;
-  if (/^\d{1,10}$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const at = Date.parse(value);
+  const text = value?.trim();
+  if (!text) return undefined;
+  if (/^\d{1,10}$/.test(text)) return Number(text) * 1000;
+  if (!/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*[, ]/.test(text)) return undefined;
+  const at = Date.parse(text);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
