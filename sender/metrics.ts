@@ -3,6 +3,8 @@
 import { createServer, type Server } from 'node:http';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { listen } from '../core/http/listen.js';
+import { DESTINATION_STATES, type DestinationHealth } from '../core/events/health.js';
+import type { DispatchObserver } from '../core/events/observer.js';
 
 export interface SenderMetrics {
   registry: Registry;
@@ -14,12 +16,24 @@ export interface SenderMetrics {
   apnsHeld: Counter<string>;
   apnsUnavailable: Gauge<string>;
   consumerLag: Gauge<'kind'>;
+  eventsDelivered: Counter<string>;
+  eventAttemptsFailed: Counter<'kind'>;
 }
 
-export function createSenderMetrics(opts: { defaults?: boolean; lag?: () => Promise<{ pending: number; working: number }> } = {}): SenderMetrics {
+/**
+ * Destinations reported per scrape at most (failing first, then retrying, then the largest
+ * backlogs: core/events/health.ts), so the app and destination labels stay bounded: 3 state
+ * series, a backlog and a dropped count each, 2,500 series at most however many apps there are.
+ */
+export const METRIC_DESTINATIONS = 500;
+
+export function createSenderMetrics(
+  opts: { defaults?: boolean; lag?: () => Promise<{ pending: number; working: number }>; destinations?: (limit: number) => Promise<DestinationHealth[]> } = {},
+): SenderMetrics {
   const registry = new Registry();
   if (opts.defaults) collectDefaultMetrics({ register: registry });
   const lag = opts.lag;
+  eventDestinationGauges(registry, opts.destinations);
   return {
     registry,
     deliveries: new Counter({
@@ -79,7 +93,73 @@ export function createSenderMetrics(opts: { defaults?: boolean; lag?: () => Prom
         }
       },
     }),
+    eventsDelivered: new Counter({
+      name: 'herald_events_delivered_total',
+      help: 'Events accepted by the apps\' event destinations (2xx), sent by this process',
+      registers: [registry],
+    }),
+    eventAttemptsFailed: new Counter({
+      name: 'herald_event_attempts_failed_total',
+      help: 'Failed attempts at a batch of events, by kind (http_429, http_503, http_4xx, http_5xx, redirect, no_answer, refused, error); each is retried',
+      labelNames: ['kind'],
+      registers: [registry],
+    }),
   };
+}
+
+/** The dispatcher's outcomes as this process's counters. */
+export function dispatchObserver(metrics: SenderMetrics): DispatchObserver {
+  return {
+    delivered: (events) => metrics.eventsDelivered.inc(events),
+    failed: (kind) => metrics.eventAttemptsFailed.inc({ kind }),
+  };
+}
+
+/**
+ * Each destination's state, backlog and dropped events, read from PostgreSQL when scraped (every
+ * sender reports the same values: aggregate with max). Series of a destination gone are dropped.
+ */
+function eventDestinationGauges(registry: Registry, read: ((limit: number) => Promise<DestinationHealth[]>) | undefined): void {
+  let last: Promise<DestinationHealth[] | undefined> | undefined;
+  // One read per scrape for the three gauges.
+  const health = () => (last ??= (read ? read(METRIC_DESTINATIONS) : Promise.resolve([])).catch(() => undefined).finally(() => setTimeout(() => (last = undefined), 1000).unref()));
+  const labels = (h: DestinationHealth) => ({ app: h.appName, destination: h.name });
+  new Gauge({
+    name: 'herald_event_destination_state',
+    help: 'An event destination\'s state: 1 for the state it is in (delivering, retrying, failing: failing after 5 minutes of failed attempts), 0 for the others',
+    labelNames: ['app', 'destination', 'state'],
+    registers: [registry],
+    async collect() {
+      const rows = await health();
+      if (!rows) return; // PostgreSQL unreachable during a scrape: keep the last values
+      this.reset();
+      for (const h of rows) for (const state of DESTINATION_STATES) this.set({ ...labels(h), state }, h.state === state ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'herald_event_destination_backlog_records',
+    help: 'Event records recorded after an event destination\'s place (each holds up to 1,000 events; counted up to 100,000)',
+    labelNames: ['app', 'destination'],
+    registers: [registry],
+    async collect() {
+      const rows = await health();
+      if (!rows) return;
+      this.reset();
+      for (const h of rows) this.set(labels(h), h.backlogRecords);
+    },
+  });
+  new Gauge({
+    name: 'herald_event_destination_dropped_events',
+    help: 'Events retention removed before an event destination had them (older than HERALD_CHUNK_RETENTION_DAYS), since the destination was added',
+    labelNames: ['app', 'destination'],
+    registers: [registry],
+    async collect() {
+      const rows = await health();
+      if (!rows) return;
+      this.reset();
+      for (const h of rows) this.set(labels(h), h.droppedEvents);
+    },
+  });
 }
 
 /** Serves /metrics and /healthz on `port` (0: any). Resolves with the server and its port. */

@@ -25,6 +25,8 @@ export const BACKLOG_COUNT_CAP = 100_000;
 
 export interface DestinationHealth {
   appId: string;
+  /** The app's name (`<namespace>/<name>` for an App resource). */
+  appName: string;
   name: string;
   state: DestinationState;
   attempts: number;
@@ -39,7 +41,7 @@ export interface DestinationHealth {
   lastDroppedAt: Date | null;
 }
 
-const SELECT = `SELECT d.app_id AS "appId", d.name, ${STATE_SQL} AS state, d.attempts, d.last_error AS "lastError",
+const SELECT = `SELECT d.app_id AS "appId", (SELECT a.name FROM apps a WHERE a.id = d.app_id) AS "appName", d.name, ${STATE_SQL} AS state, d.attempts, d.last_error AS "lastError",
     d.failing_since AS "failingSince", d.retry_at AS "retryAt",
     (SELECT count(*)::int FROM (SELECT 1 FROM event_records r WHERE r.app_id = d.app_id AND r.id > d.delivered_through LIMIT ${BACKLOG_COUNT_CAP}) b) AS "backlogRecords",
     d.dropped_events::float8 AS "droppedEvents", d.dropped_records::float8 AS "droppedRecords", d.last_dropped_at AS "lastDroppedAt"
