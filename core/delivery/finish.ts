@@ -89,6 +89,10 @@ export async function stopSend(pool: Pool, sendId: number, reason: StopReason, d
 export async function stopWithin(db: PoolClient, sendId: number, reason: StopReason, detail?: string): Promise<FinishedSend | undefined> {
   const s = await lockSend(db, sendId);
   if (!s) return undefined;
+  // The pause is a fact of its own for the app's systems (its `.finished` follows when the chunks in
+  // flight are recorded); reported once, by the stop that paused the send, not by the sweep's
+  // repeats nor by a cancel or a credentials stop (their own event, or `.finished`'s `stopped`).
+  if (reason === 'paused' && s.stopped === null) await recordNotificationEvent(db, sendId, 'notification.paused', { status: s.status });
   const left = await db.query<{ planned: number }>(
     `UPDATE send_chunks SET state = 'left_out', left_out = planned, lease_until = NULL, finished_at = now()
       WHERE send_id = $1 AND (state = 'planned' OR (state = 'working' AND lease_until < clock_timestamp())) RETURNING planned`,

@@ -13,6 +13,7 @@ import type { SendRequest } from '../send-model/request.js';
 import { writeTransition } from '../send-model/transitions.js';
 import { unplannedSql, type SendStatus } from '../send-model/states.js';
 import { finishIfComplete, stopWithin } from './finish.js';
+import { recordClosedSend } from '../events/record.js';
 import { haltReason, type HaltReason } from '../apps/sendable.js';
 import { isBroadcast } from '../send-model/status.js';
 import { planActivityChunks } from '../live-activities/activity-audience.js';
@@ -154,7 +155,7 @@ export async function planNext(pool: Pool, lane: Lane = 'all'): Promise<{ sendId
       );
       if (!res.rows[0]) return;
       await db.query('UPDATE sends SET left_out = total_recipients, chunks_total = 0 WHERE id = $1', [sendId]);
-      await writeTransition(db, sendId!, res.rows[0].status, 'plan_failed', { detail });
+      if (await writeTransition(db, sendId!, res.rows[0].status, 'plan_failed', { detail })) await recordClosedSend(db, sendId!, null);
     });
     return { sendId, outcome: { kind: 'failed', error: detail } };
   }

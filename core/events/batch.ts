@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../store/db.js';
 import { eventCount, expandRecord, subscriptionIdsOf, type HeraldEvent, type RecordRow } from './expand.js';
-import { isEventKind, type EventKind } from './kinds.js';
+import { isEventKind, isNotificationEventKind, type EventKind } from './kinds.js';
 
 /** Records up to `through` are delivered, and `offset` events of the next one. */
 export interface Place {
@@ -37,13 +37,13 @@ export async function nextBatch(db: Queryable, appId: string, destination: strin
   // bigint columns read as text: `::int` stops every destination once ids pass 2^31. A JavaScript
   // number holds them exactly up to 2^53, far past any identity this table will draw. The order is
   // the column's (r.id), not the text's: "100" sorts before "99".
-  const res = await db.query<Omit<RecordRow, 'id' | 'sendId'> & { id: string; sendId: string }>(
+  const res = await db.query<Omit<RecordRow, 'id' | 'sendId'> & { id: string; sendId: string | null }>(
     `SELECT r.id::text AS id, r.app_id AS "appId", r.send_id::text AS "sendId", r.kind, r.body, r.recorded_at AS "recordedAt"
        FROM event_records r WHERE r.app_id = $1 AND r.id > $2 ORDER BY r.id LIMIT $3`,
     [appId, from.through, RECORDS_PER_READ],
   );
   if (!res.rows.length) return undefined;
-  const rows: RecordRow[] = res.rows.map((r) => ({ ...r, id: Number(r.id), sendId: Number(r.sendId) }));
+  const rows: RecordRow[] = res.rows.map((r) => ({ ...r, id: Number(r.id), sendId: r.sendId === null ? null : Number(r.sendId) }));
   const poisoned = rows.filter((r) => !isExpandable(r)).map((r) => r.id);
   const ids = [...new Set(rows.filter((r) => !poisoned.includes(r.id)).flatMap(subscriptionIdsOf))];
   const external = ids.length
@@ -80,9 +80,13 @@ export function isExpandable(row: RecordRow): boolean {
   if (!Number.isSafeInteger(row.id) || !(row.recordedAt instanceof Date)) return false;
   const body = row.body as unknown;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
-  if (row.kind !== 'chunk') return isEventKind(row.kind) && row.kind.startsWith('notification.');
-  const b = body as Partial<Record<'s' | 'f' | 'u', unknown>>;
+  const b = body as Partial<Record<'s' | 'f' | 'u' | 'd', unknown>>;
   const list = (v: unknown, ok: (e: unknown) => boolean) => Array.isArray(v) && v.every(ok);
   const id = (e: unknown) => e === null || typeof e === 'string';
+  if (row.kind === 'device_events') {
+    const data = (e: unknown) => typeof e === 'object' && e !== null && !Array.isArray(e);
+    return list(b.d, (e) => Array.isArray(e) && isEventKind(e[0]) && !isNotificationEventKind(e[0]) && id(e[1]) && data(e[2]));
+  }
+  if (row.kind !== 'chunk') return isEventKind(row.kind) && isNotificationEventKind(row.kind);
   return list(b.s, id) && list(b.f, (e) => Array.isArray(e) && id(e[0])) && list(b.u, (e) => Array.isArray(e) && id(e[0]));
 }

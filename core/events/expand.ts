@@ -4,14 +4,16 @@
 // replay) gives each event the same id: receivers deduplicate on it.
 import { createHash } from 'node:crypto';
 import type { EventKind, NotificationEventKind } from './kinds.js';
-import type { ChunkRecordBody, NotificationRecordBody } from './record.js';
+import type { ChunkRecordBody, DeviceEventsRecordBody, NotificationRecordBody } from './record.js';
 
 export interface RecordRow {
   id: number;
   appId: string;
-  sendId: number;
-  kind: 'chunk' | NotificationEventKind;
-  body: ChunkRecordBody | NotificationRecordBody;
+  /** null: a fact of no send (the app removed a Live Activity token): its events have no `message`. */
+  sendId: number | null;
+  /** 'chunk': a chunk's delivery outcomes; 'device_events': other device events, each with its kind; else one send event. */
+  kind: 'chunk' | 'device_events' | NotificationEventKind;
+  body: ChunkRecordBody | DeviceEventsRecordBody | NotificationRecordBody;
   recordedAt: Date;
 }
 
@@ -26,7 +28,8 @@ export interface HeraldEvent {
     subscription_device_type?: 'iOS';
     data?: Record<string, unknown>;
   };
-  message: { id: string };
+  /** The send; absent for a fact of no send (the app removed a Live Activity token). */
+  message?: { id: string };
   subscription?: { id: string };
   user?: { external_id: string | null };
   notification?: NotificationRecordBody;
@@ -57,8 +60,15 @@ function deviceEvents(body: ChunkRecordBody): Array<{ kind: EventKind; subscript
   ];
 }
 
+/** A row's device events in their order (chunk: the fixed order above; device_events: as recorded). */
+function devicesOf(row: Pick<RecordRow, 'kind' | 'body'>): Array<{ kind: EventKind; subscriptionId: string | null; data: Record<string, unknown> }> {
+  if (row.kind === 'chunk') return deviceEvents(row.body as ChunkRecordBody);
+  return (row.body as DeviceEventsRecordBody).d.map(([kind, subscriptionId, data]) => ({ kind, subscriptionId, data }));
+}
+
 /** How many events a row expands to (a destination's place inside a row counts these). */
 export function eventCount(row: Pick<RecordRow, 'kind' | 'body'>): number {
+  if (row.kind === 'device_events') return (row.body as DeviceEventsRecordBody).d.length;
   if (row.kind !== 'chunk') return 1;
   const b = row.body as ChunkRecordBody;
   return b.s.length + b.f.length + 2 * b.u.length;
@@ -78,13 +88,13 @@ export function expandRecord(row: RecordRow, externalIds: ReadonlyMap<string, st
     datetime: at.toISOString(),
     app_id: row.appId,
   });
-  const message = { id: String(row.sendId) };
-  if (row.kind !== 'chunk') return from > 0 ? [] : [{ event: base(row.kind, 0), message, notification: row.body as NotificationRecordBody }];
-  return deviceEvents(row.body as ChunkRecordBody)
+  const message = row.sendId === null ? {} : { message: { id: String(row.sendId) } };
+  if (row.kind !== 'chunk' && row.kind !== 'device_events') return from > 0 ? [] : [{ event: base(row.kind, 0), ...message, notification: row.body as NotificationRecordBody }];
+  return devicesOf(row)
     .slice(from)
     .map((d, i) => ({
       event: { ...base(d.kind, from + i), subscription_device_type: 'iOS' as const, data: d.data },
-      message,
+      ...message,
       // An install erased since (core/events/record.ts forgetInstallsInEvents): its event keeps
       // its place and id, with no subscription and no user.
       ...(d.subscriptionId === null ? {} : { subscription: { id: d.subscriptionId }, user: { external_id: externalIds.get(d.subscriptionId) ?? null } }),
@@ -93,6 +103,7 @@ export function expandRecord(row: RecordRow, externalIds: ReadonlyMap<string, st
 
 /** The installs a chunk row names (for one external-id lookup per batch). */
 export function subscriptionIdsOf(row: Pick<RecordRow, 'kind' | 'body'>): string[] {
+  if (row.kind === 'device_events') return (row.body as DeviceEventsRecordBody).d.map(([, id]) => id).filter((id): id is string => id !== null);
   if (row.kind !== 'chunk') return [];
   const b = row.body as ChunkRecordBody;
   return [...b.s, ...b.f.map(([id]) => id), ...b.u.map(([id]) => id)].filter((id): id is string => id !== null);

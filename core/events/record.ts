@@ -1,9 +1,10 @@
 // Recording events in the caller's transaction, with the facts they report (docs/events.md): a
 // chunk's device outcomes as one compact row (expand.ts makes the events when a destination reads
-// it), a send's life step as one row. Nothing is written for an app with no destination, so
-// delivery pays one indexed probe per chunk and nothing more when events are off.
+// it), a send's life step as one row, other device events (an open, a Live Activity token removed
+// or ended) as one row per fact or per chunk. Nothing is written for an app with no destination,
+// so delivery pays one indexed probe per chunk and nothing more when events are off.
 import type { Queryable } from '../store/db.js';
-import type { NotificationEventKind } from './kinds.js';
+import type { DeviceEventKind, NotificationEventKind } from './kinds.js';
 
 /** A chunk's device outcomes, by install (subscriptions.id). */
 export interface ChunkDeviceOutcomes {
@@ -20,6 +21,14 @@ export interface ChunkRecordBody {
   s: Array<string | null>;
   f: Array<[string | null, string]>;
   u: Array<[string | null, string, number | null]>;
+}
+
+/** One device event of a `device_events` record: its kind, its install (null: erased since), its `event.data`. */
+export type DeviceEventEntry = [DeviceEventKind, string | null, Record<string, unknown>];
+
+/** The stored form of device events that are not a chunk's delivery outcomes (expand.ts: one event each, in order). */
+export interface DeviceEventsRecordBody {
+  d: DeviceEventEntry[];
 }
 
 export interface NotificationRecordBody {
@@ -69,6 +78,18 @@ export async function recordChunkEvents(db: Queryable, appId: string, sendId: nu
   await db.query({ ...INSERT, values: [appId, sendId, 'chunk', JSON.stringify(body)] });
 }
 
+/**
+ * Device events other than a chunk's outcomes, in the caller's transaction, as one row: an open
+ * (`message.push.clicked`), Live Activity tokens removed or ended (a chunk's, or the app's call).
+ * `sendId` null: the fact belongs to no send (the app removed a token), so its events carry no
+ * `message`. The same probe first as a chunk's: an app with no destination pays nothing more.
+ */
+export async function recordDeviceEvents(db: Queryable, appId: string, sendId: number | null, entries: DeviceEventEntry[]): Promise<void> {
+  if (!entries.length) return;
+  const body: DeviceEventsRecordBody = { d: entries };
+  await db.query({ ...INSERT, values: [appId, sendId, 'device_events', JSON.stringify(body)] });
+}
+
 /** A send's life step (its app read from the send row, in the caller's transaction). */
 export async function recordNotificationEvent(db: Queryable, sendId: number, kind: Exclude<NotificationEventKind, 'notification.created'>, body: NotificationRecordBody = {}): Promise<void> {
   await db.query({
@@ -78,6 +99,24 @@ export async function recordNotificationEvent(db: Queryable, sendId: number, kin
              FROM (SELECT app_id, id FROM sends WHERE id = $1 AND EXISTS (SELECT 1 FROM event_destinations d WHERE d.app_id = sends.app_id)) s,
                   LATERAL (SELECT ${appLock('s.app_id')}) l`,
     values: [sendId, kind, JSON.stringify(body)],
+  });
+}
+
+/**
+ * `notification.finished` of a send that closed outside finishIfComplete (core/delivery/finish.ts):
+ * at its firing (a draft: the app paused or disabled, no credentials; approved: an empty
+ * audience), or when it could not fire or be planned. Its status and counts as its row holds them
+ * now, in the caller's transaction, after the transition's write.
+ */
+export async function recordClosedSend(db: Queryable, sendId: number, stopped: string | null): Promise<void> {
+  await db.query({
+    name: 'herald-record-closed-send',
+    text: `INSERT INTO event_records (app_id, send_id, kind, body)
+           SELECT s.app_id, s.id, 'notification.finished',
+                  jsonb_build_object('status', s.status, 'sent', s.sent, 'failed', s.failed, 'skipped', s.skipped, 'left_out', s.left_out, 'stopped', $2::text)
+             FROM (SELECT * FROM sends WHERE id = $1 AND EXISTS (SELECT 1 FROM event_destinations d WHERE d.app_id = sends.app_id)) s,
+                  LATERAL (SELECT ${appLock('s.app_id')}) l`,
+    values: [sendId, stopped],
   });
 }
 
@@ -93,14 +132,21 @@ export const CREATED_EVENTS_CTE = `INSERT INTO event_records (app_id, send_id, k
               LATERAL (SELECT ${appLock('i.app_id')}) l`;
 
 /**
- * Erasure (core/users/erase.ts): an erased install's id leaves its app's chunk records. Each place
- * holding it becomes null rather than going, so a record's event count, its events' ids and a
- * destination's place inside it (delivered_offset) stay what they were; expand.ts makes such an
- * event without its subscription. Scans the app's chunk records (written only for an app with a
- * destination). Returns how many records changed.
+ * Erasure (core/users/erase.ts): an erased install's id leaves its app's chunk and device event
+ * records. Each place holding it becomes null rather than going, so a record's event count, its
+ * events' ids and a destination's place inside it (delivered_offset) stay what they were;
+ * expand.ts makes such an event without its subscription. Scans the app's device records (written
+ * only for an app with a destination). Returns how many records changed.
  */
 export async function forgetInstallsInEvents(db: Queryable, appId: string, installIds: string[]): Promise<number> {
   if (!installIds.length) return 0;
+  // Device events (opens, Live Activity tokens): the install is the second of each entry.
+  const devices = await db.query(
+    `UPDATE event_records SET body = jsonb_build_object('d', (SELECT jsonb_agg(CASE WHEN x->>1 = ANY($2::text[]) THEN jsonb_set(x, '{1}', 'null') ELSE x END ORDER BY n)
+                                                            FROM jsonb_array_elements(body->'d') WITH ORDINALITY AS e(x, n)))
+      WHERE app_id = $1 AND kind = 'device_events' AND EXISTS (SELECT 1 FROM jsonb_array_elements(body->'d') x WHERE x->>1 = ANY($2::text[]))`,
+    [appId, installIds],
+  );
   const hit = (path: string, first: string) => `EXISTS (SELECT 1 FROM jsonb_array_elements(body->'${path}') x WHERE ${first} = ANY($2::text[]))`;
   const keep = (path: string, first: string, blank: string) =>
     `(SELECT coalesce(jsonb_agg(CASE WHEN ${first} = ANY($2::text[]) THEN ${blank} ELSE x END ORDER BY n), '[]') FROM jsonb_array_elements(body->'${path}') WITH ORDINALITY AS e(x, n))`;
@@ -112,5 +158,5 @@ export async function forgetInstallsInEvents(db: Queryable, appId: string, insta
       WHERE app_id = $1 AND kind = 'chunk' AND (${hit('s', "x #>> '{}'")} OR ${hit('f', 'x->>0')} OR ${hit('u', 'x->>0')})`,
     [appId, installIds],
   );
-  return res.rowCount ?? 0;
+  return (res.rowCount ?? 0) + (devices.rowCount ?? 0);
 }

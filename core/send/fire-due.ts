@@ -22,6 +22,7 @@ import { isBroadcast } from '../send-model/status.js';
 import { writeTransition } from '../send-model/transitions.js';
 import { isUnderwayStatus, type SendStatus } from '../send-model/states.js';
 import { haltReason } from '../apps/sendable.js';
+import { recordClosedSend, recordNotificationEvent } from '../events/record.js';
 
 export interface FiredSend {
   sendId: number;
@@ -65,7 +66,11 @@ async function fireOne(db: PoolClient, row: DueSend): Promise<FiredSend> {
       WHERE id = $1`,
     [row.id, step.to === 'draft', total, measured?.maxSeq ?? null],
   );
-  if (step.to === 'scheduled') {
+  if (step.final) {
+    // Closed at its firing: the pause that kept it from going out, then its end (docs/events.md).
+    if (halted === 'paused') await recordNotificationEvent(db, row.id, 'notification.paused', { status: 'scheduled' });
+    await recordClosedSend(db, row.id, halted ?? null);
+  } else if (step.to === 'scheduled') {
     // Planned now, in this transaction; its chunks wait for their zone's moment.
     const chunks = await timezoneChunks(db, app!, req, { maxSeq: measured?.maxSeq ?? 0, cap: total, from: new Date(row.starts) });
     await recordTimezonePlan(db, row.id, chunks);
@@ -84,6 +89,7 @@ async function failOne(pool: Pool, sendId: number, error: unknown): Promise<Fire
     if (!locked.rowCount) return undefined;
     await db.query('UPDATE sends SET left_out = total_recipients WHERE id = $1', [sendId]);
     const step = await writeTransition(db, sendId, 'scheduled', 'fire_failed', { detail });
+    if (step) await recordClosedSend(db, sendId, null);
     return step ? { sendId, status: step.to, totalRecipients: locked.rows[0].total_recipients, error: detail } : undefined;
   });
 }

@@ -9,6 +9,7 @@ import { isAliasMember } from '../audience/alias-target.js';
 import type { Queryable, Pool } from '../store/db.js';
 import { inTransaction } from '../store/db.js';
 import type { SendRequest } from '../send-model/request.js';
+import { recordDeviceEvents } from '../events/record.js';
 
 export type OpenOutcome = 'counted' | 'repeat' | 'not_in_audience' | 'unknown_send' | 'unknown_subscription';
 
@@ -55,6 +56,9 @@ export async function recordOpen(pool: Pool, appId: string, sendId: number, subs
     );
     if (!inserted.rowCount) return 'repeat';
     await db.query('UPDATE sends SET clicked = clicked + 1, updated_at = now() WHERE id = $1', [sendId]);
+    // Its event with the count, once per install and send as the count (a repeat reports nothing);
+    // last, as it takes the app's event lock until the commit (core/events/record.ts).
+    await recordDeviceEvents(db, appId, sendId, [['message.push.clicked', subscriptionId, {}]]);
     return 'counted';
   });
 }

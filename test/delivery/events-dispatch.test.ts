@@ -105,7 +105,7 @@ describe('events: the dispatcher after a claim', function () {
     expect(BigInt(id) > 2n ** 31n).to.equal(true);
     expect(await dispatcher.step()).to.equal(true);
     expect(received).to.have.length(1);
-    expect(received[0].map((e) => [e.event.kind, e.message.id])).to.deep.equal([['notification.created', '2147483653']]);
+    expect(received[0].map((e) => [e.event.kind, e.message?.id])).to.deep.equal([['notification.created', '2147483653']]);
     expect(await row()).to.deep.include({ delivered_through: id, delivered_offset: 0, attempts: 0, last_error: null });
   });
 });

@@ -64,7 +64,7 @@ describe('events: webhook destinations with a real receiver', function () {
     expect(gone.event).to.include({ app_id: app.id, subscription_device_type: 'iOS' });
     expect(gone.event.data!.reason).to.equal('Unregistered');
     expect(gone.event.data!.apple_timestamp).to.equal(appleGoneAt);
-    expect(gone.message.id).to.equal(String(res.id));
+    expect(gone.message?.id).to.equal(String(res.id));
     const failed = events.filter((e) => e.event.kind === 'message.push.failed').map((e) => [token.get(e.subscription!.id), e.event.data!.reason]).sort();
     expect(failed).to.deep.equal([['1a1a', 'PayloadTooLarge'], ['bad0', 'BadDeviceToken'], ['e410', 'Unregistered']]);
     const sent = events.filter((e) => e.event.kind === 'message.push.sent');
