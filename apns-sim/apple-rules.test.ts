@@ -21,7 +21,7 @@ describe("simulator: Apple's rules per push type and header", () => {
     it(`accepts ${what}`, () => expect(checkPush(headers, body(payload))).to.equal(undefined));
   }
 
-  const refused: Array<[string, { pushType?: string; priority?: string; topic?: string }, unknown, string]> = [
+  const refused: Array<[string, { pushType?: string; priority?: string; topic?: string; expiration?: string }, unknown, string]> = [
     ['a background push at priority 10', { pushType: 'background', priority: '10', topic: TOPIC }, silent, 'BadPriority'],
     ['a background push with an alert', { pushType: 'background', priority: '5', topic: TOPIC }, { aps: { 'content-available': 1, alert: 'x' } }, 'InvalidPushType'],
     ['a background push with a sound', { pushType: 'background', topic: TOPIC }, { aps: { 'content-available': 1, sound: 'default' } }, 'InvalidPushType'],
@@ -63,6 +63,33 @@ describe("simulator: Apple's rules per push type and header", () => {
     ['a live activity start with an empty channel', LA, { aps: { ...update, event: 'start', 'attributes-type': 'T', attributes: {}, 'input-push-channel': '' } }, 'BadPayload'],
     ['a live activity start with a channel that is not text', LA, { aps: { ...update, event: 'start', 'attributes-type': 'T', attributes: {}, 'input-push-channel': 7 } }, 'BadPayload'],
     ['an alert on the live activity topic', { pushType: 'alert', topic: `${TOPIC}.push-type.liveactivity` }, alert, 'BadTopic'],
+  );
+  // Issue 29: every push type with a token of its own, on its topic, at Apple's priorities.
+  const data = { aps: {}, custom: { i: '1' } };
+  const changed = { aps: { 'content-changed': true } };
+  const typed: Array<[string, { pushType: string; priority?: string; topic: string; expiration?: string }, unknown]> = [
+    ['a location push at priority 10', { pushType: 'location', priority: '10', topic: `${TOPIC}.location-query` }, data],
+    ['a location push at priority 5', { pushType: 'location', priority: '5', topic: `${TOPIC}.location-query` }, data],
+    ['a complication push', { pushType: 'complication', topic: `${TOPIC}.complication` }, data],
+    ['a push-to-talk push at 10, expiring at once', { pushType: 'pushtotalk', priority: '10', expiration: '0', topic: `${TOPIC}.voip-ptt` }, data],
+    ['a widgets push', { pushType: 'widgets', topic: `${TOPIC}.push-type.widgets` }, changed],
+    ['a controls push', { pushType: 'controls', priority: '10', expiration: '0', topic: `${TOPIC}.push-type.controls` }, changed],
+  ];
+  for (const [what, headers, payload] of typed) {
+    it(`accepts ${what}`, () => expect(checkPush(headers, body(payload))).to.equal(undefined));
+  }
+  refused.push(
+    ['a location push at priority 1', { pushType: 'location', priority: '1', topic: `${TOPIC}.location-query` }, data, 'BadPriority'],
+    ['a location push on the app topic', { pushType: 'location', topic: TOPIC }, data, 'BadTopic'],
+    ['a push-to-talk push at priority 5', { pushType: 'pushtotalk', priority: '5', expiration: '0', topic: `${TOPIC}.voip-ptt` }, data, 'BadPriority'],
+    ['a push-to-talk push that may be stored', { pushType: 'pushtotalk', priority: '10', expiration: '1700000000', topic: `${TOPIC}.voip-ptt` }, data, 'BadExpirationDate'],
+    ['a push-to-talk push without apns-expiration', { pushType: 'pushtotalk', topic: `${TOPIC}.voip-ptt` }, data, 'BadExpirationDate'],
+    ['a push-to-talk push on the .voip topic', { pushType: 'pushtotalk', expiration: '0', topic: `${TOPIC}.voip` }, data, 'BadTopic'],
+    ['a complication push on the app topic', { pushType: 'complication', topic: TOPIC }, data, 'BadTopic'],
+    ['a widgets push on the controls topic', { pushType: 'widgets', topic: `${TOPIC}.push-type.controls` }, changed, 'BadTopic'],
+    ['a widgets push without content-changed', { pushType: 'widgets', topic: `${TOPIC}.push-type.widgets` }, data, 'BadPayload'],
+    ['a controls push with an alert beside content-changed', { pushType: 'controls', topic: `${TOPIC}.push-type.controls` }, { aps: { 'content-changed': true, alert: 'x' } }, 'BadPayload'],
+    ['an alert on the widgets topic', { pushType: 'alert', topic: `${TOPIC}.push-type.widgets` }, alert, 'BadTopic'],
   );
   for (const [what, headers, payload, reason] of refused) {
     it(`answers 400 ${reason} to ${what}`, () => expect(checkPush(headers, body(payload))).to.deep.equal({ status: 400, reason }));

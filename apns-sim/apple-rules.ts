@@ -4,7 +4,10 @@
 // keys and their values) and "Pushing background updates to your App" (no alert, sound or badge;
 // priority 5). Reasons are Apple's; Apple names none for a payload whose `aps` values are wrong,
 // so that one is the simulator's own `BadPayload` (docs/apns.md). Live Activity pushes: "Starting
-// and updating Live Activities with ActivityKit push notifications".
+// and updating Live Activities with ActivityKit push notifications". The other types (issue 29):
+// PushToTalk's "Creating a push-to-talk app" (priority 10, apns-expiration 0), WidgetKit's
+// "Updating widgets with WidgetKit push notifications" and "Updating controls locally and
+// remotely" (`{"aps": {"content-changed": true}}`), Core Location's location push (priority 5 or 10).
 import { PUSH_TYPES } from '../core/payload/push-types.js';
 
 /** The keys Apple documents in `aps` (alerts, background, Live Activities and widgets). */
@@ -12,6 +15,7 @@ export const APS_KEYS = new Set([
   'alert', 'badge', 'sound', 'thread-id', 'category', 'content-available', 'mutable-content',
   'target-content-id', 'interruption-level', 'relevance-score', 'filter-criteria', 'stale-date',
   'content-state', 'timestamp', 'events', 'event', 'dismissal-date', 'attributes-type', 'attributes',
+  'content-changed',
 ]);
 /** The keys Apple documents in `aps.alert`. */
 export const ALERT_KEYS = new Set([
@@ -94,13 +98,16 @@ function checkApsValues(aps: Record<string, unknown>): RuleAnswer | undefined {
  * Apple's rules for the push type, the priority and the payload. `pushType` is the header as
  * sent (absent = alert, as Apple assumes for iOS).
  */
-export function checkPush(headers: { pushType?: string; priority?: string; topic?: string }, body: Buffer): RuleAnswer | undefined {
+export function checkPush(headers: { pushType?: string; priority?: string; topic?: string; expiration?: string }, body: Buffer): RuleAnswer | undefined {
   const pushType = headers.pushType ?? 'alert';
   const topicProblem = checkTopic(pushType, headers.topic);
   if (topicProblem) return topicProblem;
-  // Background pushes go at 5 only, Live Activity pushes at 5 or 10.
-  const priorities = PUSH_TYPES[pushType]?.priorities;
-  if (priorities && headers.priority !== undefined && !priorities.includes(headers.priority)) return bad('BadPriority');
+  // Background pushes go at 5 only, Live Activity and location pushes at 5 or 10, push-to-talk at 10.
+  const rule = PUSH_TYPES[pushType];
+  const priorities = rule?.priorities;
+  if (priorities && headers.priority !== undefined && !(priorities as readonly string[]).includes(headers.priority)) return bad('BadPriority');
+  // Push-to-talk is delivered now or never: apns-expiration 0 (absent is Apple's "store it").
+  if (rule?.expiresAtOnce && headers.expiration !== '0') return bad('BadExpirationDate');
   let payload: unknown;
   try {
     payload = JSON.parse(body.toString('utf8'));
@@ -110,6 +117,8 @@ export function checkPush(headers: { pushType?: string; priority?: string; topic
   if (!isObject(payload) || !isObject(payload.aps)) return bad('BadPayload');
   const aps = payload.aps;
   if (pushType === 'liveactivity') return checkLiveActivity(aps) ?? checkApsValues(aps);
+  // A WidgetKit push reloads the widget or control: content-changed true is its whole aps.
+  if (rule?.payload === 'content-changed' && !(aps['content-changed'] === true && Object.keys(aps).length === 1)) return bad('BadPayload');
   if (pushType === 'background') {
     // A background push wakes the app and shows nothing: content-available 1, no alert, sound or badge.
     if (aps['content-available'] !== 1 || 'alert' in aps || 'sound' in aps || 'badge' in aps) return bad('InvalidPushType');

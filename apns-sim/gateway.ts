@@ -122,7 +122,7 @@ function validate(state: GatewayState, stream: ServerHttp2Stream, headers: Incom
   if (collapseId !== undefined && Buffer.byteLength(collapseId) > 64) return { status: 400, reason: 'BadCollapseId' };
   if (bodyLength === 0) return { status: 400, reason: 'PayloadEmpty' };
   if (bodyLength > (pushType === 'voip' ? MAX_VOIP_PAYLOAD : MAX_PAYLOAD)) return { status: 413, reason: 'PayloadTooLarge' };
-  return checkPush({ pushType, priority, topic }, body);
+  return checkPush({ pushType, priority, topic, expiration }, body);
 }
 
 export function apnsHeaders(headers: IncomingHttpHeaders): Record<string, string> {

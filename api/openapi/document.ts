@@ -10,6 +10,7 @@ import { exportPaths } from './export-paths.js';
 import { segmentPaths } from './segment-paths.js';
 import { estimatePaths } from './estimate-paths.js';
 import { templatePaths } from './template-paths.js';
+import { OWN_TOKEN_PUSH_TYPES } from '../../core/payload/push-types.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: unknown) => ({ 'application/json': { schema } });
@@ -32,6 +33,8 @@ const r = (name: string) => ({ $ref: `#/components/responses/${name}` });
 const AUTHENTICATED = { '401': r('Unauthorized'), '403': r('Forbidden'), '429': r('TooManyRequests'), '500': r('ServerError'), '503': r('Unavailable') };
 const SDK = { '400': r('BadRequest'), '413': r('TooLarge'), '415': r('UnsupportedMediaType'), '422': r('Invalid'), '429': r('TooManyRequests'), '500': r('ServerError'), '503': r('Unavailable') };
 /** SDK calls of an app with identity verification on (api/routes/identity.ts). */
+/** The push type of an install's own-token call: one of the types with a token of their own. */
+const PUSH_TYPE_PARAM = { name: 'push_type', in: 'path', required: true, schema: { type: 'string', enum: [...OWN_TOKEN_PUSH_TYPES] } };
 const IDENTITY = { description: 'Identity verification is on and external_id_auth_hash is missing or wrong.', content: json(ref('Errors')) };
 
 const appIdQuery = { name: 'app_id', in: 'query', required: false, description: "The key's app (another app's id finds nothing).", schema: { type: 'string' } };
@@ -222,6 +225,25 @@ export const openApiDocument = {
         security: [],
         summary: 'The push-to-start token of an activity type goes.',
         parameters: [pathParam('app_id'), pathParam('activity_type'), pathParam('subscription_id')],
+        responses: { '200': { description: 'Removed.', content: json(ref('Success')) }, '404': r('NotFound'), ...SDK },
+      },
+    },
+    '/apps/{app_id}/subscriptions/{subscription_id}/push_tokens/{push_type}': {
+      put: {
+        operationId: 'setPushTypeToken',
+        tags: ['sdk'],
+        security: [],
+        summary: "An install's token of a push type with a token of its own (VoIP, location, complication, push-to-talk, widgets, controls); a send with that apns_push_type_override goes to it (docs/api.md \"Push types\").",
+        parameters: [pathParam('app_id'), pathParam('subscription_id'), PUSH_TYPE_PARAM],
+        requestBody: { required: true, content: json(ref('PushTypeToken')) },
+        responses: { '200': { description: "Set (replaces the install's earlier token of that type).", content: json(ref('Success')) }, '403': IDENTITY, '404': r('NotFound'), ...SDK },
+      },
+      delete: {
+        operationId: 'removePushTypeToken',
+        tags: ['sdk'],
+        security: [],
+        summary: "The install's token of that push type goes (its alert token stays).",
+        parameters: [pathParam('app_id'), pathParam('subscription_id'), PUSH_TYPE_PARAM],
         responses: { '200': { description: 'Removed.', content: json(ref('Success')) }, '404': r('NotFound'), ...SDK },
       },
     },

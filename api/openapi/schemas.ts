@@ -10,6 +10,7 @@ import { SEND_SOURCES } from '../../core/formats/send-source.js';
 import { USER_SCHEMAS } from './user-schemas.js';
 import { EXPORT_SCHEMAS } from './export-paths.js';
 import { SEGMENT_SCHEMAS } from './segment-paths.js';
+import { PUSH_TYPE_TOKEN_BODY } from '../routes/push-type-tokens.js';
 import { ESTIMATE_SCHEMAS } from './estimate-paths.js';
 import { TEMPLATE_SCHEMAS } from './template-paths.js';
 
@@ -135,6 +136,7 @@ export const schemas = {
       external_id_auth_hash: EXTERNAL_ID_AUTH_HASH_SCHEMA,
     },
   },
+  PushTypeToken: PUSH_TYPE_TOKEN_BODY,
   LiveActivityStartToken: {
     type: 'object',
     required: ['activity_token'],

@@ -68,7 +68,8 @@ export function createNodeApnClient(target: ApnsTarget, opts: ApnsClientOptions 
     // A broadcast names its channel, and its app in the path (provider.broadcast): no topic.
     if (m.channelId !== undefined) n.channelId = m.channelId;
     else n.topic = topicOf(target.topic, m.pushType);
-    n.pushType = m.pushType ?? 'alert';
+    // The library's type lists the push types of its release (8.1: no controls); it writes the header as given.
+    n.pushType = (m.pushType ?? 'alert') as apn.Notification['pushType'];
     if (m.priority !== undefined) n.priority = m.priority;
     if (m.expiration !== undefined) n.expiry = m.expiration;
     if (m.collapseId !== undefined) n.collapseId = m.collapseId;

@@ -84,13 +84,19 @@ export function audienceCondition(app: AppRecord, target: SendTarget, params: Pa
 }
 
 /**
- * What narrows any target's installs (alias `s`): " AND NOT (…)" for each excluded segment, and
- * for a Live Activity start " AND" the install holds a push-to-start token of the type ('' when
- * neither).
+ * What narrows any target's installs (alias `s`): " AND NOT (…)" for each excluded segment, for a
+ * Live Activity start " AND" the install holds a push-to-start token of the type, and for a push
+ * of a type with its own token " AND" the install holds one ('' when none of them).
  */
-export function narrowing(app: AppRecord, target: Pick<SendTarget, 'excluding' | 'pushToStart'>, params: Params): string {
+export function narrowing(app: AppRecord, target: Pick<SendTarget, 'excluding' | 'pushToStart' | 'pushToken'>, params: Params): string {
   const start = target.pushToStart === undefined ? '' : ` AND EXISTS (${startTokenOf(params.add(target.pushToStart))})`;
-  return `${exclusion(app, target.excluding, params)}${start}`;
+  const typed = target.pushToken === undefined ? '' : ` AND EXISTS (SELECT 1 ${pushTypeTokenOf(params.add(target.pushToken))})`;
+  return `${exclusion(app, target.excluding, params)}${start}${typed}`;
+}
+
+/** FROM/WHERE of the token of a push type (a parameter) of install `s` (migration 046, its primary key). */
+function pushTypeTokenOf(pushType: string): string {
+  return `FROM push_type_tokens p WHERE p.subscription_id = s.id AND p.push_type = ${pushType}::text`;
 }
 
 /** The push-to-start token row of install `s` for an activity type (a parameter). */
@@ -98,8 +104,12 @@ function startTokenOf(type: string): string {
   return `SELECT 1 FROM live_activity_tokens t WHERE t.app_id = s.app_id AND t.kind = 'start' AND t.activity = ${type}::text AND t.subscription_id = s.id`;
 }
 
-/** The column a device's push goes to: its APNs token, or for a Live Activity start its push-to-start token. */
-export function deviceTokenColumn(target: Pick<SendTarget, 'pushToStart'>, params: Params): string {
+/**
+ * The column a device's push goes to: its APNs token, for a Live Activity start its push-to-start
+ * token, for a push of a type with its own token (VoIP, location, …) that token.
+ */
+export function deviceTokenColumn(target: Pick<SendTarget, 'pushToStart' | 'pushToken'>, params: Params): string {
+  if (target.pushToken !== undefined) return `(SELECT p.token ${pushTypeTokenOf(params.add(target.pushToken))})`;
   if (target.pushToStart === undefined) return 's.token';
   return `(SELECT t.token FROM live_activity_tokens t WHERE t.app_id = s.app_id AND t.kind = 'start' AND t.activity = ${params.add(target.pushToStart)}::text AND t.subscription_id = s.id)`;
 }

@@ -9,28 +9,36 @@ export const DEFAULT_TTL_SECONDS = 259_200;
 
 export interface ApnsHeaderValues {
   pushType: HeraldPushType;
-  /** Absent: Apple's default (10). A background push always has 5; a Live Activity push 5 or 10. */
+  /** Absent: Apple's default (10). Per type as core/payload/push-types.ts says (background always 5). */
   priority?: 1 | 5 | 10;
   /** apns-expiration: UNIX seconds; 0 = deliver now or never. */
   expiration: number;
   collapseId?: string;
 }
 
+/** The push type of a request: a Live Activity's, the override, else background or alert. */
+export function requestPushType(req: SendRequest): HeraldPushType {
+  if (req.liveActivity) return 'liveactivity';
+  const a = req.apns;
+  if (a.pushTypeOverride !== undefined) return a.pushTypeOverride;
+  return a.contentAvailable === true && Object.keys(req.contents).length === 0 ? 'background' : 'alert';
+}
+
 /** A background push: the override says so, or content_available without any text. */
 export function isBackgroundRequest(req: SendRequest): boolean {
-  const a = req.apns;
-  if (a.pushTypeOverride !== undefined) return a.pushTypeOverride === 'background';
-  return a.contentAvailable === true && Object.keys(req.contents).length === 0;
+  return requestPushType(req) === 'background';
 }
 
 /** `nowSeconds`: UNIX seconds when the device's push starts (ttl counts from there). */
 export function apnsHeaderValues(req: SendRequest, nowSeconds: number): ApnsHeaderValues {
   const a = req.apns;
   const ttl = a.ttlSeconds ?? DEFAULT_TTL_SECONDS;
-  const pushType: HeraldPushType = req.liveActivity ? 'liveactivity' : isBackgroundRequest(req) ? 'background' : 'alert';
-  const values: ApnsHeaderValues = { pushType, expiration: ttl === 0 ? 0 : Math.floor(nowSeconds) + ttl };
+  const pushType = requestPushType(req);
+  const rule = PUSH_TYPES[pushType];
+  // A type Apple wants now or never (push-to-talk) always goes with apns-expiration 0.
+  const values: ApnsHeaderValues = { pushType, expiration: ttl === 0 || rule.expiresAtOnce ? 0 : Math.floor(nowSeconds) + ttl };
   // A background push's priority is fixed; the others take the request's, else their default.
-  const priority = pushType === 'background' ? PUSH_TYPES.background.defaultPriority : (a.priority ?? PUSH_TYPES[pushType].defaultPriority);
+  const priority = pushType === 'background' ? rule.defaultPriority : (a.priority ?? rule.defaultPriority);
   if (priority !== undefined) values.priority = priority;
   if (a.collapseId !== undefined) values.collapseId = a.collapseId;
   return values;

@@ -20,9 +20,12 @@
 //   custom.m   https image to attach      custom.b   button {id, text}
 //   custom.bi  ios_badgeType Increase: the amount the extension adds to its badge count
 // `custom.i/u/a` are where OneSignal's SDK looks, which eases moving an app over.
-// A Live Activity push has its own `aps` and nothing else (live-activity-payload.ts).
+// A Live Activity push has its own `aps` and nothing else (live-activity-payload.ts). A push for
+// the app's own handler (VoIP, location, complication, push-to-talk) has an empty `aps` and the
+// same `custom`; a WidgetKit push (widgets, controls) only `aps.content-changed` (push-types.ts).
 import type { SendRequest } from '../send-model/request.js';
-import { isBackgroundRequest } from './apns-headers.js';
+import { requestPushType } from './apns-headers.js';
+import { PUSH_TYPES } from './push-types.js';
 import { pickLanguage, textFor } from './language.js';
 import { liveActivityAps } from './live-activity-payload.js';
 
@@ -35,6 +38,9 @@ export const BUTTON_CATEGORY = 'herald.button';
 export const PLACEHOLDER_SEND_ID = '9999999999999999999';
 /** Apple's spelling of OneSignal's interruption levels. */
 const INTERRUPTION_LEVEL = { passive: 'passive', active: 'active', time_sensitive: 'time-sensitive', critical: 'critical' } as const;
+
+/** A WidgetKit push: the system reloads the widget or control and reads nothing else. */
+const CONTENT_CHANGED = JSON.stringify({ aps: { 'content-changed': true } });
 
 export interface ApnsPayloadOptions {
   sendId?: number | bigint | string;
@@ -56,7 +62,9 @@ function alertOf(req: SendRequest, lang: string): Record<string, unknown> {
 
 function apsOf(req: SendRequest, lang: string): Record<string, unknown> {
   const a = req.apns;
-  if (isBackgroundRequest(req)) return { 'content-available': 1 };
+  const kind = PUSH_TYPES[requestPushType(req)].payload;
+  if (kind === 'background') return { 'content-available': 1 };
+  if (kind === 'data') return {};
   const aps: Record<string, unknown> = { alert: alertOf(req, lang) };
   const soundName = a.sound ?? 'default';
   aps.sound = a.interruptionLevel === 'critical' ? { critical: 1, name: soundName, volume: 1 } : soundName;
@@ -83,6 +91,7 @@ export function buildApnsPayload(
 ): string {
   const lang = Object.hasOwn(req.contents, language) ? language : req.defaultLanguage;
   if (req.liveActivity) return JSON.stringify({ aps: liveActivityAps(req, lang) });
+  if (PUSH_TYPES[requestPushType(req)].payload === 'content-changed') return CONTENT_CHANGED;
   const aps = apsOf(req, lang);
   const custom: Record<string, unknown> = { i: String(opts.sendId ?? PLACEHOLDER_SEND_ID) };
   if (req.url !== undefined) custom.u = req.url;

@@ -1,11 +1,13 @@
 // The send request after validation: the one shape that the API, the Send reconciler and the
 // sender share. Built only by `api/validation` (validateSendRequest); everything downstream
 // trusts it. Field meanings: docs/api.md "Send request body".
+import type { OwnTokenPushType } from '../formats/push-type.js';
 
 /**
  * Exactly one audience target (contract: "Target rule"), narrowed by `excluding`: segments whose
  * installs are left out (`excluded_segments`, which is not a target), and by `pushToStart`: only
- * installs holding a push-to-start token of that activity type (a Live Activity start).
+ * installs holding a push-to-start token of that activity type (a Live Activity start), and by
+ * `pushToken`: only installs holding a token of that push type (a VoIP, location, … push; issue 29).
  * `activity` is the installs holding an update token of one Live Activity (its update or end).
  */
 export type SendTarget = (
@@ -16,7 +18,7 @@ export type SendTarget = (
   | { kind: 'external_ids'; ids: string[] } // distinct, in first-seen order
   | { kind: 'aliases'; label: string; ids: string[] } // include_aliases of a label other than external_id (issue 27)
   | { kind: 'activity'; activityId: string }
-) & { excluding?: string[]; pushToStart?: string };
+) & { excluding?: string[]; pushToStart?: string; pushToken?: OwnTokenPushType };
 
 /** One condition of a `filters` target, on a field an install records. */
 export type AudienceCondition =
@@ -59,7 +61,7 @@ export interface ApnsOptions {
   mutableContent?: boolean; // `mutable_content`
   alertExtras?: Record<string, string | string[]>; // `apns_alert`
   contentAvailable?: boolean; // `content_available`
-  pushTypeOverride?: 'alert' | 'background'; // `apns_push_type_override`
+  pushTypeOverride?: 'alert' | 'background' | OwnTokenPushType; // `apns_push_type_override`
 }
 
 /**

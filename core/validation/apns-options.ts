@@ -9,6 +9,7 @@ import { APNS_ALERT_KEYS } from './send-body-schema.js';
 import type { SendBody } from './send-schema.js';
 import { codePointLength, quoted } from './text.js';
 import { isHeaderValue } from '../formats/header-value.js';
+import { checkPushType } from './push-type-rules.js';
 
 /** Printable ASCII: what an HTTP/2 header value carries as is (and what Herald's transport frames). */
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
@@ -16,22 +17,9 @@ const TEXT_FIELDS = ['ios_sound', 'ios_category', 'thread_id', 'summary_arg', 't
 const MAX_ALERT_TEXT = LIMITS.alert_text;
 const MAX_ALERT_ARGS = LIMITS.alert_args;
 
-/** Fields that only an alert shows or plays: a background push carries none of them (Apple). */
-export const ALERT_ONLY_FIELDS = [
-  'contents', 'headings', 'subtitle', 'ios_sound', 'ios_badgeType', 'apns_alert', 'buttons', 'big_picture',
-  'ios_attachments', 'ios_interruption_level', 'ios_relevance_score', 'summary_arg', 'summary_arg_count',
-  'thread_id', 'ios_category', 'target_content_identifier', 'mutable_content',
-] as const;
-
 /** OneSignal's 1–10 onto Apple's three values: 10 immediately, 5 power-considerate, 1 power first. */
 export function applePriority(priority: number): 1 | 5 | 10 {
   return priority >= 7 ? 10 : priority >= 4 ? 5 : 1;
-}
-
-/** Whether the body makes a background push: the override says so, or content_available without contents. */
-export function isBackground(body: SendBody): boolean {
-  if (body.apns_push_type_override !== undefined) return body.apns_push_type_override === 'background';
-  return body.content_available === true && body.contents === undefined;
 }
 
 /** A space at either end of apns-collapse-id: HTTP/2 cannot carry it (core/formats/header-value.ts). */
@@ -118,21 +106,6 @@ export function readApnsOptions(body: SendBody, present: Set<string>, issues: Fi
   if (body.ios_category !== undefined && body.buttons !== undefined && body.buttons.length > 0) {
     issues.push({ field: 'ios_category', message: 'ios_category and buttons both set the notification category. Send one of them.' });
   }
-  if (isBackground(body)) checkBackground(body, present, apns, issues);
+  checkPushType(body, present, apns, issues);
   return apns;
-}
-
-/** Apple: a background push has no alert, sound or badge, and goes at priority 5. */
-function checkBackground(body: SendBody, present: Set<string>, apns: ApnsOptions, issues: FieldIssue[]): void {
-  const alertFields = ALERT_ONLY_FIELDS.filter((field) => present.has(field));
-  if (alertFields.length > 0) {
-    // Placed with what made the push a background one: the fields it names are each fine alone.
-    issues.push({
-      field: body.apns_push_type_override === 'background' ? 'apns_push_type_override' : 'content_available',
-      message: `A background push (content_available without contents, or apns_push_type_override background) shows nothing, so it cannot carry ${alertFields.join(', ')}. Remove them, or send an alert.`,
-    });
-  }
-  if (apns.priority !== undefined && apns.priority !== 5) {
-    issues.push({ field: 'priority', message: 'priority of a background push must be from 4 to 6 (Apple delivers background pushes at priority 5), or absent.' });
-  }
 }

@@ -53,7 +53,8 @@ describe("OneSignal's iOS fields, by their wire names", () => {
     [{ collapse_id: ' promo' }, COLLAPSE_ID_EDGE_SPACE],
     [{ collapse_id: '   ' }, COLLAPSE_ID_EDGE_SPACE],
     [{ idempotency_key: 'a', external_id: 'b' }, 'idempotency_key and external_id differ: external_id is the older name of idempotency_key. Send one key.'],
-    [{ apns_push_type_override: 'voip' }, 'apns_push_type_override is one of alert or background: Herald sends alert and background pushes only.'],
+    // fileprovider and mdm have no app-facing token in Herald (issue 29: every other type has one).
+    [{ apns_push_type_override: 'mdm' }, 'apns_push_type_override is one of alert, background, voip, location, complication, pushtotalk, widgets, controls.'],
     [{ ios_interruption_level: 'loud' }, 'ios_interruption_level is one of passive, active, time_sensitive or critical.'],
     [{ ios_relevance_score: 2 }, 'ios_relevance_score is a number from 0 to 1.'],
     [{ ios_badgeType: 'Set' }, 'ios_badgeType is one of None, SetTo or Increase.'],

@@ -13,6 +13,7 @@ import { FilterEntry } from '../audience/filter-schema.js';
 import { LIMITS } from './limits.js';
 import { UUID_LENGTH, UUID_PATTERN } from '../formats/uuid.js';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN } from '../formats/idempotency-key.js';
+import { OWN_TOKEN_PUSH_TYPES } from '../payload/push-types.js';
 
 /** language code → text (additionalProperties, not patternProperties: CRDs allow only that). */
 const textMap = (maxLength: number, description: string) =>
@@ -33,7 +34,8 @@ const text = (maxLength: number, description: string) => Type.String({ maxLength
 
 export const INTERRUPTION_LEVELS = ['passive', 'active', 'time_sensitive', 'critical'] as const;
 export const BADGE_TYPES = ['None', 'SetTo', 'Increase'] as const;
-export const PUSH_TYPE_OVERRIDES = ['alert', 'background'] as const;
+/** apns-push-type a send may choose (issue 29: the types with a token of their own, core/payload/push-types.ts). */
+export const PUSH_TYPE_OVERRIDES = ['alert', 'background', ...OWN_TOKEN_PUSH_TYPES] as const;
 /** Apple's alert dictionary keys a caller may add through apns_alert (Herald writes the others). */
 export const APNS_ALERT_KEYS = [
   'launch-image',
@@ -49,7 +51,7 @@ const TAG_CONDITION = FilterEntry;
 export const SendBodySchema = Type.Object({
   // Presence and type only: whether it is the key's app is the route's check (403).
   app_id: Type.String({ description: "The App ID of the key's app." }),
-  contents: Type.Optional(textMap(LIMITS.contents, 'The message text by language code → aps.alert.body. Required unless content_available.')),
+  contents: Type.Optional(textMap(LIMITS.contents, 'The message text by language code → aps.alert.body. Required unless the push shows nothing (content_available, or apns_push_type_override other than alert).')),
   headings: Type.Optional(textMap(LIMITS.headings, 'The title by language code → aps.alert.title.')),
   subtitle: Type.Optional(textMap(LIMITS.subtitle, 'The subtitle by language code → aps.alert.subtitle.')),
   template_id: Type.Optional(
@@ -110,7 +112,9 @@ export const SendBodySchema = Type.Object({
   mutable_content: Type.Optional(Type.Boolean({ description: 'aps.mutable-content: 1.' })),
   apns_alert: Type.Optional(freeObject(`Extra aps.alert keys: ${APNS_ALERT_KEYS.join(', ')}.`)),
   content_available: Type.Optional(Type.Boolean({ description: 'A background push: aps.content-available 1, apns-push-type background, apns-priority 5.' })),
-  apns_push_type_override: Type.Optional(stringEnum(PUSH_TYPE_OVERRIDES, 'apns-push-type.')),
+  apns_push_type_override: Type.Optional(
+    stringEnum(PUSH_TYPE_OVERRIDES, 'apns-push-type. voip, location, complication, pushtotalk, widgets and controls go to the token of that type each install registered (docs/api.md "Push types"); installs without one are left out.'),
+  ),
   name: Type.Optional(text(LIMITS.name, "The send's internal name (never sent to devices).")),
   custom_data: Type.Optional(freeObject('Kept with the send and returned by its stats; never sent to devices.')),
 });

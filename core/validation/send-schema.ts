@@ -5,7 +5,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import type { FieldIssue } from '../errors.js';
 import { LIMITS } from './limits.js';
-import { type SendBody } from './send-body-schema.js';
+import { PUSH_TYPE_OVERRIDES, type SendBody } from './send-body-schema.js';
 import { shapeSchema } from './schema-views.js';
 
 const schema = shapeSchema();
@@ -57,7 +57,7 @@ export const SHAPE_MESSAGES: Record<string, string> = {
   mutable_content: 'mutable_content is true or false.',
   apns_alert: 'apns_alert must be an object of alert keys such as {"loc-key": "GAME_INVITE", "loc-args": ["Jenna"]}.',
   content_available: 'content_available is true or false.',
-  apns_push_type_override: 'apns_push_type_override is one of alert or background: Herald sends alert and background pushes only.',
+  apns_push_type_override: `apns_push_type_override is one of ${PUSH_TYPE_OVERRIDES.join(', ')}.`,
   name: 'name must be text.',
   custom_data: 'custom_data must be an object.',
 };

@@ -7,7 +7,9 @@ import { ValidationError } from '../errors.js';
 import { APNS_PAYLOAD_LIMIT_BYTES, largestPayloadBytes } from '../payload/apns-payload.js';
 import type { SendRequest, SendTarget } from '../send-model/request.js';
 import type { FieldIssue } from '../errors.js';
-import { isBackground, readApnsOptions } from './apns-options.js';
+import { readApnsOptions } from './apns-options.js';
+import { isTextless } from './push-type-rules.js';
+import { isOwnTokenPushType } from '../payload/push-types.js';
 import { readIdempotencyKey } from './idempotency-key.js';
 import {
   checkBundleId,
@@ -44,6 +46,9 @@ function readAudience(shape: ShapeResult, segmentNames: string[], issues: FieldI
   const target = readTarget(shape.body, shape.present, segmentNames, issues);
   const excluding = readExcludedSegments(shape.body.excluded_segments, segmentNames, issues);
   if (target && excluding) target.excluding = excluding;
+  // A VoIP, location, … push goes to the installs holding a token of that type, to that token.
+  const pushType = shape.body.apns_push_type_override;
+  if (target && isOwnTokenPushType(pushType)) target.pushToken = pushType;
   return target;
 }
 
@@ -71,15 +76,15 @@ export function validateSendRequest(input: SendValidationInput): SendRequest {
   const shape = checkShape(raw);
   const body = shape.body;
   const issues = [...shape.issues];
-  const background = isBackground(body);
-  // contents may be left out of a background push only (its wrong shape is already reported).
-  if (!background && !shape.present.has('contents')) {
+  const textless = isTextless(body);
+  // contents may be left out of a push that shows nothing only (its wrong shape is already reported).
+  if (!textless && !shape.present.has('contents')) {
     issues.splice(issues[0]?.message === APP_ID_REQUIRED ? 1 : 0, 0, { field: 'contents', message: CONTENTS_REQUIRED });
   }
 
   const idempotencyKey = readIdempotencyKey(body.idempotency_key, input.idempotencyHeader, issues, body.external_id);
   const target = readAudience(shape, input.app.segmentNames, issues);
-  const texts = readTexts(body, issues, background);
+  const texts = readTexts(body, issues, textless);
   const url = readUrl(body, issues);
   const imageUrl = readImage(body, issues);
   const data = readData(body, issues);
