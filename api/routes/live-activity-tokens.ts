@@ -7,7 +7,9 @@
 import type { Context } from 'koa';
 import { Ajv } from 'ajv';
 import { NotFoundError, ValidationError } from '../../core/errors.js';
-import { removeLiveActivityToken, setLiveActivityToken, type LiveActivityTokenKind } from '../../core/live-activities/tokens.js';
+import { setLiveActivityToken, type LiveActivityTokenKind } from '../../core/live-activities/tokens.js';
+import { removeTokenForApp } from '../../core/live-activities/token-events.js';
+import { inTransaction } from '../../core/store/db.js';
 import { ACTIVITY_ID, ACTIVITY_ID_RULE, ACTIVITY_TYPE, ACTIVITY_TYPE_RULE } from '../../core/live-activities/names.js';
 import type { ApiDeps } from '../shared/deps.js';
 import { appOf, drawSdk } from './subscriptions.js';
@@ -68,7 +70,9 @@ async function set(deps: ApiDeps, ctx: Context, kind: LiveActivityTokenKind, sub
 async function remove(deps: ApiDeps, ctx: Context, kind: LiveActivityTokenKind, subscriptionId: string): Promise<void> {
   const activity = activityOf(ctx, kind);
   const app = await appOf(deps, ctx);
-  if (!(await removeLiveActivityToken(deps.pool, { appId: app.id, kind, activity, subscriptionId }))) throw new NotFoundError('No such Live Activity token.');
+  // The removal and its event (the activity ended on the device, or push-to-start no longer wanted) in one transaction.
+  const removed = await inTransaction(deps.pool, (db) => removeTokenForApp(db, { appId: app.id, kind, activity, subscriptionId }));
+  if (!removed) throw new NotFoundError('No such Live Activity token.');
   ctx.body = { success: true };
 }
 

@@ -48,36 +48,47 @@ export function tokensOf(la: LiveActivityRequest): Pick<LiveActivityTokenKey, 'k
   return la.event === 'start' ? { kind: 'start', activity: la.activityType ?? '' } : { kind: 'update', activity: la.activityId };
 }
 
+/** A token Apple refused and that was removed: its install, Apple's reason and 410 timestamp. */
+export interface RemovedToken {
+  subscriptionId: string;
+  reason: string;
+  appleTimestampMs: number | null;
+}
+
 /**
  * Removes the tokens Apple refused for good (410 Unregistered or ExpiredToken, BadDeviceToken,
  * DeviceTokenNotForTopic): each install's row by the primary key, if it still holds the refused
  * token (one it registered since is another). A 410 carries the time Apple found the token
- * invalid: a token registered again after it stays, as for device tokens.
+ * invalid: a token registered again after it stays, as for device tokens. Returns those removed
+ * (their events report only these: a kept token was not removed).
  */
-export async function removeRefusedTokens(db: Queryable, appId: string, la: LiveActivityRequest, refused: RefusedToken[]): Promise<void> {
-  if (!refused.length) return;
+export async function removeRefusedTokens(db: Queryable, appId: string, la: LiveActivityRequest, refused: RefusedToken[]): Promise<RemovedToken[]> {
+  if (!refused.length) return [];
   const { kind, activity } = tokensOf(la);
-  await db.query(
-    `DELETE FROM live_activity_tokens t USING unnest($4::uuid[], $5::text[], $6::float8[]) AS r(subscription_id, token, apple_ms)
+  const res = await db.query<RemovedToken>(
+    `DELETE FROM live_activity_tokens t USING unnest($4::uuid[], $5::text[], $6::float8[], $7::text[]) AS r(subscription_id, token, apple_ms, reason)
       WHERE t.app_id = $1 AND t.kind = $2 AND t.activity = $3 AND t.subscription_id = r.subscription_id AND t.token = r.token
-        AND (r.apple_ms IS NULL OR t.updated_at < to_timestamp(r.apple_ms / 1000.0))`,
-    [appId, kind, activity, refused.map((r) => r.subscriptionId), refused.map((r) => r.token), refused.map((r) => r.appleTimestampMs ?? null)],
+        AND (r.apple_ms IS NULL OR t.updated_at < to_timestamp(r.apple_ms / 1000.0))
+    RETURNING t.subscription_id::text AS "subscriptionId", r.reason, r.apple_ms AS "appleTimestampMs"`,
+    [appId, kind, activity, refused.map((r) => r.subscriptionId), refused.map((r) => r.token), refused.map((r) => r.appleTimestampMs ?? null), refused.map((r) => r.reason)],
   );
+  return res.rows;
 }
 
 /**
  * The update tokens an `end` was delivered to: their activity ended, nothing more goes to them.
  * Each install's row by the primary key, only while it still holds that token (a new activity
- * reusing the id has another).
+ * reusing the id has another). Returns the installs whose token was dropped.
  */
-export async function dropEndedTokens(db: Queryable, appId: string, activityId: string, delivered: Array<{ subscriptionId: string; token: string }>): Promise<number> {
-  if (!delivered.length) return 0;
-  const res = await db.query(
+export async function dropEndedTokens(db: Queryable, appId: string, activityId: string, delivered: Array<{ subscriptionId: string; token: string }>): Promise<string[]> {
+  if (!delivered.length) return [];
+  const res = await db.query<{ id: string }>(
     `DELETE FROM live_activity_tokens t USING unnest($3::uuid[], $4::text[]) AS d(subscription_id, token)
-      WHERE t.app_id = $1 AND t.kind = 'update' AND t.activity = $2 AND t.subscription_id = d.subscription_id AND t.token = d.token`,
+      WHERE t.app_id = $1 AND t.kind = 'update' AND t.activity = $2 AND t.subscription_id = d.subscription_id AND t.token = d.token
+    RETURNING t.subscription_id::text AS id`,
     [appId, activityId, delivered.map((d) => d.subscriptionId), delivered.map((d) => d.token)],
   );
-  return res.rowCount ?? 0;
+  return res.rows.map((r) => r.id);
 }
 
 /**
