@@ -67,7 +67,7 @@ export async function applyApp(pool: Pool, manifest: AppManifest, secrets: Map<s
         await setCredentials(db, app.id, null);
       }
     }
-    if (destinations) await storeDestinations(db, app.id, destinations);
+    if (destinations) await storeDestinations(db, app.id, destinations, { stream: manifest.spec.events?.stream === true });
     return { app: { ...app, hasCredentials: !credentialsProblem }, credentialsProblem, credentialsReason, eventsProblem };
   });
 }

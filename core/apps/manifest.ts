@@ -19,7 +19,7 @@ export interface AppManifest {
     identityVerification?: { required?: boolean; rotation?: number };
     /** broadcast: updates go as one request to Apple's broadcast channel of the activity (issue 29). */
     liveActivities?: { broadcast?: boolean };
-    /** Webhook destinations of the app's events (docs/events.md). */
+    /** Webhook destinations of the app's events and its NATS stream (docs/events.md). */
     events?: EventsSpec;
   };
 }

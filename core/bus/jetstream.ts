@@ -21,7 +21,7 @@ export interface Bus {
   readonly nc: NatsConnection;
   readonly js: JetStreamClient;
   readonly jsm: JetStreamManager;
-  /** Publishes JSON to a relative subject; resolves once JetStream has stored it. */
+  /** Publishes JSON to a relative subject; resolves once JetStream has stored it (or held it already: a duplicate). */
   publish(relativeSubject: string, payload: unknown, msgId: string): Promise<void>;
   ping(): Promise<void>;
   /** False while the connection to NATS is lost (the client reconnects by itself). */
@@ -35,6 +35,10 @@ const PUBLISH_TIMEOUT_MS = 2_000;
 // Longer than the outbox relay's retry horizon, so a republish after a crash is still deduplicated.
 const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
 const EVENT_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+// The stream also carries the apps' events (core/events/stream.ts: one message per device event,
+// ~0.5 kB): a count cap bounds its disk (~5 GB) where a byte cap would be reserved up front
+// against the server's JetStream storage by every install and test file sharing it.
+const EVENT_MAX_MSGS = 10_000_000;
 
 export async function ensureStreams(jsm: JetStreamManager, names: BusNames): Promise<void> {
   const events = {
@@ -43,6 +47,7 @@ export async function ensureStreams(jsm: JetStreamManager, names: BusNames): Pro
     retention: RetentionPolicy.Limits,
     storage: StorageType.File,
     max_age: nanos(EVENT_MAX_AGE_MS),
+    max_msgs: EVENT_MAX_MSGS,
     discard: DiscardPolicy.Old,
     duplicate_window: nanos(DUPLICATE_WINDOW_MS),
   };

@@ -2,7 +2,7 @@
 // share one NATS server without seeing each other's work.
 
 export interface BusNames {
-  /** Limits stream of send lifecycle events (the controller's mirror reads it). */
+  /** Limits stream of send lifecycle events (the controller's mirror reads it) and of the apps' events (core/events/stream.ts). */
   eventStream: string;
   subject(relative: string): string;
 }

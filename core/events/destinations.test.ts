@@ -27,6 +27,12 @@ describe('event destinations: the spec', () => {
     expect(checkEventsSpec({}, [])).to.deep.equal([]);
   });
 
+  it('stream: true or false, and only that (a stream alone, without destinations, is fine)', () => {
+    expect(checkEventsSpec({ stream: true }, [])).to.deep.equal([]);
+    expect(checkEventsSpec({ stream: false, destinations: [ok] }, [])).to.have.length(1);
+    for (const bad of ['true', 1, null, {}]) expect(refused({ stream: bad })).to.equal('spec.events.stream must be true or false');
+  });
+
   it('names: 1 to 63 of a DNS label, unique in the App', () => {
     expect(checkEventsSpec({ destinations: [{ ...ok, name: 'a' }] }, [])).to.have.length(1);
     expect(checkEventsSpec({ destinations: [{ ...ok, name: 'a'.repeat(63) }] }, [])).to.have.length(1);

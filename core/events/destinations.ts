@@ -5,6 +5,7 @@ import type { Queryable } from '../store/db.js';
 import { isSealedWithCurrent, seal, sealContext, unseal } from '../secrets/seal.js';
 import { EVENT_KINDS, isEventKind, type EventKind } from './kinds.js';
 import { destinationUrlProblem } from './destination-url.js';
+import { STREAM_DESTINATION, STREAM_URL } from './stream.js';
 
 export interface DestinationSpec {
   name: string;
@@ -16,6 +17,8 @@ export interface DestinationSpec {
 
 export interface EventsSpec {
   destinations?: DestinationSpec[];
+  /** The app's events on the NATS JetStream stream too (core/events/stream.ts). */
+  stream?: boolean;
 }
 
 /** A destination problem the App's author fixes; `reason` is CamelCase (the controller's condition). */
@@ -51,6 +54,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function checkEventsSpec(events: unknown, httpHosts: readonly string[]): DestinationSpec[] {
   if (events === undefined || events === null) return [];
   if (!isObject(events)) throw new DestinationError('EventsInvalid', 'spec.events must be an object');
+  if (events.stream !== undefined && typeof events.stream !== 'boolean') throw new DestinationError('EventsInvalid', 'spec.events.stream must be true or false');
   const list = events.destinations ?? [];
   if (!Array.isArray(list)) throw new DestinationError('EventsInvalid', 'spec.events.destinations must be a list');
   if (list.length > MAX_DESTINATIONS) throw new DestinationError('EventsInvalid', `spec.events.destinations has ${list.length} entries: at most ${MAX_DESTINATIONS}`);
@@ -101,10 +105,21 @@ const secretContext = (appId: string) => sealContext('event_destinations', 'secr
 /**
  * Makes the app's destinations these (in the caller's transaction): new ones start after the
  * app's last recorded event (a destination receives what happens from now on), changed ones keep
- * their place, removed ones go with it.
+ * their place, removed ones go with it. `stream`: the app's stream row (core/events/stream.ts)
+ * is kept, or made, the same way.
  */
-export async function storeDestinations(db: Queryable, appId: string, destinations: Array<DestinationSpec & { secret: string }>): Promise<void> {
-  await db.query('DELETE FROM event_destinations WHERE app_id = $1 AND NOT (name = ANY($2::text[]))', [appId, destinations.map((d) => d.name)]);
+export async function storeDestinations(db: Queryable, appId: string, destinations: Array<DestinationSpec & { secret: string }>, opts: { stream?: boolean } = {}): Promise<void> {
+  const kept = [...destinations.map((d) => d.name), ...(opts.stream ? [STREAM_DESTINATION] : [])];
+  await db.query('DELETE FROM event_destinations WHERE app_id = $1 AND NOT (name = ANY($2::text[]))', [appId, kept]);
+  if (opts.stream) {
+    // No signing secret: an empty one, sealed like the others so a key rotation reseals it alike.
+    await db.query(
+      `INSERT INTO event_destinations (app_id, name, url, secret, delivered_through)
+       VALUES ($1, $2, $3, $4, coalesce((SELECT max(id) FROM event_records WHERE app_id = $1), 0))
+       ON CONFLICT (app_id, name) DO NOTHING`,
+      [appId, STREAM_DESTINATION, STREAM_URL, seal(Buffer.alloc(0), secretContext(appId))],
+    );
+  }
   for (const d of destinations) {
     await db.query(
       `INSERT INTO event_destinations (app_id, name, url, kinds, secret, delivered_through)
