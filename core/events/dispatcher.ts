@@ -50,6 +50,11 @@ export const DEFAULT_EVENT_BACKOFF: Backoff = { baseMs: 1000, maxMs: 600_000 };
 const LEASE_MS = 60_000;
 /** The longest Retry-After honoured (a receiver asking for a week is tried again in an hour). */
 const MAX_RETRY_AFTER_MS = 3_600_000;
+/** A destination served longer than this (a receiver that hangs) lets its lane go on to others. */
+const PATIENCE_MS = 1_000;
+/** Destinations set aside that way at once per process (each holds at most one batch, ≈200 kB);
+ *  past it a lane waits for its own. */
+const MAX_SET_ASIDE = 64;
 
 interface Claimed {
   app_id: string;
@@ -110,19 +115,35 @@ export function startEventDispatcher(opts: DispatcherOptions, run = true): Event
     await release(d, `attempts = $4, retry_at = clock_timestamp() + make_interval(secs => $5::double precision / 1000), last_error = $6, failing_since = coalesce(failing_since, clock_timestamp())`, [attempts, waitMs, error]);
   };
 
-  const step = async (): Promise<boolean> => {
+  /** Served past PATIENCE_MS and still going: each holds its destination's lease, not a lane. */
+  const setAside = new Set<Promise<void>>();
+
+  // `patient`: once serving outlives PATIENCE_MS the lane returns and the request goes on alone
+  // (to its deadline, then back-off as ever). A hanging receiver must not hold a lane for its
+  // whole deadline: one app may name 10 destinations, and as many hanging as a sender has lanes
+  // stopped every other app's events for a deadline at a time (test/faults/events-isolation.test.ts).
+  const take = async (patient: boolean): Promise<boolean> => {
     const d = await claim();
     if (!d) return false;
-    try {
-      await serve(d);
-    } catch (error) {
+    const work = serve(d).catch((error) =>
       // A failure after the claim (a record that cannot be read, a secret sealed with a key this
       // process was not given) is the destination's, like an HTTP failure: backed off and shown on
       // its row, not retried every minute when the lease runs out.
-      await fail(d, error instanceof Error ? error.message : String(error), 'error');
+      fail(d, error instanceof Error ? error.message : String(error), 'error'),
+    );
+    if (!patient || setAside.size >= MAX_SET_ASIDE) {
+      await work;
+      return true;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const slow = await Promise.race([work.then(() => false), new Promise<true>((resolve) => (timer = setTimeout(() => resolve(true), PATIENCE_MS)))]).finally(() => clearTimeout(timer));
+    if (slow) {
+      const aside: Promise<void> = work.catch((error) => logger.warn({ err: error }, 'event dispatch step failed')).finally(() => setAside.delete(aside));
+      setAside.add(aside);
     }
     return true;
   };
+  const step = () => take(false);
 
   const serve = async (d: Claimed): Promise<void> => {
     const from: Place = { through: Number(d.delivered_through), offset: d.delivered_offset };
@@ -167,7 +188,7 @@ export function startEventDispatcher(opts: DispatcherOptions, run = true): Event
     while (!stopped) {
       let worked = false;
       try {
-        worked = await step();
+        worked = await take(true);
       } catch (error) {
         logger.warn({ err: error }, 'event dispatch step failed');
       }
@@ -191,6 +212,7 @@ export function startEventDispatcher(opts: DispatcherOptions, run = true): Event
       stopped = true;
       for (const wake of [...idle]) wake();
       await Promise.all(lanes);
+      await Promise.all([...setAside]);
     },
   };
 }
