@@ -18,7 +18,6 @@ import { cancelNotificationRoute, listNotificationsRoute, readNotificationRoute 
 import { createSubscription, reportOpen, updateSubscription } from './routes/subscriptions.js';
 import { readSubscriptionRoute } from './routes/subscription-read.js';
 import { removeStartToken, removeUpdateToken, setStartToken, setUpdateToken } from './routes/live-activity-tokens.js';
-import { readActivityChannel } from './routes/live-activity-channel.js';
 import { removePushTypeTokenRoute, setPushTypeTokenRoute } from './routes/push-type-tokens.js';
 import { startLiveActivity, updateLiveActivity } from './routes/live-activities.js';
 import { healthz, metricsEndpoint, readyz } from './routes/health.js';
@@ -27,8 +26,6 @@ import { downloadExportRoute, exportSubscriptionsRoute, optionalJsonBody } from 
 import { createUserSubscriptionRoute, transferSubscriptionRoute, updateSubscriptionByTokenRoute } from './routes/user-subscriptions.js';
 import { createSegmentRoute, deleteSegmentRoute, getSegmentRoute, getSegmentsRoute, updateSegmentRoute } from './routes/segments.js';
 import { copyTemplateToAppRoute, createTemplateRoute, deleteTemplateRoute, updateTemplateRoute, viewTemplateRoute, viewTemplatesRoute } from './routes/templates.js';
-import { exportEventsRoute, notificationHistoryRoute } from './routes/notification-history.js';
-import { outcomesRoute } from './routes/outcomes.js';
 import { mountDashboard } from './dashboard/routes/mount.js';
 import { openApiDocument } from './openapi/document.js';
 
@@ -52,9 +49,6 @@ export function createApi(deps: ApiDeps): Koa {
   router.post('/api/v1/notifications/count-unsaved', ...authenticated, jsonBody(), estimateNotificationRoute(deps));
   router.get('/api/v1/notifications/:id', ...authenticated, readNotificationRoute(deps));
   router.delete('/api/v1/notifications/:id', ...sending, cancelNotificationRoute(deps));
-  router.post('/api/v1/notifications/:id/history', ...sending, jsonBody(), notificationHistoryRoute(deps));
-  router.post('/api/v1/notifications/:id/export_events', ...sending, exportEventsRoute(deps));
-  router.get('/api/v1/apps/:app_id/outcomes', ...authenticated, outcomesRoute(deps));
   router.post('/api/v1/apps/:app_id/activities/activity/:activity_type', ...sending, jsonBody(), startLiveActivity(deps));
   router.post('/api/v1/apps/:app_id/live_activities/:activity_id/notifications', ...sending, jsonBody(), updateLiveActivity(deps));
 
@@ -98,7 +92,6 @@ export function createApi(deps: ApiDeps): Koa {
   router.post('/api/v1/notifications/:id/opened', jsonBody(), reportOpen(deps));
   router.post('/api/v1/apps/:app_id/live_activities/:activity_id/token', jsonBody(), setUpdateToken(deps));
   router.delete('/api/v1/apps/:app_id/live_activities/:activity_id/token/:subscription_id', removeUpdateToken(deps));
-  router.get('/api/v1/apps/:app_id/live_activities/:activity_id/channel', readActivityChannel(deps));
   router.put('/api/v1/apps/:app_id/activities/tokens/start/:activity_type/subscriptions/:subscription_id', jsonBody(), setStartToken(deps));
   router.delete('/api/v1/apps/:app_id/activities/tokens/start/:activity_type/subscriptions/:subscription_id', removeStartToken(deps));
   router.put('/api/v1/apps/:app_id/subscriptions/:subscription_id/push_tokens/:push_type', jsonBody(), setPushTypeTokenRoute(deps));
