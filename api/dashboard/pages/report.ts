@@ -1,4 +1,5 @@
-// A send's report: the header (how it was made, start, duration, throttle), the funnel with rates,
+// A send's report: the header (how it was made, start, duration, throttle), the whole message
+// (message.ts: every language, link, data, button, template, iOS fields), the funnel with rates,
 // a progress bar and the delivery-over-time chart (inline SVG from the chunks' finish times),
 // which dashboard.js refreshes from live.json while the send runs; cancel with a send key.
 import { defaultContent, type DeliveryPoint, type NotificationReport } from '../../../core/send/report.js';
@@ -6,7 +7,8 @@ import { isFinalStatus } from '../../../core/send-model/states.js';
 import { html, type Html } from '../html.js';
 import { deliveryChart, deliveryChartMarkup } from './chart.js';
 import type { DashboardSession } from '../session.js';
-import type { SendOptions } from '../send-options.js';
+import type { SendMessage } from '../../../core/dashboard-reads/send-message.js';
+import { messageDetails } from './message.js';
 import { count, duration, rate, SOURCE_NAMES, statusClass, statusName, when, type StatusWord } from './format.js';
 
 export interface LiveReport {
@@ -41,24 +43,7 @@ export const cancellable = (r: NotificationReport) => !r.canceled && !isFinalSta
 const step = (label: string, value: number, of: string, id: string) =>
   html`<li><span class="label">${label}</span> <strong id="${id}">${count(value)}</strong> <span class="rate" id="${id}-rate">${of}</span></li>`;
 
-/** The iOS options a team sets most, as the report shows them ('' when not set). */
-export function iosOptions(o: SendOptions): [string, string][] {
-  const a = o.apns;
-  const badge = !a.badgeType || a.badgeType === 'None' ? 'unchanged' : a.badgeType === 'SetTo' ? `set to ${a.badgeCount ?? 0}` : `increase by ${a.badgeCount ?? 0}`;
-  const ttl = a.ttlSeconds === undefined ? '3 days (default)' : a.ttlSeconds === 0 ? '0 s (now or never)' : `${count(a.ttlSeconds)} s`;
-  const subtitle = o.subtitle.en ?? Object.values(o.subtitle)[0];
-  const background = a.pushTypeOverride === 'background' || (a.contentAvailable === true && o.noText);
-  return [
-    ['Subtitle', subtitle ?? '—'],
-    ['Sound', background ? 'none (background push)' : (a.sound ?? 'default')],
-    ['Badge', badge],
-    ['Silent push', background ? 'yes (background, content-available)' : a.contentAvailable ? 'content-available with an alert' : 'no'],
-    ['Time to live', ttl],
-    ['Interruption level', a.interruptionLevel ? a.interruptionLevel.replace('_', ' ') : 'active (default)'],
-  ];
-}
-
-export function reportPage(data: LiveReport, session: DashboardSession, extra: { options: SendOptions; audience: string }): Html {
+export function reportPage(data: LiveReport, session: DashboardSession, extra: { message: SendMessage; audience: string }): Html {
   const r = data.report;
   const title = defaultContent(r);
   return html`<p><a href="/dashboard/">← Sends</a></p>
@@ -76,10 +61,7 @@ export function reportPage(data: LiveReport, session: DashboardSession, extra: {
       <div><dt>Throttle</dt><dd>${r.throttle_rate_per_minute ? `${count(r.throttle_rate_per_minute)} per minute` : 'none'}</dd></div>
     </dl>
     <p id="message-text">${r.message}</p>
-    <h2 id="ios-title">On iOS</h2>
-    <dl class="header" id="ios" aria-labelledby="ios-title">
-      ${iosOptions(extra.options).map(([k, v]) => html`<div><dt>${k}</dt><dd data-field="${k}">${v}</dd></div>`)}
-    </dl>
+    ${messageDetails(extra.message)}
     <label for="progress" class="progress-label">Delivered <span id="progress-text">${data.progressText}</span></label>
     <progress id="progress" max="100" value="${data.progress}">${data.progress}%</progress>
     <h2>Funnel</h2>

@@ -10,29 +10,11 @@ import { html, type Html } from '../html.js';
 import { audienceTabs, maskedToken } from './audience.js';
 import { count, when } from './format.js';
 import { sendsTable } from './sends-table.js';
+import { pager, plural, type Paging } from './pager.js';
+
+export type { Paging };
 
 const seconds = (d: Date | null) => (d ? Math.floor(d.getTime() / 1000) : null);
-const plural = (n: number, one: string, many = `${one}s`) => `${count(n)} ${n === 1 ? one : many}`;
-
-export interface Paging {
-  total: number;
-  /** Rows before this page (its first row is number from + 1). */
-  from: number;
-  /** The next page's query, when there is one. */
-  next?: string;
-  /** Whether this is a later page (a link back to the first). */
-  later: boolean;
-}
-
-function pager(base: string, shown: number, noun: string, p: Paging): Html {
-  return html`<p id="total" aria-live="polite">${p.total === 0
-    ? `No ${noun}s.`
-    : html`${shown ? `${count(p.from + 1)}–${count(p.from + shown)} of ` : 'None here, of '}<strong>${plural(p.total, noun)}</strong>`}</p>
-  ${p.later || p.next ? html`<nav class="pager" aria-label="Pages">
-    ${p.later ? html`<a href="${base}">First page</a>` : ''}
-    ${p.next ? html`<a href="${base}?${p.next}" rel="next">Next page</a>` : ''}
-  </nav>` : ''}`;
-}
 
 /** What an erasure removed, in words, for the note after it. */
 export function erasedText(e: Erased): string {

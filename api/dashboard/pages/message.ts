@@ -1,0 +1,83 @@
+// The whole message as the dashboard shows it (issue 30 point 6), one renderer for a send's report,
+// a template's page and compose's review step: every language's title, subtitle and text (not
+// only the default), the link, the image, the data, the button, the template it came from, and
+// every iOS field that is set. It renders a validated request (MessageFields), so what it shows is
+// what the payload builder reads; every value goes through html`` (escaped).
+import type { MessageFields, SendMessage } from '../../../core/dashboard-reads/send-message.js';
+import { html, type Html } from '../html.js';
+import { count } from './format.js';
+
+/** The languages of a message: the default first (en, else contents' first), then the rest in the order written. */
+export function languagesOf(m: Pick<MessageFields, 'contents' | 'headings' | 'subtitle'>): string[] {
+  const all = [...Object.keys(m.contents), ...Object.keys(m.headings ?? {}), ...Object.keys(m.subtitle ?? {})];
+  const first = Object.hasOwn(m.contents, 'en') ? 'en' : Object.keys(m.contents)[0];
+  return [...new Set(first === undefined ? all : [first, ...all])];
+}
+
+const isBackground = (m: MessageFields) => m.apns.pushTypeOverride === 'background' || (m.apns.contentAvailable === true && Object.keys(m.contents).length === 0);
+
+/** The iOS fields: the six a team sets most always (with their defaults), the others when set. */
+export function iosFields(m: MessageFields): [string, string][] {
+  const a = m.apns;
+  const badge = !a.badgeType || a.badgeType === 'None' ? 'unchanged' : a.badgeType === 'SetTo' ? `set to ${a.badgeCount ?? 0}` : `increase by ${a.badgeCount ?? 0}`;
+  const ttl = a.ttlSeconds === undefined ? '3 days (default)' : a.ttlSeconds === 0 ? '0 s (now or never)' : `${count(a.ttlSeconds)} s`;
+  const subtitle = m.subtitle?.en ?? Object.values(m.subtitle ?? {})[0];
+  const background = isBackground(m);
+  const set: [string, string | number | boolean | undefined][] = [
+    ['Category', a.category],
+    ['Thread id', a.threadId],
+    ['Summary argument', a.summaryArg],
+    ['Summary argument count', a.summaryArgCount],
+    ['Relevance score', a.relevanceScore],
+    ['Target content id', a.targetContentId],
+    ['Mutable content', a.mutableContent === undefined ? undefined : a.mutableContent ? 'yes' : 'no'],
+    ['Collapse id', a.collapseId],
+    ['Priority', a.priority],
+    ['Push type', a.pushTypeOverride],
+    ['Alert keys', a.alertExtras && JSON.stringify(a.alertExtras)],
+  ];
+  return [
+    ['Subtitle', subtitle ?? '—'],
+    ['Sound', background ? 'none (background push)' : (a.sound ?? 'default')],
+    ['Badge', badge],
+    ['Silent push', background ? 'yes (background, content-available)' : a.contentAvailable ? 'content-available with an alert' : 'no'],
+    ['Time to live', ttl],
+    ['Interruption level', a.interruptionLevel ? a.interruptionLevel.replace('_', ' ') : 'active (default)'],
+    ...set.filter((f): f is [string, string | number] => f[1] !== undefined).map(([k, v]): [string, string] => [k, String(v)]),
+  ];
+}
+
+/** The template line: its name linking to its page, or its id when it has been deleted since. */
+function templateLine(t: NonNullable<SendMessage['template']>): Html {
+  return t.name === null
+    ? html`<span class="note">${t.id} (deleted since)</span>`
+    : html`<a href="/dashboard/templates/${t.id}">${t.name}</a>`;
+}
+
+/** The message's sections; a page shows one message, so the ids (#languages, #data, #ios) are unique. */
+export function messageDetails(m: SendMessage): Html {
+  const langs = languagesOf(m);
+  const data = Object.entries(m.data ?? {});
+  return html`<h2 id="message-title">Message</h2>
+    ${langs.length
+      ? html`<table class="languages" id="languages" aria-labelledby="message-title">
+      <thead><tr><th scope="col">Language</th><th scope="col">Title</th><th scope="col">Subtitle</th><th scope="col">Text</th></tr></thead>
+      <tbody>${langs.map((l) => html`<tr data-lang="${l}"><th scope="row">${l}</th><td class="heading">${m.headings?.[l] ?? ''}</td><td class="subtitle">${m.subtitle?.[l] ?? ''}</td><td class="content">${m.contents[l] ?? ''}</td></tr>`)}</tbody>
+    </table>`
+      : html`<p class="note" id="languages">No text: a background push.</p>`}
+    <dl class="header" id="message-fields">
+      <div><dt>Link</dt><dd data-field="Link">${m.url ?? '—'}</dd></div>
+      ${m.imageUrl ? html`<div><dt>Image</dt><dd data-field="Image">${m.imageUrl}</dd></div>` : ''}
+      <div><dt>Button</dt><dd data-field="Button">${m.button ? html`${m.button.text} <span class="note">(id ${m.button.id})</span>` : '—'}</dd></div>
+      <div><dt>Template</dt><dd data-field="Template">${m.template ? templateLine(m.template) : '—'}</dd></div>
+    </dl>
+    <h3 id="data-title">Data</h3>
+    ${data.length
+      ? html`<table class="data" id="data" aria-labelledby="data-title"><thead><tr><th scope="col">Key</th><th scope="col">Value</th></tr></thead>
+      <tbody>${data.map(([k, v]) => html`<tr><th scope="row">${k}</th><td>${v}</td></tr>`)}</tbody></table>`
+      : html`<p class="note" id="data">None.</p>`}
+    <h2 id="ios-title">On iOS</h2>
+    <dl class="header" id="ios" aria-labelledby="ios-title">
+      ${iosFields(m).map(([k, v]) => html`<div><dt>${k}</dt><dd data-field="${k}">${v}</dd></div>`)}
+    </dl>`;
+}
