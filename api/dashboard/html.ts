@@ -31,7 +31,7 @@ export interface LayoutOptions {
   title: string;
   /** The signed-in app's name and the key's scope; absent on the sign-in page. */
   session?: { appName: string; scope: 'send' | 'read'; csrf: string };
-  current?: 'sends' | 'compose' | 'audience';
+  current?: 'sends' | 'compose' | 'audience' | 'templates' | 'events';
 }
 
 export function layout(opts: LayoutOptions, body: Html): string {
@@ -40,6 +40,8 @@ export function layout(opts: LayoutOptions, body: Html): string {
     ? html`<nav aria-label="Main">
         <a href="/dashboard/" ${opts.current === 'sends' ? html`aria-current="page"` : ''}>Sends</a>
         <a href="/dashboard/audience" ${opts.current === 'audience' ? html`aria-current="page"` : ''}>Audience</a>
+        <a href="/dashboard/templates" ${opts.current === 'templates' ? html`aria-current="page"` : ''}>Templates</a>
+        <a href="/dashboard/events" ${opts.current === 'events' ? html`aria-current="page"` : ''}>Events</a>
         ${s.scope === 'send' ? html`<a href="/dashboard/compose" ${opts.current === 'compose' ? html`aria-current="page"` : ''}>New message</a>` : ''}
         <span class="who">${s.appName} · ${s.scope === 'send' ? 'send key' : 'read-only key'}</span>
         <form method="post" action="/dashboard/sign-out" class="inline">

@@ -13,10 +13,20 @@ import { html, type Html } from '../html.js';
 import type { DashboardSession } from '../session.js';
 import { LANGUAGES, TIME_ZONES } from './choices.js';
 import { count } from './format.js';
+import { messageDetails } from './message.js';
+import type { SendRequest } from '../../../core/send-model/request.js';
 import { EVERYONE } from '../../../core/formats/built-in-segments.js';
 
 export type ComposeForm = Record<string, string>;
-const LANGS = [0, 1, 2];
+/** The language rows a form shows: three, or as many as it holds (a template's, up to the languages' limit). */
+export function langRows(form: ComposeForm): number[] {
+  let rows = 3;
+  for (const key of Object.keys(form)) {
+    const m = /^lang_(\d{1,3})$/.exec(key);
+    if (m && form[key] && Number(m[1]) < LIMITS.languages) rows = Math.max(rows, Number(m[1]) + 1);
+  }
+  return Array.from({ length: rows }, (_, i) => i);
+}
 const TARGETS = [
   ['segment', 'Segment'],
   ['tag', 'Tag'],
@@ -29,7 +39,7 @@ const LEVELS = [['', 'Active (default)'], ['passive', 'Passive'], ['active', 'Ac
 /** From this many devices, sending asks to confirm the audience's size. */
 export const LARGE_AUDIENCE = 1000;
 /** The form's fields, each bounded: what the review step carries over in hidden inputs. */
-const FIELDS_KEPT = /^(name|lang_[0-2]|heading_[0-2]|subtitle_[0-2]|content_[0-2]|target|segment|tag_key|tag_relation|tag_value|ids|send_after|send_tz|throttle|url|ios_sound|ios_badgeType|ios_badgeCount|content_available|ttl|ios_interruption_level)$/;
+const FIELDS_KEPT = /^(name|template_id|(lang|heading|subtitle|content)_\d{1,2}|target|segment|tag_key|tag_relation|tag_value|ids|send_after|send_tz|throttle|url|ios_sound|ios_badgeType|ios_badgeCount|content_available|ttl|ios_interruption_level)$/;
 
 /** The form area that shows the issues of each body field (by its first name: `contents.en` → contents). */
 const AREAS: Record<string, string> = {
@@ -55,6 +65,7 @@ const AREAS: Record<string, string> = {
   delivery_time_of_day: 'send_after',
   throttle_rate_per_minute: 'throttle',
   url: 'url',
+  template_id: 'template',
 };
 
 /** The area an issue is shown in: its field's, or the top of the form (the body as a whole). */
@@ -108,7 +119,7 @@ export function bodyFromForm(form: ComposeForm, appId: string): Record<string, u
   const contents: Record<string, string> = {};
   const headings: Record<string, string> = {};
   const subtitle: Record<string, string> = {};
-  for (const i of LANGS) {
+  for (const i of langRows(form)) {
     const lang = (form[`lang_${i}`] ?? '').trim();
     if (!lang) continue;
     if (form[`content_${i}`]) contents[lang] = form[`content_${i}`];
@@ -116,10 +127,15 @@ export function bodyFromForm(form: ComposeForm, appId: string): Record<string, u
     if (form[`subtitle_${i}`]) subtitle[lang] = form[`subtitle_${i}`];
   }
   const silent = form.content_available === 'on';
+  // Started from a template (core/templates/apply-template.ts fills the rest when the send is
+  // accepted, the body's own fields first): the form shows every language of the template, so its
+  // texts go whole, an emptied map included, and replace the template's rather than fall back to them.
+  const fromTemplate = !!form.template_id;
+  if (fromTemplate) body.template_id = form.template_id;
   // A silent push may go without text; any other send needs contents (the REST rule says so).
   if (!silent || Object.keys(contents).length) body.contents = contents;
-  if (Object.keys(headings).length) body.headings = headings;
-  if (Object.keys(subtitle).length) body.subtitle = subtitle;
+  if (fromTemplate || Object.keys(headings).length) body.headings = headings;
+  if (fromTemplate || Object.keys(subtitle).length) body.subtitle = subtitle;
   if (form.name) body.name = form.name;
   const target = form.target;
   if (target === 'segment') body.included_segments = [form.segment ?? ''];
@@ -145,13 +161,36 @@ export const keptFields = (form: ComposeForm) => Object.entries(form).filter(([k
 
 const errorsFor = (area: string, errors: Map<string, string[]>) => errorList(area, errors.get(area));
 const described = (area: string, errors: Map<string, string[]>) => invalidWhen(area, errors.has(area));
+/** The language list, and a template's language that is not in it (its code, so it is kept as written). */
+const languageChoices = (chosen: string): readonly (readonly [string, string])[] =>
+  chosen && !LANGUAGES.some(([code]) => code === chosen) ? [...LANGUAGES, [chosen, chosen]] : LANGUAGES;
+
+/** Start from a template: a GET form of its own (forms do not nest), which reloads compose filled from it. */
+function templatePicker(t: ComposeTemplates): Html {
+  if (!t.choices?.length) return html``;
+  return html`<form method="get" action="/dashboard/compose" class="template-pick">
+    <label>Start from a template <select name="template">${t.choices.map((c) => html`<option value="${c.id}" ${t.chosen?.id === c.id ? html`selected` : ''}>${c.name}</option>`)}</select></label>
+    <button type="submit" class="secondary-button">Use this template</button>
+    ${t.more ? html`<a href="/dashboard/templates">All templates</a>` : ''}
+  </form>`;
+}
+
+/** Which template the form started from, and what of it goes out without a field here. */
+function templateNote(form: ComposeForm, chosen: ComposeTemplates['chosen']): Html {
+  if (!form.template_id) return html``;
+  return html`<input type="hidden" name="template_id" value="${form.template_id}">
+    <p class="note" id="template-note">From the template ${chosen ? html`<a href="/dashboard/templates/${chosen.id}">${chosen.name}</a>` : form.template_id}.
+    ${chosen?.notShown.length ? `Its other fields (${chosen.notShown.join(', ')}) go out as the template holds them. ` : ''}A field emptied here keeps the template's value; the texts are replaced whole.
+    <a href="/dashboard/compose">Start without a template</a></p>`;
+}
+
 const options = (choices: readonly (readonly [string, string])[], chosen: string) =>
   choices.map(([value, label]) => html`<option value="${value}" ${chosen === value ? html`selected` : ''}>${label}</option>`);
 
 /** The notification as iOS shows it on the lock screen: app, time, title, subtitle and (cut) text. */
 export function iosPreview(appName: string, form: ComposeForm): Html {
   const silent = form.content_available === 'on';
-  const first = LANGS.find((i) => form[`lang_${i}`]) ?? 0;
+  const first = langRows(form).find((i) => form[`lang_${i}`]) ?? 0;
   return html`<figure class="ios-preview" id="preview" aria-labelledby="preview-caption">
     <figcaption id="preview-caption">Preview: the notification as iOS shows it</figcaption>
     <div class="phone">
@@ -166,22 +205,32 @@ export function iosPreview(appName: string, form: ComposeForm): Html {
   </figure>`;
 }
 
-export function composePage(session: DashboardSession, appName: string, segments: string[], form: ComposeForm, issues: FieldIssue[] = []): Html {
+/** A template compose may start from (the chooser), and the one it started from. */
+export interface ComposeTemplates {
+  choices?: Array<{ id: string; name: string }>;
+  /** More templates than the chooser lists: a link to the templates page. */
+  more?: boolean;
+  chosen?: { id: string; name: string; notShown: string[] };
+}
+
+export function composePage(session: DashboardSession, appName: string, segments: string[], form: ComposeForm, issues: FieldIssue[] = [], templates: ComposeTemplates = {}): Html {
   const errors = new Map<string, string[]>();
   for (const { field, message } of issues) errors.set(areaOf(field), [...(errors.get(areaOf(field)) ?? []), message]);
   const max = FORM_MAXLENGTH;
   const v = (name: string, fallback = '') => form[name] ?? fallback;
   const target = v('target', 'segment');
   return html`<h1>New message</h1>
+  ${templatePicker(templates)}
   <div class="compose-layout">
   <form method="post" action="/dashboard/compose" class="compose" novalidate>
     <input type="hidden" name="_csrf" value="${session.csrf}">
     ${errorsFor('form', errors)}
+    ${templateNote(form, templates.chosen)}${errorsFor('template', errors)}
     <fieldset><legend>Message</legend>
       <label>Name (internal, never shown to users) <input name="name" value="${v('name')}" maxlength="${max.name}" ${described('name', errors)}></label>
       ${errorsFor('name', errors)}
-      ${LANGS.map((i) => html`<div class="lang-row" ${described('contents', errors)}>
-        <label>Language <select name="lang_${i}">${i > 0 ? html`<option value="">—</option>` : ''}${options(LANGUAGES, v(`lang_${i}`, i === 0 ? 'en' : ''))}</select></label>
+      ${langRows(form).map((i) => html`<div class="lang-row" ${described('contents', errors)}>
+        <label>Language <select name="lang_${i}">${i > 0 ? html`<option value="">—</option>` : ''}${options(languageChoices(v(`lang_${i}`)), v(`lang_${i}`, i === 0 ? 'en' : ''))}</select></label>
         <label>Title <input name="heading_${i}" value="${v(`heading_${i}`)}" maxlength="${max.heading}"></label>
         <label>Subtitle <input name="subtitle_${i}" value="${v(`subtitle_${i}`)}" maxlength="${max.subtitle}"></label>
         <label class="grow">Text <textarea name="content_${i}" rows="2" maxlength="${max.content}">${v(`content_${i}`)}</textarea></label>
@@ -233,6 +282,10 @@ export function composePage(session: DashboardSession, appName: string, segments
 }
 
 export interface Review {
+  /** The send as its rules read it, the template's fields filled in: what goes out. */
+  request: SendRequest;
+  /** The template it names (`name` null: not found, the Send step's 422 follows). */
+  template?: { id: string; name: string | null };
   estimate: number;
   audience: string;
   when: string;
@@ -242,7 +295,12 @@ export interface Review {
   sendKey: string;
 }
 
-/** The step between the form and the send: who and how many, when, the preview, and the confirmation. */
+/**
+ * The step between the form and the send: everything that goes out, before the button (issue 30
+ * point 6): the name, who and how many, when, the throttle, the whole message (every language, the
+ * link, data and button, the iOS fields, the template: message.ts), the preview, and the
+ * confirmation of a large audience.
+ */
 export function reviewPage(session: DashboardSession, appName: string, form: ComposeForm, review: Review): Html {
   const large = review.estimate >= LARGE_AUDIENCE;
   return html`<h1>Review the message</h1>
@@ -251,11 +309,14 @@ export function reviewPage(session: DashboardSession, appName: string, form: Com
     <input type="hidden" name="_csrf" value="${session.csrf}">
     ${keptFields(form).map(([k, val]) => html`<input type="hidden" name="${k}" value="${val}">`)}
     <input type="hidden" name="send_key" value="${review.sendKey}">
-    <dl class="header">
-      <div><dt>Audience</dt><dd>${review.audience}</dd></div>
+    <dl class="header" id="review-summary">
+      <div><dt>Name</dt><dd data-field="Name">${review.request.name ?? '—'}</dd></div>
+      <div><dt>Audience</dt><dd data-field="Audience">${review.audience}</dd></div>
       <div><dt>Estimate</dt><dd id="estimate">${count(review.estimate)} device${review.estimate === 1 ? '' : 's'}</dd></div>
       <div><dt>When</dt><dd id="when">${review.when}</dd></div>
+      <div><dt>Throttle</dt><dd data-field="Throttle">${review.request.throttleRatePerMinute ? `${count(review.request.throttleRatePerMinute)} per minute` : 'none'}</dd></div>
     </dl>
+    <section class="review-message" aria-label="The message">${messageDetails({ ...review.request, template: review.template })}</section>
     ${large
       ? html`<label class="check confirm-large"><input type="checkbox" name="confirm_audience" value="${review.estimate}" ${invalidWhen('confirm', !!review.confirmError)}> I want to send this to ${count(review.estimate)} devices</label>
         ${errorList('confirm', review.confirmError ? [review.confirmError] : [])}`

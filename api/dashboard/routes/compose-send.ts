@@ -12,7 +12,12 @@ import { validateSendRequest } from '../../../core/validation/validate-send.js';
 import type { ApiDeps, RateDraw } from '../../shared/deps.js';
 import { classifySend } from '../../routes/notifications.js';
 import { audienceSizes } from '../audience-sizes.js';
-import { areaOf, bodyFromForm, composePage, LARGE_AUDIENCE, reviewPage, type ComposeForm } from '../pages/compose.js';
+import { areaOf, bodyFromForm, composePage, LARGE_AUDIENCE, reviewPage, type ComposeForm, type ComposeTemplates } from '../pages/compose.js';
+import { withTemplate } from '../../../core/templates/apply-template.js';
+import { findTemplate, listTemplates } from '../../../core/templates/template-store.js';
+import { TEMPLATE_LIMITS } from '../../../core/templates/template-limits.js';
+import { fieldsNotShown, formFromTemplate } from '../compose-template.js';
+import type { Queryable } from '../../../core/store/db.js';
 import { when } from '../pages/format.js';
 import { layoutOf, page } from '../respond.js';
 import { describeTarget } from '../send-audiences.js';
@@ -30,14 +35,16 @@ const issuesOf = (error: HeraldError): FieldIssue[] =>
 
 /**
  * The send the form stands for, checked as the REST call checks its body (api/middleware/json-body.ts,
- * then validateSendRequest), and its audience's size (possibly kept up to 30 s: audience-sizes.ts).
+ * then its template filled in by the accept path's own rule, then validateSendRequest), and its
+ * audience's size (possibly kept up to 30 s: audience-sizes.ts). `body` is what Send gives
+ * acceptSend: the template named, not copied, as a REST caller's body.
  */
 async function review(deps: ApiDeps, app: AppRecord, form: ComposeForm, now: Date) {
   // Text PostgreSQL cannot store (U+0000, a lone surrogate) is the REST body's 422 naming the
   // field; past Review it failed the send's statement, and every send grouped into it, as a 500.
   const body = checkUntrustedJson(bodyFromForm(form, app.id));
   const request = validateSendRequest({
-    body,
+    body: await withTemplate(deps.pool, app.id, body),
     app: { id: app.id, bundleId: app.bundleId, segmentNames: customSegmentNames(app) },
     now,
   });
@@ -45,7 +52,21 @@ async function review(deps: ApiDeps, app: AppRecord, form: ComposeForm, now: Dat
   const at = request.sendAfter
     ? `${when(Math.floor(request.sendAfter.getTime() / 1000))}${form.send_tz && form.send_tz !== 'UTC' ? ` (${form.send_after.replace('T', ' ')} ${form.send_tz})` : ''}`
     : request.timezoneDelivery ? `${request.timezoneDelivery.timeOfDay} in each device's time zone` : 'Now';
-  return { body, estimate, audience: describeTarget(request.target), when: at };
+  const template = request.templateId ? { id: request.templateId, name: (await findTemplate(deps.pool, app.id, request.templateId))?.name ?? null } : undefined;
+  return { body, request, template, estimate, audience: describeTarget(request.target), when: at };
+}
+
+/** The chooser's templates (the first page, as viewTemplates lists them) and the one the form started from. */
+async function composeTemplates(db: Queryable, appId: string, form: ComposeForm): Promise<ComposeTemplates> {
+  const [list, chosen] = await Promise.all([
+    listTemplates(db, appId, 0, TEMPLATE_LIMITS.page_max),
+    form.template_id ? findTemplate(db, appId, form.template_id) : undefined,
+  ]);
+  return {
+    choices: list.templates.map((t) => ({ id: t.id, name: t.name })),
+    more: list.total > list.templates.length,
+    chosen: chosen && { id: chosen.id, name: chosen.name, notShown: fieldsNotShown(chosen) },
+  };
 }
 
 export async function composeSend(ctx: Context, deps: ApiDeps, method: 'show' | 'post'): Promise<void> {
@@ -55,12 +76,20 @@ export async function composeSend(ctx: Context, deps: ApiDeps, method: 'show' | 
   const app = await getApp(deps.pool, s.appId);
   if (!app) throw new NotFoundError('No such app.');
   const segments = [...BUILT_IN_SEGMENTS, ...customSegmentNames(app)];
-  const form: ComposeForm = {};
-  if (method === 'show') return page(ctx, opts, composePage(s, app.name, segments, form));
+  if (method === 'show') {
+    // ?template=<id>: the form filled from one of the app's templates (another app's is not found).
+    const id = ctx.query.template;
+    const template = typeof id === 'string' && id ? await findTemplate(deps.pool, app.id, id) : undefined;
+    if (id !== undefined && !template) throw new NotFoundError('No such template in this app.');
+    const form = template ? formFromTemplate(template) : {};
+    return page(ctx, opts, composePage(s, app.name, segments, form, [], await composeTemplates(deps.pool, app.id, form)));
+  }
 
+  const form: ComposeForm = {};
   for (const [k, v] of Object.entries((ctx.request.body ?? {}) as Record<string, unknown>)) if (typeof v === 'string') form[k] = v;
   const step = form.step === 'send' || form.step === 'edit' ? form.step : 'review';
-  const again = (issues: FieldIssue[], status: number) => page(ctx, opts, composePage(s, app.name, segments, form, issues), status);
+  const again = async (issues: FieldIssue[], status: number) =>
+    page(ctx, opts, composePage(s, app.name, segments, form, issues, await composeTemplates(deps.pool, app.id, form)), status);
   if (step === 'edit') return again([], 200);
   const now = deps.now?.() ?? new Date();
   try {

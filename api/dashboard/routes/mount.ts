@@ -22,7 +22,9 @@ import { serveAsset } from '../assets.js';
 import { mountAudience } from './audience-routes.js';
 import { mountSegments } from './segment-routes.js';
 import { mountUsers } from './user-routes.js';
-import { readSendOptions } from '../send-options.js';
+import { mountTemplates } from './template-routes.js';
+import { mountEvents } from './event-routes.js';
+import { readSendMessage } from '../../../core/dashboard-reads/send-message.js';
 import { sendAudiences } from '../send-audiences.js';
 
 const ID = /^\d{1,15}$/;
@@ -156,8 +158,9 @@ export function mountDashboard(router: Router, deps: ApiDeps, keys: KeyCache): v
     const data = await loadReport(ctx);
     if (!data) throw new NotFoundError(NO_SUCH_SEND);
     const appId = session(ctx).appId;
-    const [options, audiences] = await Promise.all([readSendOptions(deps.pool, appId, data.report.id), sendAudiences(deps.pool, appId, [data.report.id])]);
-    page(ctx, layoutOf(ctx, `Send ${data.report.id}`), reportPage(data, session(ctx), { options, audience: audiences.get(data.report.id) ?? '' }));
+    const [message, audiences] = await Promise.all([readSendMessage(deps.pool, appId, data.report.id), sendAudiences(deps.pool, appId, [data.report.id])]);
+    if (!message) throw new NotFoundError(NO_SUCH_SEND);
+    page(ctx, layoutOf(ctx, `Send ${data.report.id}`), reportPage(data, session(ctx), { message, audience: audiences.get(data.report.id) ?? '' }));
   });
 
   router.get('/dashboard/sends/:id/live.json', ...signedIn, async (ctx) => {
@@ -190,6 +193,8 @@ export function mountDashboard(router: Router, deps: ApiDeps, keys: KeyCache): v
   mountAudience(router, deps, signedIn);
   mountSegments(router, deps, signedIn, changes());
   mountUsers(router, deps, signedIn, changes());
+  mountTemplates(router, deps, signedIn);
+  mountEvents(router, deps, signedIn);
 
   router.get('/dashboard/compose/estimate.json', ...signedIn, (ctx) => composeEstimate(ctx, deps));
   router.get('/dashboard/compose', ...signedIn, (ctx) => composeSend(ctx, deps, 'show'));
