@@ -13,6 +13,8 @@ import { unsubscribeRefused } from '../subscriptions/subscription-store.js';
 import type { RefusedToken } from '../send-model/devices.js';
 import { finishIfComplete, stopWithin, type FinishedSend } from './finish.js';
 import { dropEndedTokens, removeRefusedTokens } from '../live-activities/tokens.js';
+import { removeRefusedPushTypeTokens } from '../subscriptions/push-type-tokens.js';
+import type { OwnTokenPushType } from '../formats/push-type.js';
 import { isUuid } from '../formats/uuid.js';
 import { aliasInstalls } from '../audience/alias-target.js';
 import { recordChunkEvents } from '../events/record.js';
@@ -108,9 +110,12 @@ export interface RecordResult {
  * Records a chunk's outcome and moves the send's counters, once: the conditional close of the
  * (send, chunk) row decides, in the same transaction as the counters, whether anything moves.
  * A Live Activity push (`liveActivity`) went to its own tokens: Apple's refusals remove those,
- * never the install's subscription, and an `end` drops the tokens it was delivered to.
+ * never the install's subscription, and an `end` drops the tokens it was delivered to. So does a
+ * push of a type with its own token (`pushToken`: VoIP, location, …): a refusal removes that token only.
  */
-export async function recordChunk(pool: Pool, appId: string, sendId: number, chunk: number, outcome: ChunkOutcome, liveActivity?: LiveActivityRequest): Promise<RecordResult> {
+export async function recordChunk(
+  pool: Pool, appId: string, sendId: number, chunk: number, outcome: ChunkOutcome, liveActivity?: LiveActivityRequest, pushToken?: OwnTokenPushType,
+): Promise<RecordResult> {
   return inTransaction(pool, async (db) => {
     // Lock order everywhere: the send row first, then its chunks.
     const locked = await db.query('SELECT status FROM sends WHERE id = $1 FOR UPDATE', [sendId]);
@@ -130,6 +135,7 @@ export async function recordChunk(pool: Pool, appId: string, sendId: number, chu
     const s = moved.rows[0];
     if (!s) return { counted: false };
     if (liveActivity) await removeRefusedTokens(db, appId, liveActivity, outcome.unsubscribe);
+    else if (pushToken) await removeRefusedPushTypeTokens(db, appId, pushToken, outcome.unsubscribe);
     else await unsubscribeRefused(db, appId, outcome.unsubscribe);
     // The devices this end reached ended their activity: nothing more goes to those tokens. The
     // others (failed, left out, an exhausted chunk, a token registered since) keep theirs.
@@ -137,7 +143,8 @@ export async function recordChunk(pool: Pool, appId: string, sendId: number, chu
     if (locked.rows[0]?.status === 'queued') await writeTransition(db, sendId, 'queued', 'chunk_started', {});
     // Its devices' events, one row for the chunk (Live Activity events are a later step); late in
     // the transaction, as it takes the app's event lock until the commit (core/events/record.ts).
-    if (!liveActivity) await recordChunkEvents(db, appId, sendId, chunk, { sent: outcome.sentTo ?? [], failed: outcome.failedFor ?? [], unsubscribed: outcome.unsubscribe });
+    // A refused VoIP (…) token unsubscribed nobody: no unsubscribe event for it.
+    if (!liveActivity) await recordChunkEvents(db, appId, sendId, chunk, { sent: outcome.sentTo ?? [], failed: outcome.failedFor ?? [], unsubscribed: pushToken ? [] : outcome.unsubscribe });
     if (outcome.stop) return { counted: true, finished: await stopWithin(db, sendId, 'credentials', outcome.stop) };
     const last = s.stopped !== null || (s.chunks_total !== null && s.chunks_done >= s.chunks_total);
     const finished = last ? await finishIfComplete(db, sendId) : undefined;
