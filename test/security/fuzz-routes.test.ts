@@ -40,6 +40,7 @@ describe('fuzz: HTTP routes', function () {
       fc.tuple(id(), id()).map(([a, x]) => `/api/v1/apps/${a}/live_activities/${x}/token`),
       fc.tuple(id(), id(), id()).map(([a, x, s]) => `/api/v1/apps/${a}/live_activities/${x}/token/${s}`),
       fc.tuple(id(), id(), id()).map(([a, x, s]) => `/api/v1/apps/${a}/activities/tokens/start/${x}/subscriptions/${s}`),
+      fc.tuple(id(), id(), fc.oneof(id(), fc.constantFrom('voip', 'widgets', 'mdm'))).map(([a, s, t]) => `/api/v1/apps/${a}/subscriptions/${s}/push_tokens/${t}`),
       fc.tuple(id(), id()).map(([a, x]) => `/api/v1/apps/${a}/live_activities/${x}/notifications`),
       fc.tuple(id(), id()).map(([a, x]) => `/api/v1/apps/${a}/activities/activity/${x}`),
       fc.constantFrom('/healthz', '/api/v1/notifications?app_id=%FF&limit=-1', '/api/v1//notifications', '/%'),
