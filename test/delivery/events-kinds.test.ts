@@ -1,0 +1,220 @@
+// The event kinds beyond a chunk's outcomes (issue 28 point 1, docs/events.md), through the real
+// flows to a real receiver that verifies every request with the `standardwebhooks` library: an
+// open reported by the app (the SDK's call) as message.push.clicked, once; a send paused by an
+// overdue invoice (the running sender's scheduler sweeps it) or kept from firing by one as
+// notification.paused then notification.finished; Live Activity tokens the simulator refuses as
+// live_activity.token.removed with Apple's reason and timestamp; an end push and the app's
+// removals as live_activity.ended and live_activity.token.removed; and Live Activity pushes give
+// no message.push.* events.
+import { expect } from 'chai';
+import * as OneSignal from '@onesignal/node-onesignal';
+import { useTestEnv } from '../env/index.js';
+import { setInvoiceOverdue } from '../../core/apps/app-store.js';
+import { checkEventsSpec } from '../../core/events/destinations.js';
+import type { HeraldEvent } from '../../core/events/expand.js';
+import { EVENT_KINDS, type EventKind } from '../../core/events/kinds.js';
+import { UUID_PATTERN } from '../../core/formats/uuid.js';
+import { waitFor } from '../support/wait.js';
+import { addDevices, createTestApp, send, startDeliveryStack, token, waitFinal, type DeliveryStack } from './fixtures.js';
+import { addDestination, eventsOf, startReceiver, whsec, type Receiver } from './event-receiver.js';
+
+const uuid = new RegExp(UUID_PATTERN);
+
+/** The fields every event has (docs/events.md "Fields"), checked on each one received. */
+function expectCommonFields(e: HeraldEvent, appId: string): void {
+  expect(e.event.id).to.match(uuid);
+  expect(e.event.app_id).to.equal(appId);
+  expect(e.event.timestamp).to.be.a('number').and.to.equal(Math.floor(Date.parse(e.event.datetime) / 1000));
+  expect(e.event.datetime).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+}
+
+describe('events: clicked, paused and Live Activity kinds at a real receiver', function () {
+  this.timeout(120_000);
+  const env = useTestEnv();
+  let stack: DeliveryStack;
+  let receiver: Receiver;
+  const closers: Array<() => Promise<void>> = [];
+  // Apple found the refused push-to-start token invalid an hour ago; it was registered before.
+  const appleGoneAt = Date.now() - 3_600_000 + 321;
+
+  before(async () => {
+    stack = await startDeliveryStack(
+      env,
+      'eventskinds',
+      {
+        rules: [
+          { prefix: 'dead', status: 410, reason: 'Unregistered', timestamp: appleGoneAt },
+          { prefix: 'bade', status: 400, reason: 'BadDeviceToken' },
+          // Accepted after 1.5 s: a chunk still in flight when the app's invoice goes overdue.
+          { prefix: 'de1a', delayMs: 1500 },
+        ],
+      },
+      { events: { httpHosts: ['127.0.0.1'], lanes: 2, idleMs: 50, backoff: { baseMs: 100, maxMs: 400 } } },
+    );
+    const secret = whsec();
+    receiver = await startReceiver(secret);
+    closers.push(receiver.close);
+    await addDestination(env.pool, stack.app.app.id, 'all', receiver.url, secret);
+  });
+  after(async () => {
+    for (const close of closers) await close();
+    await stack?.close();
+  });
+
+  const received = (r: Receiver = receiver) => eventsOf(r.accepted);
+  const ofSend = (id: number | string, r: Receiver = receiver) => received(r).filter((e) => e.message?.id === String(id));
+  const finishedEvent = (id: number | string, r: Receiver = receiver) => ofSend(id, r).find((e) => e.event.kind === 'notification.finished');
+
+  it('the manifest check and the CRD accept every new kind in a destination\'s kinds', () => {
+    const kinds: EventKind[] = ['message.push.clicked', 'notification.paused', 'live_activity.token.removed', 'live_activity.ended'];
+    const [d] = checkEventsSpec({ destinations: [{ name: 'new-kinds', url: 'https://hooks.example.com/h', kinds, secretRef: { name: 's', key: 'k' } }] }, []);
+    expect(d.kinds).to.deep.equal(kinds);
+    expect(EVENT_KINDS).to.include.members(kinds);
+  });
+
+  it('an open reported by the app reaches the receiver as message.push.clicked, once per install, with its fields', async () => {
+    const { app } = stack.app;
+    await addDevices(env.pool, app.id, 3, { prefix: 'c1', externalIdPrefix: 'opener-' });
+    const subs = (await env.pool.query(`SELECT id::text, external_id FROM subscriptions WHERE app_id = $1 AND external_id LIKE 'opener-%' ORDER BY external_id`, [app.id])).rows;
+    const [a, b, outsider] = subs;
+    const res = await stack.client.createNotification(Object.assign(new OneSignal.Notification(), { app_id: app.id, include_subscription_ids: [a.id, b.id], contents: { en: 'open me' } }));
+    await waitFinal(env.pool, Number(res.id));
+    const open = (sub: string) => stack.api.request('POST', `/api/v1/notifications/${res.id}/opened`, { body: { app_id: app.id, subscription_id: sub } });
+    expect((await open(a.id)).status).to.equal(200);
+    expect((await open(a.id)).status).to.equal(200); // a repeat: counted once, reported once
+    expect((await open(outsider.id)).status).to.equal(200); // not in the audience: neither
+    expect((await open(b.id)).status).to.equal(200);
+    // b's event is recorded after the others: once it is in, theirs would be too.
+    const clicked = () => ofSend(res.id!).filter((e) => e.event.kind === 'message.push.clicked');
+    await waitFor("b's click at the receiver", () => clicked().some((e) => e.subscription?.id === b.id));
+    expect(receiver.badSignatures).to.equal(0);
+    expect(clicked().map((e) => [e.subscription!.id, e.user!.external_id])).to.deep.equal([[a.id, a.external_id], [b.id, b.external_id]]);
+    const first = clicked()[0];
+    expectCommonFields(first, app.id);
+    expect(first.event).to.include({ kind: 'message.push.clicked', subscription_device_type: 'iOS' });
+    expect(first.event.data).to.deep.equal({});
+    expect(first.message).to.deep.equal({ id: String(res.id) });
+    expect(Object.keys(first).sort()).to.deep.equal(['event', 'message', 'subscription', 'user']);
+    expect((await env.pool.query('SELECT clicked FROM sends WHERE id = $1', [res.id])).rows[0].clicked).to.equal(2);
+  });
+
+  /** An app of its own (its invoice goes overdue), on the same simulator key, with its own receiver. */
+  async function pausingApp(name: string) {
+    const t = await createTestApp(env.pool, name, { key: stack.app.key, teamId: stack.app.teamId });
+    const secret = whsec();
+    const r = await startReceiver(secret);
+    closers.push(r.close);
+    await addDestination(env.pool, t.app.id, 'all', r.url, secret);
+    return { app: t.app, receiver: r };
+  }
+
+  it('a running send paused by an overdue invoice: notification.paused, then notification.finished stopped "paused"', async () => {
+    const { app, receiver: r } = await pausingApp('eventspause');
+    await addDevices(env.pool, app.id, 3, { prefix: 'de1a' });
+    const created = await send(env, app, { included_segments: ['Subscribed Users'], contents: { en: 'x' } });
+    // What the controller writes for spec.billing.invoiceOverdue; the sender's scheduler sweeps.
+    await setInvoiceOverdue(env.pool, app.id, true);
+    const { final } = await waitFinal(env.pool, created.body.id);
+    await waitFor('the finished event', () => finishedEvent(created.body.id, r));
+    const events = ofSend(created.body.id, r).filter((e) => e.event.kind.startsWith('notification.'));
+    expect(events.map((e) => e.event.kind)).to.deep.equal(['notification.created', 'notification.paused', 'notification.finished']);
+    const [, paused, finished] = events;
+    expectCommonFields(paused, app.id);
+    expect(Object.keys(paused).sort()).to.deep.equal(['event', 'message', 'notification']);
+    expect(['queued', 'sending']).to.include(paused.notification!.status); // its status when the pause stopped it
+    expect(finished.notification).to.deep.include({ status: final.status, sent: final.sent, stopped: 'paused' });
+    await setInvoiceOverdue(env.pool, app.id, false);
+  });
+
+  it('a scheduled send that comes due while the invoice is overdue: notification.paused, then finished as a draft with all left out', async () => {
+    const { app, receiver: r } = await pausingApp('eventspausefire');
+    await addDevices(env.pool, app.id, 2, { prefix: 'c2' });
+    const created = await send(env, app, { included_segments: ['Subscribed Users'], contents: { en: 'x' }, send_after: new Date(Date.now() + 1500).toISOString() });
+    await setInvoiceOverdue(env.pool, app.id, true);
+    await waitFinal(env.pool, created.body.id); // fired by the sender's scheduler
+    await waitFor('the finished event', () => finishedEvent(created.body.id, r));
+    const events = ofSend(created.body.id, r);
+    expect(events.map((e) => e.event.kind)).to.deep.equal(['notification.created', 'notification.paused', 'notification.finished']);
+    expect(events[1].notification).to.deep.equal({ status: 'scheduled' });
+    expect(events[2].notification).to.deep.equal({ status: 'draft', sent: 0, failed: 0, skipped: 0, left_out: 2, stopped: 'paused' });
+    await setInvoiceOverdue(env.pool, app.id, false);
+  });
+
+  // Live Activities: installs as the SDK registers them, tokens through the SDK's calls.
+  async function install(n: number): Promise<string> {
+    const res = await stack.api.request('POST', `/api/v1/apps/${stack.app.app.id}/subscriptions`, { body: { token: token('c3', n), external_id: `rider-${n}` } });
+    expect(res.status).to.equal(201);
+    return res.body.id;
+  }
+  const la = (path: string) => `/api/v1/apps/${stack.app.app.id}/${path}`;
+  const setUpdate = (sub: string, activity: string, pushToken: string) => stack.api.request('POST', la(`live_activities/${activity}/token`), { body: { subscription_id: sub, push_token: pushToken } });
+  const setStart = (sub: string, type: string, pushToken: string) => stack.api.request('PUT', la(`activities/tokens/start/${type}/subscriptions/${sub}`), { body: { activity_token: pushToken, device_type: 0 } });
+  const kindsOf = (events: HeraldEvent[]) => events.map((e) => e.event.kind);
+
+  it('tokens the simulator refuses: live_activity.token.removed with Apple\'s reason (and a 410\'s timestamp); no message.push.* for Live Activity pushes', async () => {
+    const [bad, good, gone] = await Promise.all([1, 2, 3].map(install));
+    expect((await setUpdate(bad, 'ride-1', token('bade', 1))).status).to.equal(200);
+    expect((await setUpdate(good, 'ride-1', token('0a', 1))).status).to.equal(200);
+    expect((await setStart(gone, 'RideAttributes', token('dead', 1))).status).to.equal(200);
+    // Registered before Apple found it invalid (a token registered after stays, and says nothing).
+    await env.pool.query(`UPDATE live_activity_tokens SET updated_at = now() - interval '2 hours' WHERE subscription_id = $1`, [gone]);
+
+    const update = await stack.api.request('POST', la('live_activities/ride-1/notifications'), { key: stack.key, body: { event: 'update', event_updates: { eta: 3 } } });
+    expect(update.status).to.equal(200);
+    const start = await stack.client.startLiveActivity(stack.app.app.id, 'RideAttributes', Object.assign(new OneSignal.StartLiveActivityRequest(), {
+      name: 'ride', event: 'start', activity_id: 'ride-2', event_attributes: { driver: 'Kim' }, event_updates: { eta: 9 },
+      contents: { en: 'On the way' }, headings: { en: 'Ride' }, include_subscription_ids: [gone],
+    }));
+    const ids = [String(update.body.id), String(start.notification_id)];
+    for (const id of ids) await waitFinal(env.pool, Number(id));
+    // A send's finished event is recorded with (or after) its last chunk's: all its events are in.
+    await waitFor('both finished events', () => ids.every((id) => finishedEvent(id)));
+    const updateEvents = ofSend(ids[0]);
+    const startEvents = ofSend(ids[1]);
+    expect(kindsOf(updateEvents)).to.deep.equal(['notification.created', 'live_activity.token.removed', 'notification.finished']);
+    expect(kindsOf(startEvents)).to.deep.equal(['notification.created', 'live_activity.token.removed', 'notification.finished']);
+    const refused = updateEvents[1];
+    expectCommonFields(refused, stack.app.app.id);
+    expect(refused.event).to.include({ subscription_device_type: 'iOS' });
+    expect(refused.event.data).to.deep.equal({ token: 'update', activity_id: 'ride-1', reason: 'BadDeviceToken' });
+    expect(refused.subscription).to.deep.equal({ id: bad });
+    expect(refused.user).to.deep.equal({ external_id: 'rider-1' });
+    expect(startEvents[1].event.data).to.deep.equal({ token: 'push_to_start', activity_type: 'RideAttributes', reason: 'Unregistered', apple_timestamp: appleGoneAt });
+    expect(startEvents[1].subscription).to.deep.equal({ id: gone });
+    expect(updateEvents[2].notification).to.deep.include({ sent: 1, failed: 1 }); // the good token's push: counted, no message.push.sent
+  });
+
+  it('an end push Apple accepted, and the app removing its tokens: live_activity.ended (by push, by app) and live_activity.token.removed (reason app)', async () => {
+    const [rider, dismisser, starter] = await Promise.all([11, 12, 13].map(install));
+    expect((await setUpdate(rider, 'ride-9', token('0b', 1))).status).to.equal(200);
+    expect((await setUpdate(dismisser, 'ride-8', token('0c', 1))).status).to.equal(200);
+    expect((await setStart(starter, 'RideAttributes', token('0d', 1))).status).to.equal(200);
+
+    const end = await stack.api.request('POST', la('live_activities/ride-9/notifications'), { key: stack.key, body: { event: 'end', event_updates: { eta: 0 } } });
+    expect(end.status).to.equal(200);
+    await waitFinal(env.pool, Number(end.body.id));
+    // The activity ended on the device: the SDK removes its update token; push-to-start is no longer wanted.
+    expect((await stack.api.request('DELETE', la(`live_activities/ride-8/token/${dismisser}`))).status).to.equal(200);
+    expect((await stack.api.request('DELETE', la(`activities/tokens/start/RideAttributes/subscriptions/${starter}`))).status).to.equal(200);
+    expect((await stack.api.request('DELETE', la(`activities/tokens/start/RideAttributes/subscriptions/${starter}`))).status).to.equal(404); // nothing removed: no event
+
+    const mine = () => received().filter((e) => [rider, dismisser, starter].includes(e.subscription?.id ?? ''));
+    await waitFor('the push-to-start removal at the receiver', () => mine().some((e) => e.subscription!.id === starter));
+    const events = mine();
+    expect(events.map((e) => [e.event.kind, e.subscription!.id])).to.deep.equal([
+      ['live_activity.ended', rider],
+      ['live_activity.ended', dismisser],
+      ['live_activity.token.removed', starter],
+    ]);
+    const [byPush, byApp, removed] = events;
+    for (const e of events) expectCommonFields(e, stack.app.app.id);
+    expect(byPush.event.data).to.deep.equal({ activity_id: 'ride-9', ended_by: 'push' });
+    expect(byPush.message).to.deep.equal({ id: String(end.body.id) });
+    expect(byPush.user).to.deep.equal({ external_id: 'rider-11' });
+    expect(byApp.event.data).to.deep.equal({ activity_id: 'ride-8', ended_by: 'app' });
+    expect(byApp).to.not.have.property('message'); // a fact of no send
+    expect(removed.event.data).to.deep.equal({ token: 'push_to_start', activity_type: 'RideAttributes', reason: 'app' });
+    expect(removed).to.not.have.property('message');
+    expect(kindsOf(ofSend(end.body.id))).to.deep.equal(['notification.created', 'live_activity.ended', 'notification.finished']);
+  });
+});
