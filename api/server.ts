@@ -18,6 +18,7 @@ import { cancelNotificationRoute, listNotificationsRoute, readNotificationRoute 
 import { createSubscription, reportOpen, updateSubscription } from './routes/subscriptions.js';
 import { readSubscriptionRoute } from './routes/subscription-read.js';
 import { removeStartToken, removeUpdateToken, setStartToken, setUpdateToken } from './routes/live-activity-tokens.js';
+import { readActivityChannel } from './routes/live-activity-channel.js';
 import { removePushTypeTokenRoute, setPushTypeTokenRoute } from './routes/push-type-tokens.js';
 import { startLiveActivity, updateLiveActivity } from './routes/live-activities.js';
 import { healthz, metricsEndpoint, readyz } from './routes/health.js';
@@ -92,6 +93,7 @@ export function createApi(deps: ApiDeps): Koa {
   router.post('/api/v1/notifications/:id/opened', jsonBody(), reportOpen(deps));
   router.post('/api/v1/apps/:app_id/live_activities/:activity_id/token', jsonBody(), setUpdateToken(deps));
   router.delete('/api/v1/apps/:app_id/live_activities/:activity_id/token/:subscription_id', removeUpdateToken(deps));
+  router.get('/api/v1/apps/:app_id/live_activities/:activity_id/channel', readActivityChannel(deps));
   router.put('/api/v1/apps/:app_id/activities/tokens/start/:activity_type/subscriptions/:subscription_id', jsonBody(), setStartToken(deps));
   router.delete('/api/v1/apps/:app_id/activities/tokens/start/:activity_type/subscriptions/:subscription_id', removeStartToken(deps));
   router.put('/api/v1/apps/:app_id/subscriptions/:subscription_id/push_tokens/:push_type', jsonBody(), setPushTypeTokenRoute(deps));

@@ -11,6 +11,8 @@ import type { KubeClients } from './kube/client.js';
 import { eventRecorder } from './kube/events.js';
 import { defaultTimings, startLeaderElection, type LeaderElector, type LeaderElectorOptions } from './leader/lease.js';
 import { startScheduler } from './scheduler/scheduler.js';
+import { ChannelSweep } from '../core/live-activities/channel-sweep.js';
+import type { ChannelManagementSettings } from '../core/live-activities/channel-managers.js';
 import { sendController, type SendController } from './sends/controller.js';
 
 export interface ControllerSettings {
@@ -26,6 +28,8 @@ export interface ControllerSettings {
   eventHttpHosts?: readonly string[];
   statusWritesPerSecond: number;
   statusIntervalMs?: number;
+  /** HERALD_APNS_BROADCAST_URL and the CA: the scheduler deletes ended Live Activities' broadcast channels when this process leads it. */
+  channelManagement?: ChannelManagementSettings;
   identity: string;
   lease: { namespace: string; name: string; durationSeconds: number; timings?: Partial<Pick<LeaderElectorOptions, 'leaseDurationMs' | 'renewDeadlineMs' | 'retryPeriodMs'>> };
 }
@@ -84,7 +88,8 @@ export async function startController(deps: ControllerDeps): Promise<RunningCont
     async onStartedLeading() {
       apps.startWorkers();
       await sends.startWorkers();
-      stopScheduler = startScheduler({ pool: deps.pool, bus: deps.bus, logger, retention: settings.finishedSendRetention });
+      const channels = new ChannelSweep(deps.pool, settings.channelManagement ?? {}, logger);
+      stopScheduler = startScheduler({ pool: deps.pool, bus: deps.bus, logger, retention: settings.finishedSendRetention, channels });
     },
     onStoppedLeading: () => markLost(),
   });

@@ -20,6 +20,7 @@ import { createSenderMetrics, type SenderMetrics } from './metrics.js';
 import { createThrottle } from './throttle.js';
 import { outageLog } from '../core/faults/outage-log.js';
 import { startEventDispatcher, type DispatcherOptions } from '../core/events/dispatcher.js';
+import { ChannelSweep } from '../core/live-activities/channel-sweep.js';
 
 export interface SenderOptions {
   pool: Pool;
@@ -44,6 +45,8 @@ export interface SenderOptions {
   metrics?: SenderMetrics;
   /** The event dispatcher this process runs beside its delivery loops (core/events/dispatcher.ts); absent: none. */
   events?: Omit<DispatcherOptions, 'pool' | 'logger'>;
+  /** HERALD_APNS_BROADCAST_URL, for the scheduler's deletion of ended Live Activities' broadcast channels (`apns.ca` applies). */
+  broadcastUrl?: string;
 }
 
 /** The fast lane's slots when not configured (HERALD_SENDER_LIVE_ACTIVITY_SLOTS). */
@@ -92,7 +95,9 @@ export async function startSender(opts: SenderOptions): Promise<Sender> {
   // A dependency outage is logged once, not every round.
   const relayOutage = outageLog(logger, 'outbox relay');
   const stopRelay = startOutboxRelay(pool, bus, { onError: (e) => relayOutage.down(e), onOk: () => relayOutage.up() });
-  const scheduler = startScheduler({ pool, bus, logger, retention: opts.retention }, Math.min(opts.dutyEveryMs ?? 500, 1000));
+  // When this process leads it also deletes ended Live Activities' broadcast channels at Apple.
+  const channels = new ChannelSweep(pool, { broadcastUrl: opts.broadcastUrl, ca: opts.apns.ca }, logger);
+  const scheduler = startScheduler({ pool, bus, logger, retention: opts.retention, channels }, Math.min(opts.dutyEveryMs ?? 500, 1000));
   const dispatcher = opts.events ? startEventDispatcher({ pool, logger, stream: bus, ...opts.events }) : undefined;
 
   return {

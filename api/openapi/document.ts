@@ -199,6 +199,20 @@ export const openApiDocument = {
         responses: { '200': { description: 'Set (replaces the install\'s earlier token for the activity).', content: json(ref('Success')) }, '403': IDENTITY, '404': r('NotFound'), ...SDK },
       },
     },
+    '/apps/{app_id}/live_activities/{activity_id}/channel': {
+      get: {
+        operationId: 'readLiveActivityChannel',
+        tags: ['sdk'],
+        security: [],
+        summary: "The activity's broadcast channel, made on first need, for an app that starts the activity itself (docs/live-activities.md).",
+        parameters: [
+          pathParam('app_id'), pathParam('activity_id'),
+          { name: 'subscription_id', in: 'query', required: true, description: "The install's Subscription ID.", schema: { type: 'string', format: 'uuid' } },
+          { name: 'external_id_auth_hash', in: 'query', required: false, description: "When the app verifies identity: the hash of the install's external id.", schema: { type: 'string', maxLength: 128 } },
+        ],
+        responses: { '200': { description: 'The channel (null: none for this install).', content: json(ref('LiveActivityChannel')) }, '403': IDENTITY, '404': r('NotFound'), ...SDK },
+      },
+    },
     '/apps/{app_id}/live_activities/{activity_id}/token/{subscription_id}': {
       delete: {
         operationId: 'removeLiveActivityUpdateToken',

@@ -109,8 +109,29 @@ export const schemas = {
         type: 'object',
         description: 'A Live Activity push (kind live_activity): its event and activity.',
         required: ['event', 'activity_id'],
-        properties: { event: { type: 'string', enum: ['start', 'update', 'end'] }, activity_id: { type: 'string' }, activity_type: { type: 'string' } },
+        properties: {
+          event: { type: 'string', enum: ['start', 'update', 'end'] },
+          activity_id: { type: 'string' },
+          activity_type: { type: 'string' },
+          broadcast: {
+            type: 'object',
+            description: "An update or end sent to the activity's broadcast channel (issue 29): Apple accepted the one request, or it failed (reason) and only the tokens were sent. Absent: no channel, per token only. The tokens' part is total_recipients, sent and failed.",
+            required: ['status'],
+            additionalProperties: false,
+            properties: { status: { type: 'string', enum: ['accepted', 'failed'] }, reason: { type: 'string', description: "Apple's reason, or the client's (ConnectionError, Timeout, …)." } },
+          },
+        },
       },
+    },
+  },
+  LiveActivityChannel: {
+    type: 'object',
+    description: "A Live Activity's broadcast channel, for an app that starts the activity itself (ActivityKit's pushType .channel(id), iOS 18).",
+    required: ['activity_id', 'channel_id'],
+    additionalProperties: false,
+    properties: {
+      activity_id: { type: 'string' },
+      channel_id: { type: ['string', 'null'], description: "Apple's apns-channel-id; null: no channel for this install (another environment's build, or channel management failed): register the activity's update token instead." },
     },
   },
   NotificationPage: {

@@ -13,6 +13,7 @@ import type { AppRecord } from '../../core/apps/app-store.js';
 import type { SendRequest } from '../../core/send-model/request.js';
 import { validateLiveActivityRequest } from '../../core/validation/validate-live-activity.js';
 import type { ApiDeps } from '../shared/deps.js';
+import type { PreparedBroadcast } from '../live-activities/broadcast.js';
 import { classifySend, routeAccept } from './notifications.js';
 
 /** POST /api/v1/apps/{app_id}/activities/activity/{activity_type}: push-to-start to an audience named as in sends. */
@@ -41,17 +42,28 @@ export function updateLiveActivity(deps: ApiDeps) {
   return async function updateLiveActivityHandler(ctx: Context): Promise<void> {
     const body = ctx.request.body as Record<string, unknown>;
     const activityId = String(ctx.params.activity_id);
-    let request: SendRequest | undefined;
+    // The fast lane (docs/live-activities.md "Speed"): the channel is looked up while the send is
+    // recorded, and the broadcast leaves as soon as the send is committed, before its bus
+    // messages; the answer waits for Apple's (a replayed answer sends nothing: no broadcast).
+    const broadcaster = deps.liveActivityBroadcast;
+    let prepared: { app: AppRecord; request: SendRequest; lookup: PreparedBroadcast } | undefined;
+    let sent: Promise<void> | undefined;
     const created = await accept(ctx, {
       namedAppId: ctx.params.app_id,
       draw: { bucket: 'send' }, // one activity's tokens, like a list
       body,
-      validate: (v) => (request = validateLiveActivityRequest({ ...v, call: { event: 'update', activityId } })),
+      validate: (v) => validateLiveActivityRequest({ ...v, call: { event: 'update', activityId } }),
+      prepare: async (request, app) => {
+        const lookup = broadcaster?.prepare(app, request);
+        if (lookup) prepared = { app, request, lookup };
+      },
+      onRecorded: (sendId) => {
+        if (prepared) sent = broadcaster!.broadcast(prepared.app, prepared.request, sendId, prepared.lookup);
+      },
       fingerprint: { activity_id: activityId, body },
     });
-    // A replayed answer sent nothing new: nor does its broadcast.
     // It never throws: the update is accepted, a failure there is per-token delivery only.
-    if (deps.liveActivityBroadcast && request && ctx.response.get('Idempotent-Replayed') !== 'true') await deps.liveActivityBroadcast.broadcast(request.appId, request);
+    await sent;
     ctx.status = 200;
     ctx.body = { id: String(created.body.id) };
   };

@@ -47,6 +47,7 @@ export interface AcceptCall {
   body: Record<string, unknown>;
   validate?: AcceptInput['validate'];
   prepare?: AcceptInput['prepare'];
+  onRecorded?: AcceptInput['onRecorded'];
   fingerprint?: unknown;
 }
 
@@ -74,6 +75,7 @@ export function routeAccept(deps: ApiDeps) {
       now: now(),
       validate: call.validate,
       prepare: call.prepare,
+      onRecorded: call.onRecorded,
       fingerprint: call.fingerprint,
     });
     if (replayed) {

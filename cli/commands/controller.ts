@@ -1,6 +1,7 @@
 // `herald controller`: the Kubernetes operator (docs/operator.md). Builds the clients, starts
 // the controllers under leader election, and exits when leadership is lost (as client-go's
 // controllers do: the work may already be the other replica's, and a restart is the clean way back).
+import { readFileSync } from 'node:fs';
 import { homedir, hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { kubeClients } from '../../controller/kube/client.js';
@@ -39,6 +40,7 @@ export async function runController(rt: Runtime): Promise<void> {
       resyncMs: config.controllerResyncSeconds * 1000,
       eventHttpHosts: config.eventHttpHosts,
       statusWritesPerSecond: config.kubeStatusWritesPerSecond,
+      channelManagement: { broadcastUrl: config.apnsBroadcastUrl, ca: config.apnsCaFile ? readFileSync(config.apnsCaFile, 'utf8') : undefined },
       identity,
       lease: { namespace: config.leaseNamespace, name: config.leaseName, durationSeconds: config.leaseDurationSeconds },
     },

@@ -14,9 +14,10 @@ export async function runDev(rt: Runtime): Promise<void> {
     rt.logger.info({ url: sim.url, controlUrl: sim.controlUrl }, 'dev: delivering to the APNs simulator');
     // For the person at the terminal: where the payloads Apple would receive can be read.
     process.stdout.write(`\nAPNs simulator: what Apple would receive is at ${sim.controlUrl}/deliveries?limit=20\n\n`);
-    senderRt = { ...rt, config: Object.freeze({ ...rt.config, apnsUrl: sim.url, apnsCaFile: sim.caFile }) };
-    // The api sends Live Activity broadcasts and manages their channels (issue 29): the simulator too.
-    apiRt = { ...rt, config: Object.freeze({ ...senderRt.config, apnsBroadcastUrl: rt.config.apnsBroadcastUrl ?? sim.managementUrl }) };
+    // The api sends Live Activity broadcasts and manages their channels, the sender's scheduler
+    // deletes them (issue 29): the simulator's management port for both.
+    senderRt = { ...rt, config: Object.freeze({ ...rt.config, apnsUrl: sim.url, apnsCaFile: sim.caFile, apnsBroadcastUrl: rt.config.apnsBroadcastUrl ?? sim.managementUrl }) };
+    apiRt = senderRt;
     rt.onShutdown('apns simulator', () => sim.close());
   }
   await runSender(senderRt);

@@ -40,6 +40,7 @@ export async function startSenderRole(rt: Runtime, opts: { serveMetrics?: boolea
     liveActivitySlots,
     events: { httpHosts: config.eventHttpHosts, lanes: EVENT_LANES },
     retention: { finishedSendDays: config.finishedSendRetentionDays, chunkDays: config.chunkRetentionDays },
+    broadcastUrl: config.apnsBroadcastUrl,
     apns: {
       url: config.apnsUrl,
       sandboxUrl: config.apnsSandboxUrl,

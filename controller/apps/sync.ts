@@ -5,7 +5,8 @@ import type { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import type { Logger } from '../../core/log.js';
 import type { Pool } from '../../core/store/db.js';
 import { applyApp } from '../../core/apps/file-source.js';
-import { AppIdConflictError, disableApp, getAppByName, getCredentials } from '../../core/apps/app-store.js';
+import { AppIdConflictError, disableApp, getAppByName, getCredentials, type AppRecord } from '../../core/apps/app-store.js';
+import { readChannelHealth } from '../../core/live-activities/channel-health.js';
 import { GROUP, VERSION, isNotFound, splitKey, type ObjectMeta } from '../kube/client.js';
 import { getCondition, jsonEqual, setCondition, type Condition, type ConditionInput } from '../kube/conditions.js';
 import type { EventRecorder } from '../kube/events.js';
@@ -100,6 +101,8 @@ export async function syncApp(deps: AppSyncDeps, key: string): Promise<Reconcile
       ? { type: 'DeliveryPaused', status: 'True', reason: 'InvoiceOverdue', message: 'The invoice for this app is overdue: new sends are refused (402) and running sends stop before their next chunk.' }
       : { type: 'DeliveryPaused', status: 'False', reason: 'InvoicePaid', message: 'Delivery is not paused.' });
 
+    await setBroadcastCondition(deps.pool, applied.app, set, () => (conditions = conditions.filter((c) => c.type !== 'BroadcastChannelsReady')));
+
     const keys = await syncKeys(deps, app, applied.app.id);
     status.keys = keys.keys;
     const identity = await syncIdentity(deps, app, applied.app.id);
@@ -168,7 +171,7 @@ function recordTransitions(events: EventRecorder, app: AppObject, before: Condit
     if (c.type === 'CredentialsReady') {
       if (c.status === 'True') events.record(app, 'Normal', 'CredentialsReady', c.message);
       else events.record(app, 'Warning', c.reason, c.message);
-    } else if (c.type === 'EventsReady') {
+    } else if (c.type === 'EventsReady' || c.type === 'BroadcastChannelsReady') {
       if (c.status === 'False') events.record(app, 'Warning', c.reason, c.message);
     } else if (c.type === 'DeliveryPaused') {
       if (c.status === 'True') events.record(app, 'Warning', 'DeliveryPaused', c.message);
@@ -178,6 +181,24 @@ function recordTransitions(events: EventRecorder, app: AppObject, before: Condit
     } else if (c.type === 'Ready' && !['CredentialsNotReady', 'DeliveryPaused'].includes(c.reason)) {
       events.record(app, 'Warning', c.reason, c.message);
     }
+  }
+}
+
+/**
+ * BroadcastChannelsReady, for an App with spec.liveActivities.broadcast only: False while its
+ * channel management fails (the latest outcome, core/live-activities/channel-health.ts, read at
+ * each reconcile and resync), Live Activity pushes then going per token only.
+ */
+async function setBroadcastCondition(pool: Pool, app: AppRecord, set: (c: ConditionInput) => void, remove: () => void): Promise<void> {
+  if (!app.liveActivityBroadcast) return remove();
+  const health = await readChannelHealth(pool, app.id);
+  if (health?.failing) {
+    set({
+      type: 'BroadcastChannelsReady', status: 'False', reason: `Channel${capitalise(health.stage)}Failed`,
+      message: `Apple's broadcast channel ${health.stage} failed (${health.reason}) at ${health.failedAt?.toISOString()}: Live Activity pushes go per token only until a channel call succeeds.`,
+    });
+  } else {
+    set({ type: 'BroadcastChannelsReady', status: 'True', reason: 'ChannelsWorking', message: 'Live Activity updates go to broadcast channels (Apple\'s channel management answers).' });
   }
 }
 

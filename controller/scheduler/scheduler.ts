@@ -7,8 +7,9 @@ import type { Logger } from '../../core/log.js';
 import type { Pool } from '../../core/store/db.js';
 import type { Retention } from '../../core/send/retention.js';
 import { startScheduler as startSharedScheduler } from '../../core/send/scheduler.js';
+import type { ChannelSweep } from '../../core/live-activities/channel-sweep.js';
 
-export function startScheduler(deps: { pool: Pool; bus: Bus; logger: Logger; retention: Retention }, intervalMs = 1000): () => Promise<void> {
+export function startScheduler(deps: { pool: Pool; bus: Bus; logger: Logger; retention: Retention; channels?: ChannelSweep }, intervalMs = 1000): () => Promise<void> {
   const scheduler = startSharedScheduler(deps, intervalMs);
   return () => scheduler.stop();
 }

@@ -34,6 +34,11 @@ export interface CreateSendOptions {
   source?: SendSource;
   /** Runs inside the recording transaction (e.g. the idempotency record), so both commit or neither. */
   withinTransaction?: (db: PoolClient, created: CreatedSend) => Promise<void>;
+  /**
+   * Called once the send is durable (committed), before its bus messages are published: a Live
+   * Activity update starts its broadcast to Apple here (the fast lane, docs/live-activities.md).
+   */
+  onRecorded?: (sendId: number) => void;
 }
 
 export interface MessageTemplate {
@@ -112,6 +117,7 @@ export async function createSend(deps: CreateSendDeps, app: AppRecord, req: Send
       })
     : await groupedRecorderOf(deps.pool).submit([row]);
   const created = answer(id);
+  opts.onRecorded?.(id);
   const outbox: EnqueuedMessage[] = templates.map((t, i) => ({
     id: outboxIds[i],
     subject: t.subject,

@@ -27,6 +27,7 @@ export interface NotificationRow extends SendRow {
   la_event: string | null;
   la_activity: string | null;
   la_type: string | null;
+  la_channel: LiveActivityChannelReport | null;
 }
 
 /** What a Live Activity push was (absent from a notification's report). */
@@ -34,6 +35,18 @@ export interface LiveActivityReport {
   event: 'start' | 'update' | 'end';
   activity_id: string;
   activity_type?: string;
+  /**
+   * An update or end that went to the activity's broadcast channel: Apple accepted the one request,
+   * or it failed (`reason`) and only the tokens were sent. Absent: no channel, per token only. The
+   * tokens' part is the send's own counters (total_recipients, sent, failed).
+   */
+  broadcast?: LiveActivityChannelReport;
+}
+
+/** migration 049's sends.la_channel (core/live-activities/broadcast-outcome.ts). */
+export interface LiveActivityChannelReport {
+  status: 'accepted' | 'failed';
+  reason?: string;
 }
 
 export interface NotificationReport extends SendStats {
@@ -59,7 +72,7 @@ export const NOTIFICATION_COLUMNS = `id, app_id, status, total_recipients, sent,
   ${json('request', 'contents')} AS contents, ${json('request', 'headings')} AS headings, ${text('request', 'name')} AS name,
   ${json('request', 'customData')} AS custom_data, message, throttle_per_min, send_after, created_at,
   finished_at, canceled_at, ${text('request', 'liveActivity', 'event')} AS la_event,
-  ${text('request', 'liveActivity', 'activityId')} AS la_activity, ${text('request', 'liveActivity', 'activityType')} AS la_type`;
+  ${text('request', 'liveActivity', 'activityId')} AS la_activity, ${text('request', 'liveActivity', 'activityType')} AS la_type, la_channel`;
 
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 
@@ -86,6 +99,7 @@ export function toNotification(row: NotificationRow): NotificationReport {
 function liveActivityOf(row: NotificationRow): LiveActivityReport {
   const report: LiveActivityReport = { event: row.la_event as LiveActivityReport['event'], activity_id: row.la_activity ?? '' };
   if (row.la_type !== null) report.activity_type = row.la_type;
+  if (row.la_channel) report.broadcast = row.la_channel.reason === undefined ? { status: row.la_channel.status } : { status: row.la_channel.status, reason: row.la_channel.reason };
   return report;
 }
 

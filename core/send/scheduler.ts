@@ -1,7 +1,7 @@
 // The one scheduler of every periodic delivery duty: firing due scheduled sends, releasing the
 // chunks of time-zone sends whose moment has come, and the pause sweep (stopping the sends of apps
 // marked overdue, closing stopped sends whose last holder died) and, once a minute beside them, the
-// retention of finished sends and of ended Live Activities' tokens. Every sender and the controller
+// retention of finished sends and of ended Live Activities' tokens and broadcast channels. Every sender and the controller
 // leader run `startScheduler`, but only the process holding a PostgreSQL session advisory lock
 // works: leadership needs no Kubernetes (`herald api` + `herald sender`, `herald dev`), moves to
 // another process as soon as the holder's connection ends (crash, network), and is per database.
@@ -16,6 +16,7 @@ import { outageLog } from '../faults/outage-log.js';
 import { isUnavailable } from '../faults/unavailable.js';
 import { pruneFinishedSends, type Retention } from './retention.js';
 import { dropEndedActivityTokens } from '../live-activities/tokens.js';
+import type { ChannelSweep } from '../live-activities/channel-sweep.js';
 
 /** Any constant shared by all Herald processes (distinct from the migrator's lock). */
 export const SCHEDULER_LOCK = 7_341_111;
@@ -54,6 +55,11 @@ export interface SchedulerDeps {
   logger: Logger;
   /** Required, with no default: every process that may lead must apply the operator's settings. */
   retention: Retention;
+  /**
+   * Deletes the broadcast channels of Live Activities that are over (core/live-activities/channel-sweep.ts);
+   * every process that may lead (senders, the controller) passes one built from its APNs settings.
+   */
+  channels?: ChannelSweep;
 }
 
 export function startScheduler(deps: SchedulerDeps, everyMs = 500): Scheduler {
@@ -111,6 +117,8 @@ export function startScheduler(deps: SchedulerDeps, everyMs = 500): Scheduler {
     if (!pruned.done) log.warn(pruned, 'retention has more rows due than one minute\'s budget: it goes on next minute');
     const tokens = await dropEndedActivityTokens(deps.pool);
     if (tokens) log.info({ tokens }, 'update tokens of ended Live Activities dropped');
+    const channels = await deps.channels?.sweep({ stop: () => stopped || !leading });
+    if (channels?.retired || channels?.deleted || channels?.failed) log.info(channels, 'broadcast channels of ended Live Activities deleted');
   };
   const startPrune = () => {
     if (pruning || Date.now() < nextPrune) return;
