@@ -134,6 +134,6 @@ describe("delivery: OneSignal's iOS fields reach Apple as Apple documents them",
     };
     expect(await refused({ collapse_id: 'café-promo' })).to.deep.equal(['collapse_id must be printable ASCII (letters, digits, space and punctuation), at most 64 bytes.']);
     expect(await refused({ idempotency_key: 'a', external_id: 'b' })).to.deep.equal(['idempotency_key and external_id differ: external_id is the older name of idempotency_key. Send one key.']);
-    expect(await refused({ apns_push_type_override: 'voip' })).to.deep.equal(['apns_push_type_override is one of alert or background: Herald sends alert and background pushes only.']);
+    expect(await refused({ apns_push_type_override: 'mdm' })).to.deep.equal(['apns_push_type_override is one of alert, background, voip, location, complication, pushtotalk, widgets, controls.']);
   });
 });
