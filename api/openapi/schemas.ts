@@ -59,7 +59,7 @@ export const schemas = {
   },
   // Derived from the send body's one schema, like the api's validator and the Send CRD.
   SendRequest: openApiSendRequest(
-    'Exactly one target: included_segments, tag (or filters), include_subscription_ids or include_external_ids (or include_aliases). contents is required unless content_available makes a background push. Every broken rule is one sentence of a 422.',
+    'Exactly one target: included_segments, tag (or filters), include_subscription_ids or include_external_ids (or include_aliases). contents is required unless the push shows nothing (content_available makes a background push; apns_push_type_override voip, location, complication, pushtotalk, widgets or controls refuses it). Every broken rule is one sentence of a 422.',
   ),
   // The Live Activity bodies' one schema (core/validation/live-activity-schema.ts).
   StartLiveActivityRequest: openApiSendRequest(
