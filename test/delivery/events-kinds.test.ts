@@ -7,6 +7,7 @@
 // removals as live_activity.ended and live_activity.token.removed; and Live Activity pushes give
 // no message.push.* events.
 import { expect } from 'chai';
+import { readFile } from 'node:fs/promises';
 import * as OneSignal from '@onesignal/node-onesignal';
 import { useTestEnv } from '../env/index.js';
 import { setInvoiceOverdue } from '../../core/apps/app-store.js';
@@ -70,6 +71,14 @@ describe('events: clicked, paused and Live Activity kinds at a real receiver', f
     const [d] = checkEventsSpec({ destinations: [{ name: 'new-kinds', url: 'https://hooks.example.com/h', kinds, secretRef: { name: 's', key: 'k' } }] }, []);
     expect(d.kinds).to.deep.equal(kinds);
     expect(EVENT_KINDS).to.include.members(kinds);
+  });
+
+  it('docs/events.md lists every kind in its table, with an example body', async () => {
+    const doc = await readFile(new URL('../../docs/events.md', import.meta.url), 'utf8');
+    for (const kind of EVENT_KINDS) {
+      expect(doc, `the row of ${kind}`).to.include(`| \`${kind}\` |`);
+      expect(doc, `the example of ${kind}`).to.include(`"kind": "${kind}"`);
+    }
   });
 
   it('an open reported by the app reaches the receiver as message.push.clicked, once per install, with its fields', async () => {
