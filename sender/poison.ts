@@ -18,5 +18,8 @@ export function poisonOutcome(claimed: Pick<ClaimedChunk, 'claims' | 'planned'>,
   log.error({ claims: claimed.claims, failed }, 'chunk started too many times without a record; its devices are recorded failed');
   metrics.chunks.inc({ result: 'exhausted' });
   metrics.deliveries.inc({ outcome: 'failed', reason: 'RedeliveryExhausted' }, failed);
-  return { sent: 0, failed, skipped: Math.max(0, claimed.planned - failed), leftOut: 0, unsubscribe: [] };
+  // Its history says so too: each install it loaded failed, with the same reason.
+  const seqs = loaded.devices.flatMap((d) => (d.seq === undefined ? [] : [d.seq]));
+  const history = seqs.length ? { history: { sent: [], failed: seqs, reasons: seqs.map(() => 'RedeliveryExhausted'), unsubscribed: [] } } : {};
+  return { sent: 0, failed, skipped: Math.max(0, claimed.planned - failed), leftOut: 0, unsubscribe: [], ...history };
 }

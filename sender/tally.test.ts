@@ -36,6 +36,14 @@ describe('tally: a chunk counted by audience entry', () => {
     ]);
   });
 
+  it("keeps each install's outcome by seq for the send's history: sent, failed with the reason, unsubscribed; none for a left-out one or a device without a seq", () => {
+    const withSeq = (entry: string, seq: string): Device => ({ ...device(entry), seq });
+    const devices = [withSeq('1', '11'), withSeq('2', '12'), withSeq('3', '13'), withSeq('4', '14'), device('5')];
+    expect(tally(5, devices, [sent, failed, stop, gone, sent]).history).to.deep.equal({ sent: ['11'], failed: ['12', '14'], reasons: ['PayloadTooLarge', 'Unregistered'], unsubscribed: ['14'] });
+    // A Live Activity's tokens carry no seq: no history is kept for them.
+    expect(tally(2, [device('1'), device('2')], [sent, failed])).to.not.have.property('history');
+  });
+
   it('skips the planned entries with no device now, never fewer than none', () => {
     expect(tally(5, [device('1'), device('2')], [sent, sent])).to.include({ sent: 2, skipped: 3 });
     expect(tally(0, [device('1')], [sent])).to.include({ sent: 1, skipped: 0 });

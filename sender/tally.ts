@@ -1,6 +1,6 @@
 // Counting a chunk: what each device's final action makes of its audience entry, for the record
 // (core/delivery/chunks.ts recordChunk), and of each device, for the deliveries metric.
-import type { ChunkOutcome, Device } from '../core/delivery/chunks.js';
+import type { ChunkHistory, ChunkOutcome, Device } from '../core/delivery/chunks.js';
 import type { Action } from './outcomes.js';
 import type { SenderMetrics } from './metrics.js';
 
@@ -16,11 +16,22 @@ export function tally(planned: number, devices: Device[], actions: Action[]): Ch
   // Each install's own outcome, for its events (core/events/record.ts); a left-out one has none.
   const sentTo: string[] = [];
   const failedFor: NonNullable<ChunkOutcome['failedFor']> = [];
+  // The same outcomes by install seq, for the send's history (an install's token only: a Live
+  // Activity token has no seq and keeps none).
+  const history: ChunkHistory = { sent: [], failed: [], reasons: [], unsubscribed: [] };
   devices.forEach((d, i) => {
     const a = actions[i];
     if (a.kind === 'unsubscribe') unsubscribe.push({ subscriptionId: d.subscriptionId, token: d.token, reason: a.reason, appleTimestampMs: a.appleTimestampMs });
     else if (a.kind === 'sent') sentTo.push(d.subscriptionId);
     else if (a.kind !== 'stop') failedFor.push({ subscriptionId: d.subscriptionId, reason: a.reason });
+    if (d.seq !== undefined && a.kind !== 'stop') {
+      if (a.kind === 'sent') history.sent.push(d.seq);
+      else {
+        history.failed.push(d.seq);
+        history.reasons.push(a.reason);
+        if (a.kind === 'unsubscribe') history.unsubscribed.push(d.seq);
+      }
+    }
     const prev = best.get(d.entry);
     if (!prev || rank[a.kind] > rank[prev]) best.set(d.entry, a.kind);
   });
@@ -33,7 +44,8 @@ export function tally(planned: number, devices: Device[], actions: Action[]): Ch
     else failed++;
   }
   // Entries planned but not found now (unsubscribed since the plan, unknown ids) are skipped.
-  return { sent, failed, skipped: Math.max(0, planned - best.size), leftOut, unsubscribe, sentTo, failedFor };
+  const kept = devices.some((d) => d.seq !== undefined);
+  return { sent, failed, skipped: Math.max(0, planned - best.size), leftOut, unsubscribe, sentTo, failedFor, ...(kept ? { history } : {}) };
 }
 
 /** herald_sender_deliveries_total: each device's final outcome, with Apple's reason. */

@@ -3,6 +3,7 @@
 // suites' client validates every answer it gets against it (test/support/openapi-check.ts).
 import { schemas } from './schemas.js';
 import { LIST_STATUSES } from '../../core/send/list-query.js';
+import { MAX_TIME_OFFSET_LENGTH } from '../../core/send/time-offset.js';
 import { SEND_KINDS, SEND_SOURCES } from '../../core/formats/send-source.js';
 import { IDEMPOTENCY_KEY_SCHEMA } from '../../core/formats/idempotency-key.js';
 import { userPaths } from './user-paths.js';
@@ -10,6 +11,7 @@ import { exportPaths } from './export-paths.js';
 import { segmentPaths } from './segment-paths.js';
 import { estimatePaths } from './estimate-paths.js';
 import { templatePaths } from './template-paths.js';
+import { historyPaths } from './history-paths.js';
 import { OWN_TOKEN_PUSH_TYPES } from '../../core/payload/push-types.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -79,7 +81,8 @@ export const openApiDocument = {
         parameters: [
           appIdQuery,
           query('limit', 'Page size, 1 to 50 (default 50).', { type: 'integer', minimum: 0, maximum: 50 }),
-          query('offset', 'Sends to skip.', { type: 'integer', minimum: 0, maximum: 1000000 }),
+          query('offset', 'Sends to skip (not with time_offset).', { type: 'integer', minimum: 0, maximum: 1000000 }),
+          query('time_offset', "OneSignal's: an ISO 8601 time or a page's next_time_offset; the sends after it, oldest first by send_after (not with offset).", { type: 'string', maxLength: MAX_TIME_OFFSET_LENGTH }),
           query('kind', '0 Dashboard, 1 API, 3 Automated (a Send applied in the cluster).', { type: 'integer', enum: SEND_KINDS }),
           query('source', 'The same filter by name.', { type: 'string', enum: SEND_SOURCES }),
           query('status', 'A status, or canceled.', { type: 'string', enum: LIST_STATUSES }),
@@ -265,6 +268,7 @@ export const openApiDocument = {
     ...exportPaths({ ok, r, json, ref, AUTHENTICATED }),
     ...segmentPaths({ ok, r, json, ref, AUTHENTICATED }),
     ...templatePaths({ ok, r, json, ref, AUTHENTICATED }),
+    ...historyPaths({ ok, r, json, ref, AUTHENTICATED }),
     '/openapi.json': {
       get: { operationId: 'getOpenApi', security: [], summary: 'This document.', responses: { '200': { description: 'OpenAPI 3.1', content: json({ type: 'object' }) } } },
     },

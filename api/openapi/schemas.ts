@@ -13,6 +13,7 @@ import { SEGMENT_SCHEMAS } from './segment-paths.js';
 import { PUSH_TYPE_TOKEN_BODY } from '../routes/push-type-tokens.js';
 import { ESTIMATE_SCHEMAS } from './estimate-paths.js';
 import { TEMPLATE_SCHEMAS } from './template-paths.js';
+import { HISTORY_SCHEMAS } from './history-paths.js';
 
 const STATUS = { type: 'string', enum: SEND_STATUSES };
 const COUNT = { type: 'integer', minimum: 0 };
@@ -33,6 +34,19 @@ const stats = {
   clicked: COUNT,
   converted: COUNT,
   errored: COUNT,
+  platform_delivery_stats: {
+    type: 'object',
+    description: "OneSignal's per-platform counts: iOS only, Herald's own counters. `received` is absent: Herald has no confirmed delivery.",
+    required: ['ios'],
+    properties: {
+      ios: {
+        type: 'object',
+        required: ['successful', 'failed', 'errored', 'converted'],
+        additionalProperties: false,
+        properties: { successful: COUNT, failed: COUNT, errored: COUNT, converted: COUNT },
+      },
+    },
+  },
   contents: LANGUAGE_MAP,
   headings: LANGUAGE_MAP,
   source: { type: 'string', enum: SEND_SOURCES },
@@ -141,6 +155,8 @@ export const schemas = {
       total_count: COUNT,
       offset: COUNT,
       limit: { type: 'integer', minimum: 1, maximum: 50 },
+      time_offset: { type: 'string', description: 'With time_offset: the parameter as given.' },
+      next_time_offset: { type: 'string', description: 'With time_offset: the time_offset of the next page (the same as given when this page is empty).' },
       notifications: { type: 'array', items: { $ref: '#/components/schemas/Notification' } },
     },
   },
@@ -199,4 +215,5 @@ export const schemas = {
   ...SEGMENT_SCHEMAS,
   ...ESTIMATE_SCHEMAS,
   ...TEMPLATE_SCHEMAS,
+  ...HISTORY_SCHEMAS,
 };

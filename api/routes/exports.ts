@@ -1,6 +1,7 @@
 // exportSubscriptions (issue 27; docs/api.md "Export"): POST /players/csv_export?app_id= answers
 // OneSignal's {"csv_file_url"}, a one-time link Herald serves itself (core/exports/export-links.ts);
-// GET /exports/{token}.csv.gz streams the gzip CSV (core/exports/stream-export.ts).
+// GET /exports/{token}.csv.gz streams the gzip CSV (core/exports/stream-export.ts). The same links
+// and download serve a send's history and events (api/routes/notification-history.ts).
 // The request needs a key of scope send (the file holds every device token whole) and draws the
 // `export` bucket; the download needs no key (the link is the credential, as OneSignal's file
 // URL), and an unknown or expired link draws the address's `anonymous` bucket as a wrong key does.
@@ -10,6 +11,7 @@ import { getApp } from '../../core/apps/app-store.js';
 import { checkExportRequest } from '../../core/exports/export-schema.js';
 import { createLink, peekLink, takeLink } from '../../core/exports/export-links.js';
 import { segmentKnown, STALL_MS, streamExport } from '../../core/exports/stream-export.js';
+import { sendFileName } from '../../core/exports/send-files.js';
 import type { ApiDeps } from '../shared/deps.js';
 import { drawBuckets } from './notifications.js';
 import { jsonBody } from '../middleware/json-body.js';
@@ -23,6 +25,11 @@ function origin(ctx: Context, trustProxyHops: number): string {
   const proto = trustProxyHops > 0 ? ctx.get('X-Forwarded-Proto').split(',')[0].trim() : '';
   const host = (trustProxyHops > 0 && ctx.get('X-Forwarded-Host').split(',')[0].trim()) || ctx.host;
   return `${proto === 'https' || proto === 'http' ? proto : ctx.protocol}://${host}`;
+}
+
+/** The download address of a link's token, as the caller reached the api. */
+export function linkUrl(ctx: Context, deps: ApiDeps, token: string): string {
+  return `${origin(ctx, deps.trustProxyHops)}/api/v1/exports/${token}.csv.gz`;
 }
 
 export function exportSubscriptionsRoute(deps: ApiDeps) {
@@ -39,8 +46,8 @@ export function exportSubscriptionsRoute(deps: ApiDeps) {
         throw new ValidationError({ field: 'segment_name', message: `segment_name: the app has no segment ${body.segment_name}.` });
       }
     }
-    const { token } = await createLink(deps.pool, appId, body, now());
-    ctx.body = { csv_file_url: `${origin(ctx, deps.trustProxyHops)}/api/v1/exports/${token}.csv.gz` };
+    const { token } = await createLink(deps.pool, appId, { kind: 'subscriptions', request: body }, now());
+    ctx.body = { csv_file_url: linkUrl(ctx, deps, token) };
   };
 }
 
@@ -76,12 +83,13 @@ export function downloadExportRoute(deps: ApiDeps) {
         throw new HeraldError(410, `The segment ${taken.link.segmentName} was deleted since this export was asked for.`, { expose: true });
       }
       const day = now().toISOString().slice(0, 10);
+      const name = taken.link.kind === 'subscriptions' ? `subscriptions_${app.id}_${day}.csv.gz` : sendFileName(taken.link, day);
       // Written by hand (the stream owns the answer); the status is also Koa's, for the metrics.
       ctx.status = 200;
       ctx.respond = false;
       ctx.res.writeHead(200, {
         'Content-Type': 'application/gzip',
-        'Content-Disposition': `attachment; filename="subscriptions_${app.id}_${day}.csv.gz"`,
+        'Content-Disposition': `attachment; filename="${name}"`,
         'Cache-Control': 'no-store',
       });
       const socket = ctx.req.socket;
@@ -90,7 +98,7 @@ export function downloadExportRoute(deps: ApiDeps) {
       socket.on('timeout', stalled);
       try {
         await streamExport(deps.pool, app, taken.link, ctx.res);
-        ctx.state.log?.info({ appId: app.id }, 'export downloaded');
+        ctx.state.log?.info({ appId: app.id, kind: taken.link.kind, sendId: taken.link.sendId ?? undefined }, 'export downloaded');
       } catch (error) {
         // The answer has begun: the caller sees a cut connection (a gzip stream without its end).
         ctx.state.log?.warn({ err: error, appId: app.id }, 'export cut short');

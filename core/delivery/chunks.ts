@@ -18,9 +18,9 @@ import type { OwnTokenPushType } from '../formats/push-type.js';
 import { isUuid } from '../formats/uuid.js';
 import { aliasInstalls } from '../audience/alias-target.js';
 import { recordChunkEvents } from '../events/record.js';
-import type { ChunkDevices, Device } from '../send-model/devices.js';
+import type { ChunkDevices, ChunkHistory, Device } from '../send-model/devices.js';
 
-export type { ChunkDevices, Device } from '../send-model/devices.js';
+export type { ChunkDevices, ChunkHistory, Device } from '../send-model/devices.js';
 
 export type ChunkState = 'planned' | 'working' | 'done' | 'left_out';
 
@@ -43,9 +43,9 @@ export async function loadChunkDevices(db: Queryable, app: AppRecord, req: SendR
     const token = deviceTokenColumn(target, params);
     const res = await db.query<Device>(
       byId
-        ? `SELECT s.id::text AS entry, s.id::text AS "subscriptionId", ${token} AS token, s.language, s.environment FROM subscriptions s
+        ? `SELECT s.id::text AS entry, s.id::text AS "subscriptionId", s.seq::text AS seq, ${token} AS token, s.language, s.environment FROM subscriptions s
             WHERE s.app_id = $1 AND s.subscribed AND s.id = ANY($2::uuid[])${narrowed}`
-        : `SELECT s.external_id AS entry, s.id::text AS "subscriptionId", ${token} AS token, s.language, s.environment FROM subscriptions s
+        : `SELECT s.external_id AS entry, s.id::text AS "subscriptionId", s.seq::text AS seq, ${token} AS token, s.language, s.environment FROM subscriptions s
             WHERE s.app_id = $1 AND s.subscribed AND s.external_id = ANY($2::text[])${narrowed}
            ORDER BY s.seq`,
       params.values,
@@ -65,7 +65,7 @@ export async function loadChunkDevices(db: Queryable, app: AppRecord, req: SendR
       ORDER BY seq LIMIT $4`,
     params.values,
   );
-  const devices = res.rows.map((r) => ({ entry: String(r.seq), subscriptionId: r.id, token: r.token, language: r.language, environment: r.environment }));
+  const devices = res.rows.map((r) => ({ entry: String(r.seq), subscriptionId: r.id, seq: String(r.seq), token: r.token, language: r.language, environment: r.environment }));
   return { devices, entries: devices.map((d) => d.entry) };
 }
 
@@ -76,7 +76,7 @@ async function loadAliasDevices(db: Queryable, app: AppRecord, target: Extract<S
   const narrowed = narrowing(app, target, params);
   const token = deviceTokenColumn(target, params);
   const res = await db.query<Device>(
-    `SELECT ${members.entry} AS entry, s.id::text AS "subscriptionId", ${token} AS token, s.language, s.environment FROM subscriptions s ${members.join}
+    `SELECT ${members.entry} AS entry, s.id::text AS "subscriptionId", s.seq::text AS seq, ${token} AS token, s.language, s.environment FROM subscriptions s ${members.join}
       WHERE s.app_id = $1 AND s.subscribed AND ${members.where}${narrowed} ORDER BY s.seq`,
     params.values,
   );
@@ -98,6 +98,8 @@ export interface ChunkOutcome {
   failedFor?: Array<{ subscriptionId: string; reason: string }>;
   /** A Live Activity `end`: the update tokens Apple accepted it for, dropped in the same transaction. */
   ended?: Array<{ subscriptionId: string; token: string }>;
+  /** Each install's outcome by seq, kept in the chunk row for the send's history (absent: none kept). */
+  history?: ChunkHistory;
 }
 
 export interface RecordResult {
@@ -124,13 +126,14 @@ export async function recordChunk(
     const moved = await db.query<{ chunks_done: number; chunks_total: number | null; stopped: string | null }>({
       name: 'herald-record-chunk',
       text: `WITH closed AS (
-           UPDATE send_chunks SET state = 'done', sent = $3, failed = $4, skipped = $5, left_out = $6, lease_until = NULL, finished_at = now()
+           UPDATE send_chunks SET state = 'done', sent = $3, failed = $4, skipped = $5, left_out = $6, lease_until = NULL, finished_at = now(),
+                  sent_seqs = $7, failed_seqs = $8, failed_reasons = $9, unsubscribed_seqs = $10
             WHERE send_id = $1 AND chunk = $2 AND state IN ('planned', 'working') RETURNING 1)
          UPDATE sends SET sent = sent + $3, failed = failed + $4, skipped = skipped + $5, left_out = left_out + $6,
                 chunks_done = chunks_done + 1, updated_at = now()
           WHERE id = $1 AND EXISTS (SELECT 1 FROM closed)
       RETURNING chunks_done, chunks_total, stopped`,
-      values: [sendId, chunk, outcome.sent, outcome.failed, outcome.skipped, outcome.leftOut],
+      values: [sendId, chunk, outcome.sent, outcome.failed, outcome.skipped, outcome.leftOut, ...historyValues(outcome.history)],
     });
     const s = moved.rows[0];
     if (!s) return { counted: false };
@@ -150,6 +153,12 @@ export async function recordChunk(
     const finished = last ? await finishIfComplete(db, sendId) : undefined;
     return { counted: true, finished };
   });
+}
+
+/** The four history columns of a chunk row ($7–$10 of the record): NULL when none is kept. */
+function historyValues(history: ChunkHistory | undefined): Array<string[] | null> {
+  if (!history) return [null, null, null, null];
+  return [history.sent, history.failed, history.reasons, history.unsubscribed];
 }
 
 export async function loadSendForDelivery(db: Queryable, sendId: number): Promise<{ request: SendRequest; app: AppRecord } | undefined> {

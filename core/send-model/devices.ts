@@ -8,6 +8,8 @@ export interface Device {
   entry: string;
   /** The install (subscriptions.id): what a refusal or a delivered end is recorded against. */
   subscriptionId: string;
+  /** The install's seq (subscriptions.seq, as text): what the chunk's history keeps (migration 050). Absent for a Live Activity token. */
+  seq?: string;
   token: string;
   language: string | null;
   /** The gateway its token belongs to; null = the App's environment. */
@@ -27,4 +29,17 @@ export interface RefusedToken {
   token: string;
   reason: string;
   appleTimestampMs?: number;
+}
+
+/**
+ * A chunk's devices by outcome, as the install seqs its row keeps for the send's history
+ * (migration 050; getNotificationHistory, exportEvents). A device left out (the send stopped) is
+ * in none; `unsubscribed` is the part of `failed` whose token Apple refused for good.
+ */
+export interface ChunkHistory {
+  sent: string[];
+  failed: string[];
+  /** Apple's reason (or Herald's, e.g. RedeliveryExhausted) for each of `failed`, in its order. */
+  reasons: string[];
+  unsubscribed: string[];
 }

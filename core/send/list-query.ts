@@ -2,6 +2,7 @@
 // every value bounded, anything unreadable a 400 that names the parameter.
 import { BadRequestError } from '../errors.js';
 import { MAX_LIST_LIMIT, MAX_LIST_OFFSET, MAX_SEARCH_LENGTH, type ListFilter } from './report.js';
+import { parseTimeOffset } from './time-offset.js';
 import { SEND_STATUSES, type SendStatus } from '../send-model/states.js';
 import { isSendSource, SEND_SOURCES, sourceOfKind } from '../formats/send-source.js';
 import { assertStorableText } from '../validation/untrusted-json.js';
@@ -57,6 +58,12 @@ export function parseListFilter(query: Query, defaults: { limit: number } = { li
   }
   filter.from = date(query, 'from', false);
   filter.to = date(query, 'to', true);
+  const timeOffset = one(query, 'time_offset');
+  if (timeOffset !== undefined) {
+    // OneSignal: time_offset pages instead of offset, never with it.
+    if (query.offset !== undefined) throw new BadRequestError('time_offset cannot be used with offset: give one of them.');
+    filter.timeOffset = parseTimeOffset(timeOffset);
+  }
   const search = one(query, 'q')?.trim();
   if (search) {
     if (search.length > MAX_SEARCH_LENGTH) throw new BadRequestError(`q must be at most ${MAX_SEARCH_LENGTH} characters.`);

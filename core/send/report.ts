@@ -6,6 +6,7 @@ import { toStats, type SendRow, type SendStats } from './stats.js';
 import type { SendStatus } from '../send-model/states.js';
 import type { SendSource } from '../formats/send-source.js';
 import { requestJsonSql as json, requestTextSql as text } from '../send-model/request.js';
+import { OFFSET_TIME, OFFSET_TIME_TEXT, timeOffsetToken, type TimeOffset } from './time-offset.js';
 /**
  * The sends the list, stats and cancel calls know: notifications and Live Activity pushes. An
  * in-app card is not one of them (the contract: its id is a 404).
@@ -135,12 +136,17 @@ export interface ListFilter {
   to?: Date;
   /** Matched against the id and the contents and headings in every language, case-insensitively. */
   search?: string;
+  /** OneSignal's time_offset (list-query.ts): the page after this place, oldest first, instead of `offset`. */
+  timeOffset?: TimeOffset;
 }
 
 export interface NotificationPage {
   total_count: number;
   offset: number;
   limit: number;
+  /** With time_offset: it as given, and the token of the page after this one (the same when this one is empty). */
+  time_offset?: string;
+  next_time_offset?: string;
   notifications: NotificationReport[];
 }
 
@@ -170,11 +176,33 @@ export async function listNotifications(db: Queryable, appId: string, filter: Li
   // every row of the app on each call (docs/decisions.md "The list call's search").
   const counted = filter.search ? `(SELECT 1 FROM sends WHERE ${clause} LIMIT ${MAX_SEARCH_COUNT}) matches` : `sends WHERE ${clause}`;
   const count = opts.count === false ? undefined : await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${counted}`, values);
+  const total = count ? count.rows[0].n : -1;
+  if (filter.timeOffset) return { total_count: total, ...(await pageAfter(db, clause, values, filter.limit, filter.timeOffset)) };
   const rows = await db.query<NotificationRow>(
     `SELECT ${NOTIFICATION_COLUMNS} FROM sends WHERE ${clause} ORDER BY id DESC LIMIT ${filter.limit} OFFSET ${filter.offset}`,
     values,
   );
-  return { total_count: count ? count.rows[0].n : -1, offset: filter.offset, limit: filter.limit, notifications: rows.rows.map(toNotification) };
+  return { total_count: total, offset: filter.offset, limit: filter.limit, notifications: rows.rows.map(toNotification) };
+}
+
+/** A time_offset page: the sends after the place, oldest first (index sends_app_time_offset). */
+async function pageAfter(db: Queryable, clause: string, values: unknown[], limit: number, place: TimeOffset): Promise<Omit<NotificationPage, 'total_count'>> {
+  const after = place.id === undefined
+    ? `${OFFSET_TIME} > $${values.length + 1}::timestamptz`
+    : `(${OFFSET_TIME}, id) > ($${values.length + 1}::timestamptz, $${values.length + 2}::bigint)`;
+  const rows = await db.query<NotificationRow & { offset_at: string }>(
+    `SELECT ${NOTIFICATION_COLUMNS}, ${OFFSET_TIME_TEXT} AS offset_at
+       FROM sends WHERE ${clause} AND ${after} ORDER BY ${OFFSET_TIME}, id LIMIT ${limit}`,
+    [...values, place.at, ...(place.id === undefined ? [] : [place.id])],
+  );
+  const last = rows.rows.at(-1);
+  return {
+    offset: 0,
+    limit,
+    time_offset: place.given,
+    next_time_offset: last ? timeOffsetToken(last.offset_at, Number(last.id)) : place.given,
+    notifications: rows.rows.map(toNotification),
+  };
 }
 
 export interface DeliveryPoint {

@@ -26,6 +26,12 @@ export interface SendStats {
   clicked: number;
   converted: number;
   errored: number;
+  /**
+   * OneSignal's per-platform counts (its client's PlatformDeliveryData / DeliveryData names): iOS
+   * only, Herald's own counters. `received` is absent: Herald has no confirmed delivery (no
+   * receipt from the device), only Apple's acceptance, which is `successful`.
+   */
+  platform_delivery_stats: { ios: { successful: number; failed: number; errored: number; converted: number } };
 }
 
 export function toStats(row: SendRow): SendStats {
@@ -45,5 +51,6 @@ export function toStats(row: SendRow): SendStats {
     clicked: row.clicked,
     converted: row.clicked,
     errored: 0,
+    platform_delivery_stats: { ios: { successful: row.sent, failed: row.failed, errored: 0, converted: row.clicked } },
   };
 }

@@ -19,27 +19,7 @@ import { EXPORT_LIMITS } from '../../core/exports/export-schema.js';
 import { LINK_TTL_MS } from '../../core/exports/export-links.js';
 import { CONCURRENT_EXPORTS } from '../../api/routes/exports.js';
 import { waitFor } from '../support/wait.js';
-
-/** RFC 4180 as PostgreSQL's COPY writes it: quoted fields, "" inside quotes, CRLF or LF rows. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\n') row.push(field), rows.push(row), (row = []), (field = '');
-    else if (c !== '\r') field += c;
-  }
-  if (field || row.length) row.push(field), rows.push(row);
-  return rows;
-}
+import { parseCsv } from '../support/csv.js';
 
 describe('api: exportSubscriptions through the official client', () => {
   const env = useTestEnv();

@@ -1,0 +1,22 @@
+// The CSV files Herald serves (exports, a send's history and events), read back by the tests.
+
+/** RFC 4180 as PostgreSQL's COPY writes it: quoted fields, "" inside quotes, CRLF or LF rows. */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
+      else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') row.push(field), (field = '');
+    else if (c === '\n') row.push(field), rows.push(row), (row = []), (field = '');
+    else if (c !== '\r') field += c;
+  }
+  if (field || row.length) row.push(field), rows.push(row);
+  return rows;
+}
