@@ -57,7 +57,8 @@ function templateLine(t: NonNullable<SendMessage['template']>): Html {
 /** The message's sections; a page shows one message, so the ids (#languages, #data, #ios) are unique. */
 export function messageDetails(m: SendMessage): Html {
   const langs = languagesOf(m);
-  const data = Object.entries(m.data ?? {});
+  // By key: the stored order is jsonb's (shortest key first), which means nothing to a reader.
+  const data = Object.entries(m.data ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return html`<h2 id="message-title">Message</h2>
     ${langs.length
       ? html`<table class="languages" id="languages" aria-labelledby="message-title">
