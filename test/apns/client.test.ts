@@ -3,6 +3,9 @@
 import { expect } from 'chai';
 import { createLeanApnsClient, createNodeApnClient, type ApnsClient, type ApnsClientOptions, type ApnsMessage } from '../../core/apns/index.js';
 import { PAYLOAD, TEAM_ID, TOPIC, hexToken, startSimWithKey, type SimFixture } from './helpers.js';
+import { PUSH_TYPES } from '../../core/payload/push-types.js';
+
+const CONTENT_CHANGED = JSON.stringify({ aps: { 'content-changed': true } });
 
 // The lean transport retries a stream the peer never processed (above GOAWAY's last-stream-id);
 // node-apn answers it ConnectionError and leaves the retry to the sender.
@@ -79,6 +82,22 @@ for (const { adapter, createApnsClient, retriesAfterGoaway } of FACTORIES) descr
     const [delivered] = f.sim.deliveries(ok);
     expect(delivered.headers).to.include({ 'apns-topic': TOPIC, 'apns-push-type': 'alert', 'apns-priority': '10', 'apns-expiration': '0', 'apns-collapse-id': 'c1' });
     expect(delivered.payload).to.equal(PAYLOAD);
+  });
+
+  it('sends every push type with a token of its own on its topic, as Apple documents it (issue 29)', async function () {
+    const typed: Array<[ApnsMessage['pushType'], Partial<ApnsMessage>, string]> = [
+      ['voip', { priority: 10 }, PAYLOAD],
+      ['location', { priority: 5 }, PAYLOAD],
+      ['complication', {}, PAYLOAD],
+      ['pushtotalk', { priority: 10, expiration: 0 }, PAYLOAD],
+      ['widgets', {}, CONTENT_CHANGED],
+      ['controls', { priority: 10, expiration: 0 }, CONTENT_CHANGED],
+    ];
+    const results = await client().send(typed.map(([pushType, extra, payload], i) => msg(hexToken(40 + i), { pushType, payload, ...extra })));
+    expect(results.map((r) => r.status)).to.deep.equal(typed.map(() => 200));
+    typed.forEach(([pushType], i) => {
+      expect(f.sim.deliveries(hexToken(40 + i))[0].headers).to.include({ 'apns-push-type': pushType, 'apns-topic': TOPIC + PUSH_TYPES[pushType!].topicSuffix });
+    });
   });
 
   it('renews the provider token on ExpiredProviderToken and retries that message once', async function () {
