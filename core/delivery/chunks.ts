@@ -12,7 +12,7 @@ import type { ClaimedChunk } from './claim.js';
 import { unsubscribeRefused } from '../subscriptions/subscription-store.js';
 import type { RefusedToken } from '../send-model/devices.js';
 import { finishIfComplete, stopWithin, type FinishedSend } from './finish.js';
-import { dropEndedTokens, removeRefusedTokens } from '../live-activities/tokens.js';
+import { settleLiveActivityTokens } from '../live-activities/token-events.js';
 import { removeRefusedPushTypeTokens } from '../subscriptions/push-type-tokens.js';
 import type { OwnTokenPushType } from '../formats/push-type.js';
 import { isUuid } from '../formats/uuid.js';
@@ -137,17 +137,25 @@ export async function recordChunk(
     });
     const s = moved.rows[0];
     if (!s) return { counted: false };
-    if (liveActivity) await removeRefusedTokens(db, appId, liveActivity, outcome.unsubscribe);
+    // Apple's refusals for good: a Live Activity's tokens (and the tokens an end reached) go, with
+    // their events; a token of its own push type goes alone; else the installs are unsubscribed.
+    let unsubscribed = new Set<string>();
+    if (liveActivity) await settleLiveActivityTokens(db, appId, sendId, liveActivity, outcome.unsubscribe, outcome.ended ?? []);
     else if (pushToken) await removeRefusedPushTypeTokens(db, appId, pushToken, outcome.unsubscribe);
-    else await unsubscribeRefused(db, appId, outcome.unsubscribe);
-    // The devices this end reached ended their activity: nothing more goes to those tokens. The
-    // others (failed, left out, an exhausted chunk, a token registered since) keep theirs.
-    if (liveActivity?.event === 'end') await dropEndedTokens(db, appId, liveActivity.activityId, outcome.ended ?? []);
+    else unsubscribed = await unsubscribeRefused(db, appId, outcome.unsubscribe);
     if (locked.rows[0]?.status === 'queued') await writeTransition(db, sendId, 'queued', 'chunk_started', {});
-    // Its devices' events, one row for the chunk (Live Activity events are a later step); late in
+    // Its devices' events, one row for the chunk (a Live Activity's: its tokens' events above); late in
     // the transaction, as it takes the app's event lock until the commit (core/events/record.ts).
-    // A refused VoIP (…) token unsubscribed nobody: no unsubscribe event for it.
-    if (!liveActivity) await recordChunkEvents(db, appId, sendId, chunk, { sent: outcome.sentTo ?? [], failed: outcome.failedFor ?? [], unsubscribed: pushToken ? [] : outcome.unsubscribe });
+    // A refusal that unsubscribed nobody (registered again after Apple's 410, unsubscribed already,
+    // a VoIP or other own-type token) is a failed push only: no unsubscribe to report.
+    if (!liveActivity) {
+      const refused = outcome.unsubscribe;
+      await recordChunkEvents(db, appId, sendId, chunk, {
+        sent: outcome.sentTo ?? [],
+        failed: [...(outcome.failedFor ?? []), ...refused.filter((r) => !unsubscribed.has(r.subscriptionId)).map((r) => ({ subscriptionId: r.subscriptionId, reason: r.reason }))],
+        unsubscribed: refused.filter((r) => unsubscribed.has(r.subscriptionId)),
+      });
+    }
     if (outcome.stop) return { counted: true, finished: await stopWithin(db, sendId, 'credentials', outcome.stop) };
     const last = s.stopped !== null || (s.chunks_total !== null && s.chunks_done >= s.chunks_total);
     const finished = last ? await finishIfComplete(db, sendId) : undefined;

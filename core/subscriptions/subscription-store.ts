@@ -116,16 +116,19 @@ function splitTags(tags: Record<string, string | null> | undefined): { set: Reco
 /**
  * Marks installs unsubscribed with Apple's reason. A 410 carries the time Apple found the token
  * invalid: a registration after it (the app vouched for the token again) wins, as Apple asks.
+ * Returns the installs it unsubscribed (the events report only those as unsubscribed).
  */
-export async function unsubscribeRefused(db: Queryable, appId: string, refused: RefusedToken[]): Promise<void> {
-  if (!refused.length) return;
-  await db.query(
+export async function unsubscribeRefused(db: Queryable, appId: string, refused: RefusedToken[]): Promise<Set<string>> {
+  if (!refused.length) return new Set();
+  const res = await db.query<{ id: string }>(
     `UPDATE subscriptions s SET subscribed = false, unsubscribed_reason = r.reason, updated_at = now()
        FROM unnest($2::text[], $3::text[], $4::float8[]) AS r(token, reason, apple_ms)
       WHERE s.app_id = $1 AND s.token = r.token AND s.subscribed
-        AND (r.apple_ms IS NULL OR coalesce(s.registered_at, s.created_at) < to_timestamp(r.apple_ms / 1000.0))`,
+        AND (r.apple_ms IS NULL OR coalesce(s.registered_at, s.created_at) < to_timestamp(r.apple_ms / 1000.0))
+    RETURNING s.id::text AS id`,
     [appId, refused.map((r) => r.token), refused.map((r) => r.reason), refused.map((r) => r.appleTimestampMs ?? null)],
   );
+  return new Set(res.rows.map((r) => r.id));
 }
 
 /** One install's row, as the dashboard's install page and the keyed read show it. */

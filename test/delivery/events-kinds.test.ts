@@ -1,6 +1,7 @@
 // The event kinds beyond a chunk's outcomes (issue 28 point 1, docs/events.md), through the real
 // flows to a real receiver that verifies every request with the `standardwebhooks` library: an
-// open reported by the app (the SDK's call) as message.push.clicked, once; a send paused by an
+// open reported by the app (the SDK's call) as message.push.clicked, once; a 410 that unsubscribed
+// nobody (registered since) as message.push.failed only; a send paused by an
 // overdue invoice (the running sender's scheduler sweeps it) or kept from firing by one as
 // notification.paused then notification.finished; Live Activity tokens the simulator refuses as
 // live_activity.token.removed with Apple's reason and timestamp; an end push and the app's
@@ -46,6 +47,8 @@ describe('events: clicked, paused and Live Activity kinds at a real receiver', f
         rules: [
           { prefix: 'dead', status: 410, reason: 'Unregistered', timestamp: appleGoneAt },
           { prefix: 'bade', status: 400, reason: 'BadDeviceToken' },
+          // Apple's 410 an hour old, for installs registered since: they stay subscribed.
+          { prefix: 'feed', status: 410, reason: 'Unregistered', timestamp: appleGoneAt },
           // Accepted after 1.5 s: a chunk still in flight when the app's invoice goes overdue.
           { prefix: 'de1a', delayMs: 1500 },
         ],
@@ -105,6 +108,20 @@ describe('events: clicked, paused and Live Activity kinds at a real receiver', f
     expect(first.message).to.deep.equal({ id: String(res.id) });
     expect(Object.keys(first).sort()).to.deep.equal(['event', 'message', 'subscription', 'user']);
     expect((await env.pool.query('SELECT clicked FROM sends WHERE id = $1', [res.id])).rows[0].clicked).to.equal(2);
+  });
+
+  it("a 410 older than the install's registration: message.push.failed with Apple's reason, and no unsubscribe (the install stays subscribed)", async () => {
+    const { app } = stack.app;
+    await addDevices(env.pool, app.id, 1, { prefix: 'feed' }); // registered now, after Apple's timestamp
+    const sub = (await env.pool.query(`SELECT id::text FROM subscriptions WHERE app_id = $1 AND token LIKE 'feed%'`, [app.id])).rows[0].id;
+    const res = await stack.client.createNotification(Object.assign(new OneSignal.Notification(), { app_id: app.id, include_subscription_ids: [sub], contents: { en: 'x' } }));
+    await waitFinal(env.pool, Number(res.id));
+    await waitFor('the finished event', () => finishedEvent(res.id!));
+    const events = ofSend(res.id!);
+    expect(events.map((e) => e.event.kind)).to.deep.equal(['notification.created', 'message.push.failed', 'notification.finished']);
+    expect(events[1].event.data).to.deep.equal({ reason: 'Unregistered' });
+    expect(events[1].subscription).to.deep.equal({ id: sub });
+    expect((await env.pool.query('SELECT subscribed FROM subscriptions WHERE id = $1', [sub])).rows[0].subscribed).to.equal(true);
   });
 
   /** An app of its own (its invoice goes overdue), on the same simulator key, with its own receiver. */
