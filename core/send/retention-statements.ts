@@ -80,23 +80,52 @@ export async function deleteSends(pool: Pool, ids: string[], days: number): Prom
 export const EVENT_RECORDS_PER_STATEMENT = 1_000;
 
 /**
- * Deletes at most EVENT_RECORDS_PER_STATEMENT event records that no destination needs: an app's
- * records up to the least place its destinations have reached (every record of an app with no
- * destination), and records older than `capDays` days (0: no cap) even if undelivered. Per app it
- * reads the oldest records by (app_id, id) only, and only for an app whose oldest record is due,
- * so a young undelivered backlog costs one index probe.
+ * The events a record held, in SQL over a row `g` (what a destination loses when retention takes
+ * it): a chunk record one per install sent or failed and two per refusal, a record of device events
+ * one per entry, a send's life step one. A malformed body counts what it can (the dispatcher
+ * passes such records over: core/events/batch.ts isExpandable).
  */
-export async function deleteEventRecords(pool: Pool, capDays: number): Promise<number> {
-  const due = (r: string) => `(${r}.id <= u.upto OR ($2::int > 0 AND ${r}.recorded_at < now() - make_interval(days => $2::int)))`;
-  const res = await pool.query(
-    `DELETE FROM event_records WHERE ctid = ANY (ARRAY(
-       SELECT r.ctid FROM apps a
-        CROSS JOIN LATERAL (SELECT coalesce(min(d.delivered_through), 9223372036854775807) AS upto FROM event_destinations d WHERE d.app_id = a.id) u
-        CROSS JOIN LATERAL (SELECT f.id, f.recorded_at FROM event_records f WHERE f.app_id = a.id ORDER BY f.id LIMIT 1) f
-        CROSS JOIN LATERAL (SELECT r.ctid, r.id, r.recorded_at FROM event_records r WHERE r.app_id = a.id ORDER BY r.id LIMIT $1) r
-        WHERE ${due('f')} AND ${due('r')}
-        LIMIT $1))`,
-    [EVENT_RECORDS_PER_STATEMENT, capDays],
+const EVENTS_OF = (g: string) => {
+  const n = (field: string) => `CASE jsonb_typeof(${g}.body->'${field}') WHEN 'array' THEN jsonb_array_length(${g}.body->'${field}') ELSE 0 END`;
+  return `CASE ${g}.kind WHEN 'chunk' THEN ${n('s')} + ${n('f')} + 2 * ${n('u')} WHEN 'device_events' THEN ${n('d')} ELSE 1 END`;
+};
+
+/**
+ * Deletes at most EVENT_RECORDS_PER_STATEMENT event records that no destination needs: every
+ * record of an app with no destination; an app's records up to the least place its destinations
+ * have reached once they are `keepDeliveredDays` old (kept that long for `herald events replay`;
+ * 0: at once); and records older than `capDays` days (0: no cap) even if undelivered. Per app it
+ * reads the oldest records by (app_id, id) only, and only for an app whose oldest record is due,
+ * so a young backlog costs one index probe.
+ *
+ * An undelivered record taken by the age cap is never dropped silently: in the same statement,
+ * each destination it was behind counts it (dropped_records, dropped_events less the events of
+ * it the destination had already taken, last_dropped_at), which the App condition, the metrics
+ * and the dashboard show (docs/events.md "Retention").
+ */
+export async function deleteEventRecords(pool: Pool, capDays: number, keepDeliveredDays: number): Promise<number> {
+  const due = (r: string) =>
+    `(u.n = 0 OR (${r}.id <= u.upto AND ${r}.recorded_at < now() - make_interval(days => $3::int)) OR ($2::int > 0 AND ${r}.recorded_at < now() - make_interval(days => $2::int)))`;
+  const res = await pool.query<{ n: number }>(
+    `WITH gone AS (
+       DELETE FROM event_records WHERE ctid = ANY (ARRAY(
+         SELECT r.ctid FROM apps a
+          CROSS JOIN LATERAL (SELECT min(d.delivered_through) AS upto, count(*) AS n FROM event_destinations d WHERE d.app_id = a.id) u
+          CROSS JOIN LATERAL (SELECT f.id, f.recorded_at FROM event_records f WHERE f.app_id = a.id ORDER BY f.id LIMIT 1) f
+          CROSS JOIN LATERAL (SELECT r.ctid, r.id, r.recorded_at FROM event_records r WHERE r.app_id = a.id ORDER BY r.id LIMIT $1) r
+          WHERE ${due('f')} AND ${due('r')}
+          LIMIT $1))
+       RETURNING app_id, id, kind, body),
+     lost AS (
+       SELECT d.app_id, d.name, count(*) AS records,
+              sum(CASE WHEN g.id = d.delivered_through + 1 THEN greatest(${EVENTS_OF('g')} - d.delivered_offset, 0) ELSE ${EVENTS_OF('g')} END) AS events
+         FROM gone g JOIN event_destinations d ON d.app_id = g.app_id AND g.id > d.delivered_through
+        GROUP BY d.app_id, d.name),
+     counted AS (
+       UPDATE event_destinations d SET dropped_records = d.dropped_records + l.records, dropped_events = d.dropped_events + l.events, last_dropped_at = now()
+         FROM lost l WHERE d.app_id = l.app_id AND d.name = l.name RETURNING 1)
+     SELECT (SELECT count(*) FROM gone)::int AS n`,
+    [EVENT_RECORDS_PER_STATEMENT, capDays, keepDeliveredDays],
   );
-  return res.rowCount ?? 0;
+  return res.rows[0].n;
 }

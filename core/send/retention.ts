@@ -10,6 +10,7 @@
 // second) is worked off at the rate the database allows, and a call never runs for long.
 import type { Pool } from '../store/db.js';
 import { PgIdempotencyGuard } from '../idempotency/pg-guard.js';
+import { replayWindowDays } from '../events/replay-window.js';
 import { deleteEventRecords, deleteRowsOf, deleteSends, dueSends, EVENT_RECORDS_PER_STATEMENT, markChunksPruned, SENDS_PER_STATEMENT } from './retention-statements.js';
 
 export interface Retention {
@@ -62,9 +63,10 @@ export async function pruneFinishedSends(
     return n === IDEMPOTENCY_BATCH;
   };
   // Event records hold the same facts as chunk rows (each device's outcome): kept no longer, even
-  // for a destination that has not taken them; delivered ones go at once.
+  // for a destination that has not taken them (counted as dropped on its row); delivered ones are
+  // kept for `herald events replay` (core/events/replay-window.ts).
   const pruneEvents: Step = async () => {
-    const n = await deleteEventRecords(pool, retention.chunkDays);
+    const n = await deleteEventRecords(pool, retention.chunkDays, replayWindowDays(retention.chunkDays));
     pruned.eventRecords += n;
     return n === EVENT_RECORDS_PER_STATEMENT;
   };

@@ -169,7 +169,7 @@ describe('delivery: retention of finished sends', function () {
       await scheduler.stop();
     }
   });
-  it('event records: an app\'s records up to its destinations\' least place go, all of an app with no destination, undelivered ones after chunkDays; in statements of 1,000', async () => {
+  it('event records: all of an app with no destination go, delivered ones once past the replay window (7 days), undelivered ones after chunkDays; in statements of 1,000', async () => {
     const app = async (name: string) => (await createTestApp(env.pool, name)).app.id;
     const [twoDest, noDest, stuck] = [await app('evret-two'), await app('evret-none'), await app('evret-stuck')];
     const rec = async (appId: string, n: number, daysAgo = 0): Promise<number[]> =>
@@ -182,28 +182,65 @@ describe('delivery: retention of finished sends', function () {
       env.pool.query(`INSERT INTO event_destinations (app_id, name, url, secret, delivered_through, delivered_offset) VALUES ($1, $2, 'https://r.example.com/', '\\x00', $3, $4)`, [appId, name, through, offset]);
     const left = async (appId: string) => (await env.pool.query<{ id: string }>('SELECT id::text FROM event_records WHERE app_id = $1 ORDER BY id', [appId])).rows.map((r) => Number(r.id));
 
-    const a = await rec(twoDest, 5);
-    await dest(twoDest, 'fast', a[4]);
-    await dest(twoDest, 'slow', a[1], 3); // inside a[2]: a[2] is still needed
+    const old = await rec(twoDest, 5, 8); // past the replay window
+    const recent = await rec(twoDest, 2, 6); // delivered, within it: kept for a replay
+    await dest(twoDest, 'fast', recent[1]);
+    await dest(twoDest, 'slow', old[1], 3); // inside old[2]: old[2] is still needed
     const b = await rec(noDest, 2500); // more than two statements' worth
     const oldStuck = await rec(stuck, 2, 31);
     const edgeStuck = await rec(stuck, 1, 29);
     await dest(stuck, 'down', 0);
 
-    expect(await deleteEventRecords(env.pool, 30)).to.equal(EVENT_RECORDS_PER_STATEMENT); // one statement: 1,000 at most
+    expect(await deleteEventRecords(env.pool, 30, 7)).to.equal(EVENT_RECORDS_PER_STATEMENT); // one statement: 1,000 at most
     const pruned = await pruneFinishedSends(env.pool, DEFAULT_RETENTION);
     expect(pruned.eventRecords).to.equal(2 + 2500 + 2 - 1000);
-    expect(await left(twoDest)).to.deep.equal(a.slice(2));
+    expect(await left(twoDest)).to.deep.equal([...old.slice(2), ...recent]);
     expect(await left(noDest)).to.deep.equal([]);
     expect(await left(stuck)).to.deep.equal(edgeStuck); // 31 days old: past chunkDays (30); 29: kept
     expect(b).to.have.length(2500);
     expect(oldStuck).to.have.length(2);
-    // chunkDays 0: no age cap; delivered records still go.
+    // chunkDays 0: no age cap, the replay window stays 7 days.
     await rec(stuck, 1, 400);
-    await env.pool.query(`UPDATE event_destinations SET delivered_through = $2 WHERE app_id = $1`, [twoDest, a[2]]);
-    expect((await pruneFinishedSends(env.pool, { finishedSendDays: 0, chunkDays: 0 })).eventRecords).to.equal(1);
-    expect(await left(twoDest)).to.deep.equal(a.slice(3));
+    await env.pool.query(`UPDATE event_destinations SET delivered_through = $2 WHERE app_id = $1`, [twoDest, recent[1]]);
+    expect((await pruneFinishedSends(env.pool, { finishedSendDays: 0, chunkDays: 0 })).eventRecords).to.equal(3);
+    expect(await left(twoDest)).to.deep.equal(recent);
     expect(await left(stuck)).to.have.length(2);
+    // chunkDays 3: the window shrinks to it.
+    expect((await pruneFinishedSends(env.pool, { finishedSendDays: 0, chunkDays: 3 })).eventRecords).to.equal(2 + 1 + 1);
+    expect(await left(twoDest)).to.deep.equal([]);
     await env.pool.query('DELETE FROM event_records WHERE app_id = $1', [stuck]);
+  });
+
+  it('undelivered records taken by the age cap are counted on each destination they were behind, less what it had of a record it was inside', async () => {
+    const appId = (await createTestApp(env.pool, 'evret-drop')).app.id;
+    const rec = async (kind: string, body: unknown, daysAgo: number): Promise<number> =>
+      Number((await env.pool.query<{ id: string }>(
+        `INSERT INTO event_records (app_id, send_id, kind, body, recorded_at) VALUES ($1, 1, $2, $3, now() - make_interval(days => $4::int)) RETURNING id::text`,
+        [appId, kind, JSON.stringify(body), daysAgo],
+      )).rows[0].id);
+    const ids = (n: number) => Array.from({ length: n }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+    const chunk = await rec('chunk', { chunk: 0, s: ids(3), f: [[ids(1)[0], 'BadDeviceToken']], u: [[ids(1)[0], 'Unregistered', 1]] }, 31); // 3 + 1 + 2 events
+    const created = await rec('notification.created', {}, 31); // 1 event
+    const devices = await rec('device_events', { d: [['message.push.clicked', ids(1)[0], {}], ['message.push.clicked', null, {}]] }, 31); // 2 events
+    const poison = await rec('chunk', { s: 'not a list' }, 31); // counted as a record, no events
+    const young = await rec('notification.finished', {}, 1);
+    const dest = (name: string, through: number, offset = 0) =>
+      env.pool.query(`INSERT INTO event_destinations (app_id, name, url, secret, delivered_through, delivered_offset) VALUES ($1, $2, 'https://r.example.com/', '\\x00', $3, $4)`, [appId, name, through, offset]);
+    await dest('behind', chunk - 1); // had none of them
+    await dest('inside', chunk - 1, 4); // had 4 of the chunk's 6 events
+    await dest('past', devices); // had all but the poison record
+    const pruned = await pruneFinishedSends(env.pool, DEFAULT_RETENTION);
+    expect(pruned.eventRecords).to.equal(4);
+    const rows = (await env.pool.query(`SELECT name, dropped_records::int, dropped_events::int, last_dropped_at IS NOT NULL AS dated FROM event_destinations WHERE app_id = $1 ORDER BY name`, [appId])).rows;
+    expect(rows).to.deep.equal([
+      { name: 'behind', dropped_records: 4, dropped_events: 6 + 1 + 2, dated: true },
+      { name: 'inside', dropped_records: 4, dropped_events: 2 + 1 + 2, dated: true },
+      { name: 'past', dropped_records: 1, dropped_events: 0, dated: true },
+    ]);
+    expect((await env.pool.query('SELECT id::int FROM event_records WHERE app_id = $1', [appId])).rows).to.deep.equal([{ id: young }]);
+    // Nothing more is due: the counts stay.
+    await pruneFinishedSends(env.pool, DEFAULT_RETENTION);
+    expect((await env.pool.query(`SELECT sum(dropped_records)::int AS n FROM event_destinations WHERE app_id = $1`, [appId])).rows[0].n).to.equal(9);
+    expect(poison).to.be.above(devices);
   });
 });
