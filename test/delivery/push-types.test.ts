@@ -86,17 +86,17 @@ describe('delivery: every APNs push type, to the token of its type', function ()
     expect(stack.sim.deliveries(token('a1', 1))).to.have.length(2);
   });
 
-  it('the official client sends a VoIP push with its apns_push_type_override', async () => {
-    const n = Object.assign(new OneSignal.Notification(), {
-      app_id: stack.app.app.id, include_subscription_ids: [withTokens], apns_push_type_override: 'voip', data: { call: 'sdk' }, priority: 10,
+  for (const [type, body, headers] of cases) {
+    it(`${type}: through the official client's createNotification (its apns_push_type_override)`, async () => {
+      const n = Object.assign(new OneSignal.Notification(), { app_id: stack.app.app.id, include_subscription_ids: [withTokens], apns_push_type_override: type, ...body });
+      const accepted = await stack.client.createNotification(n);
+      const { final } = await waitFinal(env.pool, Number(accepted.id));
+      expect(final).to.include({ sent: 1 });
+      const last = stack.sim.deliveries(token(PREFIX[type], 1)).at(-1)!;
+      expect(last.headers).to.include({ 'apns-push-type': type, 'apns-topic': BUNDLE + PUSH_TYPES[type].topicSuffix, ...headers });
+      if (body.data) expect(JSON.parse(last.payload).custom.a).to.deep.equal(body.data);
     });
-    const accepted = await stack.client.createNotification(n);
-    const { final } = await waitFinal(env.pool, Number(accepted.id));
-    expect(final).to.include({ sent: 1 });
-    const last = stack.sim.deliveries(token('a1', 1)).at(-1)!;
-    expect(last.headers).to.include({ 'apns-push-type': 'voip', 'apns-topic': `${BUNDLE}.voip`, 'apns-priority': '10' });
-    expect(JSON.parse(last.payload).custom.a).to.deep.equal({ call: 'sdk' });
-  });
+  }
 
   it('refuses a body the type does not allow with its sentence, through REST and the official client', async () => {
     const res = await post({ included_segments: ['Subscribed Users'], apns_push_type_override: 'pushtotalk', contents: { en: 'hi' }, priority: 5 });
