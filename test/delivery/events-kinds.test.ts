@@ -243,4 +243,28 @@ describe('events: clicked, paused and Live Activity kinds at a real receiver', f
     expect(removed).to.not.have.property('message');
     expect(kindsOf(ofSend(end.body.id))).to.deep.equal(['notification.created', 'live_activity.ended', 'notification.finished']);
   });
+  it('an install erased before its events are delivered leaves the click and Live Activity records: the events keep their places without it', async () => {
+    const { app } = stack.app;
+    // A destination that never takes anything holds the records (retention keeps what it has not taken).
+    await env.pool.query(`INSERT INTO event_destinations (app_id, name, url, secret) VALUES ($1, 'held', 'http://127.0.0.1:1/', '\\x00')`, [app.id]);
+    const sub = await install(21);
+    const res = await stack.client.createNotification(Object.assign(new OneSignal.Notification(), { app_id: app.id, include_subscription_ids: [sub], contents: { en: 'x' } }));
+    await waitFinal(env.pool, Number(res.id));
+    expect((await stack.api.request('POST', `/api/v1/notifications/${res.id}/opened`, { body: { app_id: app.id, subscription_id: sub } })).status).to.equal(200);
+    expect((await setUpdate(sub, 'ride-21', token('0e', 21))).status).to.equal(200);
+    expect((await stack.api.request('DELETE', la(`live_activities/ride-21/token/${sub}`))).status).to.equal(200);
+    const records = async () => (await env.pool.query(`SELECT body FROM event_records WHERE app_id = $1 AND kind = 'device_events' ORDER BY id DESC LIMIT 2`, [app.id])).rows.map((r) => r.body);
+    expect(await records()).to.deep.equal([
+      { d: [['live_activity.ended', sub, { activity_id: 'ride-21', ended_by: 'app' }]] },
+      { d: [['message.push.clicked', sub, {}]] },
+    ]);
+    await stack.client.deleteSubscription(app.id, sub);
+    expect(await records()).to.deep.equal([
+      { d: [['live_activity.ended', null, { activity_id: 'ride-21', ended_by: 'app' }]] },
+      { d: [['message.push.clicked', null, {}]] },
+    ]);
+    const anywhere = await env.pool.query(`SELECT count(*)::int AS n FROM event_records WHERE app_id = $1 AND body::text LIKE '%' || $2 || '%'`, [app.id, sub]);
+    expect(anywhere.rows[0].n).to.equal(0);
+    await env.pool.query(`DELETE FROM event_destinations WHERE app_id = $1 AND name = 'held'`, [app.id]);
+  });
 });
