@@ -5,6 +5,7 @@
 // external id renders as text; a query in the destination's URL is not shown; one app sees
 // neither another's destinations nor its events.
 import { expect } from 'chai';
+import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,6 +20,7 @@ import { storeDestinations } from '../../core/events/destinations.js';
 import { startEventDispatcher, type EventDispatcher } from '../../core/events/dispatcher.js';
 import { addDevices, createTestApp } from '../delivery/fixtures.js';
 
+const SHOTS = process.env.HERALD_DASHBOARD_SCREENSHOTS;
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 
 describe('dashboard events page in a browser', function () {
@@ -109,6 +111,7 @@ describe('dashboard events page in a browser', function () {
     await page.reload();
     expect(await field('backend', 'State')).to.equal('Failing');
     expect(await field('backend', 'Last error')).to.equal('HTTP 500');
+    if (SHOTS) await page.screenshot({ path: join(SHOTS, 'events.png'), fullPage: true });
     // The receiver takes the batch: delivered, nothing left, no error.
     answer = 204;
     await env.pool.query('UPDATE event_destinations SET retry_at = now() WHERE app_id = $1', [appA]);

@@ -5,6 +5,7 @@
 // the simulator); the review step lists everything that goes out before Send; user text (a
 // template's name, a language's text) renders as text; another app's template is not found.
 import { expect } from 'chai';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { useTestEnv } from '../env/index.js';
 import { launchBrowser, type TestBrowser } from '../support/browser.js';
@@ -12,6 +13,7 @@ import { createTemplate } from '../../core/templates/template-store.js';
 import { zonedInstant } from '../../core/time/zone-clock.js';
 import { addDevices, createTestApp, startDeliveryStack, waitFinal, type DeliveryStack } from '../delivery/fixtures.js';
 
+const SHOTS = process.env.HERALD_DASHBOARD_SCREENSHOTS;
 const SCRIPT_NAME = '<script>window.pwned = 1</script> Sale';
 const SCRIPT_TEXT = 'Sale <img src=x onerror="window.pwned = 2"> today';
 
@@ -28,6 +30,9 @@ describe('dashboard: the whole message, templates and compose from a template', 
     const res = await stack.api.request('POST', '/api/v1/templates', { key: stack.key, body: { app_id: appId, ...body } });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return res.body.id as string;
+  };
+  const shot = async (name: string) => {
+    if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
   };
   const status = async (path: string) => (await page.request.get(`${stack.api.url}${path}`)).status();
   const text = (selector: string) => page.locator(selector).textContent();
@@ -117,6 +122,7 @@ describe('dashboard: the whole message, templates and compose from a template', 
     expect(await text('#total')).to.match(/^26–\d+ of \d+ templates$/);
     await noScriptRan();
     expect(await page.getByRole('link', { name: 'Next page' }).count()).to.equal(0);
+    await shot('templates');
     // The edges: page 40 is the last an app's 1,000 templates can fill (empty here); 0, 41 and text are refused.
     expect(await status('/dashboard/templates?page=40')).to.equal(200);
     for (const bad of ['0', '41', 'two', '-1']) expect(await status(`/dashboard/templates?page=${bad}`), bad).to.equal(400);
@@ -137,6 +143,7 @@ describe('dashboard: the whole message, templates and compose from a template', 
       url: 'https://example.com/restock', data: { sku: 'A1' }, buttons: [{ id: 'buy', text: 'Buy' }], ios_sound: 'chime.caf', thread_id: 'stock',
     });
     await page.goto(`${stack.api.url}/dashboard/templates/${template}`);
+    await shot('template');
     await page.locator('#compose-from').click();
     await page.waitForURL(`${stack.api.url}/dashboard/compose?template=${template}`);
     const value = (name: string) => page.locator(`[name="${name}"]`).inputValue();
@@ -144,6 +151,7 @@ describe('dashboard: the whole message, templates and compose from a template', 
     expect([await value('lang_1'), await value('heading_1'), await value('subtitle_1'), await value('content_1')]).to.deep.equal(['fr', 'Boutique', 'Taille 42', 'De retour']);
     expect([await value('url'), await value('ios_sound'), await value('template_id')]).to.deep.equal(['https://example.com/restock', 'chime.caf', template]);
     expect(await text('#template-note')).to.contain('Its other fields (data, buttons, thread_id) go out as the template holds them.');
+    await shot('compose-template');
     await page.getByLabel('Send to').selectOption('tag');
     await page.getByLabel('Tag key').fill('tpl');
     await page.getByLabel('Value', { exact: true }).fill('yes');
@@ -155,6 +163,7 @@ describe('dashboard: the whole message, templates and compose from a template', 
     expect(await text('#data tbody td')).to.equal('A1');
     expect(await text('#ios dd[data-field="Thread id"]')).to.equal('stock');
     expect(await text('#languages tr[data-lang="fr"] td.subtitle')).to.equal('Taille 42');
+    await shot('compose-review-template');
     await page.getByRole('button', { name: 'Send to 4 devices' }).click();
     await page.waitForURL(/\/dashboard\/sends\/\d+$/);
     const id = Number(new URL(page.url()).pathname.split('/').pop());
@@ -169,11 +178,18 @@ describe('dashboard: the whole message, templates and compose from a template', 
     // The recorded send names its template, as a REST send with template_id does.
     await page.goto(`${stack.api.url}/dashboard/sends/${id}`);
     expect(await text('#message-fields dd[data-field="Template"]')).to.equal('Restock');
+    await shot('report-message');
   });
 
   it('composing from a template, the texts typed replace the template\'s whole; a template deleted before Send is refused naming it', async () => {
     const template = await makeTemplate({ name: 'Two languages', contents: { en: 'Hello', de: 'Hallo' }, headings: { en: 'Hi' } });
-    await page.goto(`${stack.api.url}/dashboard/compose?template=${template}`);
+    // Chosen in compose's own chooser; its empty choice is no template.
+    expect(await status('/dashboard/compose?template=')).to.equal(200);
+    await page.goto(`${stack.api.url}/dashboard/compose`);
+    await page.getByLabel('Start from a template').selectOption({ label: 'Two languages' });
+    await page.getByRole('button', { name: 'Use this template' }).click();
+    await page.waitForURL(`${stack.api.url}/dashboard/compose?template=${template}`);
+    expect(await page.locator('[name="content_1"]').inputValue()).to.equal('Hallo');
     await page.locator('[name="lang_1"]').selectOption('');
     await page.locator('[name="heading_0"]').fill('');
     await page.locator('[name="content_0"]').fill('Hello there');

@@ -169,7 +169,7 @@ const languageChoices = (chosen: string): readonly (readonly [string, string])[]
 function templatePicker(t: ComposeTemplates): Html {
   if (!t.choices?.length) return html``;
   return html`<form method="get" action="/dashboard/compose" class="template-pick">
-    <label>Start from a template <select name="template">${t.choices.map((c) => html`<option value="${c.id}" ${t.chosen?.id === c.id ? html`selected` : ''}>${c.name}</option>`)}</select></label>
+    <label>Start from a template <select name="template"><option value="">—</option>${t.choices.map((c) => html`<option value="${c.id}" ${t.chosen?.id === c.id ? html`selected` : ''}>${c.name}</option>`)}</select></label>
     <button type="submit" class="secondary-button">Use this template</button>
     ${t.more ? html`<a href="/dashboard/templates">All templates</a>` : ''}
   </form>`;

@@ -77,9 +77,10 @@ export async function composeSend(ctx: Context, deps: ApiDeps, method: 'show' | 
   if (!app) throw new NotFoundError('No such app.');
   const segments = [...BUILT_IN_SEGMENTS, ...customSegmentNames(app)];
   if (method === 'show') {
-    // ?template=<id>: the form filled from one of the app's templates (another app's is not found).
-    const id = ctx.query.template;
-    const template = typeof id === 'string' && id ? await findTemplate(deps.pool, app.id, id) : undefined;
+    // ?template=<id>: the form filled from one of the app's templates (another app's is not found);
+    // the chooser's empty choice is no template.
+    const id = ctx.query.template === '' ? undefined : ctx.query.template;
+    const template = typeof id === 'string' ? await findTemplate(deps.pool, app.id, id) : undefined;
     if (id !== undefined && !template) throw new NotFoundError('No such template in this app.');
     const form = template ? formFromTemplate(template) : {};
     return page(ctx, opts, composePage(s, app.name, segments, form, [], await composeTemplates(deps.pool, app.id, form)));
