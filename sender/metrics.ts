@@ -121,8 +121,8 @@ export function dispatchObserver(metrics: SenderMetrics): DispatchObserver {
  */
 function eventDestinationGauges(registry: Registry, read: ((limit: number) => Promise<DestinationHealth[]>) | undefined): void {
   let last: Promise<DestinationHealth[] | undefined> | undefined;
-  // One read per scrape for the three gauges.
-  const health = () => (last ??= (read ? read(METRIC_DESTINATIONS) : Promise.resolve([])).catch(() => undefined).finally(() => setTimeout(() => (last = undefined), 1000).unref()));
+  // One read for the three gauges of a scrape (collected together): they share the read in flight.
+  const health = () => (last ??= (read ? read(METRIC_DESTINATIONS) : Promise.resolve([])).catch(() => undefined).finally(() => (last = undefined)));
   const labels = (h: DestinationHealth) => ({ app: h.appName, destination: h.name });
   new Gauge({
     name: 'herald_event_destination_state',

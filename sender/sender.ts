@@ -16,10 +16,11 @@ import { subscribeWake } from '../core/delivery/wake.js';
 import { ApnsClients, type ApnsSettings } from '../core/apns/clients.js';
 import { ChunkWorker, DEFAULT_WORKER_SETTINGS, type WorkerSettings } from './chunk-worker.js';
 import { runClaimLoop } from './claim-loop.js';
-import { createSenderMetrics, type SenderMetrics } from './metrics.js';
+import { createSenderMetrics, dispatchObserver, type SenderMetrics } from './metrics.js';
 import { createThrottle } from './throttle.js';
 import { outageLog } from '../core/faults/outage-log.js';
 import { startEventDispatcher, type DispatcherOptions } from '../core/events/dispatcher.js';
+import { destinationHealthForMetrics } from '../core/events/health.js';
 import { ChannelSweep } from '../core/live-activities/channel-sweep.js';
 
 export interface SenderOptions {
@@ -62,7 +63,7 @@ export interface Sender {
 export async function startSender(opts: SenderOptions): Promise<Sender> {
   const { pool, bus, logger } = opts;
   const settings: WorkerSettings = { ...DEFAULT_WORKER_SETTINGS, ...opts.worker };
-  const metrics = opts.metrics ?? createSenderMetrics({ lag: () => chunkBacklog(pool) });
+  const metrics = opts.metrics ?? createSenderMetrics({ lag: () => chunkBacklog(pool), destinations: (limit) => destinationHealthForMetrics(pool, limit) });
   const clients = new ApnsClients(pool, opts.apns, logger);
   if (!opts.redis) logger.warn('no Redis: throttle_rate_per_minute is not applied by this sender');
   let stopping = false;
@@ -98,7 +99,7 @@ export async function startSender(opts: SenderOptions): Promise<Sender> {
   // When this process leads it also deletes ended Live Activities' broadcast channels at Apple.
   const channels = new ChannelSweep(pool, { broadcastUrl: opts.broadcastUrl, ca: opts.apns.ca }, logger);
   const scheduler = startScheduler({ pool, bus, logger, retention: opts.retention, channels }, Math.min(opts.dutyEveryMs ?? 500, 1000));
-  const dispatcher = opts.events ? startEventDispatcher({ pool, logger, stream: bus, ...opts.events }) : undefined;
+  const dispatcher = opts.events ? startEventDispatcher({ pool, logger, stream: bus, observer: dispatchObserver(metrics), ...opts.events }) : undefined;
 
   return {
     metrics,

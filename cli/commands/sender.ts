@@ -8,6 +8,7 @@ import type { Runtime } from '../runtime.js';
 import { listening, openBus, openDatabase } from '../startup.js';
 import { outageLog } from '../../core/faults/outage-log.js';
 import { EVENT_LANES } from '../../core/events/dispatcher.js';
+import { destinationHealthForMetrics } from '../../core/events/health.js';
 
 export async function runSender(rt: Runtime, opts: { serveMetrics?: boolean } = {}): Promise<void> {
   await startSenderRole(rt, opts);
@@ -28,6 +29,7 @@ export async function startSenderRole(rt: Runtime, opts: { serveMetrics?: boolea
   const metrics = createSenderMetrics({
     defaults: true,
     lag: () => chunkBacklog(pool),
+    destinations: (limit) => destinationHealthForMetrics(pool, limit),
   });
   const sender = await startSender({
     pool,

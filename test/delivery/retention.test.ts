@@ -220,7 +220,7 @@ describe('delivery: retention of finished sends', function () {
       )).rows[0].id);
     const ids = (n: number) => Array.from({ length: n }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
     const chunk = await rec('chunk', { chunk: 0, s: ids(3), f: [[ids(1)[0], 'BadDeviceToken']], u: [[ids(1)[0], 'Unregistered', 1]] }, 31); // 3 + 1 + 2 events
-    const created = await rec('notification.created', {}, 31); // 1 event
+    await rec('notification.created', {}, 31); // 1 event
     const devices = await rec('device_events', { d: [['message.push.clicked', ids(1)[0], {}], ['message.push.clicked', null, {}]] }, 31); // 2 events
     const poison = await rec('chunk', { s: 'not a list' }, 31); // counted as a record, no events
     const young = await rec('notification.finished', {}, 1);
