@@ -139,12 +139,12 @@ export class EventCluster {
 
   /** Waits until the app's receiver took the send's finished event. */
   async finishedEvent(app: ClusterApp, id: number, timeoutMs = 60_000): Promise<void> {
-    await waitFor(`the finished event of send ${id}`, () => app.receiver.accepted.some((d) => d.events.some((e) => e.event.kind === 'notification.finished' && e.message.id === String(id))), timeoutMs);
+    await waitFor(`the finished event of send ${id}`, () => app.receiver.accepted.some((d) => d.events.some((e) => e.event.kind === 'notification.finished' && e.message?.id === String(id))), timeoutMs);
   }
 
   /** Whether the receiver was sent (taken or not) an event of this send. */
   requested(app: ClusterApp, id: number): boolean {
-    return app.receiver.requests.some((d) => d.events.some((e) => e.message.id === String(id)));
+    return app.receiver.requests.some((d) => d.events.some((e) => e.message?.id === String(id)));
   }
 
   /** Every Herald process still running: none may have died but those the test killed. */

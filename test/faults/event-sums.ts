@@ -17,7 +17,7 @@ export interface ExpectedSend {
   stats: { sent: number; failed: number; skipped: number };
 }
 
-const factOf = (e: HeraldEvent) => `${e.message.id} ${e.event.kind} ${e.subscription?.id ?? '-'}`;
+const factOf = (e: HeraldEvent) => `${e.message?.id} ${e.event.kind} ${e.subscription?.id ?? '-'}`;
 const sample = (keys: string[]) => `${keys.length} (${keys.slice(0, 5).join('; ')}${keys.length > 5 ? '; …' : ''})`;
 
 /** Asserts the sum over `events` (everything the destination accepted, repeats included); returns the repeats. */
