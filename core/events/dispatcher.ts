@@ -1,9 +1,9 @@
 // Delivers recorded events to the apps' webhook destinations (docs/events.md "Delivery"). Every
 // sender runs one, beside its delivery loops and never in them: a few lanes, each taking one
 // destination at a time with a lease (`FOR UPDATE SKIP LOCKED`, least recently served first), so
-// a destination that is slow or down holds one lane for at most one request's deadline and is
-// then set aside until its back-off ends, while the other lanes (and other senders) serve the
-// other destinations. At least once: a batch is posted until a 2xx, with the same webhook-id, and
+// a destination that is slow or down holds a lane for at most PATIENCE_MS (its request goes on
+// alone to its deadline) and is then set aside until its back-off ends, while the lanes (and
+// other senders) serve the other destinations. At least once: a batch is posted until a 2xx, with the same webhook-id, and
 // only then is the destination's place moved past it.
 import type { Logger } from '../log.js';
 import type { Pool } from '../store/db.js';

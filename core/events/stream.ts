@@ -2,8 +2,8 @@
 // App with `spec.events.stream: true` has one more row in event_destinations, named
 // STREAM_DESTINATION: records are written for it as for a webhook destination, and the same
 // dispatcher lanes serve it with the same lease, place and back-off (core/events/dispatcher.ts),
-// so a killed sender or a NATS restart loses nothing and a NATS outage holds one lane at most one
-// publish deadline, never a delivery to Apple or to a webhook.
+// so a killed sender or a NATS restart loses nothing and a NATS outage holds one lane at most 1 s
+// (the dispatcher's patience), never a delivery to Apple or to a webhook.
 //
 // Each event is one message on `<prefix>.events.<app id>.<kind>` (the kind's dots make tokens:
 // `herald.events.<app>.message.push.sent`; a consumer of one app takes `herald.events.<app>.>`),
