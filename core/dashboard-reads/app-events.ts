@@ -40,30 +40,48 @@ export interface EventCursor {
   skip: number;
 }
 
-/** A page of the app's latest events (newest record first, a record's events in their order) and where the next begins. */
+/** Records read in a page's first round: a chunk's record alone holds up to 500 devices' events (~20 kB). */
+const FIRST_ROUND = 5;
+
+type StoredRow = Omit<RecordRow, 'id' | 'sendId'> & { id: string; sendId: string | null };
+
+/**
+ * A page of the app's latest events (newest record first, a record's events in their order) and
+ * where the next begins. Records are read in rounds, a few first, so a page of a chunk's events
+ * reads that chunk's record and not 49 more; every record holds at least one event, so a round of
+ * (events still wanted) records always fills the page.
+ */
 export async function latestEvents(db: Queryable, appId: string, from?: EventCursor): Promise<{ events: HeraldEvent[]; next?: EventCursor }> {
-  // Every record holds at least one event, so EVENTS_PAGE records fill a page.
-  const res = await db.query<Omit<RecordRow, 'id' | 'sendId'> & { id: string; sendId: string | null }>(
-    `SELECT r.id::text AS id, r.app_id AS "appId", r.send_id::text AS "sendId", r.kind, r.body, r.recorded_at AS "recordedAt"
-       FROM event_records r WHERE r.app_id = $1 AND ($2::bigint IS NULL OR r.id <= $2) ORDER BY r.id DESC LIMIT $3`,
-    [appId, from?.before ?? null, EVENTS_PAGE],
-  );
-  const rows: RecordRow[] = res.rows
-    .map((r) => ({ ...r, id: Number(r.id), sendId: r.sendId === null ? null : Number(r.sendId) }))
-    .filter(isExpandable);
-  const ids = [...new Set(rows.flatMap(subscriptionIdsOf))];
-  const external = ids.length
-    ? await db.query<{ id: string; external_id: string | null }>('SELECT id::text, external_id FROM subscriptions WHERE app_id = $1 AND id = ANY($2::uuid[])', [appId, ids])
-    : { rows: [] };
-  const externalIds = new Map(external.rows.map((r) => [r.id, r.external_id]));
   const events: HeraldEvent[] = [];
-  for (const row of rows) {
-    const skip = row.id === from?.before ? from.skip : 0;
-    const all = expandRecord(row, externalIds, skip);
-    const room = EVENTS_PAGE - events.length;
-    events.push(...all.slice(0, room));
-    if (all.length > room) return { events, next: { before: row.id, skip: skip + room } };
+  let before = from?.before ?? null;
+  for (let round = 0; ; round++) {
+    const limit = round === 0 ? FIRST_ROUND : EVENTS_PAGE - events.length;
+    const res = await db.query<StoredRow>(
+      `SELECT r.id::text AS id, r.app_id AS "appId", r.send_id::text AS "sendId", r.kind, r.body, r.recorded_at AS "recordedAt"
+         FROM event_records r WHERE r.app_id = $1 AND ($2::bigint IS NULL OR r.id <= $2) ORDER BY r.id DESC LIMIT $3`,
+      [appId, before, limit],
+    );
+    const rows: RecordRow[] = res.rows.map((r) => ({ ...r, id: Number(r.id), sendId: r.sendId === null ? null : Number(r.sendId) }));
+    const externalIds = await externalIdsOf(db, appId, rows.filter(isExpandable));
+    for (const row of rows) {
+      // A record that cannot be expanded (written by hand or by a bug) is passed over, as the dispatcher does.
+      if (!isExpandable(row)) continue;
+      const skip = row.id === from?.before ? from.skip : 0;
+      const all = expandRecord(row, externalIds, skip);
+      const room = EVENTS_PAGE - events.length;
+      events.push(...all.slice(0, room));
+      if (all.length > room) return { events, next: { before: row.id, skip: skip + room } };
+    }
+    if (rows.length < limit) return { events }; // no older record
+    before = rows[rows.length - 1].id - 1;
+    if (events.length === EVENTS_PAGE) return { events, next: { before, skip: 0 } };
   }
-  const last = res.rows.at(-1);
-  return { events, next: res.rows.length === EVENTS_PAGE && last ? { before: Number(last.id) - 1, skip: 0 } : undefined };
+}
+
+/** The external ids of the installs these records name, this app's only (an install erased since has none). */
+async function externalIdsOf(db: Queryable, appId: string, rows: RecordRow[]): Promise<Map<string, string | null>> {
+  const ids = [...new Set(rows.flatMap(subscriptionIdsOf))];
+  if (!ids.length) return new Map();
+  const res = await db.query<{ id: string; external_id: string | null }>('SELECT id::text, external_id FROM subscriptions WHERE app_id = $1 AND id = ANY($2::uuid[])', [appId, ids]);
+  return new Map(res.rows.map((r) => [r.id, r.external_id]));
 }
