@@ -3,8 +3,8 @@
 // destination at a time with a lease (`FOR UPDATE SKIP LOCKED`, least recently served first), so
 // a destination that is slow or down holds a lane for at most PATIENCE_MS (its request goes on
 // alone to its deadline) and is then set aside until its back-off ends, while the lanes (and
-// other senders) serve the other destinations. At least once: a batch is posted until a 2xx, with the same webhook-id, and
-// only then is the destination's place moved past it.
+// other senders) serve the other destinations. At least once: a batch is posted until a 2xx,
+// with the same webhook-id, and only then is the destination's place moved past it.
 import type { Logger } from '../log.js';
 import type { Pool } from '../store/db.js';
 import { backoffMs, type Backoff } from '../faults/backoff.js';
