@@ -16,7 +16,7 @@ import { areaOf, bodyFromForm, composePage, LARGE_AUDIENCE, reviewPage, type Com
 import { withTemplate } from '../../../core/templates/apply-template.js';
 import { findTemplate, listTemplates } from '../../../core/templates/template-store.js';
 import { TEMPLATE_LIMITS } from '../../../core/templates/template-limits.js';
-import { fieldsNotShown, formFromTemplate } from '../compose-template.js';
+import { fieldsNotShown, formFromTemplate } from '../pages/compose-template.js';
 import type { Queryable } from '../../../core/store/db.js';
 import { when } from '../pages/format.js';
 import { layoutOf, page } from '../respond.js';

@@ -2,10 +2,10 @@
 // first, as many rows as it has, up to the languages' limit) stands for a body that, once the
 // template is applied (the accept path's rule), is the template's content.
 import { expect } from 'chai';
-import type { Template } from '../../core/templates/template-store.js';
-import { LIMITS } from '../../core/validation/limits.js';
+import type { Template } from '../../../core/templates/template-store.js';
+import { LIMITS } from '../../../core/validation/limits.js';
 import { fieldsNotShown, formFromTemplate } from './compose-template.js';
-import { bodyFromForm, langRows } from './pages/compose.js';
+import { bodyFromForm, langRows } from './compose.js';
 
 const APP = '5b0b6f2e-0f55-4c3c-9d0b-1f0a0e6f6c11';
 const template = (content: Template['content']): Template => ({ id: 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', appId: APP, name: 'T', content, createdAt: '', updatedAt: '' });

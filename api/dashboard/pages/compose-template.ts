@@ -3,9 +3,9 @@
 // and core/templates/apply-template.ts (the one rule) fills in what the form does not show (data,
 // buttons, category, …) when the send is accepted. Unchanged, the form sends exactly the
 // template's content.
-import type { Template } from '../../core/templates/template-store.js';
-import type { ComposeForm } from './pages/compose.js';
-import { languagesOf } from './pages/message.js';
+import type { Template } from '../../../core/templates/template-store.js';
+import type { ComposeForm } from './compose.js';
+import { languagesOf } from './message.js';
 
 /** The template fields compose has an input for; the others travel by template_id alone. */
 const SHOWN: Record<string, keyof ComposeForm | null> = {
