@@ -133,7 +133,7 @@ export async function recordChunk(
                 chunks_done = chunks_done + 1, updated_at = now()
           WHERE id = $1 AND EXISTS (SELECT 1 FROM closed)
       RETURNING chunks_done, chunks_total, stopped`,
-      values: [sendId, chunk, outcome.sent, outcome.failed, outcome.skipped, outcome.leftOut, ...historyValues(outcome.history)],
+      values: [sendId, chunk, outcome.sent, outcome.failed, outcome.skipped, outcome.leftOut, ...historyValues(outcome.history, pushToken !== undefined)],
     });
     const s = moved.rows[0];
     if (!s) return { counted: false };
@@ -163,10 +163,14 @@ export async function recordChunk(
   });
 }
 
-/** The four history columns of a chunk row ($7–$10 of the record): NULL when none is kept. */
-function historyValues(history: ChunkHistory | undefined): Array<string[] | null> {
+/**
+ * The four history columns of a chunk row ($7–$10 of the record): NULL when none is kept. A refused
+ * token of its own push type (`ownToken`: VoIP, location, …) went alone and unsubscribed nobody, so
+ * the send's events file (core/exports/send-files.ts) shows those installs failed, not unsubscribed.
+ */
+function historyValues(history: ChunkHistory | undefined, ownToken: boolean): Array<string[] | null> {
   if (!history) return [null, null, null, null];
-  return [history.sent, history.failed, history.reasons, history.unsubscribed];
+  return [history.sent, history.failed, history.reasons, ownToken ? [] : history.unsubscribed];
 }
 
 export async function loadSendForDelivery(db: Queryable, sendId: number): Promise<{ request: SendRequest; app: AppRecord } | undefined> {

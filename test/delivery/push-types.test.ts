@@ -5,7 +5,9 @@
 // the official client; installs without a token of the type are skipped; Apple refusing a VoIP
 // token removes that token only; the token calls' edges.
 import { expect } from 'chai';
+import { gunzipSync } from 'node:zlib';
 import * as OneSignal from '@onesignal/node-onesignal';
+import { parseCsv } from '../support/csv.js';
 import { useTestEnv } from '../env/index.js';
 import type { DeliveryRecord } from '../../apns-sim/recorder.js';
 import { PUSH_TYPE_RULE } from '../../api/routes/push-type-tokens.js';
@@ -124,6 +126,13 @@ describe('delivery: every APNs push type, to the token of its type', function ()
     expect(left.rows).to.deep.equal([{ id: gone, push_type: 'location' }]);
     const subs = await env.pool.query('SELECT token FROM subscriptions WHERE id = ANY($1::uuid[]) AND subscribed ORDER BY token', [[gone, bad]]);
     expect(subs.rows.map((r) => r.token)).to.deep.equal([token('c3', 1), token('c4', 1)]);
+    // The send's events file (exportEvents) says failed with Apple's reason, never unsubscribed:
+    // both installs are still subscribed.
+    const file = await fetch((await stack.client.exportEvents(String(res.body.id), stack.app.app.id)).csv_file_url!);
+    const [header, ...rows] = parseCsv(gunzipSync(Buffer.from(await file.arrayBuffer())).toString('utf8'));
+    const col = (name: string) => header.indexOf(name);
+    const events = rows.map((r) => [r[col('subscription_id')], r[col('failure_message')], r[col('failed')] !== '', r[col('unsubscribed')]]);
+    expect(events.sort()).to.deep.equal([[gone, 'Unregistered', true, ''], [bad, 'BadDeviceToken', true, '']].sort());
     // The alert token still gets alerts.
     const alert = await post({ include_subscription_ids: [gone], contents: { en: 'still here' } });
     expect((await waitFinal(env.pool, Number(alert.body.id))).final).to.include({ sent: 1 });
