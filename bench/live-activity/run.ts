@@ -14,17 +14,14 @@
 //
 // Needs PostgreSQL, Redis and NATS on their usual ports; the api, the senders and the simulator
 // run as processes of their own (bin/herald). Never part of `make test`.
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Pool } from '../../core/store/db.js';
 import { statusInSql } from '../../core/send-model/states.js';
-import { upsertApp, setCredentials, getApp, setInvoiceOverdue, type AppRecord } from '../../core/apps/app-store.js';
 import { createKey } from '../../core/apps/keys.js';
-import { generateApnsKeyPair, randomAppleId } from '../../apns-sim/index.js';
-import { benchDatabase } from '../support/bench-database.js';
 import { spawnHerald } from '../support/herald-process.js';
+import { activityTokens, alertBroadcastSetup, benchApp, loadAverage, startAlertBroadcast, summary } from './support.js';
 
 const { values } = parseArgs({
   options: {
@@ -39,43 +36,15 @@ const DEVICES = Number(values.devices);
 const SIZES = [1, 10, 100, 1000];
 const PER_SIZE = 5; // activities of each size
 const PREFIX = `LA${Date.now().toString(36)}`;
-const loadAverage = async () => (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ');
-
-async function app(pool: Pool, name: string, key: ReturnType<typeof generateApnsKeyPair>, teamId: string): Promise<AppRecord> {
-  const a = await upsertApp(pool, { name, bundleId: `com.example.${name}` });
-  await setCredentials(pool, a.id, { kind: 'token', keyId: key.keyId, teamId, material: Buffer.from(key.privateKeyP8) });
-  await setInvoiceOverdue(pool, a.id, false);
-  return (await getApp(pool, a.id))!;
-}
-
-const { pool, url } = await benchDatabase(`herald_bench_la_${DEVICES}`, { fresh: false });
-await pool.query('DELETE FROM sends');
-const apnsKey = generateApnsKeyPair();
-const teamId = randomAppleId();
-const big = await app(pool, 'broadcaster', apnsKey, teamId);
-const have = Number((await pool.query('SELECT count(*) FROM subscriptions WHERE app_id = $1 AND subscribed', [big.id])).rows[0].count);
-if (have !== DEVICES) {
-  await pool.query('DELETE FROM subscriptions WHERE app_id = $1', [big.id]);
-  await pool.query(
-    `INSERT INTO subscriptions (id, app_id, token, language, last_active)
-     SELECT gen_random_uuid(), $1::uuid, md5($1::text || i) || md5(i || $1::text), 'en', now() FROM generate_series(1, $2::int) AS i`,
-    [big.id, DEVICES],
-  );
-  await pool.query('VACUUM ANALYZE subscriptions');
-}
+const { pool, url, apnsKey, teamId, big } = await alertBroadcastSetup(DEVICES);
 // The Live Activity app: PER_SIZE activities of each size, each install holding one update token.
-const live = await app(pool, 'scores', apnsKey, teamId);
+const live = await benchApp(pool, 'scores', apnsKey, teamId);
 await pool.query('DELETE FROM subscriptions WHERE app_id = $1', [live.id]);
 const activities: Array<{ id: string; size: number; tokens: string[] }> = [];
 for (const size of SIZES) {
   for (let k = 0; k < PER_SIZE; k++) {
     const id = `match-${size}-${k}`;
-    const res = await pool.query<{ token: string }>(
-      `WITH s AS (INSERT INTO subscriptions (id, app_id, token, language) SELECT gen_random_uuid(), $1, md5($2 || i) || md5(i || $2), 'en' FROM generate_series(1, $3::int) i RETURNING id, token)
-       INSERT INTO live_activity_tokens (app_id, kind, activity, subscription_id, token) SELECT $1, 'update', $2, id, reverse(token) FROM s RETURNING token`,
-      [live.id, id, size],
-    );
-    activities.push({ id, size, tokens: res.rows.map((r) => r.token) });
+    activities.push({ id, size, tokens: await activityTokens(pool, live.id, id, size) });
   }
 }
 const { key } = await createKey(pool, live.id, { name: 'bench' });
@@ -150,12 +119,6 @@ async function gatewayTimes(samples: Sample[], since: number): Promise<Map<numbe
   return out;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-const summary = (xs: number[]) => {
-  const s = [...xs].sort((x, y) => x - y);
-  return s.length ? `p50 ${percentile(s, 50)} ms, p99 ${percentile(s, 99)} ms, max ${s[s.length - 1]} ms (${s.length})` : 'none';
-};
-
 async function phase(label: string, seconds = Number(values.seconds)): Promise<void> {
   const rate = Number(values.rate);
   const total = Math.round(rate * seconds);
@@ -200,29 +163,10 @@ async function phase(label: string, seconds = Number(values.seconds)): Promise<v
 await phase('warm-up', 10); // the APNs connections and JWTs, prepared statements, the JIT
 await phase('idle');
 
-const broadcast = await fetch(`${base}/api/v1/notifications`, {
-  method: 'POST',
-  headers: { 'Content-Type': 'application/json', Authorization: `Key ${bigKey}` },
-  body: JSON.stringify({ app_id: big.id, contents: { en: 'Sale' }, included_segments: ['Subscribed Users'] }),
-});
-const broadcastId = ((await broadcast.json()) as { id: number }).id;
-const bStart = Date.now();
-for (;;) {
-  const r = await pool.query('SELECT chunks_done FROM sends WHERE id = $1', [broadcastId]);
-  if (r.rows[0].chunks_done >= 4) break;
-  await new Promise((res) => setTimeout(res, 100));
-}
+const alert = await startAlertBroadcast(pool, base, bigKey, big.id);
 await phase(`during a ${DEVICES.toLocaleString('en-US')}-device broadcast`);
-const progress = (await pool.query('SELECT sent, chunks_done, chunks_total, status FROM sends WHERE id = $1', [broadcastId])).rows[0];
-console.log(`broadcast: ${progress.sent} devices sent in ${((Date.now() - bStart) / 1000).toFixed(0)} s (${progress.chunks_done}/${progress.chunks_total} chunks, ${progress.status}); paused now`);
+console.log(await alert.pauseAndReport());
 
-await setInvoiceOverdue(pool, big.id, true);
-for (let i = 0; i < 600; i++) {
-  const r = await pool.query('SELECT status FROM sends WHERE id = $1', [broadcastId]);
-  if (r.rows[0].status === 'approved' || r.rows[0].status === 'draft') break;
-  await new Promise((res) => setTimeout(res, 100));
-}
-await setInvoiceOverdue(pool, big.id, false);
 await pool.query('DELETE FROM sends');
 await pool.end();
 process.exit(0);
