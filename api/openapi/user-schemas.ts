@@ -62,11 +62,12 @@ export const USER_SCHEMAS = {
       erased: {
         type: 'object',
         description: 'What went, for good, before this answer (docs/security.md "Data map").',
-        required: ['installs', 'aliases', 'live_activity_tokens', 'opens', 'sends_scrubbed'],
+        required: ['installs', 'aliases', 'live_activity_tokens', 'push_type_tokens', 'opens', 'sends_scrubbed'],
         properties: {
           installs: { type: 'integer' },
           aliases: { type: 'integer' },
           live_activity_tokens: { type: 'integer' },
+          push_type_tokens: { type: 'integer', description: "The installs' VoIP, location, complication, push-to-talk, widgets and controls tokens." },
           opens: { type: 'integer' },
           sends_scrubbed: { type: 'integer', description: 'List sends whose ids named the user, the ids taken out.' },
         },

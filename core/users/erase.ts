@@ -1,6 +1,7 @@
 // Erasure of a user (deleteUser; docs/security.md "Data map"): in one transaction, everything that
 // holds an id or token of the user goes for good. Its installs, aliases and (through the
-// installs) Live Activity tokens go with the user row by foreign key; the places that name an
+// installs) Live Activity tokens and push type tokens (VoIP, location, …) go with the user row by
+// foreign key, counted first so the answer says what went; the places that name an
 // install or an external id without a key are cleared here by index (migration 027): the opens of
 // its installs, the lists of list sends and their stored answers, the entries of send chunks, and
 // the install ids of event records (issue 28).
@@ -14,6 +15,8 @@ export interface Erased {
   installs: number;
   aliases: number;
   live_activity_tokens: number;
+  /** VoIP, location, complication, push-to-talk, widgets and controls tokens (issue 29). */
+  push_type_tokens: number;
   opens: number;
   sends_scrubbed: number;
 }
@@ -36,7 +39,7 @@ export async function eraseUser(db: PoolClient, appId: string, userId: string): 
   ])];
   // A list send keeps its ids as the caller wrote them: a subscription id in either case.
   const named = [...new Set([...installIds, ...installIds.map((id) => id.toUpperCase()), ...externalIds])];
-  const tokens = await db.query('SELECT count(*)::int AS n FROM live_activity_tokens WHERE subscription_id = ANY($1::uuid[])', [installIds]);
+  const tokens = await countTokens(db, installIds);
   const opens = await db.query('DELETE FROM opens WHERE subscription_id = ANY($1::uuid[])', [installIds]);
   let scrubbed = named.length ? await scrubSends(db, appId, named, LISTS) : 0;
   // include_aliases sends of other labels (issue 27) name the user by that label's id, or by its
@@ -52,7 +55,17 @@ export async function eraseUser(db: PoolClient, appId: string, userId: string): 
   // user's row was made, before this call): it is the user's too.
   if (externalIds.length) await db.query('DELETE FROM subscriptions WHERE app_id = $1 AND external_id = ANY($2::text[]) AND user_id IS NULL', [appId, externalIds]);
   await db.query('DELETE FROM users WHERE id = $1', [userId]);
-  return { installs: installIds.length, aliases: aliases.rowCount ?? 0, live_activity_tokens: tokens.rows[0].n, opens: opens.rowCount ?? 0, sends_scrubbed: scrubbed };
+  return { installs: installIds.length, aliases: aliases.rowCount ?? 0, ...tokens, opens: opens.rowCount ?? 0, sends_scrubbed: scrubbed };
+}
+
+/** The tokens the installs' deletion takes by foreign key, counted before it (one statement). */
+async function countTokens(db: PoolClient, installIds: string[]): Promise<Pick<Erased, 'live_activity_tokens' | 'push_type_tokens'>> {
+  const res = await db.query<Pick<Erased, 'live_activity_tokens' | 'push_type_tokens'>>(
+    `SELECT (SELECT count(*)::int FROM live_activity_tokens WHERE subscription_id = ANY($1::uuid[])) AS live_activity_tokens,
+            (SELECT count(*)::int FROM push_type_tokens WHERE subscription_id = ANY($1::uuid[])) AS push_type_tokens`,
+    [installIds],
+  );
+  return res.rows[0];
 }
 
 /**
@@ -102,17 +115,17 @@ function without(value: unknown, gone: Set<string>): unknown {
 }
 
 /**
- * Erases one install of the app (deleteSubscription): its row and token, its Live Activity tokens
- * (foreign key), its opens, and its id in list sends, their answers and chunk entries. Its user
+ * Erases one install of the app (deleteSubscription): its row and token, its Live Activity and push
+ * type tokens (foreign key), its opens, and its id in list sends, their answers and chunk entries. Its user
  * and the user's aliases stay (OneSignal keeps a user without subscriptions). Undefined: no such install.
  */
 export async function eraseInstall(db: PoolClient, appId: string, installId: string): Promise<Erased | undefined> {
   const found = await db.query('SELECT id FROM subscriptions WHERE app_id = $1 AND id = $2::uuid FOR UPDATE', [appId, installId]);
   if (!found.rowCount) return undefined;
-  const tokens = await db.query('SELECT count(*)::int AS n FROM live_activity_tokens WHERE subscription_id = $1', [installId]);
+  const tokens = await countTokens(db, [installId]);
   const opens = await db.query('DELETE FROM opens WHERE subscription_id = $1', [installId]);
   const scrubbed = await scrubSends(db, appId, [installId, installId.toUpperCase()], LISTS);
   await forgetInstallsInEvents(db, appId, [installId]);
   await db.query('DELETE FROM subscriptions WHERE id = $1', [installId]);
-  return { installs: 1, aliases: 0, live_activity_tokens: tokens.rows[0].n, opens: opens.rowCount ?? 0, sends_scrubbed: scrubbed };
+  return { installs: 1, aliases: 0, ...tokens, opens: opens.rowCount ?? 0, sends_scrubbed: scrubbed };
 }

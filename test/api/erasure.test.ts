@@ -63,6 +63,9 @@ describe('api: deleteUser erases everything of the user', () => {
     const sdk = (method: string, path: string, body: unknown) => api.request(method, `/api/v1/apps/${app.app.id}${path}`, { body });
     expect((await sdk('POST', `/live_activities/${name}-match/token`, { subscription_id: installs[0], push_token: laTokens[0] })).status).to.equal(200);
     expect((await sdk('PUT', `/activities/tokens/start/Score/subscriptions/${installs[1]}`, { activity_token: laTokens[1] })).status).to.equal(200);
+    // A VoIP token (issue 29): the install's deletion takes it too.
+    const voipToken = `${prefix}c`.padEnd(64, 'c');
+    expect((await sdk('PUT', `/subscriptions/${installs[0]}/push_tokens/voip`, { push_token: voipToken })).status).to.equal(200);
     const send = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
       api.request('POST', '/api/v1/notifications', { key: app.key, headers, body: { app_id: app.app.id, contents: { en: 'x' }, ...body } });
     // A list send naming an install in upper case, and an idempotent one whose kept answer lists
@@ -80,14 +83,14 @@ describe('api: deleteUser erases everything of the user', () => {
     await recordChunkEvents(env.pool, app.app.id, Number(byId.body.id), 0, {
       sent: [installs[0]], failed: [{ subscriptionId: installs[1], reason: 'BadDeviceToken' }], unsubscribed: [{ subscriptionId: installs[2], reason: 'Unregistered', appleTimestampMs: 1 }],
     });
-    return { id: user.identity!.onesignal_id!, needles: [user.identity!.onesignal_id!, `${name}-ext-7f3`, `${name}-crm-7f3`, ...installs, ...tokens, ...laTokens] };
+    return { id: user.identity!.onesignal_id!, needles: [user.identity!.onesignal_id!, `${name}-ext-7f3`, `${name}-crm-7f3`, ...installs, ...tokens, ...laTokens, voipToken] };
   }
 
   it('leaves no id, alias or token of the user in any table, and every one of another user', async () => {
     const zoe = await makeUserWithTraces('zoe', 'c0ffee');
     const yan = await makeUserWithTraces('yan', 'beef00');
     const before = await findAnywhere(env.pool, zoe.needles);
-    for (const place of ['users.id', 'user_aliases.alias_id', 'subscriptions.token', 'opens.subscription_id', 'sends.request', 'send_chunks.entries', 'live_activity_tokens.token', 'idempotency_keys.response', 'event_records.body']) {
+    for (const place of ['users.id', 'user_aliases.alias_id', 'subscriptions.token', 'opens.subscription_id', 'sends.request', 'send_chunks.entries', 'live_activity_tokens.token', 'push_type_tokens.token', 'idempotency_keys.response', 'event_records.body']) {
       expect(before.some((f) => f.startsWith(`${place}:`)), `before: ${place} in ${before.join(', ')}`).to.equal(true);
     }
 
@@ -95,7 +98,7 @@ describe('api: deleteUser erases everything of the user', () => {
 
     expect(await findAnywhere(env.pool, zoe.needles)).to.deep.equal([]);
     const yanLeft = await findAnywhere(env.pool, yan.needles);
-    for (const place of ['users.id', 'subscriptions.token', 'opens.subscription_id', 'sends.request', 'send_chunks.entries', 'live_activity_tokens.token', 'idempotency_keys.response', 'event_records.body']) {
+    for (const place of ['users.id', 'subscriptions.token', 'opens.subscription_id', 'sends.request', 'send_chunks.entries', 'live_activity_tokens.token', 'push_type_tokens.token', 'idempotency_keys.response', 'event_records.body']) {
       expect(yanLeft.some((f) => f.startsWith(`${place}:`)), `yan's ${place}`).to.equal(true);
     }
     // The chunk records keep their events' count and ids (a destination's place inside one holds):
@@ -171,7 +174,7 @@ describe('api: deleteUser erases everything of the user', () => {
     }));
     const res = await api.request('DELETE', `/api/v1/apps/${app.app.id}/users/by/onesignal_id/${made.identity!.onesignal_id}`, { key: app.key });
     expect(res.status).to.equal(200);
-    expect(res.body).to.deep.equal({ success: true, erased: { installs: 1, aliases: 1, live_activity_tokens: 0, opens: 0, sends_scrubbed: 0 } });
+    expect(res.body).to.deep.equal({ success: true, erased: { installs: 1, aliases: 1, live_activity_tokens: 0, push_type_tokens: 0, opens: 0, sends_scrubbed: 0 } });
     const again = await api.request('DELETE', `/api/v1/apps/${app.app.id}/users/by/external_id/once`, { key: app.key });
     expect(again.status).to.equal(404);
   });

@@ -59,6 +59,9 @@ describe('api: updateSubscription and deleteSubscription through the official cl
     }));
     const [gone, kept] = made.subscriptions!.map((s) => s.id!);
     await api.request('POST', `/api/v1/apps/${app.app.id}/live_activities/match-1/token`, { body: { subscription_id: gone, push_token: 'f6'.repeat(32) } });
+    for (const type of ['voip', 'widgets']) {
+      expect((await api.request('PUT', `/api/v1/apps/${app.app.id}/subscriptions/${gone}/push_tokens/${type}`, { body: { push_token: 'f7'.repeat(32) } })).status).to.equal(200);
+    }
     const send = await api.request('POST', '/api/v1/notifications', { key: app.key, body: { app_id: app.app.id, contents: { en: 'x' }, include_subscription_ids: [gone, kept] } });
     await api.request('POST', `/api/v1/notifications/${send.body.id}/opened`, { body: { app_id: app.app.id, subscription_id: gone } });
 
@@ -66,7 +69,7 @@ describe('api: updateSubscription and deleteSubscription through the official cl
     expect((await refused(clientFor(other.key).deleteSubscription(app.app.id, gone))).code).to.equal(403);
     const res = await api.request('DELETE', `/api/v1/apps/${app.app.id}/subscriptions/${gone}`, { key: app.key });
     expect(res.status).to.equal(202);
-    expect(res.body.erased).to.deep.equal({ installs: 1, aliases: 0, live_activity_tokens: 1, opens: 1, sends_scrubbed: 1 });
+    expect(res.body.erased).to.deep.equal({ installs: 1, aliases: 0, live_activity_tokens: 1, push_type_tokens: 2, opens: 1, sends_scrubbed: 1 });
 
     const user = await client.getUser(app.app.id, 'external_id', 'joe');
     expect(user.subscriptions!.map((s) => s.id)).to.deep.equal([kept]);

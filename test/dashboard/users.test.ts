@@ -166,7 +166,7 @@ describe('dashboard users and installs in a browser', function () {
     await page.getByRole('link', { name: 'Erase this user…' }).click();
     await page.getByRole('button', { name: 'Yes, erase this user' }).click();
     await page.locator('#erased').waitFor();
-    expect(await page.locator('#erased').innerText()).to.match(/^The user was erased: 2 installs, 2 aliases, 0 Live Activity tokens and 0 opens deleted; its ids taken out of 1 list send\.$/);
+    expect(await page.locator('#erased').innerText()).to.match(/^The user was erased: 2 installs, 2 aliases, 0 Live Activity tokens, 0 push type tokens and 0 opens deleted; its ids taken out of 1 list send\.$/);
     expect(await page.locator('#total').innerText()).to.equal(`1–${USERS_PAGE} of ${USERS - 1} users`);
     expect((await env.pool.query('SELECT 1 FROM users WHERE id = $1', [ann.id])).rowCount).to.equal(0);
 

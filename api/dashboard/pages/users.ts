@@ -18,7 +18,7 @@ const seconds = (d: Date | null) => (d ? Math.floor(d.getTime() / 1000) : null);
 
 /** What an erasure removed, in words, for the note after it. */
 export function erasedText(e: Erased): string {
-  return `The user was erased: ${plural(e.installs, 'install')}, ${plural(e.aliases, 'alias', 'aliases')}, ${plural(e.live_activity_tokens, 'Live Activity token')} and ${plural(e.opens, 'open')} deleted; its ids taken out of ${plural(e.sends_scrubbed, 'list send')}.`;
+  return `The user was erased: ${plural(e.installs, 'install')}, ${plural(e.aliases, 'alias', 'aliases')}, ${plural(e.live_activity_tokens, 'Live Activity token')}, ${plural(e.push_type_tokens, 'push type token')} and ${plural(e.opens, 'open')} deleted; its ids taken out of ${plural(e.sends_scrubbed, 'list send')}.`;
 }
 
 export function usersPage(users: UserSummary[], paging: Paging, erased?: string): Html {
