@@ -158,16 +158,19 @@ describe('api: history, events and outcomes of a send through the official clien
     expect((await reader.getOutcomes(appId, 'os__click.count')).outcomes?.[0].value).to.equal(2);
   });
 
-  it('an install erased since (deleteSubscription) is in no file and no longer counted as a click', async () => {
+  it('an install erased since (deleteSubscription, deleteUser) is in no file and no longer counted as a click', async () => {
     const gone = clickedBy[0];
     await stack.client.deleteSubscription(appId, gone);
+    // The user of external id user-3 (the third accepted install) goes whole.
+    const userGone = installs.sent[2];
+    await stack.client.deleteUser(appId, 'external_id', 'user-3');
     const sent = await rows((await history('sent')).destination_url!);
-    expect(sent.rows.map((r) => r.player_id).sort()).to.deep.equal(installs.sent.filter((id) => id !== gone).sort());
+    expect(sent.rows.map((r) => r.player_id).sort()).to.deep.equal(installs.sent.filter((id) => id !== gone && id !== userGone).sort());
     const clicked = await rows((await history('clicked')).destination_url!);
     expect(clicked.rows.map((r) => r.player_id)).to.deep.equal([clickedBy[1]]);
     const events = await rows((await stack.client.exportEvents(sendId, appId)).csv_file_url!);
-    expect(events.rows).to.have.length(5);
-    expect(events.rows.map((r) => r.subscription_id)).to.not.include(gone);
+    expect(events.rows).to.have.length(4);
+    expect(events.rows.map((r) => r.subscription_id).sort()).to.deep.equal([...installs.sent.filter((id) => id !== gone && id !== userGone), installs.badToken, installs.tooLarge].sort());
     expect((await stack.client.getOutcomes(appId, 'os__click.count')).outcomes?.[0].value).to.equal(1);
   });
 });
