@@ -16,7 +16,7 @@ import type { Pool, Queryable } from '../store/db.js';
 import { inTransaction } from '../store/db.js';
 import type { Bus } from '../bus/jetstream.js';
 import type { AppRecord } from '../apps/app-store.js';
-import { audienceCondition, Params } from '../audience/filter.js';
+import { audienceCondition, narrowing, Params } from '../audience/filter.js';
 import { aliasInstalls } from '../audience/alias-target.js';
 import type { SendRequest } from '../send-model/request.js';
 import { nextClockTime, zoneSpecFor } from '../time/zone-clock.js';
@@ -70,32 +70,39 @@ async function segmentGroups(db: Queryable, app: AppRecord, req: SendRequest, ma
   return groups;
 }
 
-/** An include_aliases send: each id with the zone of its users' first subscribed install. */
+/** An include_aliases send: each id with the zone of its users' first install the send goes to. */
 function aliasZones(db: Queryable, app: AppRecord, target: Extract<SendRequest['target'], { kind: 'aliases' }>) {
   const params = new Params([app.id]);
   const members = aliasInstalls(target.label, target.ids, params);
+  const narrowed = narrowing(app, target, params);
   return db.query<{ entry: string; timezone: string | null }>(
     `SELECT DISTINCT ON (entry) entry, timezone FROM (
        SELECT ${members.entry} AS entry, s.timezone, s.seq FROM subscriptions s ${members.join}
-        WHERE s.app_id = $1 AND s.subscribed AND ${members.where}) m ORDER BY entry, seq`,
+        WHERE s.app_id = $1 AND s.subscribed AND ${members.where}${narrowed}) m ORDER BY entry, seq`,
     params.values,
   );
 }
 
-/** List sends: each given id goes with the zone of its first subscribed install (none: no zone). */
+/**
+ * List sends: each given id goes with the zone of its first subscribed install the send goes to
+ * (none: no zone). Narrowed as the chunk's devices are (chunks.ts): an install left out (an
+ * excluded segment, no token of a VoIP, location, … send's type) does not choose the moment.
+ */
 async function listGroups(db: Queryable, app: AppRecord, req: SendRequest, size: number) {
   const target = req.target;
   const groups = new Map<string | null, ZoneGroup['parts']>();
   if (target.kind !== 'subscription_ids' && target.kind !== 'external_ids' && target.kind !== 'aliases') return groups;
   const byId = target.kind === 'subscription_ids';
   const entries = byId ? target.ids.map((id) => id.toLowerCase()) : target.ids;
+  const params = new Params([app.id, entries]);
+  const narrowed = target.kind === 'aliases' ? '' : narrowing(app, target, params);
   const res = target.kind === 'aliases' ? await aliasZones(db, app, target) : await db.query<{ entry: string; timezone: string | null }>(
     byId
-      ? `SELECT DISTINCT ON (id) id::text AS entry, timezone FROM subscriptions
-          WHERE app_id = $1 AND subscribed AND id::text = ANY($2::text[]) ORDER BY id, seq`
-      : `SELECT DISTINCT ON (external_id) external_id AS entry, timezone FROM subscriptions
-          WHERE app_id = $1 AND subscribed AND external_id = ANY($2::text[]) ORDER BY external_id, seq`,
-    [app.id, entries],
+      ? `SELECT DISTINCT ON (s.id) s.id::text AS entry, s.timezone FROM subscriptions s
+          WHERE s.app_id = $1 AND s.subscribed AND s.id::text = ANY($2::text[])${narrowed} ORDER BY s.id, s.seq`
+      : `SELECT DISTINCT ON (s.external_id) s.external_id AS entry, s.timezone FROM subscriptions s
+          WHERE s.app_id = $1 AND s.subscribed AND s.external_id = ANY($2::text[])${narrowed} ORDER BY s.external_id, s.seq`,
+    params.values,
   );
   const zoneOf = new Map(res.rows.map((r) => [r.entry, r.timezone]));
   const byZone = new Map<string | null, string[]>();

@@ -192,6 +192,35 @@ describe('delivery: delayed_option timezone', function () {
     expect(sim.stats().requests).to.equal(4);
   });
 
+  it('a VoIP list send (issue 29): an id goes with the zone of its first install holding a VoIP token, not of one the push skips', async () => {
+    const app = (await createTestApp(env.pool, 'zonevoip', { key: main.key, teamId: main.teamId })).app;
+    await addDevices(env.pool, app.id, 1, { prefix: 'b5', externalIdPrefix: 'caller-' }); // caller-1's first install, Paris, no VoIP token
+    await addDevices(env.pool, app.id, 1, { prefix: 'c5', externalIdPrefix: 'caller-' }); // caller-1's second install, New York, a VoIP token
+    await env.pool.query(`UPDATE subscriptions SET timezone = 'Europe/Paris' WHERE app_id = $1 AND token LIKE 'b5%'`, [app.id]);
+    await env.pool.query(`UPDATE subscriptions SET timezone = 'America/New_York' WHERE app_id = $1 AND token LIKE 'c5%'`, [app.id]);
+    await env.pool.query(
+      `INSERT INTO push_type_tokens (app_id, subscription_id, push_type, token) SELECT app_id, id, 'voip', $2 FROM subscriptions WHERE app_id = $1 AND token LIKE 'c5%'`,
+      [app.id, token('f5', 0)],
+    );
+    const day = isoDate(Date.now() + 2 * DAY);
+    const sendAfter = new Date(`${day}T06:00:00Z`);
+    const created = await send(env, app, {
+      include_external_ids: ['caller-1'],
+      apns_push_type_override: 'voip',
+      delayed_option: 'timezone',
+      send_after: `${day}T06:00:00Z`,
+      delivery_time_of_day: '9:00AM',
+    });
+    await fireDueSends({ pool: env.pool, bus: env.bus, now: sendAfter });
+    const chunks = await chunksOf(created.body.id);
+    expect(chunks.map((c) => [c.timezone, c.planned])).to.deep.equal([['America/New_York', 1]]);
+    expect(wall('America/New_York', chunks[0].not_before)).to.equal(`${day} 09:00`);
+    await releaseDueChunks({ pool: env.pool, bus: env.bus, now: new Date(sendAfter.getTime() + DAY) });
+    const { final } = await waitFinal(env.pool, created.body.id);
+    expect(final).to.include({ status: 'approved', total_recipients: 1, sent: 1 });
+    expect(sim.deliveries(token('f5', 0)).map((d) => d.headers['apns-push-type'])).to.deep.equal(['voip']);
+  });
+
   it("an include_aliases send of a custom label: each id goes with the zone of its user's first install (issue 27)", async () => {
     const app = (await createTestApp(env.pool, 'zonealias', { key: main.key, teamId: main.teamId })).app;
     await addDevices(env.pool, app.id, 2, { prefix: 'b4' }); // crm-a's two installs, Paris
