@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { useTestEnv } from '../env/index.js';
 import { launchBrowser, type TestBrowser } from '../support/browser.js';
 import { createTemplate } from '../../core/templates/template-store.js';
+import { createKey } from '../../core/apps/keys.js';
 import { zonedInstant } from '../../core/time/zone-clock.js';
 import { addDevices, createTestApp, startDeliveryStack, waitFinal, type DeliveryStack } from '../delivery/fixtures.js';
 
@@ -96,13 +97,13 @@ describe('dashboard: the whole message, templates and compose from a template', 
     expect(await text('#message-fields dd[data-field="Template"]')).to.equal(`${template} (deleted since)`);
   });
 
-  it('a send of no template shows none, and a background push says it has no text', async () => {
+  it('a send of no template shows none, and a background push says it has no alert text', async () => {
     const sent = await stack.api.request('POST', '/api/v1/notifications', {
       key: stack.key, body: { app_id: appId, content_available: true, included_segments: ['All'], send_after: new Date(Date.now() + 86_400_000).toISOString() },
     });
     await page.goto(`${stack.api.url}/dashboard/sends/${sent.body.id}`);
     expect(await text('#message-fields dd[data-field="Template"]')).to.equal('—');
-    expect(await text('#languages')).to.equal('No text: a background push.');
+    expect(await text('#languages')).to.equal("No alert text (a background push, or a Live Activity's content state only).");
     expect(await text('#data')).to.equal('None.');
   });
 
@@ -242,5 +243,21 @@ describe('dashboard: the whole message, templates and compose from a template', 
     const [summaryBox, iosBox, buttonBox] = await Promise.all(['#review-summary', '#ios', 'button[value="send"]'].map((s) => page.locator(s).boundingBox()));
     expect(summaryBox!.y).to.be.below(buttonBox!.y);
     expect(iosBox!.y).to.be.below(buttonBox!.y);
+  });
+
+  it('offers a read key the templates to see, but no compose from them', async () => {
+    const template = await makeTemplate({ name: 'Read only', contents: { en: 'Look' } });
+    const readKey = (await createKey(env.pool, appId, { scope: 'read' })).key;
+    await page.context().clearCookies();
+    await page.goto(`${stack.api.url}/dashboard/sign-in`);
+    await page.getByLabel('REST API key of your app').fill(readKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${stack.api.url}/dashboard/`);
+    await page.goto(`${stack.api.url}/dashboard/templates/${template}`);
+    expect(await text('#languages tr[data-lang="en"] td.content')).to.equal('Look');
+    expect(await page.locator('#compose-from').count()).to.equal(0);
+    await page.goto(`${stack.api.url}/dashboard/templates?page=2`);
+    expect(await page.getByRole('link', { name: 'New message from it' }).count()).to.equal(0);
+    expect(await status(`/dashboard/compose?template=${template}`)).to.equal(403);
   });
 });

@@ -65,7 +65,7 @@ export function messageDetails(m: SendMessage): Html {
       <thead><tr><th scope="col">Language</th><th scope="col">Title</th><th scope="col">Subtitle</th><th scope="col">Text</th></tr></thead>
       <tbody>${langs.map((l) => html`<tr data-lang="${l}"><th scope="row">${l}</th><td class="heading">${m.headings?.[l] ?? ''}</td><td class="subtitle">${m.subtitle?.[l] ?? ''}</td><td class="content">${m.contents[l] ?? ''}</td></tr>`)}</tbody>
     </table>`
-      : html`<p class="note" id="languages">No text: a background push.</p>`}
+      : html`<p class="note" id="languages">No alert text (a background push, or a Live Activity's content state only).</p>`}
     <dl class="header" id="message-fields">
       <div><dt>Link</dt><dd data-field="Link">${m.url ?? '—'}</dd></div>
       ${m.imageUrl ? html`<div><dt>Image</dt><dd data-field="Image">${m.imageUrl}</dd></div>` : ''}
