@@ -12,18 +12,14 @@
 // run and a summary; never part of `make test`.
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isFinalStatus } from '../../core/send-model/states.js';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { createPool } from '../../core/store/db.js';
-import { migrate } from '../../core/store/migrate.js';
-import { upsertApp, setCredentials } from '../../core/apps/app-store.js';
-import { createKey } from '../../core/apps/keys.js';
 import { connectBus, deleteStreams } from '../../core/bus/jetstream.js';
 import { generateApnsKeyPair, randomAppleId } from '../../apns-sim/index.js';
+import { benchDatabaseUrl, cpuSeconds, prepareBenchApp } from '../support/bench-app.js';
 import { ProviderTokenSigner } from '../../core/apns/index.js';
 import { startGoSink } from '../sink/launch.js';
 import { spawnHerald } from '../support/herald-process.js';
@@ -45,45 +41,18 @@ const { values } = parseArgs({
   },
 });
 const DEVICES = Number(values.devices);
-const ADMIN = process.env.HERALD_BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB = `herald_bench_delivery_${DEVICES}`;
-const dbUrl = ADMIN.replace(/\/[^/]*$/, `/${DB}`);
+const dbUrl = benchDatabaseUrl(DB);
 const PREFIX = `BENCH${Date.now().toString(36)}`;
 
 async function prepareDatabase(): Promise<{ appId: string; apiKey: string }> {
-  const admin = new pg.Client({ connectionString: ADMIN });
-  await admin.connect();
-  const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [DB]);
-  if (!exists.rowCount) await admin.query(`CREATE DATABASE ${DB}`);
-  await admin.end();
-  const pool = createPool(dbUrl, { max: 2 });
-  await migrate(pool);
-  const key = generateApnsKeyPair();
-  const app = await upsertApp(pool, { name: 'bench', bundleId: 'com.example.bench' });
-  await setCredentials(pool, app.id, { kind: 'token', keyId: key.keyId, teamId: randomAppleId(), material: Buffer.from(key.privateKeyP8) });
   // --events: the app has an event destination, so every chunk records its devices' events
   // (core/events/record.ts); without it, none. The destination's name does not resolve: the
   // sender's dispatcher tries a batch now and then (backing off), so this measures the recording.
-  await pool.query('DELETE FROM event_destinations WHERE app_id = $1', [app.id]);
-  if (values.events) await pool.query(`INSERT INTO event_destinations (app_id, name, url, secret) VALUES ($1, 'bench', 'https://events.invalid/', '\\x00')`, [app.id]);
-  const have = Number((await pool.query('SELECT count(*) FROM subscriptions WHERE app_id = $1', [app.id])).rows[0].count);
-  if (have !== DEVICES) {
-    await pool.query('DELETE FROM subscriptions WHERE app_id = $1', [app.id]);
-    const t0 = Date.now();
-    process.stderr.write(`inserting ${DEVICES} devices… `);
-    await pool.query(
-      `INSERT INTO subscriptions (id, app_id, token, language, last_active)
-       SELECT gen_random_uuid(), $1, lpad(to_hex(i), 64, '0'), (ARRAY['en','fr','de','pt-BR'])[1 + i % 4], now()
-         FROM generate_series(1, $2::int) AS i`,
-      [app.id, DEVICES],
-    );
-    await pool.query('VACUUM ANALYZE subscriptions');
-    process.stderr.write(`${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
-  }
-  await pool.query('UPDATE subscriptions SET subscribed = true WHERE app_id = $1 AND NOT subscribed', [app.id]);
-  const { key: apiKey } = await createKey(pool, app.id, { name: `bench-${Date.now()}` });
-  await pool.end();
-  return { appId: app.id, apiKey };
+  return prepareBenchApp(DB, DEVICES, async (pool, appId) => {
+    await pool.query('DELETE FROM event_destinations WHERE app_id = $1', [appId]);
+    if (values.events) await pool.query(`INSERT INTO event_destinations (app_id, name, url, secret) VALUES ($1, 'bench', 'https://events.invalid/', '\\x00')`, [appId]);
+  });
 }
 
 async function runOnce(senders: number, sim: { url: string; caFile: string; pid?: number }, appId: string, apiKey: string): Promise<Record<string, number>> {
@@ -133,15 +102,6 @@ async function runOnce(senders: number, sim: { url: string; caFile: string; pid?
   for (const p of [api, ...procs]) p.child.kill('SIGTERM');
   await Promise.all([api, ...procs].map((p) => new Promise((r) => (p.child.exitCode !== null ? r(null) : p.child.once('exit', r)))));
   return { senders, devices: body.estimate, sent: row.sent, failed: row.failed, seconds, perSecond: row.sent / seconds, senderCpuSeconds: cpu.reduce((a, b) => a + b, 0), sinkCpuSeconds: simCpu };
-}
-
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 async function ceiling(sim: { port: number }): Promise<{ perSecond: number; raw: string }> {
