@@ -26,6 +26,8 @@ export interface ControllerSettings {
   resyncMs: number;
   /** HERALD_EVENT_HTTP_HOSTS: hosts an App's event destination may reach over plain http. */
   eventHttpHosts?: readonly string[];
+  /** How often event destination states are read for the Apps' EventDestinationsHealthy (ms; default 15 s). */
+  eventHealthEveryMs?: number;
   statusWritesPerSecond: number;
   statusIntervalMs?: number;
   /** HERALD_APNS_BROADCAST_URL and the CA: the scheduler deletes ended Live Activities' broadcast channels when this process leads it. */
@@ -55,7 +57,7 @@ export async function startController(deps: ControllerDeps): Promise<RunningCont
   const { clients, settings } = deps;
   const logger = deps.logger.child({ identity: settings.identity });
   const events = eventRecorder(clients.core, logger, settings.identity);
-  const apps = appController({ clients, pool: deps.pool, logger, events, namespace: settings.namespace, resyncMs: settings.resyncMs, eventHttpHosts: settings.eventHttpHosts });
+  const apps = appController({ clients, pool: deps.pool, logger, events, namespace: settings.namespace, resyncMs: settings.resyncMs, eventHttpHosts: settings.eventHttpHosts, eventHealthEveryMs: settings.eventHealthEveryMs });
   const sends = sendController({
     clients,
     pool: deps.pool,

@@ -10,6 +10,7 @@ import { resilientInformer, type ResilientInformer } from '../kube/informer.js';
 import { WorkQueue } from '../kube/work-queue.js';
 import { syncApp } from './sync.js';
 import { secretCaches, type SecretCaches } from './secret-caches.js';
+import { watchDestinationHealth, type HealthWatch } from './event-health.js';
 import { APP_PLURAL, secretNamesOf, type AppObject } from './types.js';
 
 export interface AppControllerOptions {
@@ -21,6 +22,8 @@ export interface AppControllerOptions {
   namespace: string;
   resyncMs: number;
   eventHttpHosts?: readonly string[];
+  /** How often the event destinations' states are read for their Apps' condition (ms; default 15 s). */
+  eventHealthEveryMs?: number;
 }
 
 export interface AppController {
@@ -38,6 +41,7 @@ export function appController(opts: AppControllerOptions): AppController {
   const ns = namespace || undefined;
   const log = logger.child({ controller: 'apps' });
   let workers = false;
+  let healthWatch: HealthWatch | undefined;
 
   const appPath = ns ? `/apis/${GROUP}/${VERSION}/namespaces/${ns}/${APP_PLURAL}` : `/apis/${GROUP}/${VERSION}/${APP_PLURAL}`;
   const listApps = async () =>
@@ -110,9 +114,20 @@ export function appController(opts: AppControllerOptions): AppController {
       workers = true;
       queue.start();
       for (const app of apps.list()) queue.add(keyOf(app.metadata));
+      // A receiver going down changes nothing in Kubernetes: its App is reconciled when one of
+      // its destinations changes state in PostgreSQL (EventDestinationsHealthy, kubectl get apps).
+      healthWatch = watchDestinationHealth({
+        pool: opts.pool,
+        logger: log,
+        everyMs: opts.eventHealthEveryMs ?? 15_000,
+        changed: (appId) => {
+          for (const app of apps.list()) if (app.status?.appId === appId) enqueue(app);
+        },
+      });
     },
     async stop() {
       workers = false;
+      await healthWatch?.stop();
       await apps.stop();
       await secrets.stop();
       await queue.stop();

@@ -11,6 +11,8 @@ import { GROUP, VERSION, isNotFound, splitKey, type ObjectMeta } from '../kube/c
 import { getCondition, jsonEqual, setCondition, type Condition, type ConditionInput } from '../kube/conditions.js';
 import type { EventRecorder } from '../kube/events.js';
 import type { ReconcileResult } from '../kube/work-queue.js';
+import { appDestinationHealth } from '../../core/events/health.js';
+import { EVENTS_HEALTHY, eventsHealthCondition, eventsSummary } from './event-health.js';
 import { syncKeys } from './keys.js';
 import { syncIdentity } from './identity.js';
 import { APP_FINALIZER, APP_PLURAL, secretNamesOf, storeName, type AppObject, type AppStatus } from './types.js';
@@ -76,6 +78,16 @@ export async function syncApp(deps: AppSyncDeps, key: string): Promise<Reconcile
       set({ type: 'EventsReady', status: 'True', reason: 'DestinationsApplied', message: `${destinations} event destination${destinations === 1 ? '' : 's'} applied.` });
     } else {
       conditions = conditions.filter((c) => c.type !== 'EventsReady');
+    }
+    // How its destinations deliver, from PostgreSQL (the dispatcher's rows); the watch in
+    // event-health.ts brings the App back here when one changes state.
+    const health = await appDestinationHealth(deps.pool, applied.app.id);
+    if (health.length) {
+      set(eventsHealthCondition(health, now));
+      status.events = { summary: eventsSummary(health) };
+    } else {
+      conditions = conditions.filter((c) => c.type !== EVENTS_HEALTHY);
+      delete status.events;
     }
 
     if (applied.credentialsProblem && secretsState === 'unreadable') {
@@ -173,6 +185,9 @@ function recordTransitions(events: EventRecorder, app: AppObject, before: Condit
       else events.record(app, 'Warning', c.reason, c.message);
     } else if (c.type === 'EventsReady' || c.type === 'BroadcastChannelsReady') {
       if (c.status === 'False') events.record(app, 'Warning', c.reason, c.message);
+    } else if (c.type === EVENTS_HEALTHY) {
+      if (c.status === 'False') events.record(app, 'Warning', c.reason, c.message);
+      else if (old) events.record(app, 'Normal', 'EventDestinationsRecovered', c.message);
     } else if (c.type === 'DeliveryPaused') {
       if (c.status === 'True') events.record(app, 'Warning', 'DeliveryPaused', c.message);
       else events.record(app, 'Normal', 'DeliveryResumed', 'The invoice is paid: new sends are accepted again. Sends stopped by the pause stay finished.');

@@ -19,6 +19,8 @@ export interface AppStatus {
   conditions?: Condition[];
   keys?: AppKeyStatus[];
   identity?: { secretName: string; rotation: number };
+  /** Its event destinations in a word for `kubectl get apps` (event-health.ts eventsSummary). */
+  events?: { summary: string };
 }
 
 export type AppObject = KubeObject<AppSpec, AppStatus>;

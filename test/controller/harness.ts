@@ -72,6 +72,7 @@ export async function startTestController(env: TestEnv, kubeconfig: string, opts
       finishedSendRetention: opts.finishedSendRetention ?? DEFAULT_RETENTION,
       resyncMs: opts.resyncMs ?? 60_000,
       eventHttpHosts: opts.eventHttpHosts,
+      eventHealthEveryMs: opts.eventHealthEveryMs,
       statusWritesPerSecond: opts.statusWritesPerSecond ?? 50,
       statusIntervalMs: opts.statusIntervalMs ?? 500,
       identity: opts.identity ?? `test-${randomBytes(3).toString('hex')}`,
