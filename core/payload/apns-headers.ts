@@ -19,9 +19,14 @@ export interface ApnsHeaderValues {
 /** The push type of a request: a Live Activity's, the override, else background or alert. */
 export function requestPushType(req: SendRequest): HeraldPushType {
   if (req.liveActivity) return 'liveactivity';
-  const a = req.apns;
+  return messagePushType(req);
+}
+
+/** The push type of a message that is no Live Activity's (a send's report reads it too): the override, else background or alert. */
+export function messagePushType(m: Pick<SendRequest, 'apns' | 'contents'>): HeraldPushType {
+  const a = m.apns;
   if (a.pushTypeOverride !== undefined) return a.pushTypeOverride;
-  return a.contentAvailable === true && Object.keys(req.contents).length === 0 ? 'background' : 'alert';
+  return a.contentAvailable === true && Object.keys(m.contents).length === 0 ? 'background' : 'alert';
 }
 
 /** A background push: the override says so, or content_available without any text. */

@@ -180,6 +180,14 @@ describe('dashboard in a browser', function () {
     expect(await field('Silent push')).to.equal('yes (background, content-available)');
     expect(await field('Time to live')).to.equal('3 days (default)');
     expect(await field('Sound')).to.equal('none (background push)');
+    // A VoIP push (issue 29) shows nothing and plays nothing: the report says so, not the alert's defaults.
+    const voip = await post({ apns_push_type_override: 'voip', data: { call: 'c-1' }, included_segments: ['All'], send_after: later() });
+    await page.goto(`${api.url}/dashboard/sends/${voip}`);
+    expect(await field('Push type')).to.equal('voip');
+    expect(await field('Sound')).to.equal('none (voip push)');
+    expect(await field('Badge')).to.equal('none (voip push)');
+    expect(await field('Silent push')).to.equal('no alert (voip push, to the voip token)');
+    expect(await field('Interruption level')).to.equal('none (voip push)');
   });
 
   it('composes a send: only the chosen target\'s fields, errors next to the field, a live preview, the review with its estimate, a confirmation for a large audience, the time in a chosen zone and the iOS fields', async () => {

@@ -6,6 +6,8 @@
 import type { MessageFields, SendMessage } from '../../../core/dashboard-reads/send-message.js';
 import { html, type Html } from '../html.js';
 import { count } from './format.js';
+import { messagePushType } from '../../../core/payload/apns-headers.js';
+import { PUSH_TYPES } from '../../../core/payload/push-types.js';
 
 /** The languages of a message: the default first (en, else contents' first), then the rest in the order written. */
 export function languagesOf(m: Pick<MessageFields, 'contents' | 'headings' | 'subtitle'>): string[] {
@@ -14,7 +16,6 @@ export function languagesOf(m: Pick<MessageFields, 'contents' | 'headings' | 'su
   return [...new Set(first === undefined ? all : [first, ...all])];
 }
 
-const isBackground = (m: MessageFields) => m.apns.pushTypeOverride === 'background' || (m.apns.contentAvailable === true && Object.keys(m.contents).length === 0);
 
 /** The iOS fields: the six a team sets most always (with their defaults), the others when set. */
 export function iosFields(m: MessageFields): [string, string][] {
@@ -22,7 +23,12 @@ export function iosFields(m: MessageFields): [string, string][] {
   const badge = !a.badgeType || a.badgeType === 'None' ? 'unchanged' : a.badgeType === 'SetTo' ? `set to ${a.badgeCount ?? 0}` : `increase by ${a.badgeCount ?? 0}`;
   const ttl = a.ttlSeconds === undefined ? '3 days (default)' : a.ttlSeconds === 0 ? '0 s (now or never)' : `${count(a.ttlSeconds)} s`;
   const subtitle = m.subtitle?.en ?? Object.values(m.subtitle ?? {})[0];
-  const background = isBackground(m);
+  // What the push carries, by the payload builder's own rule (core/payload/push-types.ts): a
+  // background push or a VoIP, location, … push plays no sound and shows no alert.
+  const type = messagePushType(m);
+  const kind = PUSH_TYPES[type]?.payload;
+  const background = kind === 'background';
+  const ownToken = kind === 'data' || kind === 'content-changed';
   const set: [string, string | number | boolean | undefined][] = [
     ['Category', a.category],
     ['Thread id', a.threadId],
@@ -38,11 +44,11 @@ export function iosFields(m: MessageFields): [string, string][] {
   ];
   return [
     ['Subtitle', subtitle ?? '—'],
-    ['Sound', background ? 'none (background push)' : (a.sound ?? 'default')],
-    ['Badge', badge],
-    ['Silent push', background ? 'yes (background, content-available)' : a.contentAvailable ? 'content-available with an alert' : 'no'],
+    ['Sound', background || ownToken ? `none (${type} push)` : (a.sound ?? 'default')],
+    ['Badge', ownToken ? `none (${type} push)` : badge],
+    ['Silent push', background ? 'yes (background, content-available)' : ownToken ? `no alert (${type} push, to the ${type} token)` : a.contentAvailable ? 'content-available with an alert' : 'no'],
     ['Time to live', ttl],
-    ['Interruption level', a.interruptionLevel ? a.interruptionLevel.replace('_', ' ') : 'active (default)'],
+    ['Interruption level', ownToken ? `none (${type} push)` : a.interruptionLevel ? a.interruptionLevel.replace('_', ' ') : 'active (default)'],
     ...set.filter((f): f is [string, string | number] => f[1] !== undefined).map(([k, v]): [string, string] => [k, String(v)]),
   ];
 }
