@@ -46,8 +46,10 @@ export async function nextBatch(db: Queryable, appId: string, destination: strin
   const rows: RecordRow[] = res.rows.map((r) => ({ ...r, id: Number(r.id), sendId: r.sendId === null ? null : Number(r.sendId) }));
   const poisoned = rows.filter((r) => !isExpandable(r)).map((r) => r.id);
   const ids = [...new Set(rows.filter((r) => !poisoned.includes(r.id)).flatMap(subscriptionIdsOf))];
+  // The app's installs that exist now: an id not among them (erased since, whatever the records
+  // say; or not this app's) goes out with no subscription and no user (expand.ts existingOnly).
   const external = ids.length
-    ? await db.query<{ id: string; external_id: string | null }>('SELECT id::text, external_id FROM subscriptions WHERE id = ANY($1::uuid[])', [ids])
+    ? await db.query<{ id: string; external_id: string | null }>('SELECT id::text, external_id FROM subscriptions WHERE app_id = $1 AND id = ANY($2::uuid[])', [appId, ids])
     : { rows: [] };
   const externalIds = new Map(external.rows.map((r) => [r.id, r.external_id]));
   const wanted = kinds ? new Set<string>(kinds) : undefined;
@@ -64,7 +66,7 @@ export async function nextBatch(db: Queryable, appId: string, destination: strin
     const start = i === 0 && row.id === from.through + 1 ? from.offset : 0;
     const total = eventCount(row);
     let at = start;
-    for (const event of expandRecord(row, externalIds, start)) {
+    for (const event of expandRecord(row, externalIds, start, { existingOnly: true })) {
       if (events.length >= size) break;
       if (!wanted || wanted.has(event.event.kind)) events.push(event);
       at++;

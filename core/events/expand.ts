@@ -77,9 +77,12 @@ export function eventCount(row: Pick<RecordRow, 'kind' | 'body'>): number {
 /**
  * The events of a row from `from` (its place in the row) on, every one of them: the caller filters
  * by kind after, so places and ids do not depend on a destination's filter. `externalIds`: the
- * installs' external ids (an install erased since has none).
+ * installs' external ids (an install erased since has none). `existingOnly`: `externalIds` holds
+ * every install of the app that still exists, and one missing from it is delivered as erased (no
+ * subscription, no user): a record committed while its install was being erased (the erasure's
+ * scrub ran before that commit) still never carries the erased id to a receiver.
  */
-export function expandRecord(row: RecordRow, externalIds: ReadonlyMap<string, string | null>, from = 0): HeraldEvent[] {
+export function expandRecord(row: RecordRow, externalIds: ReadonlyMap<string, string | null>, from = 0, opts: { existingOnly?: boolean } = {}): HeraldEvent[] {
   const at = row.recordedAt;
   const base = (kind: EventKind, index: number) => ({
     kind,
@@ -97,7 +100,9 @@ export function expandRecord(row: RecordRow, externalIds: ReadonlyMap<string, st
       ...message,
       // An install erased since (core/events/record.ts forgetInstallsInEvents): its event keeps
       // its place and id, with no subscription and no user.
-      ...(d.subscriptionId === null ? {} : { subscription: { id: d.subscriptionId }, user: { external_id: externalIds.get(d.subscriptionId) ?? null } }),
+      ...(d.subscriptionId === null || (opts.existingOnly && !externalIds.has(d.subscriptionId))
+        ? {}
+        : { subscription: { id: d.subscriptionId }, user: { external_id: externalIds.get(d.subscriptionId) ?? null } }),
     }));
 }
 

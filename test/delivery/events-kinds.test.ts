@@ -19,6 +19,7 @@ import { UUID_PATTERN } from '../../core/formats/uuid.js';
 import { waitFor } from '../support/wait.js';
 import { addDevices, createTestApp, send, startDeliveryStack, token, waitFinal, type DeliveryStack } from './fixtures.js';
 import { addDestination, eventsOf, startReceiver, whsec, type Receiver } from './event-receiver.js';
+import { removeTokenForApp } from '../../core/live-activities/token-events.js';
 
 const uuid = new RegExp(UUID_PATTERN);
 
@@ -266,5 +267,42 @@ describe('events: clicked, paused and Live Activity kinds at a real receiver', f
     const anywhere = await env.pool.query(`SELECT count(*)::int AS n FROM event_records WHERE app_id = $1 AND body::text LIKE '%' || $2 || '%'`, [app.id, sub]);
     expect(anywhere.rows[0].n).to.equal(0);
     await env.pool.query(`DELETE FROM event_destinations WHERE app_id = $1 AND name = 'held'`, [app.id]);
+  });
+
+  it('an install erased while the app removes its Live Activity token: the record commits after the erasure\'s scrub, yet the receiver never gets the install', async () => {
+    const { app } = stack.app;
+    const secret = whsec();
+    const r = await startReceiver(secret);
+    closers.push(r.close);
+    await addDestination(env.pool, app.id, 'erasing', r.url, secret);
+    // Its lease held until the erasure is over: no lane reads its batch in between.
+    await env.pool.query(`UPDATE event_destinations SET lease_until = now() + interval '1 hour' WHERE app_id = $1 AND name = 'erasing'`, [app.id]);
+    const sub = await install(31);
+    expect((await setUpdate(sub, 'ride-31', token('0f', 31))).status).to.equal(200);
+    // The SDK's removal with its event, not yet committed, while deleteSubscription runs: its scrub
+    // of the event records cannot see that record, and its delete of the install waits for the
+    // token's row, so the record commits (with the install's id) before the erasure does.
+    const db = await env.pool.connect();
+    let erasure: Promise<unknown> | undefined;
+    try {
+      await db.query('BEGIN');
+      expect(await removeTokenForApp(db, { appId: app.id, kind: 'update', activity: 'ride-31', subscriptionId: sub })).to.equal(true);
+      erasure = stack.client.deleteSubscription(app.id, sub);
+      await waitFor('the erasure waiting for the removal', async () => (await env.pool.query(
+        `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'DELETE FROM subscriptions WHERE id%'`,
+      )).rowCount! > 0);
+      await db.query('COMMIT');
+    } finally {
+      db.release();
+    }
+    await erasure;
+    const last = await env.pool.query(`SELECT body FROM event_records WHERE app_id = $1 AND kind = 'device_events' ORDER BY id DESC LIMIT 1`, [app.id]);
+    expect(last.rows[0].body).to.deep.equal({ d: [['live_activity.ended', sub, { activity_id: 'ride-31', ended_by: 'app' }]] }); // the race happened
+    await env.pool.query(`UPDATE event_destinations SET lease_until = NULL WHERE app_id = $1 AND name = 'erasing'`, [app.id]);
+    const ended = await waitFor('the ended event at the receiver', () => eventsOf(r.accepted).find((e) => e.event.kind === 'live_activity.ended' && e.event.data?.activity_id === 'ride-31'));
+    expect(r.badSignatures).to.equal(0);
+    expect(ended).to.not.have.property('subscription');
+    expect(ended).to.not.have.property('user');
+    expect(JSON.stringify(r.accepted)).to.not.include(sub);
   });
 });
