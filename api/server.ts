@@ -27,6 +27,8 @@ import { downloadExportRoute, exportSubscriptionsRoute, optionalJsonBody } from 
 import { createUserSubscriptionRoute, transferSubscriptionRoute, updateSubscriptionByTokenRoute } from './routes/user-subscriptions.js';
 import { createSegmentRoute, deleteSegmentRoute, getSegmentRoute, getSegmentsRoute, updateSegmentRoute } from './routes/segments.js';
 import { copyTemplateToAppRoute, createTemplateRoute, deleteTemplateRoute, updateTemplateRoute, viewTemplateRoute, viewTemplatesRoute } from './routes/templates.js';
+import { exportEventsRoute, notificationHistoryRoute } from './routes/notification-history.js';
+import { outcomesRoute } from './routes/outcomes.js';
 import { mountDashboard } from './dashboard/routes/mount.js';
 import { openApiDocument } from './openapi/document.js';
 
@@ -50,6 +52,9 @@ export function createApi(deps: ApiDeps): Koa {
   router.post('/api/v1/notifications/count-unsaved', ...authenticated, jsonBody(), estimateNotificationRoute(deps));
   router.get('/api/v1/notifications/:id', ...authenticated, readNotificationRoute(deps));
   router.delete('/api/v1/notifications/:id', ...sending, cancelNotificationRoute(deps));
+  router.post('/api/v1/notifications/:id/history', ...sending, jsonBody(), notificationHistoryRoute(deps));
+  router.post('/api/v1/notifications/:id/export_events', ...sending, exportEventsRoute(deps));
+  router.get('/api/v1/apps/:app_id/outcomes', ...authenticated, outcomesRoute(deps));
   router.post('/api/v1/apps/:app_id/activities/activity/:activity_type', ...sending, jsonBody(), startLiveActivity(deps));
   router.post('/api/v1/apps/:app_id/live_activities/:activity_id/notifications', ...sending, jsonBody(), updateLiveActivity(deps));
 
