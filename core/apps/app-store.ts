@@ -37,6 +37,8 @@ export interface AppRecord {
   apiSegments?: ApiSegment[];
   disabled: boolean;
   hasCredentials: boolean;
+  /** What the stored credentials are (absent: none, or not read): Apple takes some push types over token auth only. */
+  credentialsKind?: 'token' | 'certificate';
   /** spec.liveActivities.broadcast: Live Activity updates go through Apple's broadcast channels (issue 29). */
   liveActivityBroadcast: boolean;
 }
@@ -53,6 +55,7 @@ export interface AppDesiredState {
 
 const SELECT_APP = `SELECT a.id, a.name, a.bundle_id, a.environment, a.invoice_overdue, a.segments, a.disabled, a.live_activity_broadcast,
   EXISTS (SELECT 1 FROM app_credentials c WHERE c.app_id = a.id) AS has_credentials,
+  (SELECT c.kind FROM app_credentials c WHERE c.app_id = a.id) AS credentials_kind,
   (SELECT coalesce(jsonb_agg(jsonb_build_object('id', g.id, 'name', g.name, 'version', g.updated_at::text,
      'created_at', g.created_at, 'updated_at', g.updated_at) ORDER BY g.created_at, g.id), '[]')
      FROM segments g WHERE g.app_id = a.id) AS api_segments FROM apps a`;
@@ -68,6 +71,7 @@ export function toApp(r: Record<string, unknown>): AppRecord {
     disabled: r.disabled as boolean,
     hasCredentials: r.has_credentials as boolean,
     liveActivityBroadcast: r.live_activity_broadcast === true,
+    ...(typeof r.credentials_kind === 'string' ? { credentialsKind: r.credentials_kind as NonNullable<AppRecord['credentialsKind']> } : {}),
   };
 }
 

@@ -27,6 +27,8 @@ interface PushTypeRule {
   priorities?: readonly ('1' | '5' | '10')[];
   /** Apple wants apns-expiration 0: delivered now or never, never stored. */
   expiresAtOnce?: true;
+  /** Apple takes this type over token-based connections only (a push key, not a certificate). */
+  tokenAuthOnly?: true;
   payload?: PayloadKind;
 }
 
@@ -39,8 +41,9 @@ export const PUSH_TYPES: Record<string, PushTypeRule> = {
   liveactivity: { topicSuffix: '.push-type.liveactivity', defaultPriority: 10, priorities: ['5', '10'], payload: 'liveactivity' },
   // PushKit VoIP: a call rings now (CallKit must be told at once), so 10 unless the request says.
   voip: { topicSuffix: '.voip', defaultPriority: 10, payload: 'data' },
-  // Apple: 10 when the location query needs an answer now, else 5.
-  location: { topicSuffix: '.location-query', defaultPriority: 10, priorities: ['5', '10'], payload: 'data' },
+  // Apple: 10 when the location query needs an answer now, else 5; "supports only token-based
+  // authentication" (apns-push-type location).
+  location: { topicSuffix: '.location-query', defaultPriority: 10, priorities: ['5', '10'], tokenAuthOnly: true, payload: 'data' },
   complication: { topicSuffix: '.complication', payload: 'data' },
   // PushToTalk framework: apns-priority 10 and apns-expiration 0.
   pushtotalk: { topicSuffix: '.voip-ptt', defaultPriority: 10, priorities: ['10'], expiresAtOnce: true, payload: 'data' },

@@ -63,7 +63,7 @@ export interface AcceptInput {
 
 /** What a send's rules read of its app: the accept path's and the estimate's (estimate.ts). */
 export function rulesApp(app: AppRecord): SendValidationInput['app'] {
-  return { id: app.id, bundleId: app.bundleId, segmentNames: customSegmentNames(app) };
+  return { id: app.id, bundleId: app.bundleId, segmentNames: customSegmentNames(app), ...(app.credentialsKind ? { credentialsKind: app.credentialsKind } : {}) };
 }
 
 export async function acceptSend(deps: AcceptDeps, input: AcceptInput): Promise<{ created: CreatedSend; replayed: boolean }> {

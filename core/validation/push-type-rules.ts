@@ -82,3 +82,13 @@ export function checkPushType(body: SendBody, present: Set<string>, apns: ApnsOp
     issues.push({ field: 'ttl', message: `ttl of a ${type} push must be 0 or absent: Apple delivers ${type} pushes now or never (apns-expiration 0).` });
   }
 }
+
+/** Apple takes some types (location) over token-based connections only: refused for an app whose credentials are a certificate. */
+export function checkCredentialsFor(body: SendBody, credentialsKind: 'token' | 'certificate' | undefined, issues: FieldIssue[]): void {
+  const type = pushTypeOf(body);
+  if (credentialsKind !== 'certificate' || !PUSH_TYPES[type]?.tokenAuthOnly) return;
+  issues.push({
+    field: 'apns_push_type_override',
+    message: `A ${type} push needs the app's push key (.p8): Apple takes ${type} pushes over token-based connections only, and this app's credentials are a certificate.`,
+  });
+}

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { apnsHeaderValues, DEFAULT_TTL_SECONDS } from '../payload/apns-headers.js';
 import { buildApnsPayload } from '../payload/apns-payload.js';
 import { topicOf } from '../payload/push-types.js';
-import { problems, validate } from './helpers.test-support.js';
+import { APP, problems, validate } from './helpers.test-support.js';
 
 const NOW = 1_000;
 const textless = (type: string, changes: Record<string, unknown> = {}) => ({ contents: undefined, apns_push_type_override: type, ...changes });
@@ -60,4 +60,14 @@ describe('apns_push_type_override: every push type with a token of its own', () 
   for (const [changes, messages] of refused) {
     it(`refuses ${JSON.stringify(changes).slice(0, 90)}`, () => expect(problems(() => validate(changes))).to.deep.equal(messages));
   }
+
+  it("refuses a location push for an app whose credentials are a certificate (Apple: token-based connections only); a push key, or another type, passes", () => {
+    const certificate = { app: { ...APP, credentialsKind: 'certificate' as const } };
+    expect(problems(() => validate(textless('location'), certificate))).to.deep.equal([
+      "A location push needs the app's push key (.p8): Apple takes location pushes over token-based connections only, and this app's credentials are a certificate.",
+    ]);
+    expect(validate(textless('location'), { app: { ...APP, credentialsKind: 'token' } }).target.pushToken).to.equal('location');
+    expect(validate(textless('voip'), certificate).target.pushToken).to.equal('voip');
+    expect(validate({}, certificate).apns.pushTypeOverride).to.equal(undefined);
+  });
 });

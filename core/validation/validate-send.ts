@@ -8,7 +8,7 @@ import { APNS_PAYLOAD_LIMIT_BYTES, largestPayloadBytes } from '../payload/apns-p
 import type { SendRequest, SendTarget } from '../send-model/request.js';
 import type { FieldIssue } from '../errors.js';
 import { readApnsOptions } from './apns-options.js';
-import { isTextless } from './push-type-rules.js';
+import { checkCredentialsFor, isTextless } from './push-type-rules.js';
 import { isOwnTokenPushType } from '../payload/push-types.js';
 import { readIdempotencyKey } from './idempotency-key.js';
 import {
@@ -36,6 +36,8 @@ export interface SendValidationInput {
     bundleId: string;
     /** Names of the app's own segments, App resource and API (core/audience/segments.ts customSegmentNames). */
     segmentNames: string[];
+    /** The app's stored credentials (absent: unknown): a type Apple takes over token auth only is refused for a certificate. */
+    credentialsKind?: 'token' | 'certificate';
   };
   /** Injected clock, for send_after's window. */
   now: Date;
@@ -84,6 +86,7 @@ export function validateSendRequest(input: SendValidationInput): SendRequest {
 
   const idempotencyKey = readIdempotencyKey(body.idempotency_key, input.idempotencyHeader, issues, body.external_id);
   const target = readAudience(shape, input.app.segmentNames, issues);
+  checkCredentialsFor(body, input.app.credentialsKind, issues);
   const texts = readTexts(body, issues, textless);
   const url = readUrl(body, issues);
   const imageUrl = readImage(body, issues);

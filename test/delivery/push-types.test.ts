@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import { gunzipSync } from 'node:zlib';
 import * as OneSignal from '@onesignal/node-onesignal';
 import { parseCsv } from '../support/csv.js';
+import { createKey } from '../../core/apps/keys.js';
 import { useTestEnv } from '../env/index.js';
 import type { DeliveryRecord } from '../../apns-sim/recorder.js';
 import { PUSH_TYPE_RULE } from '../../api/routes/push-type-tokens.js';
@@ -111,6 +112,19 @@ describe('delivery: every APNs push type, to the token of its type', function ()
     const refused = await stack.client.createNotification(n).then(() => undefined, (e: { code?: number; body?: unknown }) => e);
     expect(refused?.code).to.equal(422);
     expect(JSON.stringify(refused?.body)).to.include('A widgets push (apns_push_type_override widgets) carries only aps.content-changed');
+  });
+
+  it("refuses a location send of an app whose credentials are a certificate (Apple takes location over token auth only)", async () => {
+    const certApp = await createTestApp(env.pool, 'pushtypes-cert');
+    await env.pool.query(`UPDATE app_credentials SET kind = 'certificate' WHERE app_id = $1`, [certApp.app.id]);
+    const certKey = (await createKey(env.pool, certApp.app.id)).key;
+    const send = (type: string) =>
+      stack.api.request('POST', '/api/v1/notifications', { key: certKey, body: { app_id: certApp.app.id, included_segments: ['Subscribed Users'], apns_push_type_override: type } });
+    const res = await send('location');
+    expect([res.status, res.body.errors]).to.deep.equal([422, [
+      "A location push needs the app's push key (.p8): Apple takes location pushes over token-based connections only, and this app's credentials are a certificate.",
+    ]]);
+    expect((await send('voip')).status).to.equal(200); // accepted (no install holds a VoIP token: nobody to send to)
   });
 
   it("Apple refusing a VoIP token for good removes that token only: the install's alert token and subscription stay", async () => {
