@@ -144,12 +144,13 @@ export class LiveActivityBroadcast {
   }
 
   /**
-   * After the send is recorded: ONE request to the activity's channel, then its outcome on the
-   * send (its report) and, for an end, the channel's deletion date. Never throws: the update is
-   * accepted already, and a 500 would have a client without an Idempotency-Key send it twice; a
-   * failure is per-token delivery only, counted and shown.
+   * Once the update is sure to be accepted: ONE request to the activity's channel, then, once its
+   * send is committed (`sendId`; undefined: it was not), the outcome on the send (its report) and,
+   * for an end, the channel's deletion date. Never throws: the update is accepted, and a 500 would
+   * have a client without an Idempotency-Key send it twice; a failure is per-token delivery only,
+   * counted and shown.
    */
-  async broadcast(app: AppRecord, request: SendRequest, sendId: number, prepared: PreparedBroadcast): Promise<void> {
+  async broadcast(app: AppRecord, request: SendRequest, prepared: PreparedBroadcast, sendId: Promise<number | undefined>): Promise<void> {
     const la = request.liveActivity!;
     try {
       const found = await prepared;
@@ -166,11 +167,12 @@ export class LiveActivityBroadcast {
         this.requests.inc({ status: String(result.status) });
         outcome = result.status === 200 ? { status: 'accepted' } : { status: 'failed', reason: channelFailureReason(result.reason, result.status) };
       }
-      if (outcome.status === 'failed') await this.fail('broadcast', outcome.reason!, { appId: app.id, sendId, err });
-      await recordBroadcastOutcome(this.pool, app.id, sendId, outcome);
+      const id = await sendId;
+      if (outcome.status === 'failed') await this.fail('broadcast', outcome.reason!, { appId: app.id, sendId: id, err });
+      if (id !== undefined) await recordBroadcastOutcome(this.pool, app.id, id, outcome);
       if (la.event === 'end') await endActivityChannel(this.pool, { appId: app.id, activity: la.activityId, environment: app.environment }, la.dismissalDate);
     } catch (error) {
-      await this.fail('broadcast', failureReason(error), { appId: app.id, sendId, err: error });
+      await this.fail('broadcast', failureReason(error), { appId: app.id, err: error });
     }
   }
 

@@ -42,26 +42,35 @@ export function updateLiveActivity(deps: ApiDeps) {
   return async function updateLiveActivityHandler(ctx: Context): Promise<void> {
     const body = ctx.request.body as Record<string, unknown>;
     const activityId = String(ctx.params.activity_id);
-    // The fast lane (docs/live-activities.md "Speed"): the channel is looked up while the send is
-    // recorded, and the broadcast leaves as soon as the send is committed, before its bus
-    // messages; the answer waits for Apple's (a replayed answer sends nothing: no broadcast).
+    // The fast lane (docs/live-activities.md "Speed"): the channel is looked up beside the count
+    // of the tokens, and the broadcast leaves once the update is sure to be accepted, while its
+    // send is recorded; its outcome is written on the send once that is committed. The answer
+    // waits for Apple's. A replayed answer sends nothing (no broadcast).
     const broadcaster = deps.liveActivityBroadcast;
     let prepared: { app: AppRecord; request: SendRequest; lookup: PreparedBroadcast } | undefined;
     let sent: Promise<void> | undefined;
-    const created = await accept(ctx, {
-      namedAppId: ctx.params.app_id,
-      draw: { bucket: 'send' }, // one activity's tokens, like a list
-      body,
-      validate: (v) => validateLiveActivityRequest({ ...v, call: { event: 'update', activityId } }),
-      prepare: async (request, app) => {
-        const lookup = broadcaster?.prepare(app, request);
-        if (lookup) prepared = { app, request, lookup };
-      },
-      onRecorded: (sendId) => {
-        if (prepared) sent = broadcaster!.broadcast(prepared.app, prepared.request, sendId, prepared.lookup);
-      },
-      fingerprint: { activity_id: activityId, body },
-    });
+    let recorded: (sendId: number | undefined) => void = () => undefined;
+    const sendId = new Promise<number | undefined>((resolve) => (recorded = resolve));
+    let created;
+    try {
+      created = await accept(ctx, {
+        namedAppId: ctx.params.app_id,
+        draw: { bucket: 'send' }, // one activity's tokens, like a list
+        body,
+        validate: (v) => validateLiveActivityRequest({ ...v, call: { event: 'update', activityId } }),
+        prepare: async (request, app) => {
+          const lookup = broadcaster?.prepare(app, request);
+          if (lookup) prepared = { app, request, lookup };
+        },
+        onAccepted: () => {
+          if (prepared) sent = broadcaster!.broadcast(prepared.app, prepared.request, prepared.lookup, sendId);
+        },
+        onRecorded: recorded,
+        fingerprint: { activity_id: activityId, body },
+      });
+    } finally {
+      recorded(undefined); // the record failed (or was never made): no outcome to write
+    }
     // It never throws: the update is accepted, a failure there is per-token delivery only.
     await sent;
     ctx.status = 200;

@@ -47,6 +47,7 @@ export interface AcceptCall {
   body: Record<string, unknown>;
   validate?: AcceptInput['validate'];
   prepare?: AcceptInput['prepare'];
+  onAccepted?: AcceptInput['onAccepted'];
   onRecorded?: AcceptInput['onRecorded'];
   fingerprint?: unknown;
 }
@@ -75,6 +76,7 @@ export function routeAccept(deps: ApiDeps) {
       now: now(),
       validate: call.validate,
       prepare: call.prepare,
+      onAccepted: call.onAccepted,
       onRecorded: call.onRecorded,
       fingerprint: call.fingerprint,
     });

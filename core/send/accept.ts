@@ -55,7 +55,8 @@ export interface AcceptInput {
    * before the send row (a Live Activity start's broadcast channel: a refused start makes none).
    */
   prepare?: (request: SendRequest, app: AppRecord) => Promise<void>;
-  /** Once the new send is committed, before its bus messages go (never for a replayed answer): core/send/create-send.ts. */
+  /** Once the new send is sure to be accepted, as it is recorded, and once it is committed (never for a replayed answer): core/send/create-send.ts. */
+  onAccepted?: () => void;
   onRecorded?: (sendId: number) => void;
   /** What "the same request" means for idempotency: the body as given (a template's fields not filled in) by default; a call whose path names more (a Live Activity) passes both. */
   fingerprint?: unknown;
@@ -85,7 +86,7 @@ export async function acceptSend(deps: AcceptDeps, input: AcceptInput): Promise<
   const request = validate({ body: filled, idempotencyHeader: input.idempotencyHeader, app: rulesApp(app), now: input.now });
   await input.prepare?.(request, app);
   const create = (withinTransaction?: (db: PoolClient, created: CreatedSend) => Promise<void>) =>
-    createSend(deps, app, request, { source: input.source, withinTransaction, onRecorded: input.onRecorded });
+    createSend(deps, app, request, { source: input.source, withinTransaction, onAccepted: input.onAccepted, onRecorded: input.onRecorded });
   const key = request.idempotencyKey ?? input.fallbackKey;
   if (!key) return { created: await create(), replayed: false };
   return deps.idempotency.run(app.id, key, fingerprint, create);

@@ -35,9 +35,12 @@ export interface CreateSendOptions {
   /** Runs inside the recording transaction (e.g. the idempotency record), so both commit or neither. */
   withinTransaction?: (db: PoolClient, created: CreatedSend) => Promise<void>;
   /**
-   * Called once the send is durable (committed), before its bus messages are published: a Live
-   * Activity update starts its broadcast to Apple here (the fast lane, docs/live-activities.md).
+   * Called once the send is sure to be accepted (its audience counted and within the cap), as its
+   * record is written: a Live Activity update's broadcast to Apple leaves here, without waiting
+   * for the record's commit (the fast lane, docs/live-activities.md "Speed").
    */
+  onAccepted?: () => void;
+  /** Called once the send is durable (committed), before its bus messages are published. */
   onRecorded?: (sendId: number) => void;
 }
 
@@ -68,6 +71,7 @@ export async function createSend(deps: CreateSendDeps, app: AppRecord, req: Send
   const [{ estimate, maxSeq }, unknown] = await Promise.all([measureAudience(deps.pool, app, req.target), unknownListIds(deps.pool, app.id, req.target)]);
   // An activity's tokens are as unbounded as a segment: the same cap.
   if ((isBroadcast(req) || req.target.kind === 'activity') && estimate > MAX_AUDIENCE) throw new ValidationError([audienceTooLargeMessage(estimate)]);
+  opts.onAccepted?.();
   const kind: SendKind = req.liveActivity ? 'live_activity' : 'push';
   const decision = decideStatus(req, app, estimate);
 

@@ -265,7 +265,7 @@ describe('delivery: Live Activities over broadcast channels through the official
     );
   /** The scheduler's channel duty, as its leader runs it, against the simulator's management port. */
   const sweep = () => new ChannelSweep(env.pool, { broadcastUrl: sim.managementUrl, ca: sim.caFile && readFileSync(sim.caFile, 'utf8') }, silentLogger()).sweep();
-  const report = async (s: Stack, id: string) => {
+  const report = async (s: Stack, id: string | undefined) => {
     const got = await s.api.request('GET', `/api/v1/notifications/${id}?app_id=${s.app.app.id}`, { key: s.key });
     expect(got.status).to.equal(200);
     return got.body;
