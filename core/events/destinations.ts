@@ -120,14 +120,17 @@ export async function storeDestinations(db: Queryable, appId: string, destinatio
       [appId, STREAM_DESTINATION, STREAM_URL, seal(Buffer.alloc(0), secretContext(appId))],
     );
   }
-  for (const d of destinations) {
-    await db.query(
-      `INSERT INTO event_destinations (app_id, name, url, kinds, secret, delivered_through)
-       VALUES ($1, $2, $3, $4, $5, coalesce((SELECT max(id) FROM event_records WHERE app_id = $1), 0))
-       ON CONFLICT (app_id, name) DO UPDATE SET url = EXCLUDED.url, kinds = EXCLUDED.kinds, secret = EXCLUDED.secret`,
-      [appId, d.name, d.url, d.kinds ?? null, seal(Buffer.from(d.secret, 'utf8'), secretContext(appId))],
-    );
-  }
+  for (const d of destinations) await storeDestination(db, appId, d);
+}
+
+/** One destination written, the app's others left as they are: a new one starts after the app's last record (no history). */
+export async function storeDestination(db: Queryable, appId: string, d: DestinationSpec & { secret: string }): Promise<void> {
+  await db.query(
+    `INSERT INTO event_destinations (app_id, name, url, kinds, secret, delivered_through)
+     VALUES ($1, $2, $3, $4, $5, coalesce((SELECT max(id) FROM event_records WHERE app_id = $1), 0))
+     ON CONFLICT (app_id, name) DO UPDATE SET url = EXCLUDED.url, kinds = EXCLUDED.kinds, secret = EXCLUDED.secret`,
+    [appId, d.name, d.url, d.kinds ?? null, seal(Buffer.from(d.secret, 'utf8'), secretContext(appId))],
+  );
 }
 
 /** `herald credentials rotate-key`: every signing secret sealed with the current key. Returns how many changed. */

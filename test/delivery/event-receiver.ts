@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { storeDestinations } from '../../core/events/destinations.js';
+import { storeDestination } from '../../core/events/destinations.js';
 import type { HeraldEvent } from '../../core/events/expand.js';
 import type { EventKind } from '../../core/events/kinds.js';
 import type { Pool } from '../../core/store/db.js';
@@ -82,9 +82,9 @@ export async function startReceiver(secret: string, answer: (n: number) => numbe
 /** A Standard Webhooks signing secret. */
 export const whsec = () => `whsec_${randomBytes(32).toString('base64')}`;
 
-/** Stores a destination as an applied App would (its secret given, not read from a Secret). */
+/** Adds (or changes) one destination as an applied App would (its secret given, not read from a Secret); the app's others stay. */
 export async function addDestination(pool: Pool, appId: string, name: string, url: string, secret: string, kinds?: EventKind[]): Promise<void> {
-  await storeDestinations(pool, appId, [{ name, url, kinds, secretRef: { name: 'unused', key: 'unused' }, secret }]);
+  await storeDestination(pool, appId, { name, url, kinds, secretRef: { name: 'unused', key: 'unused' }, secret });
 }
 
 /** Every event a receiver took, in order. */

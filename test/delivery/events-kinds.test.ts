@@ -37,6 +37,8 @@ describe('events: clicked, paused and Live Activity kinds at a real receiver', f
   let stack: DeliveryStack;
   let receiver: Receiver;
   const closers: Array<() => Promise<void>> = [];
+  /** Every receiver of this file: the docs' examples are checked against what they took. */
+  const receivers: Receiver[] = [];
   // Apple found the refused push-to-start token invalid an hour ago; it was registered before.
   const appleGoneAt = Date.now() - 3_600_000 + 321;
 
@@ -58,6 +60,7 @@ describe('events: clicked, paused and Live Activity kinds at a real receiver', f
     );
     const secret = whsec();
     receiver = await startReceiver(secret);
+    receivers.push(receiver);
     closers.push(receiver.close);
     await addDestination(env.pool, stack.app.app.id, 'all', receiver.url, secret);
   });
@@ -130,6 +133,7 @@ describe('events: clicked, paused and Live Activity kinds at a real receiver', f
     const t = await createTestApp(env.pool, name, { key: stack.app.key, teamId: stack.app.teamId });
     const secret = whsec();
     const r = await startReceiver(secret);
+    receivers.push(r);
     closers.push(r.close);
     await addDestination(env.pool, t.app.id, 'all', r.url, secret);
     return { app: t.app, receiver: r };
@@ -304,5 +308,35 @@ describe('events: clicked, paused and Live Activity kinds at a real receiver', f
     expect(ended).to.not.have.property('subscription');
     expect(ended).to.not.have.property('user');
     expect(JSON.stringify(r.accepted)).to.not.include(sub);
+  });
+
+  // Last: it reads what the tests above made each receiver take (with an unsubscribe and a cancel of its own).
+  it("docs/events.md's example of each kind has the shape a receiver takes: the same fields, each of the same type", async () => {
+    const { app } = stack.app;
+    await addDevices(env.pool, app.id, 1, { prefix: 'dead', externalIdPrefix: 'gone-' });
+    const dead = (await env.pool.query(`SELECT id::text FROM subscriptions WHERE app_id = $1 AND external_id LIKE 'gone-%'`, [app.id])).rows[0].id;
+    // Registered before Apple found its token gone (an hour ago): Apple's 410 unsubscribes it, with its timestamp.
+    await env.pool.query(`UPDATE subscriptions SET registered_at = now() - interval '2 hours', created_at = now() - interval '2 hours' WHERE id = $1`, [dead]);
+    const gone = await send(env, app, { include_subscription_ids: [dead], contents: { en: 'x' } });
+    const later = await send(env, app, { include_subscription_ids: [dead], contents: { en: 'x' }, send_after: new Date(Date.now() + 3_600_000).toISOString() });
+    expect((await stack.api.request('DELETE', `/api/v1/notifications/${later.body.id}?app_id=${app.id}`, { key: stack.key })).status).to.equal(200);
+    await waitFor('the unsubscribe and the cancel at the receiver', () => finishedEvent(gone.body.id) && finishedEvent(later.body.id));
+
+    // Each leaf by its path and JSON type; an empty object is a leaf. A null is a string's absence
+    // (`user.external_id`, `notification.stopped`): the docs show both.
+    const shape = (v: unknown, at = ''): string[] => {
+      if (v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length) return Object.entries(v).flatMap(([k, x]) => shape(x, at ? `${at}.${k}` : k));
+      const type = v === null ? 'string' : Array.isArray(v) ? 'array' : typeof v === 'object' ? '{}' : typeof v;
+      return [`${at}:${type}`];
+    };
+    const key = (v: unknown) => shape(v).sort().join(' ');
+    const doc = await readFile(new URL('../../docs/events.md', import.meta.url), 'utf8');
+    const block = doc.split('### An example of each kind')[1].split('```json')[1].split('```')[0];
+    const examples = block.trim().split(/\n\s*\n/).map((text) => JSON.parse(text) as HeraldEvent);
+    expect(new Set(examples.map((e) => e.event.kind))).to.deep.equal(new Set(EVENT_KINDS));
+    const taken = new Set(receivers.flatMap((r) => eventsOf(r.accepted)).map(key));
+    for (const example of examples) {
+      expect([...taken].filter((k) => k.includes(`event.kind:`) && shape(example).every((leaf) => k.includes(leaf)) && k === key(example)), `${example.event.kind}: ${key(example)}`).to.have.length(1);
+    }
   });
 });
