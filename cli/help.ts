@@ -69,6 +69,18 @@ Example:
 A token already known is updated, not duplicated. Refused lines are counted and the first ones
 printed with the reason; the rest of the file is imported.`,
   },
+  {
+    words: ['events', 'replay'],
+    synopsis: 'herald events replay --app APP --from TIME --to TIME [--destination NAME]',
+    summary: "deliver an app's recorded events of a time range again (same event ids)",
+    page: `APP is the app's name or id; TIME an ISO 8601 time (2026-11-25T14:00:00Z, or a date,
+2026-11-25, for its midnight UTC). Every destination of the app (or the one named) receives the
+events recorded in the range again, with the same event.id (receivers deduplicate on it) under
+new webhook-ids; the destination's own place does not move. The senders deliver it; the command
+prints the progress until it is done (Ctrl-C stops following, not the replay). Events are kept
+7 days for a replay (at most HERALD_CHUNK_RETENTION_DAYS); one replay per destination at a time.`,
+  },
+  { words: ['events', 'replays'], synopsis: 'herald events replays --app APP', summary: "an app's replays and their progress" },
   { words: ['credentials', 'rotate-key'], synopsis: 'herald credentials rotate-key', summary: 'seal stored APNs credentials with HERALD_ENCRYPTION_KEY' },
   { words: ['help'], synopsis: 'herald help [COMMAND]', summary: 'this list, or the page of one command' },
   { words: ['version'], synopsis: 'herald version', summary: "Herald's version (also herald --version)" },

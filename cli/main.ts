@@ -11,6 +11,9 @@ const OPTIONS = {
   'allow-ip': { type: 'string', multiple: true },
   name: { type: 'string' },
   scope: { type: 'string' },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  destination: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
 } as const;
@@ -68,6 +71,10 @@ async function main(argv: string[]): Promise<void> {
       break;
     case 'import':
       return (await admin()).importFile(values.app, sub);
+    case 'events':
+      if (sub === 'replay' && !rest.length) return (await import('./commands/events.js')).eventsReplay(values);
+      if (sub === 'replays' && !rest.length) return (await import('./commands/events.js')).eventsReplays(values.app);
+      break;
   }
   const group = groupPage(command);
   usageError(group ? `${command} ${sub ?? ''} is not a command of ${command}:\n\n${group}` : `unknown command ${command}; herald help lists the commands`);

@@ -32,15 +32,15 @@ export function batchId(appId: string, destination: string, from: Place, to: Pla
   return `msg_${h.slice(0, 27)}`;
 }
 
-/** Undefined: no record after the place. */
-export async function nextBatch(db: Queryable, appId: string, destination: string, from: Place, kinds: readonly EventKind[] | null, size: number): Promise<Batch | undefined> {
+/** Undefined: no record after the place (up to record `until`, a replay's last, when given). */
+export async function nextBatch(db: Queryable, appId: string, destination: string, from: Place, kinds: readonly EventKind[] | null, size: number, until?: number): Promise<Batch | undefined> {
   // bigint columns read as text: `::int` stops every destination once ids pass 2^31. A JavaScript
   // number holds them exactly up to 2^53, far past any identity this table will draw. The order is
   // the column's (r.id), not the text's: "100" sorts before "99".
   const res = await db.query<Omit<RecordRow, 'id' | 'sendId'> & { id: string; sendId: string | null }>(
     `SELECT r.id::text AS id, r.app_id AS "appId", r.send_id::text AS "sendId", r.kind, r.body, r.recorded_at AS "recordedAt"
-       FROM event_records r WHERE r.app_id = $1 AND r.id > $2 ORDER BY r.id LIMIT $3`,
-    [appId, from.through, RECORDS_PER_READ],
+       FROM event_records r WHERE r.app_id = $1 AND r.id > $2 AND ($4::bigint IS NULL OR r.id <= $4) ORDER BY r.id LIMIT $3`,
+    [appId, from.through, RECORDS_PER_READ, until ?? null],
   );
   if (!res.rows.length) return undefined;
   const rows: RecordRow[] = res.rows.map((r) => ({ ...r, id: Number(r.id), sendId: r.sendId === null ? null : Number(r.sendId) }));

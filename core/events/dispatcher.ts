@@ -68,6 +68,9 @@ interface Claimed {
   failing_since: Date | null;
   /** The lease's end as PostgreSQL wrote it (text: a Date would lose its microseconds): the lane's token. */
   lease: string;
+  /** A replay of the destination (core/events/replay.ts): its row, and the range's last record. */
+  replay_id?: string;
+  replay_last?: string;
 }
 
 export interface EventDispatcher {
@@ -101,17 +104,37 @@ export function startEventDispatcher(opts: DispatcherOptions, run = true): Event
     return res.rows[0];
   };
 
+  /** A running replay (`herald events replay`): served like a destination, its own place in its range. */
+  const claimReplay = async (): Promise<Claimed | undefined> => {
+    const res = await pool.query<Claimed>(
+      `UPDATE event_replays p SET lease_until = clock_timestamp() + make_interval(secs => $1::double precision / 1000)
+         FROM (SELECT c.id FROM event_replays c
+                WHERE c.finished_at IS NULL AND (c.lease_until IS NULL OR c.lease_until < clock_timestamp()) AND (c.retry_at IS NULL OR c.retry_at <= clock_timestamp())
+                ORDER BY c.lease_until NULLS FIRST LIMIT 1 FOR UPDATE OF c SKIP LOCKED) pick, event_destinations d
+        WHERE p.id = pick.id AND d.app_id = p.app_id AND d.name = p.destination
+      RETURNING p.app_id, d.name, d.url, d.kinds, d.secret, p.delivered_through::text, p.delivered_offset, p.attempts, p.failing_since, p.lease_until::text AS lease,
+                p.id::text AS replay_id, p.last_id::text AS replay_last`,
+      [LEASE_MS],
+    );
+    return res.rows[0];
+  };
+  /** Every other claim looks at replays first: live events and replays share the lanes, neither starves. */
+  let turn = 0;
+  const claimNext = async () => ((turn++ & 1) === 0 ? ((await claim()) ?? (await claimReplay())) : ((await claimReplay()) ?? (await claim())));
+
   // Every write is conditional on the lease this lane took: a lane whose lease ran out (a stall
   // longer than a minute) finds its destination taken and writes nothing.
   const release = (d: Claimed, set: string, values: unknown[]) =>
-    pool.query(`UPDATE event_destinations SET ${set}, lease_until = clock_timestamp() WHERE app_id = $1 AND name = $2 AND lease_until = $3::timestamptz`, [d.app_id, d.name, d.lease, ...values]);
+    d.replay_id
+      ? pool.query(`UPDATE event_replays SET ${set}, lease_until = clock_timestamp() WHERE id = $1 AND destination = $2 AND lease_until = $3::timestamptz`, [d.replay_id, d.name, d.lease, ...values])
+      : pool.query(`UPDATE event_destinations SET ${set}, lease_until = clock_timestamp() WHERE app_id = $1 AND name = $2 AND lease_until = $3::timestamptz`, [d.app_id, d.name, d.lease, ...values]);
 
   /** A failed attempt at the destination's batch: counted, backed off, its error kept on the row. */
   const fail = async (d: Claimed, error: string, kind: AttemptFailure, atLeastMs = 0) => {
     opts.observer?.failed(kind);
     const attempts = d.attempts + 1;
     const waitMs = Math.max(backoffMs(attempts, backoff, Math.random), atLeastMs);
-    if (attempts === 1) logger.warn({ app: d.app_id, destination: d.name, error }, 'event destination failed; retrying with back-off');
+    if (attempts === 1) logger.warn({ app: d.app_id, destination: d.name, replay: d.replay_id, error }, 'event destination failed; retrying with back-off');
     await release(d, `attempts = $4, retry_at = clock_timestamp() + make_interval(secs => $5::double precision / 1000), last_error = $6, failing_since = coalesce(failing_since, clock_timestamp())`, [attempts, waitMs, error]);
   };
 
@@ -123,7 +146,7 @@ export function startEventDispatcher(opts: DispatcherOptions, run = true): Event
   // whole deadline: one app may name 10 destinations, and as many hanging as a sender has lanes
   // stopped every other app's events for a deadline at a time (test/faults/events-isolation.test.ts).
   const take = async (patient: boolean): Promise<boolean> => {
-    const d = await claim();
+    const d = await claimNext();
     if (!d) return false;
     const work = serve(d).catch((error) =>
       // A failure after the claim (a record that cannot be read, a secret sealed with a key this
@@ -147,10 +170,17 @@ export function startEventDispatcher(opts: DispatcherOptions, run = true): Event
 
   const serve = async (d: Claimed): Promise<void> => {
     const from: Place = { through: Number(d.delivered_through), offset: d.delivered_offset };
-    const batch = await nextBatch(pool, d.app_id, d.name, from, d.kinds, size);
-    const moveTo = (p: Place) => ['delivered_through = $4, delivered_offset = $5, attempts = 0, retry_at = NULL, last_error = NULL, failing_since = NULL', [p.through, p.offset]] as const;
+    // A replay's batches carry webhook-ids of their own (its id in the name): the same events under
+    // a repeated webhook-id would be dropped by a receiver deduplicating on it.
+    const last = d.replay_last === undefined ? undefined : Number(d.replay_last);
+    const batch = await nextBatch(pool, d.app_id, d.replay_id ? `${d.name}#replay-${d.replay_id}` : d.name, from, d.kinds, size, last);
+    const moveTo = (p: Place, delivered = 0) =>
+      d.replay_id
+        ? ['delivered_through = $4, delivered_offset = $5, attempts = 0, retry_at = NULL, last_error = NULL, failing_since = NULL, events_delivered = events_delivered + $6, finished_at = CASE WHEN $4::bigint >= last_id THEN clock_timestamp() END', [p.through, p.offset, delivered]] as const
+        : ['delivered_through = $4, delivered_offset = $5, attempts = 0, retry_at = NULL, last_error = NULL, failing_since = NULL', [p.through, p.offset]] as const;
     if (!batch) {
-      await release(d, 'attempts = attempts', []);
+      // A replay whose range has no record left (retention took the rest) is done.
+      await release(d, d.replay_id ? 'finished_at = clock_timestamp()' : 'attempts = attempts', []);
       return;
     }
     if (batch.poisoned.length) {
@@ -172,11 +202,11 @@ export function startEventDispatcher(opts: DispatcherOptions, run = true): Event
       ? { status: 0, error: problem, retryAfterMs: undefined }
       : await postBatch(d.url, signatureHeaders(openSigningSecret(d.app_id, d.secret), batch.webhookId, Math.floor(Date.now() / 1000), body), body, timeoutMs);
     if (result.status >= 200 && result.status < 300) {
-      const [set, values] = moveTo(batch.next);
+      const [set, values] = moveTo(batch.next, batch.events.length);
       await release(d, set, [...values]);
       opts.observer?.delivered(batch.events.length);
       // It goes on from where it stopped (its place never moved while it failed).
-      if (d.failing_since) logger.info({ app: d.app_id, destination: d.name, failingForMs: Date.now() - d.failing_since.getTime(), attempts: d.attempts }, 'event destination recovered');
+      if (d.failing_since && !d.replay_id) logger.info({ app: d.app_id, destination: d.name, failingForMs: Date.now() - d.failing_since.getTime(), attempts: d.attempts }, 'event destination recovered');
       return;
     }
     const honoured = (result.status === 429 || result.status === 503) && result.retryAfterMs !== undefined ? Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS) : 0;
