@@ -56,12 +56,16 @@ export async function latestEvents(db: Queryable, appId: string, from?: EventCur
   let before = from?.before ?? null;
   for (let round = 0; ; round++) {
     const limit = round === 0 ? FIRST_ROUND : EVENTS_PAGE - events.length;
+    // One record more than the round reads (its id only): whether an older one exists, so a page
+    // that ends at the app's oldest record offers no "Older events" leading to an empty page.
     const res = await db.query<StoredRow>(
-      `SELECT r.id::text AS id, r.app_id AS "appId", r.send_id::text AS "sendId", r.kind, r.body, r.recorded_at AS "recordedAt"
-         FROM event_records r WHERE r.app_id = $1 AND ($2::bigint IS NULL OR r.id <= $2) ORDER BY r.id DESC LIMIT $3`,
+      `SELECT r.id::text AS id, r.app_id AS "appId", r.send_id::text AS "sendId", r.kind, CASE WHEN n <= $3 THEN r.body END AS body, r.recorded_at AS "recordedAt"
+         FROM (SELECT r.*, row_number() OVER (ORDER BY r.id DESC) AS n FROM (SELECT * FROM event_records r WHERE r.app_id = $1 AND ($2::bigint IS NULL OR r.id <= $2) ORDER BY r.id DESC LIMIT $3 + 1) r) r
+        ORDER BY r.id DESC`,
       [appId, before, limit],
     );
-    const rows: RecordRow[] = res.rows.map((r) => ({ ...r, id: Number(r.id), sendId: r.sendId === null ? null : Number(r.sendId) }));
+    const older = res.rows.length > limit;
+    const rows: RecordRow[] = res.rows.slice(0, limit).map((r) => ({ ...r, id: Number(r.id), sendId: r.sendId === null ? null : Number(r.sendId) }));
     const externalIds = await externalIdsOf(db, appId, rows.filter(isExpandable));
     for (const row of rows) {
       // A record that cannot be expanded (written by hand or by a bug) is passed over, as the dispatcher does.
@@ -72,7 +76,7 @@ export async function latestEvents(db: Queryable, appId: string, from?: EventCur
       events.push(...all.slice(0, room));
       if (all.length > room) return { events, next: { before: row.id, skip: skip + room } };
     }
-    if (rows.length < limit) return { events }; // no older record
+    if (!older) return { events }; // no older record
     before = rows[rows.length - 1].id - 1;
     if (events.length === EVENTS_PAGE) return { events, next: { before, skip: 0 } };
   }

@@ -37,10 +37,13 @@ describe('dashboard: an app\'s latest events, a page at a time', () => {
     expect(await all(a)).to.deep.equal([sends(55, 6), sends(5, 1)]);
   });
 
-  it(`a page filled at a record's end (exactly ${EVENTS_PAGE} events) has a next page, which is empty`, async () => {
+  it(`a page filled at the oldest record's end (exactly ${EVENTS_PAGE} events) is the last one: no next page to an empty one; one record more, and there is`, async () => {
     const a = await app('evexact');
     await records(a, EVENTS_PAGE);
-    expect(await all(a)).to.deep.equal([sends(EVENTS_PAGE, 1), []]);
+    expect(await all(a)).to.deep.equal([sends(EVENTS_PAGE, 1)]);
+    const c = await app('evmore');
+    await records(c, EVENTS_PAGE + 1);
+    expect(await all(c)).to.deep.equal([sends(EVENTS_PAGE + 1, 2), ['1']]);
     const b = await app('evone');
     await records(b, EVENTS_PAGE - 1);
     expect(await all(b)).to.deep.equal([sends(EVENTS_PAGE - 1, 1)]);
