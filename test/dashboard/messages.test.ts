@@ -203,6 +203,36 @@ describe('dashboard: the whole message, templates and compose from a template', 
     expect(await page.getByRole('alert').first().textContent()).to.contain(`template_id "${template}" names no template of this app.`);
   });
 
+  it("composing from a template sends its text exactly (line breaks in the text and title, a leading one), its app_url link, and a template changed after Review is reviewed again before it goes out", async () => {
+    const [device] = await addDevices(env.pool, appId, 1, { prefix: 'c7', language: 'en', tags: { lines: 'yes' } });
+    const body = '\nLine one\nLine two';
+    const template = await makeTemplate({ name: 'Lines', contents: { en: body }, headings: { en: 'Title\nsecond' }, app_url: 'https://example.com/app', data: { v: '1' } });
+    await page.goto(`${stack.api.url}/dashboard/compose?template=${template}`);
+    const value = (name: string) => page.locator(`[name="${name}"]`).inputValue();
+    expect([await value('content_0'), await value('heading_0'), await value('url')]).to.deep.equal([body, 'Title\nsecond', 'https://example.com/app']);
+    await page.getByLabel('Send to').selectOption('tag');
+    await page.getByLabel('Tag key').fill('lines');
+    await page.getByLabel('Value', { exact: true }).fill('yes');
+    await page.getByRole('button', { name: 'Review' }).click();
+    expect(await text('#data tbody td')).to.equal('1');
+    // Changed between Review and Send: Send shows Review again with what goes out now, and a notice.
+    const changed = await stack.api.request('PATCH', `/api/v1/templates/${template}`, {
+      key: stack.key, body: { app_id: appId, name: 'Lines', contents: { en: body }, headings: { en: 'Title\nsecond' }, app_url: 'https://example.com/app', data: { v: '2' } },
+    });
+    expect(changed.status, JSON.stringify(changed.body)).to.equal(200);
+    const [again] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Send to 1 device' }).click()]);
+    expect(again.status()).to.equal(409);
+    expect(await text('#review-notice')).to.equal('The template changed after this review: check the message below, then send it again.');
+    expect(await text('#data tbody td')).to.equal('2');
+    expect(await stack.sim.deliveries(device)).to.have.length(0);
+    await page.getByRole('button', { name: 'Send to 1 device' }).click();
+    await page.waitForURL(/\/dashboard\/sends\/\d+$/);
+    const id = Number(new URL(page.url()).pathname.split('/').pop());
+    expect((await waitFinal(env.pool, id)).final).to.include({ sent: 1, failed: 0 });
+    const p = JSON.parse(stack.sim.deliveries(device).at(-1)!.payload) as { aps: { alert: { title: string; body: string } }; custom: { u?: string; a?: Record<string, string> } };
+    expect([p.aps.alert.title, p.aps.alert.body, p.custom.u, p.custom.a?.v]).to.deep.equal(['Title\nsecond', body, 'https://example.com/app', '2']);
+  });
+
   it('review lists the name, every language, the iOS fields, link, throttle, schedule and audience with its estimate before Send', async () => {
     await page.goto(`${stack.api.url}/dashboard/compose`);
     await page.getByLabel('Name (internal, never shown to users)').fill('Weekly <digest>');

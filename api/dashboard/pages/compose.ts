@@ -113,6 +113,13 @@ export function sendAfterIn(local: string, zone: string): string {
   return zonedInstant({ zone }, Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])).toISOString();
 }
 
+/**
+ * A text as typed: a browser posts every line break of a form's value as CR LF (HTML's form
+ * submission), so a template's "a\nb" came back "a\r\nb" and compose sent other text than the
+ * template (and than a REST send naming it). CR LF and a lone CR are read as the LF typed.
+ */
+const typed = (text: string | undefined) => text?.replace(/\r\n?/g, '\n');
+
 /** The REST body the form stands for (empty fields are left out, as a caller would). */
 export function bodyFromForm(form: ComposeForm, appId: string): Record<string, unknown> {
   const body: Record<string, unknown> = { app_id: appId };
@@ -122,9 +129,9 @@ export function bodyFromForm(form: ComposeForm, appId: string): Record<string, u
   for (const i of langRows(form)) {
     const lang = (form[`lang_${i}`] ?? '').trim();
     if (!lang) continue;
-    if (form[`content_${i}`]) contents[lang] = form[`content_${i}`];
-    if (form[`heading_${i}`]) headings[lang] = form[`heading_${i}`];
-    if (form[`subtitle_${i}`]) subtitle[lang] = form[`subtitle_${i}`];
+    if (form[`content_${i}`]) contents[lang] = typed(form[`content_${i}`])!;
+    if (form[`heading_${i}`]) headings[lang] = typed(form[`heading_${i}`])!;
+    if (form[`subtitle_${i}`]) subtitle[lang] = typed(form[`subtitle_${i}`])!;
   }
   const silent = form.content_available === 'on';
   // Started from a template (core/templates/apply-template.ts fills the rest when the send is
@@ -145,6 +152,9 @@ export function bodyFromForm(form: ComposeForm, appId: string): Record<string, u
   if (form.send_after) body.send_after = sendAfterIn(form.send_after, form.send_tz ?? 'UTC');
   if (form.throttle) body.throttle_rate_per_minute = /^\d+$/.test(form.throttle) ? Number(form.throttle) : form.throttle;
   if (form.url) body.url = form.url;
+  // A template may hold its link as app_url, which the body's own url does not replace (both given
+  // must be equal: the link typed here was a 422). Both names, equal, replace either.
+  if (form.url && fromTemplate) body.app_url = form.url;
   if (form.ios_sound) body.ios_sound = form.ios_sound;
   if (form.ios_badgeType && form.ios_badgeType !== 'None') {
     body.ios_badgeType = form.ios_badgeType;
@@ -183,6 +193,16 @@ function templateNote(form: ComposeForm, chosen: ComposeTemplates['chosen']): Ht
     ${chosen?.notShown.length ? `Its other fields (${chosen.notShown.join(', ')}) go out as the template holds them. ` : ''}A field emptied here keeps the template's value; the texts are replaced whole.
     <a href="/dashboard/compose">Start without a template</a></p>`;
 }
+
+/**
+ * A text box that gives back the text it was given. The HTML parser drops a textarea's first line
+ * break, so one is written before the value (a template's text starting with a line break keeps it).
+ */
+const textArea = (name: string, value: string, maxlength: number, rows: number) =>
+  html`<textarea name="${name}" rows="${rows}" maxlength="${maxlength}">${'\n'}${value}</textarea>`;
+/** A one-line input, or a textarea for a text holding a line break (an input's value loses its line breaks). */
+const textInput = (name: string, value: string, maxlength: number) =>
+  /[\r\n]/.test(value) ? textArea(name, value, maxlength, 2) : html`<input name="${name}" value="${value}" maxlength="${maxlength}">`;
 
 const options = (choices: readonly (readonly [string, string])[], chosen: string) =>
   choices.map(([value, label]) => html`<option value="${value}" ${chosen === value ? html`selected` : ''}>${label}</option>`);
@@ -231,9 +251,9 @@ export function composePage(session: DashboardSession, appName: string, segments
       ${errorsFor('name', errors)}
       ${langRows(form).map((i) => html`<div class="lang-row" ${described('contents', errors)}>
         <label>Language <select name="lang_${i}">${i > 0 ? html`<option value="">—</option>` : ''}${options(languageChoices(v(`lang_${i}`)), v(`lang_${i}`, i === 0 ? 'en' : ''))}</select></label>
-        <label>Title <input name="heading_${i}" value="${v(`heading_${i}`)}" maxlength="${max.heading}"></label>
-        <label>Subtitle <input name="subtitle_${i}" value="${v(`subtitle_${i}`)}" maxlength="${max.subtitle}"></label>
-        <label class="grow">Text <textarea name="content_${i}" rows="2" maxlength="${max.content}">${v(`content_${i}`)}</textarea></label>
+        <label>Title ${textInput(`heading_${i}`, v(`heading_${i}`), max.heading)}</label>
+        <label>Subtitle ${textInput(`subtitle_${i}`, v(`subtitle_${i}`), max.subtitle)}</label>
+        <label class="grow">Text ${textArea(`content_${i}`, v(`content_${i}`), max.content, 2)}</label>
       </div>`)}
       ${errorsFor('contents', errors)}${errorsFor('headings', errors)}${errorsFor('subtitle', errors)}
     </fieldset>
@@ -284,8 +304,10 @@ export function composePage(session: DashboardSession, appName: string, segments
 export interface Review {
   /** The send as its rules read it, the template's fields filled in: what goes out. */
   request: SendRequest;
-  /** The template it names (`name` null: not found, the Send step's 422 follows). */
-  template?: { id: string; name: string | null };
+  /** The template it names (`name` null: not found, the Send step's 422 follows) and the version read (its updated_at). */
+  template?: { id: string; name: string | null; version?: string };
+  /** Why Review is shown again instead of sending (the template changed since). */
+  notice?: string;
   estimate: number;
   audience: string;
   when: string;
@@ -309,6 +331,8 @@ export function reviewPage(session: DashboardSession, appName: string, form: Com
     <input type="hidden" name="_csrf" value="${session.csrf}">
     ${keptFields(form).map(([k, val]) => html`<input type="hidden" name="${k}" value="${val}">`)}
     <input type="hidden" name="send_key" value="${review.sendKey}">
+    ${review.template?.version ? html`<input type="hidden" name="template_seen" value="${review.template.version}">` : ''}
+    ${review.notice ? html`<p class="field-errors" role="alert" id="review-notice">${review.notice}</p>` : ''}
     <dl class="header" id="review-summary">
       <div><dt>Name</dt><dd data-field="Name">${review.request.name ?? '—'}</dd></div>
       <div><dt>Audience</dt><dd data-field="Audience">${review.audience}</dd></div>
@@ -316,7 +340,7 @@ export function reviewPage(session: DashboardSession, appName: string, form: Com
       <div><dt>When</dt><dd id="when">${review.when}</dd></div>
       <div><dt>Throttle</dt><dd data-field="Throttle">${review.request.throttleRatePerMinute ? `${count(review.request.throttleRatePerMinute)} per minute` : 'none'}</dd></div>
     </dl>
-    <section class="review-message" aria-label="The message">${messageDetails({ ...review.request, template: review.template })}</section>
+    <section class="review-message" aria-label="The message">${messageDetails({ ...review.request, template: review.template && { id: review.template.id, name: review.template.name } })}</section>
     ${large
       ? html`<label class="check confirm-large"><input type="checkbox" name="confirm_audience" value="${review.estimate}" ${invalidWhen('confirm', !!review.confirmError)}> I want to send this to ${count(review.estimate)} devices</label>
         ${errorList('confirm', review.confirmError ? [review.confirmError] : [])}`

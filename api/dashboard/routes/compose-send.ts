@@ -52,7 +52,8 @@ async function review(deps: ApiDeps, app: AppRecord, form: ComposeForm, now: Dat
   const at = request.sendAfter
     ? `${when(Math.floor(request.sendAfter.getTime() / 1000))}${form.send_tz && form.send_tz !== 'UTC' ? ` (${form.send_after.replace('T', ' ')} ${form.send_tz})` : ''}`
     : request.timezoneDelivery ? `${request.timezoneDelivery.timeOfDay} in each device's time zone` : 'Now';
-  const template = request.templateId ? { id: request.templateId, name: (await findTemplate(deps.pool, app.id, request.templateId))?.name ?? null } : undefined;
+  const named = request.templateId ? await findTemplate(deps.pool, app.id, request.templateId) : undefined;
+  const template = request.templateId ? { id: request.templateId, name: named?.name ?? null, version: named?.updatedAt } : undefined;
   return { body, request, template, estimate, audience: describeTarget(request.target), when: at };
 }
 
@@ -108,6 +109,13 @@ export async function composeSend(ctx: Context, deps: ApiDeps, method: 'show' | 
     const formKey = step === 'send' && isUuid(form.send_key ?? '') ? form.send_key : undefined;
     const sendKey = formKey ?? randomUUID();
     if (step === 'review') return page(ctx, reviewOpts, reviewPage(s, app.name, form, { ...checked, sendKey }));
+    // Send confirms what Review showed. The template is read again here; if it changed since
+    // Review (updateTemplate), what would go out is not what was confirmed: Review again, showing it.
+    // (Deleted since: no version; acceptSend's 422 names it.)
+    if (checked.template?.version !== undefined && checked.template.version !== form.template_seen) {
+      const changed = 'The template changed after this review: check the message below, then send it again.';
+      return page(ctx, reviewOpts, reviewPage(s, app.name, form, { ...checked, sendKey: randomUUID(), notice: changed }), 409);
+    }
     // A large audience is sent only with its box ticked (the count may have grown since: any tick will do).
     if (checked.estimate >= LARGE_AUDIENCE && !form.confirm_audience) {
       const confirmError = `Tick the box to confirm sending to ${checked.estimate.toLocaleString('en-US')} devices.`;
