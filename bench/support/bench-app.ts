@@ -25,7 +25,8 @@ export async function prepareBenchApp(name: string, devices: number, prepare?: (
   const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
   if (!exists.rowCount) await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
-  const pool = createPool(benchDatabaseUrl(name), { max: 2 });
+  // Inserting a million installs on a loaded machine takes longer than the default statement timeout.
+  const pool = createPool(benchDatabaseUrl(name), { max: 2, statementTimeoutMs: 0 });
   await migrate(pool);
   const key = generateApnsKeyPair();
   const app = await upsertApp(pool, { name: 'bench', bundleId: 'com.example.bench' });

@@ -39,6 +39,7 @@ describe('fuzz: HTTP routes', function () {
       fc.tuple(id(), id()).map(([a, s]) => `/api/v1/apps/${a}/subscriptions/${s}`),
       fc.tuple(id(), id()).map(([a, x]) => `/api/v1/apps/${a}/live_activities/${x}/token`),
       fc.tuple(id(), id(), id()).map(([a, x, s]) => `/api/v1/apps/${a}/live_activities/${x}/token/${s}`),
+      fc.tuple(id(), id(), id(), id()).map(([a, x, s, h]) => `/api/v1/apps/${a}/live_activities/${x}/channel?subscription_id=${s}&external_id_auth_hash=${h}`),
       fc.tuple(id(), id(), id()).map(([a, x, s]) => `/api/v1/apps/${a}/activities/tokens/start/${x}/subscriptions/${s}`),
       fc.tuple(id(), id(), fc.oneof(id(), fc.constantFrom('voip', 'widgets', 'mdm'))).map(([a, s, t]) => `/api/v1/apps/${a}/subscriptions/${s}/push_tokens/${t}`),
       fc.tuple(id(), id()).map(([a, x]) => `/api/v1/apps/${a}/live_activities/${x}/notifications`),
