@@ -25,7 +25,8 @@ export function estimatePaths({ ok, r, json, ref, AUTHENTICATED }: Helpers) {
       post: {
         operationId: 'estimateNotificationRecipients',
         tags: ['notifications'],
-        summary: "The audience size of a send body, counted as the send counts it; records nothing (any key of the app; the read bucket).",
+        summary: "The audience size of a send body, counted as the send counts it; records nothing (any key of the app; the estimate bucket, a list body the read bucket).",
+        description: "A segment, tag or `filters` body runs the count a broadcast runs, so it draws the `estimate` bucket (30 a minute per key, bursts of 10, as `broadcast`; not the app's `audience` bucket, which sends draw); a list body (at most 500 ids) draws `read`. Both are named in `RateLimit-Policy`; past the burst the answer is 429.",
         requestBody: { required: true, content: json(ref('EstimateRequest')) },
         responses: { '200': ok('The count.', 'Estimate'), '400': r('BadRequest'), '413': r('TooLarge'), '415': r('UnsupportedMediaType'), '422': r('Invalid'), ...AUTHENTICATED },
       },
