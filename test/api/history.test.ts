@@ -4,6 +4,7 @@
 // real sender and the APNs simulator (some tokens refused by Apple). The files are fetched,
 // gunzipped and read row by row; an install erased since is in none of them.
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import * as OneSignal from '@onesignal/node-onesignal';
 import { useTestEnv } from '../env/index.js';
@@ -15,6 +16,7 @@ import { SEND_FILE_HEADERS } from '../../core/exports/send-files.js';
 import { NO_EMAIL } from '../../core/exports/history-schema.js';
 import { unknownOutcome } from '../../core/send/click-outcomes.js';
 import { parseCsv } from '../support/csv.js';
+import { DEFAULT_RETENTION, pruneFinishedSends } from '../../core/send/retention.js';
 
 describe('api: history, events and outcomes of a send through the official client', () => {
   const env = useTestEnv();
@@ -172,5 +174,40 @@ describe('api: history, events and outcomes of a send through the official clien
     expect(events.rows).to.have.length(4);
     expect(events.rows.map((r) => r.subscription_id).sort()).to.deep.equal([...installs.sent.filter((id) => id !== gone && id !== userGone), installs.badToken, installs.tooLarge].sort());
     expect((await stack.client.getOutcomes(appId, 'os__click.count')).outcomes?.[0].value).to.equal(1);
+  });
+
+  it('a link past its hour is a 410 to a HEAD and a download (docs/api.md: a late fetch is a 410)', async () => {
+    const { destination_url: url } = await history('clicked');
+    const token = url!.split('/').pop()!.replace('.csv.gz', '');
+    const digest = createHash('sha256').update(token).digest();
+    const moved = await env.pool.query(`UPDATE export_links SET expires_at = now() - interval '1 second' WHERE token_sha256 = $1`, [digest]);
+    expect(moved.rowCount).to.equal(1);
+    expect((await fetch(url!, { method: 'HEAD' })).status).to.equal(410);
+    const late = await fetch(url!);
+    expect(late.status).to.equal(410);
+    expect((await late.json()).errors).to.deep.equal(['This export link has expired: ask for a new one.']);
+  });
+
+  // Last: it makes the app's newest send, which the list test above reads first.
+  it("a send whose chunk rows retention pruned: sent history and exportEvents are a 410 saying why, clicked still answers", async () => {
+    const install = installs.sent[3];
+    const sent = await stack.client.createNotification(Object.assign(new OneSignal.Notification(), { app_id: appId, contents: { en: 'Old' }, include_subscription_ids: [install] }));
+    const id = String(sent.id);
+    expect((await waitFinal(env.pool, Number(id))).final.sent).to.equal(1);
+    expect((await stack.api.request('POST', `/api/v1/notifications/${id}/opened`, { body: { app_id: appId, subscription_id: install } })).status).to.equal(200);
+    // Finished a day past HERALD_CHUNK_RETENTION_DAYS (and within the send's own retention); the
+    // retention duty takes its chunk rows and marks it.
+    await env.pool.query(`UPDATE sends SET finished_at = now() - make_interval(days => $2) WHERE id = $1`, [id, DEFAULT_RETENTION.chunkDays + 1]);
+    const pruned = await pruneFinishedSends(env.pool, DEFAULT_RETENTION);
+    expect(pruned.chunks).to.be.above(0);
+    expect((await env.pool.query('SELECT count(*)::int AS n FROM send_chunks WHERE send_id = $1', [id])).rows[0].n).to.equal(0);
+
+    const gone = 'This notification finished longer ago than its delivery records are kept (HERALD_CHUNK_RETENTION_DAYS): its sent history and events are gone; its clicks are still there (events: clicked).';
+    for (const call of [() => history('sent', stack.client, id), () => stack.client.exportEvents(id, appId)]) {
+      const r = await refused(call());
+      expect([r.code, r.body.errors]).to.deep.equal([410, [gone]]);
+    }
+    const clicked = await rows((await history('clicked', stack.client, id)).destination_url!);
+    expect(clicked.rows.map((r) => r.player_id)).to.deep.equal([install]);
   });
 });
