@@ -263,13 +263,7 @@ describe('charts/herald', function () {
       // Live Activity channels are managed on the simulator's own management port, which its Service exposes.
       expect(cm.HERALD_APNS_BROADCAST_URL).to.equal(`https://herald-apns-sim.${NS}.svc:2199`);
       expect(find(ms, 'Service', 'herald-apns-sim').spec.ports).to.deep.include({ name: 'management', port: 2199, targetPort: 'management', protocol: 'TCP' });
-      expect(cm.HERALD_APNS_CA_FILE).to.equal('/etc/herald/apns-ca/ca.pem');
-      const sender = find(ms, 'Deployment', 'herald-sender').spec.template.spec;
-      expect(sender.containers[0].volumeMounts).to.deep.include({ name: 'apns-ca', mountPath: '/etc/herald/apns-ca', readOnly: true });
-      expect(sender.volumes).to.deep.include({
-        name: 'apns-ca',
-        secret: { secretName: 'herald-apns-sim-tls', items: [{ key: 'apns-sim-ca.pem', path: 'ca.pem' }] },
-      });
+      // Each role that reads the CA mounts it: the next test.
       const tls = find(ms, 'Secret', 'herald-apns-sim-tls').data!;
       expect(tls).to.have.keys('apns-sim-ca.pem', 'apns-sim-ca.key', 'apns-sim-server.pem', 'apns-sim-server.key');
       const ca = new X509Certificate(Buffer.from(tls['apns-sim-ca.pem'], 'base64'));
@@ -280,6 +274,32 @@ describe('charts/herald', function () {
       expect(sim.args).to.deep.equal(['apns-sim']);
       expect(envOf(sim).get('HERALD_APNS_SIM_HOST').value).to.equal('0.0.0.0');
       expect(envOf(sim).get('HERALD_APNS_SIM_CERT_DIR').value).to.equal('/etc/herald/apns-sim');
+    });
+
+    // The configmap gives HERALD_APNS_CA_FILE to every role, and a role whose command reads it
+    // (cli/commands/<args[0]>.ts) exits at start with ENOENT when the file is not mounted: the api
+    // did until 0.2.2, the controller (deleting Live Activity channels) until 0.2.5.
+    it('mounts the APNs CA in every role that reads HERALD_APNS_CA_FILE, the simulator\'s or apns.caSecret', async () => {
+      const ownCa = await helm().template(['-n', NS, '-f', full, '--set', 'apnsSimulator.enabled=false', '--set', 'apns.caSecret.name=corp-ca', '--set', 'apns.caSecret.key=root.pem']);
+      const cases = [
+        { ms, secret: { secretName: 'herald-apns-sim-tls', items: [{ key: 'apns-sim-ca.pem', path: 'ca.pem' }] } },
+        { ms: ownCa, secret: { secretName: 'corp-ca', items: [{ key: 'root.pem', path: 'ca.pem' }] } },
+      ];
+      for (const { ms: rendered, secret } of cases) {
+        expect(configMap(rendered).HERALD_APNS_CA_FILE).to.equal('/etc/herald/apns-ca/ca.pem');
+        const readers: string[] = [];
+        for (const m of workloads(rendered)) {
+          const command = containersOf(m)[0].args?.[0];
+          const source = await readFile(join(repoRoot, 'cli/commands', `${command}.ts`), 'utf8');
+          if (!source.includes('config.apnsCaFile')) continue;
+          readers.push(m.metadata.name);
+          const pod = m.spec.template.spec;
+          expect(pod.containers[0].volumeMounts, m.metadata.name).to.deep.include({ name: 'apns-ca', mountPath: '/etc/herald/apns-ca', readOnly: true });
+          expect(pod.volumes, m.metadata.name).to.deep.include({ name: 'apns-ca', secret });
+        }
+        // The reading of the sources found the three roles (a renamed field would find none).
+        expect(readers.sort()).to.deep.equal(['herald-api', 'herald-controller', 'herald-sender']);
+      }
     });
 
     it('maps controller settings and adds extraEnv to every Herald container', () => {

@@ -202,7 +202,9 @@ topologySpreadConstraints:
 {{- end }}
 
 {{/* The CA the APNs clients trust (HERALD_APNS_CA_FILE, configmap.yaml): the simulator's, or
-     apns.caSecret. Senders and the api (Live Activity broadcasts) both talk to the gateway. */}}
+     apns.caSecret. Every role that reads that file at start mounts it: the senders and the api
+     (Live Activity broadcasts) talk to the gateway, and the controller (like the senders, when it
+     leads the scheduler) deletes ended activities' channels at Apple's management host. */}}
 {{- define "herald.apnsCaMount" -}}
 {{- if or .Values.apnsSimulator.enabled .Values.apns.caSecret.name -}}
 - name: apns-ca
