@@ -5,6 +5,7 @@ import { ConflictError } from '../errors.js';
 import type { Queryable } from '../store/db.js';
 import { isUuid } from '../formats/uuid.js';
 import type { RefusedToken } from '../send-model/devices.js';
+import { lockSubscribed, recordAppUnsubscribe, UNSUBSCRIBED_BY_APP } from './app-unsubscribe.js';
 
 export interface SubscriptionFields {
   token?: string;
@@ -21,16 +22,15 @@ export interface SubscriptionFields {
 /** OneSignal's test_type → gateway. Apple: a development build's token is valid on the sandbox gateway; ad hoc and App Store builds use production. */
 export const TEST_TYPE_ENVIRONMENT: Readonly<Record<string, 'sandbox' | 'production'>> = { 1: 'sandbox', 2: 'production' };
 
-/** Why an install is not subscribed when the SDK itself said so (else Apple's reason is kept). */
-export const UNSUBSCRIBED_BY_APP = 'app';
-
 /**
  * Registers a token or updates the install that has it. A registration is the SDK vouching for
  * the token now: an install Apple had unsubscribed (its reason kept) is subscribed again unless
  * the call says `subscribed: false`; one the app itself unsubscribed stays so until it says true.
+ * A subscribed install it unsubscribes is reported (app-unsubscribe.ts).
  */
 export async function upsertSubscription(db: Queryable, appId: string, fields: SubscriptionFields & { token: string }): Promise<{ id: string; created: boolean; userId: string | null }> {
   const { set, remove } = splitTags(fields.tags);
+  const unsubscribing = fields.subscribed === false && (await lockSubscribed(db, appId, { token: fields.token }));
   const res = await db.query(
     `INSERT INTO subscriptions (id, app_id, token, external_id, language, timezone, tags, subscribed, last_active, environment, registered_at, unsubscribed_reason)
      VALUES ($1, $2, $3, $4, $5, $6, $7, coalesce($8, true), now(), $13, now(), CASE WHEN $8 = false THEN $15 END)
@@ -54,16 +54,19 @@ export async function upsertSubscription(db: Queryable, appId: string, fields: S
       fields.environment ?? null, 'environment' in fields, UNSUBSCRIBED_BY_APP,
     ],
   );
+  if (unsubscribing) await recordAppUnsubscribe(db, appId, res.rows[0].id);
   return { id: res.rows[0].id, created: res.rows[0].created, userId: res.rows[0].user_id };
 }
 
 /**
  * Partial update of one install; false when it is not an install of this app. A token in it is a
  * registration, as a POST is: an install Apple had unsubscribed is subscribed again unless the
- * call says `subscribed: false`; one the app itself unsubscribed stays so.
+ * call says `subscribed: false`; one the app itself unsubscribed stays so. A subscribed install it
+ * unsubscribes is reported (app-unsubscribe.ts).
  */
 export async function patchSubscription(db: Queryable, appId: string, id: string, fields: SubscriptionFields): Promise<boolean> {
   const { set, remove } = splitTags(fields.tags);
+  const unsubscribing = fields.subscribed === false && (await lockSubscribed(db, appId, { id }));
   const res = await db.query(
     `UPDATE subscriptions SET
        token       = coalesce($3, token),
@@ -98,7 +101,9 @@ export async function patchSubscription(db: Queryable, appId: string, id: string
     if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) throw new ConflictError('token is registered to another subscription of this app; register it there, or delete that one first.');
     throw error;
   });
-  return (res.rowCount ?? 0) > 0;
+  if (!res.rowCount) return false;
+  if (unsubscribing) await recordAppUnsubscribe(db, appId, id);
+  return true;
 }
 
 const UNIQUE_VIOLATION = '23505';

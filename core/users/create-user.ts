@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import type { PoolClient } from '../store/db.js';
 import { ValidationError } from '../errors.js';
-import { TEST_TYPE_ENVIRONMENT, UNSUBSCRIBED_BY_APP } from '../subscriptions/subscription-store.js';
+import { TEST_TYPE_ENVIRONMENT } from '../subscriptions/subscription-store.js';
+import { lockSubscribed, recordAppUnsubscribe, UNSUBSCRIBED_BY_APP } from '../subscriptions/app-unsubscribe.js';
 import { findUser, lockNames } from './resolve.js';
 import { addAliases, readTags, writeProperties, type PropertiesChange } from './user-store.js';
 import { USER_LIMITS } from './user-limits.js';
@@ -62,9 +63,10 @@ export async function createUser(db: PoolClient, appId: string, body: CreateUser
   return { kind, userId };
 }
 
-/** An install given in the body: registered, or the one with its token moved to this user. */
+/** An install given in the body: registered, or the one with its token moved to this user (`enabled: false` of a subscribed one reported: app-unsubscribe.ts). */
 export async function attachInstall(db: PoolClient, appId: string, userId: string, sub: UserSubscriptionBody): Promise<{ id: string; created: boolean }> {
   const hasEnv = 'test_type' in sub;
+  const unsubscribing = sub.enabled === false && (await lockSubscribed(db, appId, { token: sub.token.toLowerCase() }));
   const environment = hasEnv ? TEST_TYPE_ENVIRONMENT[String(sub.test_type)] ?? null : null;
   const res = await db.query<{ id: string; created: boolean }>(
     `INSERT INTO subscriptions (id, app_id, token, user_id, subscribed, unsubscribed_reason, environment, registered_at, last_active)
@@ -77,5 +79,6 @@ export async function attachInstall(db: PoolClient, appId: string, userId: strin
      RETURNING id, (xmax = 0) AS created`,
     [randomUUID(), appId, sub.token.toLowerCase(), userId, sub.enabled ?? null, environment, hasEnv, UNSUBSCRIBED_BY_APP],
   );
+  if (unsubscribing) await recordAppUnsubscribe(db, appId, res.rows[0].id);
   return res.rows[0];
 }

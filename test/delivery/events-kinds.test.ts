@@ -248,6 +248,42 @@ describe('events: clicked, paused and Live Activity kinds at a real receiver', f
     expect(removed).to.not.have.property('message');
     expect(kindsOf(ofSend(end.body.id))).to.deep.equal(['notification.created', 'live_activity.ended', 'notification.finished']);
   });
+
+  it('the app unsubscribing a subscribed install (the SDK\'s subscribed false, a Subscription\'s enabled false): subscription.push.unsubscribed, reason app, once per change', async () => {
+    const { app } = stack.app;
+    const [a, b, c] = await Promise.all([41, 42, 43].map(install));
+    const sdk = (method: 'POST' | 'PATCH', path: string, body: object) => stack.api.request(method, `/api/v1/apps/${app.id}/subscriptions${path}`, { body });
+    expect((await sdk('PATCH', `/${a}`, { subscribed: false })).status).to.equal(200); // 1: a
+    expect((await sdk('PATCH', `/${a}`, { subscribed: false })).status).to.equal(200); // a repeat: nothing
+    expect((await sdk('POST', '', { token: token('c3', 41), subscribed: false })).status).to.equal(200); // unsubscribed already: nothing
+    const fresh = await sdk('POST', '', { token: token('c3', 44), subscribed: false });
+    expect(fresh.status).to.equal(201); // registered unsubscribed: nothing
+    const d: string = fresh.body.id;
+    expect((await sdk('PATCH', `/${a}`, { subscribed: true })).status).to.equal(200);
+    expect((await sdk('POST', '', { token: token('c3', 41), subscribed: false })).status).to.equal(200); // 2: a, by its registration
+    // The app's backend moving c's token to a user, disabled (createUser: OneSignal's Subscription body).
+    const user = await stack.api.request('POST', `/api/v1/apps/${app.id}/users`, { key: stack.key, body: { identity: { external_id: 'holder-43' }, subscriptions: [{ type: 'iOSPush', token: token('c3', 43), enabled: false }] } });
+    expect(user.status).to.equal(201); // 3: c
+    expect((await sdk('PATCH', `/${b}`, { subscription: { enabled: false } })).status).to.equal(200); // 4: b, the official client's wrapped update
+    // b's event is recorded last: once it is in, any event of the calls before it would be too.
+    const mine = () => received().filter((e) => [a, b, c, d].includes(e.subscription?.id ?? ''));
+    await waitFor("b's unsubscribe at the receiver", () => mine().some((e) => e.subscription!.id === b));
+    const events = mine();
+    expect(events.map((e) => [e.event.kind, e.subscription!.id])).to.deep.equal([
+      ['subscription.push.unsubscribed', a],
+      ['subscription.push.unsubscribed', a],
+      ['subscription.push.unsubscribed', c],
+      ['subscription.push.unsubscribed', b],
+    ]);
+    for (const e of events) {
+      expectCommonFields(e, app.id);
+      expect(e.event).to.include({ subscription_device_type: 'iOS' });
+      expect(e.event.data).to.deep.equal({ reason: 'app' });
+      expect(e).to.not.have.property('message'); // a fact of no send
+    }
+    expect(events[0].user).to.deep.equal({ external_id: 'rider-41' });
+    expect(events[2].user).to.deep.equal({ external_id: 'holder-43' });
+  });
   it('an install erased before its events are delivered leaves the click and Live Activity records: the events keep their places without it', async () => {
     const { app } = stack.app;
     // A destination that never takes anything holds the records (retention keeps what it has not taken).
