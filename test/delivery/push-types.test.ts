@@ -3,7 +3,8 @@
 // app's documented topics: anything else is TopicDisallowed): each push type an install holds a
 // token of reaches the simulator on that token with Apple's headers and payload, through REST and
 // the official client; installs without a token of the type are skipped; Apple refusing a VoIP
-// token removes that token only; the token calls' edges.
+// token (410, BadDeviceToken), or any type's token (DeviceTokenNotForTopic), removes that token
+// only; the token calls' edges.
 import { expect } from 'chai';
 import { gunzipSync } from 'node:zlib';
 import * as OneSignal from '@onesignal/node-onesignal';
@@ -29,7 +30,11 @@ describe('delivery: every APNs push type, to the token of its type', function ()
   before(async () => {
     stack = await startDeliveryStack(env, 'pushtypes', {
       topics: [BUNDLE, ...OWN_TOKEN_PUSH_TYPES.map((t) => BUNDLE + PUSH_TYPES[t].topicSuffix)],
-      rules: [{ prefix: 'dead', status: 410, reason: 'Unregistered' }, { prefix: 'bade', status: 400, reason: 'BadDeviceToken' }],
+      rules: [
+        { prefix: 'dead', status: 410, reason: 'Unregistered' },
+        { prefix: 'bade', status: 400, reason: 'BadDeviceToken' },
+        { prefix: 'f0f0', status: 400, reason: 'DeviceTokenNotForTopic' },
+      ],
     });
     withTokens = await install(token('c1', 1));
     alertOnly = await install(token('c2', 1));
@@ -152,6 +157,30 @@ describe('delivery: every APNs push type, to the token of its type', function ()
     expect((await waitFinal(env.pool, Number(alert.body.id))).final).to.include({ sent: 1 });
     expect(only(stack.sim.deliveries(token('c3', 1))).headers).to.include({ 'apns-push-type': 'alert', 'apns-topic': BUNDLE });
   });
+
+  // Token hygiene of every own-token type, as for alerts (sender/outcomes.ts): Apple saying the
+  // token is not for the type's topic removes that type's token of the install, and nothing else.
+  for (const [n, type] of OWN_TOKEN_PUSH_TYPES.entries()) {
+    it(`${type}: Apple refusing the token with DeviceTokenNotForTopic removes the ${type} token only, counted failed; the install and its alert token stay`, async () => {
+      const other = OWN_TOKEN_PUSH_TYPES[(n + 1) % OWN_TOKEN_PUSH_TYPES.length];
+      const alertToken = token('c9', n + 1);
+      const sub = await install(alertToken);
+      const refused = token('f0f0', n + 1);
+      expect((await setToken(sub, type, refused)).status).to.equal(200);
+      expect((await setToken(sub, other, token(PREFIX[other], 100 + n))).status).to.equal(200);
+      const body = cases.find(([t]) => t === type)![1];
+      const res = await post({ include_subscription_ids: [sub], apns_push_type_override: type, ...body });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200); // a list send of one install
+      const { final } = await waitFinal(env.pool, Number(res.body.id));
+      expect(final).to.include({ total_recipients: 1, sent: 0, failed: 1 });
+      const got = only(stack.sim.deliveries(refused));
+      expect([got.status, got.headers['apns-push-type']]).to.deep.equal([400, type]);
+      const left = await env.pool.query('SELECT push_type, token FROM push_type_tokens WHERE subscription_id = $1', [sub]);
+      expect(left.rows).to.deep.equal([{ push_type: other, token: token(PREFIX[other], 100 + n) }]);
+      const kept = await env.pool.query('SELECT token, subscribed, unsubscribed_reason FROM subscriptions WHERE id = $1', [sub]);
+      expect(kept.rows).to.deep.equal([{ token: alertToken, subscribed: true, unsubscribed_reason: null }]);
+    });
+  }
 
   describe('the token calls', () => {
     const stored = async (sub: string) => (await env.pool.query('SELECT push_type, token FROM push_type_tokens WHERE subscription_id = $1 ORDER BY push_type', [sub])).rows;
