@@ -19,7 +19,11 @@ describe('poison chunks: started too often without a record', () => {
   it('records the entries that have a device failed and the rest of the planned ones skipped, sending nothing', async () => {
     const metrics = createSenderMetrics();
     const outcome = poisonOutcome({ claims: 6, planned: 4 }, { entries: ['a', 'b', 'c'], devices: [device('a'), device('c')] }, log, metrics);
-    expect(outcome).to.deep.equal({ sent: 0, failed: 2, skipped: 2, leftOut: 0, unsubscribe: [] });
+    expect(outcome).to.deep.equal({
+      sent: 0, failed: 2, skipped: 2, leftOut: 0, unsubscribe: [],
+      // Each device's event (core/events/record.ts), as a refusal's would be.
+      failedFor: [{ subscriptionId: 'sub-a', reason: 'RedeliveryExhausted' }, { subscriptionId: 'sub-c', reason: 'RedeliveryExhausted' }],
+    });
     expect((await metrics.chunks.get()).values.map((v) => [v.labels.result, v.value])).to.deep.equal([['exhausted', 1]]);
     expect((await metrics.deliveries.get()).values.map((v) => [v.labels.outcome, v.labels.reason, v.value])).to.deep.equal([['failed', 'RedeliveryExhausted', 2]]);
   });
