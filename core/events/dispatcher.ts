@@ -200,7 +200,7 @@ export function startEventDispatcher(opts: DispatcherOptions, run = true): Event
       ? { ...(await publishEvents(opts.stream, batch.events)), retryAfterMs: undefined }
       : problem
       ? { status: 0, error: problem, retryAfterMs: undefined }
-      : await postBatch(d.url, signatureHeaders(openSigningSecret(d.app_id, d.secret), batch.webhookId, Math.floor(Date.now() / 1000), body), body, timeoutMs);
+      : await postBatch(d.url, signatureHeaders(openSigningSecret(d.app_id, d.secret), batch.webhookId, Math.floor(Date.now() / 1000), body), body, { timeoutMs, httpHosts: opts.httpHosts });
     if (result.status >= 200 && result.status < 300) {
       const [set, values] = moveTo(batch.next, batch.events.length);
       await release(d, set, [...values]);

@@ -1,12 +1,11 @@
 // One POST of a batch to a destination: the connection goes only to an address checked at connect
-// time (its name resolved here, a link-local or metadata answer refused: no DNS rebinding past the
-// check), a redirect is an answer like any failure (never followed), and the whole request has a
-// deadline. The answer's body is read and dropped.
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+// time (its name resolved here, a link-local, metadata or unlisted loopback answer refused:
+// checked-lookup.ts; no DNS rebinding past the check), a redirect is an answer like any failure
+// (never followed), and the whole request has a deadline. The answer's body is read and dropped.
 import { request as httpRequest, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { LookupFunction } from 'node:net';
-import { isForbiddenAddress } from './destination-url.js';
+import { isIP } from 'node:net';
+import { addressRefusal, checkedLookup } from './checked-lookup.js';
 
 export interface PostResult {
   /** The HTTP status; 0 when no answer came (refused, reset, timed out, a forbidden address). */
@@ -15,17 +14,6 @@ export interface PostResult {
   retryAfterMs?: number;
   error?: string;
 }
-
-/** A lookup that answers only addresses a destination may reach. */
-export const checkedLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
-    if (err) return callback(err, '', 4);
-    const allowed = addresses.filter((a) => !isForbiddenAddress(a.address));
-    if (!allowed.length) return callback(Object.assign(new Error(`${hostname} resolves to a link-local or metadata address`), { code: 'EFORBIDDEN' }), '', 4);
-    if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
-    callback(null, allowed[0].address, allowed[0].family);
-  });
-};
 
 /**
  * Retry-After (RFC 9110 10.2.3) in ms: delta-seconds, or an HTTP-date (it begins with the day's
@@ -41,17 +29,21 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
-export function postBatch(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<PostResult> {
+/** `httpHosts`: HERALD_EVENT_HTTP_HOSTS, the hosts whose loopback answers a connection may take. */
+export function postBatch(url: string, headers: Record<string, string>, body: string, opts: { timeoutMs: number; httpHosts: readonly string[] }): Promise<PostResult> {
+  const { timeoutMs } = opts;
   const target = new URL(url);
   const options: RequestOptions = {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'herald-events' },
-    lookup: checkedLookup,
+    lookup: checkedLookup(opts.httpHosts),
     timeout: timeoutMs,
   };
   // An address written in the URL skips the lookup: it was checked when the App was applied, and
-  // is checked again here.
-  if (isForbiddenAddress(target.hostname.replace(/^\[|\]$/g, ''))) return Promise.resolve({ status: 0, error: 'a link-local or metadata address' });
+  // is checked again here by the same rule.
+  const literal = target.hostname.replace(/^\[|\]$/g, '');
+  const refused = isIP(literal) ? addressRefusal(literal, literal, opts.httpHosts) : undefined;
+  if (refused) return Promise.resolve({ status: 0, error: refused });
   return new Promise((resolve) => {
     let settled = false;
     const done = (r: PostResult) => {
