@@ -1,6 +1,6 @@
 // Event streams to webhook receivers (issue 28): a real HTTP receiver in the test verifies every
 // request with the `standardwebhooks` library. A send through the official client to the
-// simulator (a 410 with Apple's timestamp, BadDeviceToken, PayloadTooLarge) reaches it as sent,
+// simulator (a 410 with Apple's timestamp, BadDeviceToken, DeviceTokenNotForTopic, PayloadTooLarge) reaches it as sent,
 // failed and unsubscribed events with their fields; a receiver answering 500 then 200 loses
 // nothing and gets nothing twice but the same webhook-id again; a plain-http destination to a host
 // the operator did not list gets nothing; one app's hanging destination does not hold up another's.
@@ -26,7 +26,7 @@ describe('events: webhook destinations with a real receiver', function () {
     stack = await startDeliveryStack(
       env,
       'eventshooks',
-      { rules: [{ prefix: 'e410', status: 410, timestamp: appleGoneAt }, { prefix: 'bad0', status: 400, reason: 'BadDeviceToken' }, { prefix: '1a1a', status: 400, reason: 'PayloadTooLarge' }] },
+      { rules: [{ prefix: 'e410', status: 410, timestamp: appleGoneAt }, { prefix: 'bad0', status: 400, reason: 'BadDeviceToken' }, { prefix: 'd0c0', status: 400, reason: 'DeviceTokenNotForTopic' }, { prefix: '1a1a', status: 400, reason: 'PayloadTooLarge' }] },
       // The hanging receiver's request holds a lane for the whole deadline: far past the waits below.
       { events: { httpHosts: ['127.0.0.1'], lanes: 4, idleMs: 50, timeoutMs: 90_000, backoff: { baseMs: 100, maxMs: 400 } } },
     );
@@ -45,6 +45,7 @@ describe('events: webhook destinations with a real receiver', function () {
     await addDevices(env.pool, app.id, 3, { prefix: 'a0', externalIdPrefix: 'user-' });
     await addDevices(env.pool, app.id, 1, { prefix: 'e410' });
     await addDevices(env.pool, app.id, 1, { prefix: 'bad0' });
+    await addDevices(env.pool, app.id, 1, { prefix: 'd0c0' }); // another app's token (a wrong bundle id): refused for good
     await addDevices(env.pool, app.id, 1, { prefix: '1a1a' });
     await env.pool.query(`UPDATE subscriptions SET created_at = to_timestamp($2 / 1000.0) WHERE app_id = $1`, [app.id, dayAgo]);
     const res = await stack.client.createNotification(Object.assign(new OneSignal.Notification(), { app_id: app.id, included_segments: ['Subscribed Users'], contents: { en: 'hi' } }));
@@ -53,10 +54,10 @@ describe('events: webhook destinations with a real receiver', function () {
     const events = receiver.accepted.flatMap((d) => d.events);
     expect(receiver.badSignatures).to.equal(0);
     expect(events.map((e) => e.event.kind).sort()).to.deep.equal([
-      'message.push.failed', 'message.push.failed', 'message.push.failed',
+      'message.push.failed', 'message.push.failed', 'message.push.failed', 'message.push.failed',
       'message.push.sent', 'message.push.sent', 'message.push.sent',
       'notification.created', 'notification.finished',
-      'subscription.push.unsubscribed', 'subscription.push.unsubscribed',
+      'subscription.push.unsubscribed', 'subscription.push.unsubscribed', 'subscription.push.unsubscribed',
     ]);
     expect(new Set(events.map((e) => e.event.id)).size).to.equal(events.length);
     const token = new Map((await env.pool.query('SELECT id::text, token FROM subscriptions WHERE app_id = $1', [app.id])).rows.map((r) => [r.id, r.token.slice(0, 4)]));
@@ -66,10 +67,16 @@ describe('events: webhook destinations with a real receiver', function () {
     expect(gone.event.data!.apple_timestamp).to.equal(appleGoneAt);
     expect(gone.message?.id).to.equal(String(res.id));
     const failed = events.filter((e) => e.event.kind === 'message.push.failed').map((e) => [token.get(e.subscription!.id), e.event.data!.reason]).sort();
-    expect(failed).to.deep.equal([['1a1a', 'PayloadTooLarge'], ['bad0', 'BadDeviceToken'], ['e410', 'Unregistered']]);
+    expect(failed).to.deep.equal([['1a1a', 'PayloadTooLarge'], ['bad0', 'BadDeviceToken'], ['d0c0', 'DeviceTokenNotForTopic'], ['e410', 'Unregistered']]);
+    const unsubscribed = events.filter((e) => e.event.kind === 'subscription.push.unsubscribed').map((e) => [token.get(e.subscription!.id), e.event.data]).sort();
+    expect(unsubscribed).to.deep.equal([
+      ['bad0', { reason: 'BadDeviceToken' }],
+      ['d0c0', { reason: 'DeviceTokenNotForTopic' }],
+      ['e410', { reason: 'Unregistered', apple_timestamp: appleGoneAt }],
+    ]);
     const sent = events.filter((e) => e.event.kind === 'message.push.sent');
     expect(sent.map((e) => e.user!.external_id).sort()).to.deep.equal(['user-1', 'user-2', 'user-3']);
-    expect(events.find((e) => e.event.kind === 'notification.finished')!.notification).to.deep.equal({ status: 'approved', sent: 3, failed: 3, skipped: 0, left_out: 0, stopped: null });
+    expect(events.find((e) => e.event.kind === 'notification.finished')!.notification).to.deep.equal({ status: 'approved', sent: 3, failed: 4, skipped: 0, left_out: 0, stopped: null });
     await env.pool.query(`DELETE FROM event_destinations WHERE app_id = $1`, [app.id]);
   });
 
