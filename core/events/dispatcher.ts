@@ -44,7 +44,7 @@ export const EVENT_LANES = 4;
 /** 500 events (one chunk's, about 200 kB): 2,000 requests for a 1,000,000-device send. */
 export const DEFAULT_BATCH_SIZE = 500;
 export const DEFAULT_TIMEOUT_MS = 10_000;
-/** Doubling from 1 s to 10 minutes: a receiver down for a day is tried about 150 times, never given up. */
+/** Doubling from 1 s to 10 minutes, jittered (a capped wait is 5 to 10 minutes): a receiver down for a day is tried about 200 times, never given up. */
 export const DEFAULT_EVENT_BACKOFF: Backoff = { baseMs: 1000, maxMs: 600_000 };
 /** A lane's hold on a destination: past one request's deadline, so a dead process's lane frees itself. */
 const LEASE_MS = 60_000;
