@@ -74,6 +74,8 @@
     set('clicked', fmt(r.clicked)); set('clicked-rate', pct(r.clicked, r.sent));
     set('skipped', fmt(r.skipped));
     set('message-text', r.message);
+    // A Live Activity update's per-token pushes, counted as they go (pages/report.ts wentOut).
+    if (data.wentOut) { set('broadcast', data.wentOut.broadcast); set('broadcast-tokens', data.wentOut.tokens); }
     // The chart's markup is drawn (and escaped) by the server: api/dashboard/pages/chart.ts.
     document.getElementById('chart-box').innerHTML = data.chart;
     set('duration', data.duration);

@@ -1,7 +1,8 @@
 // A send's report: the header (how it was made, start, duration, throttle), the whole message
 // (message.ts: every language, link, data, button, template, iOS fields), the funnel with rates,
 // a progress bar and the delivery-over-time chart (inline SVG from the chunks' finish times),
-// which dashboard.js refreshes from live.json while the send runs; cancel with a send key.
+// which dashboard.js refreshes from live.json while the send runs; for a Live Activity update or
+// end, how it went out (its broadcast channel, its per-token pushes); cancel with a send key.
 import { defaultContent, type DeliveryPoint, type NotificationReport } from '../../../core/send/report.js';
 import { isFinalStatus } from '../../../core/send-model/states.js';
 import { html, type Html } from '../html.js';
@@ -24,6 +25,31 @@ export interface LiveReport {
   duration: string;
   /** The chart's markup, drawn here so dashboard.js only swaps it in. */
   chart: string;
+  /** A Live Activity update or end: how it went out (wentOut). */
+  wentOut?: WentOut;
+}
+
+export interface WentOut {
+  broadcast: string;
+  tokens: string;
+}
+
+/**
+ * How a Live Activity update or end went out (issue 29): its broadcast channel as the REST report
+ * says it (live_activity.broadcast, core/send/report.ts; absent: the activity had no channel), and
+ * the tokens registered without it, which are the send's own counters. A start goes to
+ * push-to-start tokens only: undefined.
+ */
+export function wentOut(r: NotificationReport): WentOut | undefined {
+  const la = r.live_activity;
+  if (!la || la.event === 'start') return undefined;
+  const b = la.broadcast;
+  return {
+    broadcast: !b ? 'none (no channel): per-token pushes only'
+      : b.status === 'accepted' ? "accepted by Apple: one request for every device on the activity's channel"
+      : `failed (${b.reason ?? 'no reason'}): devices on the channel missed it; per-token pushes only`,
+    tokens: `${count(r.sent)} sent, ${count(r.failed)} failed of ${count(r.total_recipients)}`,
+  };
 }
 
 /** "1,150 of 1,200 devices (95%)": delivered of the audience, whatever the state (a canceled send is not 100 %). */
@@ -35,6 +61,7 @@ export function live(report: NotificationReport, timeline: DeliveryPoint[]): Liv
     progressText: `${count(report.sent)} of ${count(report.total_recipients)} device${report.total_recipients === 1 ? '' : 's'} (${progress}%)`,
     duration: duration(report.send_after, report.completed_at),
     chart: deliveryChartMarkup(timeline, report.send_after),
+    wentOut: wentOut(report),
   };
 }
 
@@ -60,6 +87,10 @@ export function reportPage(data: LiveReport, session: DashboardSession, extra: {
       <div><dt>Duration</dt><dd id="duration">${data.duration}</dd></div>
       <div><dt>Throttle</dt><dd>${r.throttle_rate_per_minute ? `${count(r.throttle_rate_per_minute)} per minute` : 'none'}</dd></div>
     </dl>
+    ${data.wentOut ? html`<dl class="header" id="went-out" aria-label="How the Live Activity ${r.live_activity!.event} went out">
+      <div><dt>Broadcast channel</dt><dd id="broadcast">${data.wentOut.broadcast}</dd></div>
+      <div><dt>Per-token pushes</dt><dd id="broadcast-tokens">${data.wentOut.tokens}</dd></div>
+    </dl>` : ''}
     <p id="message-text">${r.message}</p>
     ${messageDetails(extra.message)}
     <label for="progress" class="progress-label">Delivered <span id="progress-text">${data.progressText}</span></label>
