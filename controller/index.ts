@@ -48,6 +48,8 @@ export interface RunningController {
   apps: AppController;
   sends: SendController;
   readonly isLeader: boolean;
+  /** Broadcast channels not deleted at Apple while this replica led the scheduler, by reason (controller/metrics.ts counts them). */
+  readonly channelDeleteFailures: ReadonlyMap<string, number>;
   /** Resolves if leadership is lost: the process must exit (its work may already be someone else's). */
   lost: Promise<void>;
   stop(): Promise<void>;
@@ -77,6 +79,8 @@ export async function startController(deps: ControllerDeps): Promise<RunningCont
   logger.info('caches synced');
 
   let stopScheduler: (() => Promise<void>) | undefined;
+  const channelDeleteFailures = new Map<string, number>();
+  const deleteFailed = (reason: string, channels: number) => channelDeleteFailures.set(reason, (channelDeleteFailures.get(reason) ?? 0) + channels);
   let markLost!: () => void;
   const lost = new Promise<void>((resolve) => (markLost = resolve));
   const elector: LeaderElector = startLeaderElection({
@@ -90,7 +94,7 @@ export async function startController(deps: ControllerDeps): Promise<RunningCont
     async onStartedLeading() {
       apps.startWorkers();
       await sends.startWorkers();
-      const channels = new ChannelSweep(deps.pool, settings.channelManagement ?? {}, logger);
+      const channels = new ChannelSweep(deps.pool, settings.channelManagement ?? {}, logger, { deleteFailed });
       stopScheduler = startScheduler({ pool: deps.pool, bus: deps.bus, logger, retention: settings.finishedSendRetention, channels });
     },
     onStoppedLeading: () => markLost(),
@@ -102,6 +106,7 @@ export async function startController(deps: ControllerDeps): Promise<RunningCont
     get isLeader() {
       return elector.isLeader;
     },
+    channelDeleteFailures,
     lost,
     async stop() {
       // Stop the work first, then release the Lease so the other replica takes over at once.

@@ -1,7 +1,8 @@
 // The controller's /metrics, /healthz and /readyz (both replicas serve them; the chart probes the
 // port). Gauges are read from the running controller when Prometheus scrapes.
 import { createServer, type Server } from 'node:http';
-import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { CHANNEL_FAILURES_METRIC } from '../core/live-activities/channel-health.js';
 import type { RunningController } from './index.js';
 import { listen } from '../core/http/listen.js';
 
@@ -35,6 +36,16 @@ export function controllerMetrics(controller: RunningController, opts: { default
       this.set({ resource: 'apps' }, controller.apps.informers.apps.restarts);
       this.set({ resource: 'secrets' }, controller.apps.informers.secrets.restarts);
       this.set({ resource: 'sends' }, controller.sends.informer.restarts);
+    },
+  });
+  // The api's and senders' counter of the same name: here only deletions (stage "delete"), counted
+  // by the controller while it led the scheduler and set from those totals at each scrape.
+  new Counter({
+    ...CHANNEL_FAILURES_METRIC,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [reason, channels] of controller.channelDeleteFailures) this.inc({ stage: 'delete', reason }, channels);
     },
   });
   return registry;

@@ -1,10 +1,12 @@
 // Sender metrics on /metrics (docs/operations.md "Metrics"): deliveries by outcome and reason, chunk
-// duration, APNs latency, streams in flight, consumer lag.
+// duration, APNs latency, streams in flight, consumer lag, failed Live Activity channel deletions.
 import { createServer, type Server } from 'node:http';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { listen } from '../core/http/listen.js';
 import { DESTINATION_STATES, type DestinationHealth } from '../core/events/health.js';
 import type { DispatchObserver } from '../core/events/observer.js';
+import { CHANNEL_FAILURES_METRIC } from '../core/live-activities/channel-health.js';
+import type { ChannelSweepObserver } from '../core/live-activities/channel-sweep.js';
 
 export interface SenderMetrics {
   registry: Registry;
@@ -18,6 +20,8 @@ export interface SenderMetrics {
   consumerLag: Gauge<'kind'>;
   eventsDelivered: Counter<string>;
   eventAttemptsFailed: Counter<'kind'>;
+  /** Channel deletions of ended Live Activities that failed, when this process leads the scheduler. */
+  channelFailures: Counter<'stage' | 'reason'>;
 }
 
 /**
@@ -104,7 +108,13 @@ export function createSenderMetrics(
       labelNames: ['kind'],
       registers: [registry],
     }),
+    channelFailures: new Counter({ ...CHANNEL_FAILURES_METRIC, registers: [registry] }),
   };
+}
+
+/** The channel sweep's failed deletions as this process's counter (stage "delete"). */
+export function channelSweepObserver(metrics: SenderMetrics): ChannelSweepObserver {
+  return { deleteFailed: (reason, channels) => metrics.channelFailures.inc({ stage: 'delete', reason }, channels) };
 }
 
 /** The dispatcher's outcomes as this process's counters. */

@@ -16,7 +16,7 @@ import { subscribeWake } from '../core/delivery/wake.js';
 import { ApnsClients, type ApnsSettings } from '../core/apns/clients.js';
 import { ChunkWorker, DEFAULT_WORKER_SETTINGS, type WorkerSettings } from './chunk-worker.js';
 import { runClaimLoop } from './claim-loop.js';
-import { createSenderMetrics, dispatchObserver, type SenderMetrics } from './metrics.js';
+import { channelSweepObserver, createSenderMetrics, dispatchObserver, type SenderMetrics } from './metrics.js';
 import { createThrottle } from './throttle.js';
 import { outageLog } from '../core/faults/outage-log.js';
 import { startEventDispatcher, type DispatcherOptions } from '../core/events/dispatcher.js';
@@ -97,7 +97,7 @@ export async function startSender(opts: SenderOptions): Promise<Sender> {
   const relayOutage = outageLog(logger, 'outbox relay');
   const stopRelay = startOutboxRelay(pool, bus, { onError: (e) => relayOutage.down(e), onOk: () => relayOutage.up() });
   // When this process leads it also deletes ended Live Activities' broadcast channels at Apple.
-  const channels = new ChannelSweep(pool, { broadcastUrl: opts.broadcastUrl, ca: opts.apns.ca }, logger);
+  const channels = new ChannelSweep(pool, { broadcastUrl: opts.broadcastUrl, ca: opts.apns.ca }, logger, channelSweepObserver(metrics));
   const scheduler = startScheduler({ pool, bus, logger, retention: opts.retention, channels }, Math.min(opts.dutyEveryMs ?? 500, 1000));
   const dispatcher = opts.events ? startEventDispatcher({ pool, logger, stream: bus, observer: dispatchObserver(metrics), ...opts.events }) : undefined;
 

@@ -16,7 +16,7 @@ import {
   startActivityChannel, type ActivityChannel, type ActivityChannelKey,
 } from '../../core/live-activities/channels.js';
 import { ChannelManagers, channelFailureReason, type ChannelManagementSettings } from '../../core/live-activities/channel-managers.js';
-import { recordChannelFailure, recordChannelSuccess, type ChannelStage } from '../../core/live-activities/channel-health.js';
+import { CHANNEL_FAILURES_METRIC, recordChannelFailure, recordChannelSuccess, type ChannelStage } from '../../core/live-activities/channel-health.js';
 import { recordBroadcastOutcome, type BroadcastOutcome } from '../../core/live-activities/broadcast-outcome.js';
 import { ACTIVITY_ID } from '../../core/live-activities/names.js';
 import { buildApnsPayloadForDevice } from '../../core/payload/apns-payload.js';
@@ -57,12 +57,7 @@ export class LiveActivityBroadcast {
     this.clients = new ApnsClients(pool, { ...settings, client: { ...settings.client, connections: 1 } }, logger);
     const management: ChannelManagementSettings = { broadcastUrl: settings.broadcastUrl, ca: settings.ca };
     this.managers = new ChannelManagers(pool, management);
-    this.failures = new Counter({
-      name: 'herald_live_activity_channel_failures_total',
-      help: 'Broadcast channel work that failed and fell back to per-token delivery, by stage (create, broadcast) and reason (a bounded set)',
-      labelNames: ['stage', 'reason'],
-      registers: [registry],
-    });
+    this.failures = new Counter({ ...CHANNEL_FAILURES_METRIC, registers: [registry] });
     this.requests = new Counter({
       name: 'herald_live_activity_broadcasts_total',
       help: "Live Activity broadcast requests to Apple, by Apple's status (0: no answer)",

@@ -7,6 +7,16 @@ import type { Queryable } from '../store/db.js';
 
 export type ChannelStage = 'create' | 'broadcast' | 'delete';
 
+/**
+ * The counter every role that manages channels exports under one name: the api (create,
+ * broadcast), and the senders and the controller, whichever leads the scheduler (delete).
+ */
+export const CHANNEL_FAILURES_METRIC = {
+  name: 'herald_live_activity_channel_failures_total',
+  help: 'Broadcast channel work that failed, by stage (create and broadcast fall back to per-token delivery; delete is tried again 5 minutes later) and reason (a bounded set)',
+  labelNames: ['stage', 'reason'] as const,
+};
+
 export interface ChannelHealth {
   failing: boolean;
   stage: ChannelStage;

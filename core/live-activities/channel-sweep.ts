@@ -4,8 +4,10 @@
 // after an end, or 12 hours past their last start, are taken out of use (retired, one statement),
 // then deleted with Apple's channel management API (the simulator's DELETE); a DELETE that fails
 // is tried again 5 minutes later, and the App is marked failing (its BroadcastChannelsReady
-// condition) until a channel call succeeds. Apple answering BadChannelId means it has no such
-// channel any more: forgotten as deleted.
+// condition) until a channel call succeeds, and each channel not deleted is told to the caller's
+// observer (the sender and the controller count it in herald_live_activity_channel_failures_total
+// {stage="delete"}: core imports no metrics library). Apple answering BadChannelId means it has no
+// such channel any more: forgotten as deleted.
 import type { Pool } from '../store/db.js';
 import type { Logger } from '../log.js';
 import { claimRetiredChannels, forgetRetiredChannel, noteRetiredFailure, retireDueChannels, type RetiredChannel } from './channels.js';
@@ -21,6 +23,11 @@ export interface ChannelSweepResult {
   failed: number;
 }
 
+/** What the sweep tells its caller: `channels` of one app not deleted, for `reason` (a bounded set). */
+export interface ChannelSweepObserver {
+  deleteFailed(reason: string, channels: number): void;
+}
+
 export class ChannelSweep {
   private readonly managers: ChannelManagers;
 
@@ -28,6 +35,7 @@ export class ChannelSweep {
     private readonly pool: Pool,
     settings: ChannelManagementSettings,
     private readonly logger: Logger,
+    private readonly observer?: ChannelSweepObserver,
   ) {
     this.managers = new ChannelManagers(pool, settings);
   }
@@ -87,6 +95,7 @@ export class ChannelSweep {
   private async failed(appId: string, list: RetiredChannel[], reason: string, result: ChannelSweepResult): Promise<void> {
     for (const c of list) await noteRetiredFailure(this.pool, c, reason);
     result.failed += list.length;
+    this.observer?.deleteFailed(reason, list.length);
     await recordChannelFailure(this.pool, appId, 'delete', reason);
     this.logger.warn({ appId, channels: list.length, reason }, 'live activity channel deletion failed: tried again in 5 minutes');
   }

@@ -12,6 +12,7 @@ export async function exportedMetricNames(): Promise<string[]> {
     isLeader: false,
     apps: { queue: { length: 0 }, informers: { apps: { restarts: 0 }, secrets: { restarts: 0 } } },
     sends: { queue: { length: 0 }, informer: { restarts: 0 } },
+    channelDeleteFailures: new Map(),
   } as unknown as RunningController;
   const registries = [
     createApiMetrics({ backlog: async () => idle }).registry,

@@ -15,6 +15,7 @@ import { createKey } from '../../core/apps/keys.js';
 import { setInvoiceOverdue } from '../../core/apps/app-store.js';
 import { silentLogger } from '../../core/log.js';
 import { createApiMetrics } from '../../api/shared/metrics.js';
+import { channelSweepObserver, createSenderMetrics } from '../../sender/metrics.js';
 import { LiveActivityBroadcast } from '../../api/live-activities/broadcast.js';
 import type { Sender } from '../../sender/index.js';
 import { startTestApi, type TestApi } from '../support/api-server.js';
@@ -399,14 +400,18 @@ describe('delivery: Live Activities over broadcast channels through the official
     expect(sim.channels(bundle)).to.have.length(2);
   });
 
-  it("a DELETE Apple does not take is tried again later and marks the App failing; one it takes clears it", async () => {
+  it("a DELETE Apple does not take is tried again later, counted and marks the App failing; one it takes clears it", async () => {
     const s = await stack('ladelfail', { broadcast: true });
     await install(s, 'b5');
     await waitFinal(env.pool, Number((await start(s, 'match-h1')).notification_id));
     const channelId = (await channelRow(s, 'match-h1')).channel_id;
     await env.pool.query("UPDATE live_activity_channels SET delete_after = now() WHERE channel_id = $1", [channelId]);
-    const broken = new ChannelSweep(env.pool, { broadcastUrl: 'https://127.0.0.1:1' }, silentLogger());
+    // As a sender leading the scheduler counts it (the controller counts the same, controller/metrics.ts).
+    const senderMetrics = createSenderMetrics();
+    const broken = new ChannelSweep(env.pool, { broadcastUrl: 'https://127.0.0.1:1' }, silentLogger(), channelSweepObserver(senderMetrics));
     expect(await broken.sweep()).to.deep.equal({ retired: 1, deleted: 0, failed: 1 });
+    const failures = await senderMetrics.registry.getSingleMetricAsString('herald_live_activity_channel_failures_total');
+    expect(failures).to.match(/herald_live_activity_channel_failures_total\{stage="delete",reason="ConnectionError"\} 1$/m);
     expect(sim.channels(s.app.app.bundleId)).to.deep.equal([channelId]);
     expect(await readChannelHealth(env.pool, s.app.app.id)).to.include({ failing: true, stage: 'delete', reason: 'ConnectionError' });
     // Not again before its 5 minutes are up; then the DELETE goes through.
