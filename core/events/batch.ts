@@ -3,7 +3,7 @@
 // (core/events/record.ts), so none can appear behind a destination's place.
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../store/db.js';
-import { eventCount, expandRecord, subscriptionIdsOf, type HeraldEvent, type RecordRow } from './expand.js';
+import { eventCount, expandRecord, type HeraldEvent, type RecordRow } from './expand.js';
 import { isEventKind, isNotificationEventKind, type EventKind } from './kinds.js';
 
 /** Records up to `through` are delivered, and `offset` events of the next one. */
@@ -24,8 +24,16 @@ export interface Batch {
   webhookId: string;
 }
 
-/** Records read per round: a chunk record alone holds 500 to 1,000 events. */
+/**
+ * Records read in a batch's first round: a chunk record alone holds 500 to 1,000 events, so one or
+ * two fill a batch. A destination whose kinds skip most events (only failures, say) reads one more
+ * round of RECORDS_PER_READ; a batch still short then goes as it is (empty: its place moves on
+ * without a request), so one batch never reads more than 52 records (~1 MB).
+ */
+const FIRST_READ = 2;
 const RECORDS_PER_READ = 50;
+/** No install looked up: the first pass only places the batch (kinds and places do not depend on installs). */
+const NO_INSTALLS: ReadonlyMap<string, string | null> = new Map();
 
 export function batchId(appId: string, destination: string, from: Place, to: Place, kinds: readonly string[] | null): string {
   const h = createHash('sha256').update(`${appId}\n${destination}\n${from.through}.${from.offset}-${to.through}.${to.offset}\n${kinds?.join(',') ?? '*'}`).digest('base64url');
@@ -34,47 +42,72 @@ export function batchId(appId: string, destination: string, from: Place, to: Pla
 
 /** Undefined: no record after the place (up to record `until`, a replay's last, when given). */
 export async function nextBatch(db: Queryable, appId: string, destination: string, from: Place, kinds: readonly EventKind[] | null, size: number, until?: number): Promise<Batch | undefined> {
+  const wanted = kinds ? new Set<string>(kinds) : undefined;
+  // First pass: which events of which records make the batch, and the place after them. Only the
+  // installs of those events are looked up after (a batch is 500 events; a round may read 25,000).
+  const picked: Array<{ row: RecordRow; start: number; end: number }> = [];
+  const poisoned: number[] = [];
+  let taken = 0;
+  let next: Place = from;
+  let after = from.through;
+  let read = false;
+  rounds: for (let round = 0; round < 2 && taken < size; round++) {
+    const limit = round === 0 ? FIRST_READ : RECORDS_PER_READ;
+    const rows = await readRecords(db, appId, after, limit, until);
+    read ||= rows.length > 0;
+    for (const row of rows) {
+      after = row.id;
+      if (!isExpandable(row)) {
+        // Never expandable, so never deliverable: passed over, or it would hold the destination forever.
+        poisoned.push(row.id);
+        next = { through: row.id, offset: 0 };
+        continue;
+      }
+      // The offset is inside record through + 1 only: if retention took that record (past its age
+      // cap), the next one is read whole.
+      const start = row.id === from.through + 1 ? from.offset : 0;
+      const total = eventCount(row);
+      let at = start;
+      const before = taken;
+      for (const event of expandRecord(row, NO_INSTALLS, start)) {
+        if (taken >= size) break;
+        if (!wanted || wanted.has(event.event.kind)) taken++;
+        at++;
+      }
+      if (taken > before) picked.push({ row, start, end: at });
+      next = at >= total ? { through: row.id, offset: 0 } : { through: row.id - 1, offset: at };
+      if (at < total) break rounds; // the batch is full inside this record
+    }
+    if (rows.length < limit) break; // no record after these
+  }
+  if (!read) return undefined;
+  // Second pass, the events taken only. The app's installs that exist now: an id not among them
+  // (erased since, whatever the records say; or not this app's) goes out with no subscription and
+  // no user (expand.ts existingOnly).
+  const taking = ({ row, start, end }: (typeof picked)[number], installs: ReadonlyMap<string, string | null>) =>
+    expandRecord(row, installs, start, { existingOnly: installs !== NO_INSTALLS })
+      .slice(0, end - start)
+      .filter((e) => !wanted || wanted.has(e.event.kind));
+  const ids = [...new Set(picked.flatMap((p) => taking(p, NO_INSTALLS).flatMap((e) => (e.subscription ? [e.subscription.id] : []))))];
+  const external = ids.length
+    ? await db.query<{ id: string; external_id: string | null }>('SELECT id::text, external_id FROM subscriptions WHERE app_id = $1 AND id = ANY($2::uuid[])', [appId, ids])
+    : { rows: [] };
+  const installs = new Map(external.rows.map((r) => [r.id, r.external_id]));
+  const events = picked.flatMap((p) => taking(p, installs));
+  return { events, next, poisoned: poisoned.filter((id) => id <= next.through), webhookId: batchId(appId, destination, from, next, kinds) };
+}
+
+/** Up to `limit` of the app's records after id `after` (and up to `until` when given), in id order. */
+async function readRecords(db: Queryable, appId: string, after: number, limit: number, until: number | undefined): Promise<RecordRow[]> {
   // bigint columns read as text: `::int` stops every destination once ids pass 2^31. A JavaScript
   // number holds them exactly up to 2^53, far past any identity this table will draw. The order is
   // the column's (r.id), not the text's: "100" sorts before "99".
   const res = await db.query<Omit<RecordRow, 'id' | 'sendId'> & { id: string; sendId: string | null }>(
     `SELECT r.id::text AS id, r.app_id AS "appId", r.send_id::text AS "sendId", r.kind, r.body, r.recorded_at AS "recordedAt"
        FROM event_records r WHERE r.app_id = $1 AND r.id > $2 AND ($4::bigint IS NULL OR r.id <= $4) ORDER BY r.id LIMIT $3`,
-    [appId, from.through, RECORDS_PER_READ, until ?? null],
+    [appId, after, limit, until ?? null],
   );
-  if (!res.rows.length) return undefined;
-  const rows: RecordRow[] = res.rows.map((r) => ({ ...r, id: Number(r.id), sendId: r.sendId === null ? null : Number(r.sendId) }));
-  const poisoned = rows.filter((r) => !isExpandable(r)).map((r) => r.id);
-  const ids = [...new Set(rows.filter((r) => !poisoned.includes(r.id)).flatMap(subscriptionIdsOf))];
-  // The app's installs that exist now: an id not among them (erased since, whatever the records
-  // say; or not this app's) goes out with no subscription and no user (expand.ts existingOnly).
-  const external = ids.length
-    ? await db.query<{ id: string; external_id: string | null }>('SELECT id::text, external_id FROM subscriptions WHERE app_id = $1 AND id = ANY($2::uuid[])', [appId, ids])
-    : { rows: [] };
-  const externalIds = new Map(external.rows.map((r) => [r.id, r.external_id]));
-  const wanted = kinds ? new Set<string>(kinds) : undefined;
-  const events: HeraldEvent[] = [];
-  let next: Place = from;
-  for (const [i, row] of rows.entries()) {
-    if (poisoned.includes(row.id)) {
-      // Never expandable, so never deliverable: passed over, or it would hold the destination forever.
-      next = { through: row.id, offset: 0 };
-      continue;
-    }
-    // The offset is inside record through + 1 only: if retention took that record (past its age
-    // cap), the next one is read whole.
-    const start = i === 0 && row.id === from.through + 1 ? from.offset : 0;
-    const total = eventCount(row);
-    let at = start;
-    for (const event of expandRecord(row, externalIds, start, { existingOnly: true })) {
-      if (events.length >= size) break;
-      if (!wanted || wanted.has(event.event.kind)) events.push(event);
-      at++;
-    }
-    next = at >= total ? { through: row.id, offset: 0 } : { through: row.id - 1, offset: at };
-    if (at < total) break; // the batch is full inside this record
-  }
-  return { events, next, poisoned: poisoned.filter((id) => id <= next.through), webhookId: batchId(appId, destination, from, next, kinds) };
+  return res.rows.map((r) => ({ ...r, id: Number(r.id), sendId: r.sendId === null ? null : Number(r.sendId) }));
 }
 
 /** Whether a record's body has the shape expand.ts reads (a row written by hand or by a bug may not). */
