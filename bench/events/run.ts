@@ -100,7 +100,9 @@ async function runOnce(on: boolean, outageSeconds: number): Promise<Record<strin
   };
   const api = await spawnHerald(['api'], env, /^listening \d+/);
   const port = Number(api.line.split(' ')[1]);
-  const sender = await spawnHerald(['sender'], env, /^metrics \d+/, { echoWarnings: process.env.HERALD_BENCH_ECHO === '1' });
+  // HERALD_BENCH_PROFILE=DIR writes a V8 CPU profile of the sender there (where its time goes), as bench/delivery does.
+  const nodeArgs = process.env.HERALD_BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.HERALD_BENCH_PROFILE}`] : [];
+  const sender = await spawnHerald(['sender'], env, /^metrics \d+/, { echoWarnings: process.env.HERALD_BENCH_ECHO === '1', nodeArgs });
   const pid = sender.child.pid!;
   await new Promise((r) => setTimeout(r, 1000));
   const before = await receiver.call({ cmd: 'stats' }) as Stats;

@@ -3,7 +3,7 @@
 // (core/events/record.ts), so none can appear behind a destination's place.
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../store/db.js';
-import { eventCount, expandRecord, type HeraldEvent, type RecordRow } from './expand.js';
+import { eventSlots, expandRecord, type HeraldEvent, type RecordRow } from './expand.js';
 import { isEventKind, isNotificationEventKind, type EventKind } from './kinds.js';
 
 /** Records up to `through` are delivered, and `offset` events of the next one. */
@@ -32,8 +32,6 @@ export interface Batch {
  */
 const FIRST_READ = 2;
 const RECORDS_PER_READ = 50;
-/** No install looked up: the first pass only places the batch (kinds and places do not depend on installs). */
-const NO_INSTALLS: ReadonlyMap<string, string | null> = new Map();
 
 export function batchId(appId: string, destination: string, from: Place, to: Place, kinds: readonly string[] | null): string {
   const h = createHash('sha256').update(`${appId}\n${destination}\n${from.through}.${from.offset}-${to.through}.${to.offset}\n${kinds?.join(',') ?? '*'}`).digest('base64url');
@@ -43,9 +41,11 @@ export function batchId(appId: string, destination: string, from: Place, to: Pla
 /** Undefined: no record after the place (up to record `until`, a replay's last, when given). */
 export async function nextBatch(db: Queryable, appId: string, destination: string, from: Place, kinds: readonly EventKind[] | null, size: number, until?: number): Promise<Batch | undefined> {
   const wanted = kinds ? new Set<string>(kinds) : undefined;
-  // First pass: which events of which records make the batch, and the place after them. Only the
-  // installs of those events are looked up after (a batch is 500 events; a round may read 25,000).
+  // First pass, on the events' kinds and installs only: which events of which records make the
+  // batch, and the place after them. Only those are then built, and only their installs looked up
+  // (a batch is 500 events; a round may read 26,000).
   const picked: Array<{ row: RecordRow; start: number; end: number }> = [];
+  const ids = new Set<string>();
   const poisoned: number[] = [];
   let taken = 0;
   let next: Place = from;
@@ -66,34 +66,31 @@ export async function nextBatch(db: Queryable, appId: string, destination: strin
       // The offset is inside record through + 1 only: if retention took that record (past its age
       // cap), the next one is read whole.
       const start = row.id === from.through + 1 ? from.offset : 0;
-      const total = eventCount(row);
+      const slots = eventSlots(row);
       let at = start;
       const before = taken;
-      for (const event of expandRecord(row, NO_INSTALLS, start)) {
-        if (taken >= size) break;
-        if (!wanted || wanted.has(event.event.kind)) taken++;
-        at++;
+      for (; at < slots.length && taken < size; at++) {
+        const { kind, subscriptionId } = slots[at];
+        if (wanted && !wanted.has(kind)) continue;
+        taken++;
+        if (subscriptionId !== null) ids.add(subscriptionId);
       }
       if (taken > before) picked.push({ row, start, end: at });
-      next = at >= total ? { through: row.id, offset: 0 } : { through: row.id - 1, offset: at };
-      if (at < total) break rounds; // the batch is full inside this record
+      next = at >= slots.length ? { through: row.id, offset: 0 } : { through: row.id - 1, offset: at };
+      if (at < slots.length) break rounds; // the batch is full inside this record
     }
     if (rows.length < limit) break; // no record after these
   }
   if (!read) return undefined;
-  // Second pass, the events taken only. The app's installs that exist now: an id not among them
-  // (erased since, whatever the records say; or not this app's) goes out with no subscription and
-  // no user (expand.ts existingOnly).
-  const taking = ({ row, start, end }: (typeof picked)[number], installs: ReadonlyMap<string, string | null>) =>
-    expandRecord(row, installs, start, { existingOnly: installs !== NO_INSTALLS })
-      .slice(0, end - start)
-      .filter((e) => !wanted || wanted.has(e.event.kind));
-  const ids = [...new Set(picked.flatMap((p) => taking(p, NO_INSTALLS).flatMap((e) => (e.subscription ? [e.subscription.id] : []))))];
-  const external = ids.length
-    ? await db.query<{ id: string; external_id: string | null }>('SELECT id::text, external_id FROM subscriptions WHERE app_id = $1 AND id = ANY($2::uuid[])', [appId, ids])
+  // The app's installs that exist now: an id not among them (erased since, whatever the records
+  // say; or not this app's) goes out with no subscription and no user (expand.ts existingOnly).
+  const external = ids.size
+    ? await db.query<{ id: string; external_id: string | null }>('SELECT id::text, external_id FROM subscriptions WHERE app_id = $1 AND id = ANY($2::uuid[])', [appId, [...ids]])
     : { rows: [] };
   const installs = new Map(external.rows.map((r) => [r.id, r.external_id]));
-  const events = picked.flatMap((p) => taking(p, installs));
+  const events = picked.flatMap(({ row, start, end }) =>
+    expandRecord(row, installs, start, { existingOnly: true, to: end }).filter((e) => !wanted || wanted.has(e.event.kind)),
+  );
   return { events, next, poisoned: poisoned.filter((id) => id <= next.through), webhookId: batchId(appId, destination, from, next, kinds) };
 }
 

@@ -66,6 +66,15 @@ function devicesOf(row: Pick<RecordRow, 'kind' | 'body'>): Array<{ kind: EventKi
   return (row.body as DeviceEventsRecordBody).d.map(([kind, subscriptionId, data]) => ({ kind, subscriptionId, data }));
 }
 
+/**
+ * Each event of a row in its order, its kind and install only (no event built, no id hashed): a
+ * batch finds where it ends, and which installs it needs, with these before expanding.
+ */
+export function eventSlots(row: Pick<RecordRow, 'kind' | 'body'>): ReadonlyArray<{ kind: EventKind; subscriptionId: string | null }> {
+  if (row.kind !== 'chunk' && row.kind !== 'device_events') return [{ kind: row.kind, subscriptionId: null }];
+  return devicesOf(row);
+}
+
 /** How many events a row expands to (a destination's place inside a row counts these). */
 export function eventCount(row: Pick<RecordRow, 'kind' | 'body'>): number {
   if (row.kind === 'device_events') return (row.body as DeviceEventsRecordBody).d.length;
@@ -82,7 +91,7 @@ export function eventCount(row: Pick<RecordRow, 'kind' | 'body'>): number {
  * subscription, no user): a record committed while its install was being erased (the erasure's
  * scrub ran before that commit) still never carries the erased id to a receiver.
  */
-export function expandRecord(row: RecordRow, externalIds: ReadonlyMap<string, string | null>, from = 0, opts: { existingOnly?: boolean } = {}): HeraldEvent[] {
+export function expandRecord(row: RecordRow, externalIds: ReadonlyMap<string, string | null>, from = 0, opts: { existingOnly?: boolean; to?: number } = {}): HeraldEvent[] {
   const at = row.recordedAt;
   const base = (kind: EventKind, index: number) => ({
     kind,
@@ -92,9 +101,9 @@ export function expandRecord(row: RecordRow, externalIds: ReadonlyMap<string, st
     app_id: row.appId,
   });
   const message = row.sendId === null ? {} : { message: { id: String(row.sendId) } };
-  if (row.kind !== 'chunk' && row.kind !== 'device_events') return from > 0 ? [] : [{ event: base(row.kind, 0), ...message, notification: row.body as NotificationRecordBody }];
+  if (row.kind !== 'chunk' && row.kind !== 'device_events') return from > 0 || opts.to === 0 ? [] : [{ event: base(row.kind, 0), ...message, notification: row.body as NotificationRecordBody }];
   return devicesOf(row)
-    .slice(from)
+    .slice(from, opts.to)
     .map((d, i) => ({
       event: { ...base(d.kind, from + i), subscription_device_type: 'iOS' as const, data: d.data },
       ...message,
