@@ -99,7 +99,9 @@ export async function startSender(opts: SenderOptions): Promise<Sender> {
   // When this process leads it also deletes ended Live Activities' broadcast channels at Apple.
   const channels = new ChannelSweep(pool, { broadcastUrl: opts.broadcastUrl, ca: opts.apns.ca }, logger, channelSweepObserver(metrics));
   const scheduler = startScheduler({ pool, bus, logger, retention: opts.retention, channels }, Math.min(opts.dutyEveryMs ?? 500, 1000));
-  const dispatcher = opts.events ? startEventDispatcher({ pool, logger, stream: bus, observer: dispatchObserver(metrics), ...opts.events }) : undefined;
+  // Events yield to this sender's deliveries (core/events/dispatcher.ts YIELD_MS).
+  const busy = () => loops.some(({ loop }) => loop.active() > 0);
+  const dispatcher = opts.events ? startEventDispatcher({ pool, logger, stream: bus, observer: dispatchObserver(metrics), busy, ...opts.events }) : undefined;
 
   return {
     metrics,
