@@ -120,7 +120,11 @@ export async function recordChunk(
 ): Promise<RecordResult> {
   return inTransaction(pool, async (db) => {
     // Lock order everywhere: the send row first, then its chunks.
-    const locked = await db.query('SELECT status FROM sends WHERE id = $1 FOR UPDATE', [sendId]);
+    // With it, whether the app has an event destination (its chunk events are recorded below).
+    const locked = await db.query<{ status: string; events: boolean }>(
+      'SELECT status, EXISTS (SELECT 1 FROM event_destinations WHERE app_id = $2) AS events FROM sends WHERE id = $1 FOR UPDATE',
+      [sendId, appId],
+    );
     // The conditional close and the counters in one statement: the counters move only if the
     // close changed the row.
     const moved = await db.query<{ chunks_done: number; chunks_total: number | null; stopped: string | null }>({
@@ -148,13 +152,16 @@ export async function recordChunk(
     // the transaction, as it takes the app's event lock until the commit (core/events/record.ts).
     // A refusal that unsubscribed nobody (registered again after Apple's 410, unsubscribed already,
     // a VoIP or other own-type token) is a failed push only: no unsubscribe to report.
-    if (!liveActivity) {
+    if (!liveActivity && locked.rows[0]?.events) {
       const refused = outcome.unsubscribe;
+      const sent = outcome.sentTo ?? [];
       await recordChunkEvents(db, appId, sendId, chunk, {
-        sent: outcome.sentTo ?? [],
+        sent,
         failed: [...(outcome.failedFor ?? []), ...refused.filter((r) => !unsubscribed.has(r.subscriptionId)).map((r) => ({ subscriptionId: r.subscriptionId, reason: r.reason }))],
         unsubscribed: refused.filter((r) => unsubscribed.has(r.subscriptionId)),
-      });
+        // The history's sent seqs are the sent installs in the same order when every one has its
+        // seq (sender/tally.ts pushes both for each): then the record reads them from the row.
+      }, { sentSeqsInRow: outcome.history !== undefined && outcome.history.sent.length === sent.length });
     }
     if (outcome.stop) return { counted: true, finished: await stopWithin(db, sendId, 'credentials', outcome.stop) };
     const last = s.stopped !== null || (s.chunks_total !== null && s.chunks_done >= s.chunks_total);

@@ -52,31 +52,48 @@ const INSERT = {
          SELECT $1, $2, $3, $4::jsonb FROM (SELECT 1 FROM event_destinations WHERE app_id = $1 LIMIT 1) d, LATERAL (SELECT ${appLock('$1')}) l`,
 };
 
-export async function recordChunkEvents(db: Queryable, appId: string, sendId: number, chunk: number, outcomes: ChunkDeviceOutcomes): Promise<void> {
+/**
+ * A chunk's device outcomes as one record, in ONE statement: the body is built by PostgreSQL, and
+ * an install erased while the chunk was out (deleteUser, deleteSubscription) is recorded as null,
+ * as forgetInstallsInEvents leaves it: the erasure has already scrubbed the records it could see.
+ * `sentSeqsInRow`: the chunk's row, written just before in this transaction, holds the sent
+ * installs' seqs in the same order (send_chunks.sent_seqs, the send's history), so the sent list is
+ * read from there and its 500 ids never cross the wire a second time (about 18 kB a chunk: the
+ * largest part of what events cost the sender). Nothing is written for an app with no destination;
+ * recordChunk asks that in its first statement, so such an app does not even send the ids.
+ */
+export async function recordChunkEvents(db: Queryable, appId: string, sendId: number, chunk: number, outcomes: ChunkDeviceOutcomes, opts: { sentSeqsInRow?: boolean } = {}): Promise<void> {
   if (!outcomes.sent.length && !outcomes.failed.length && !outcomes.unsubscribed.length) return;
-  // Most apps have no destination: one small read, in this transaction, spares them the chunk's
-  // ids and body (500 ids and ~20 kB of JSON a chunk, about 1 µs of sender CPU per device).
-  const wanted = await db.query({ name: 'herald-record-events-wanted', text: 'SELECT 1 FROM event_destinations WHERE app_id = $1 LIMIT 1', values: [appId] });
-  if (!wanted.rowCount) return;
-  // An install erased while the chunk was out (deleteUser, deleteSubscription) is recorded as
-  // null, as forgetInstallsInEvents leaves it: the erasure has already scrubbed the records it
-  // could see.
-  const ids = [...new Set([...outcomes.sent, ...outcomes.failed.map((d) => d.subscriptionId), ...outcomes.unsubscribed.map((d) => d.subscriptionId)])];
-  const live = await db.query<{ id: string }>({
-    name: 'herald-record-events-live',
-    text: 'SELECT id::text AS id FROM subscriptions WHERE id = ANY($1::uuid[])',
-    values: [ids],
-  });
-  const kept = new Set(live.rows.map((r) => r.id));
-  const named = (id: string) => (kept.has(id) ? id : null);
-  const body: ChunkRecordBody = {
-    chunk,
-    s: outcomes.sent.map(named),
-    f: outcomes.failed.map((d) => [named(d.subscriptionId), d.reason]),
-    u: outcomes.unsubscribed.map((d) => [named(d.subscriptionId), d.reason, d.appleTimestampMs ?? null]),
-  };
-  await db.query({ ...INSERT, values: [appId, sendId, 'chunk', JSON.stringify(body)] });
+  const values = [
+    appId, sendId, chunk,
+    outcomes.failed.map((d) => d.subscriptionId), outcomes.failed.map((d) => d.reason),
+    outcomes.unsubscribed.map((d) => d.subscriptionId), outcomes.unsubscribed.map((d) => d.reason), outcomes.unsubscribed.map((d) => d.appleTimestampMs ?? null),
+  ];
+  if (opts.sentSeqsInRow) await db.query({ ...INSERT_CHUNK_SENT_BY_SEQ, values });
+  else await db.query({ ...INSERT_CHUNK, values: [...values, outcomes.sent] });
 }
+
+/** Each id of a list as it stands now: itself, or null if no install has it any more, in the list's order. */
+const standing = (list: string, extra = '') =>
+  `(SELECT coalesce(jsonb_agg(${extra ? `jsonb_build_array(s.id${extra})` : 's.id'} ORDER BY u.n), '[]'::jsonb) FROM ${list} LEFT JOIN subscriptions s ON s.id = u.id)`;
+
+const insertChunk = (name: string, sent: string) => ({
+  name,
+  text: `INSERT INTO event_records (app_id, send_id, kind, body)
+         SELECT $1, $2, 'chunk', jsonb_build_object('chunk', $3::int,
+                  's', ${sent},
+                  'f', ${standing('unnest($4::uuid[], $5::text[]) WITH ORDINALITY u(id, reason, n)', ', u.reason')},
+                  'u', ${standing('unnest($6::uuid[], $7::text[], $8::float8[]) WITH ORDINALITY u(id, reason, ms, n)', ', u.reason, u.ms')})
+           FROM (SELECT 1 FROM event_destinations WHERE app_id = $1 LIMIT 1) d, LATERAL (SELECT ${appLock('$1')}) l`,
+});
+const INSERT_CHUNK = insertChunk('herald-record-chunk-events', standing('unnest($9::uuid[]) WITH ORDINALITY u(id, n)'));
+const INSERT_CHUNK_SENT_BY_SEQ = insertChunk(
+  'herald-record-chunk-events-by-seq',
+  `(SELECT coalesce(jsonb_agg(s.id ORDER BY u.n), '[]'::jsonb)
+      FROM send_chunks c CROSS JOIN LATERAL unnest(c.sent_seqs) WITH ORDINALITY u(seq, n)
+      LEFT JOIN subscriptions s ON s.app_id = $1 AND s.seq = u.seq
+     WHERE c.send_id = $2 AND c.chunk = $3)`,
+);
 
 /**
  * Device events other than a chunk's outcomes, in the caller's transaction, as one row: an open

@@ -10,6 +10,7 @@ import { officialClient } from '../support/onesignal.js';
 import { makeApp, type TestApp } from '../support/apps.js';
 import type { Pool } from '../../core/store/db.js';
 import { recordChunkEvents } from '../../core/events/record.js';
+import { recordChunk } from '../../core/delivery/chunks.js';
 import { eventCount, expandRecord, type RecordRow } from '../../core/events/expand.js';
 import { importSubscriptions } from '../../core/subscriptions/import.js';
 import { Readable } from 'node:stream';
@@ -165,6 +166,27 @@ describe('api: deleteUser erases everything of the user', () => {
     await recordChunkEvents(env.pool, app.app.id, 888_888, 0, { sent: [gone, kept], failed: [], unsubscribed: [{ subscriptionId: gone, reason: 'Unregistered', appleTimestampMs: 2 }] });
     const body = await env.pool.query("SELECT body FROM event_records WHERE app_id = $1 AND kind = 'chunk' AND send_id = 888888", [app.app.id]);
     expect(body.rows[0].body).to.deep.equal({ chunk: 0, s: [null, kept], f: [], u: [[null, 'Unregistered', 2]] });
+  });
+
+  it("a chunk recorded the sender's way (its sent installs by seq from the chunk's row) after an erasure records its outcome without the install", async () => {
+    const made = await client.createUser(app.app.id, Object.assign(new OneSignal.User(), {
+      identity: { external_id: 'mid-send-seq' },
+      subscriptions: ['3a', '3b'].map((p) => ({ type: 'iOSPush' as const, token: p.repeat(32) })),
+    }));
+    const [gone, kept] = made.subscriptions!.map((s) => s.id!);
+    const seqs = (await env.pool.query('SELECT id::text, seq::text FROM subscriptions WHERE id = ANY($1::uuid[])', [[gone, kept]])).rows;
+    const seqOf = (id: string) => seqs.find((r) => r.id === id)!.seq as string;
+    const send = await api.request('POST', '/api/v1/notifications', { key: app.key, body: { app_id: app.app.id, contents: { en: 'x' }, include_subscription_ids: [gone, kept] } });
+    expect(send.status).to.equal(200);
+    await client.deleteSubscription(app.app.id, gone);
+    // The sender pushed to both while the erasure ran, and records the chunk after it.
+    const recorded = await recordChunk(env.pool, app.app.id, Number(send.body.id), 0, {
+      sent: 2, failed: 0, skipped: 0, leftOut: 0, unsubscribe: [], sentTo: [gone, kept], failedFor: [],
+      history: { sent: [seqOf(gone), seqOf(kept)], failed: [], reasons: [], unsubscribed: [] },
+    });
+    expect(recorded.counted).to.equal(true);
+    const body = await env.pool.query("SELECT body FROM event_records WHERE app_id = $1 AND kind = 'chunk' AND send_id = $2", [app.app.id, send.body.id]);
+    expect(body.rows.map((r) => r.body)).to.deep.equal([{ chunk: 0, s: [null, kept], f: [], u: [] }]);
   });
 
   it('answers what it erased, and a second delete finds no one', async () => {
