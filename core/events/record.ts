@@ -2,7 +2,7 @@
 // chunk's device outcomes as one compact row (expand.ts makes the events when a destination reads
 // it), a send's life step as one row, other device events (an open, a Live Activity token removed
 // or ended) as one row per fact or per chunk. Nothing is written for an app with no destination,
-// so delivery pays one indexed probe per chunk and nothing more when events are off.
+// and the chunk's first statement already asks (core/delivery/chunks.ts): events off cost nothing.
 import type { Queryable } from '../store/db.js';
 import type { DeviceEventKind, NotificationEventKind } from './kinds.js';
 
