@@ -104,7 +104,8 @@ export const checkShape = shapeCheck<SendBody>(schema, SHAPE_MESSAGES);
 function checkWith(validateShape: ReturnType<typeof ajv.compile>, sentences: Record<string, string>, input: unknown): ShapeResult {
   if (!isObject(input)) return { body: {}, present: new Set(), issues: [{ field: '', message: BODY_NOT_OBJECT }] };
   const body: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(input)) if (value !== null) body[key] = value;
+  // null (another client's unset field) and undefined (a body built in code: a template filled in) are absent alike.
+  for (const [key, value] of Object.entries(input)) if (value !== null && value !== undefined) body[key] = value;
   const present = new Set(Object.keys(body));
   if (validateShape(body)) return { body: body as SendBody, present, issues: [] };
 

@@ -21,6 +21,13 @@ describe('validateSendRequest: an accepted body', () => {
     expect(req).to.not.have.property('android_channel_id');
   });
 
+  it('treats an undefined field as absent, as null: a required one is refused by name, not by an empty 422', () => {
+    expect(validate({ headings: undefined, url: undefined })).to.not.have.property('headings');
+    expect(problems(() => validate({ contents: undefined }))).to.deep.equal([
+      'contents is required: the message text keyed by language code, such as {"en": "Hello"}.',
+    ]);
+  });
+
   it('takes every optional field into the request', () => {
     const req = validate({
       headings: { en: 'News' },
