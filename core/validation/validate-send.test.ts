@@ -22,8 +22,10 @@ describe('validateSendRequest: an accepted body', () => {
   });
 
   it('treats an undefined field as absent, as null: a required one is refused by name, not by an empty 422', () => {
-    expect(validate({ headings: undefined, url: undefined })).to.not.have.property('headings');
-    expect(problems(() => validate({ contents: undefined }))).to.deep.equal([
+    // Straight to the validator: body() leaves an undefined change out.
+    const run = (changes: Record<string, unknown>) => validateSendRequest({ body: { ...body(), ...changes }, app: APP, now: NOW });
+    expect(run({ headings: undefined, url: undefined })).to.not.have.property('headings');
+    expect(problems(() => run({ contents: undefined }))).to.deep.equal([
       'contents is required: the message text keyed by language code, such as {"en": "Hello"}.',
     ]);
   });
