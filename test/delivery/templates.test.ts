@@ -38,4 +38,53 @@ describe('delivery: a send from a template', () => {
     // No German text: the default language (en), as any send.
     expect(alerts(german)).to.deep.equal([['Shop', 'Sale today', 'https://example.com/sale', 'p1']]);
   });
+
+  it("sends the template's iOS fields as the same body written out would, the send's own fields first", async () => {
+    const app = stack.app.app.id;
+    const [device] = await addDevices(env.pool, app, 1, { prefix: 'c1', language: 'en', tags: { batch: 'ios-fields' } });
+    const audience = { app_id: app, filters: [{ field: 'tag', key: 'batch', relation: '=', value: 'ios-fields' }] };
+    const iosFields = {
+      subtitle: { en: 'Today only' },
+      ios_sound: 'chime.caf',
+      thread_id: 'sales',
+      summary_arg: 'Shop',
+      summary_arg_count: 2,
+      ios_badgeType: 'SetTo',
+      ios_badgeCount: 3,
+      ios_interruption_level: 'time_sensitive',
+      ios_relevance_score: 0.5,
+      target_content_identifier: 'sale-window',
+      mutable_content: true,
+      ios_attachments: { id1: 'https://example.com/sale.png' },
+      buttons: [{ id: 'buy', text: 'Buy' }],
+    };
+    const made = await stack.api.request('POST', '/api/v1/templates', {
+      key: stack.key,
+      body: { app_id: app, name: 'Sale, every field', contents: { en: 'Sale today' }, headings: { en: 'Shop' }, ...iosFields },
+    });
+    expect(made.status, JSON.stringify(made.body)).to.equal(200);
+    // The send's own ios_sound and headings win over the template's.
+    const fromTemplate = await stack.api.request('POST', '/api/v1/notifications', {
+      key: stack.key,
+      body: { ...audience, template_id: made.body.id, ios_sound: 'bell.caf', headings: { en: 'Store' } },
+    });
+    expect(fromTemplate.status, JSON.stringify(fromTemplate.body)).to.equal(202);
+    const first = (await waitFinal(env.pool, Number(fromTemplate.body.id))).final;
+    expect(first).to.include({ sent: 1, failed: 0 });
+    const written = await stack.api.request('POST', '/api/v1/notifications', {
+      key: stack.key,
+      body: { ...audience, contents: { en: 'Sale today' }, ...iosFields, ios_sound: 'bell.caf', headings: { en: 'Store' } },
+    });
+    expect(written.status, JSON.stringify(written.body)).to.equal(202);
+    expect((await waitFinal(env.pool, Number(written.body.id))).final).to.include({ sent: 1, failed: 0 });
+
+    const [a, b] = stack.sim.deliveries(device).map((d) => {
+      const payload = JSON.parse(d.payload) as { aps: Record<string, unknown>; custom: Record<string, unknown> };
+      delete payload.custom.i; // the send's own id
+      return payload;
+    });
+    expect(a).to.deep.equal(b);
+    expect(a.aps).to.deep.include({ sound: 'bell.caf', 'thread-id': 'sales', badge: 3, 'interruption-level': 'time-sensitive', 'mutable-content': 1 });
+    expect(a.aps.alert).to.deep.include({ title: 'Store', subtitle: 'Today only', body: 'Sale today' });
+  });
 });
