@@ -4,6 +4,9 @@ import type { RunningController } from '../../controller/index.js';
 import { createApiMetrics } from '../../api/shared/metrics.js';
 import { createSenderMetrics } from '../../sender/metrics.js';
 import { controllerMetrics } from '../../controller/metrics.js';
+import { LiveActivityBroadcast } from '../../api/live-activities/broadcast.js';
+import type { Pool } from '../../core/store/db.js';
+import { silentLogger } from '../../core/log.js';
 
 export async function exportedMetricNames(): Promise<string[]> {
   const idle = { outboxPending: 0, outboxOldestSeconds: 0, sendsRunning: 0, sendsOldestUpdateSeconds: 0, credentialExpiries: [] };
@@ -14,8 +17,12 @@ export async function exportedMetricNames(): Promise<string[]> {
     sends: { queue: { length: 0 }, informer: { restarts: 0 } },
     channelDeleteFailures: new Map(),
   } as unknown as RunningController;
+  const api = createApiMetrics({ backlog: async () => idle }).registry;
+  // The api's Live Activity broadcaster registers its own counters on the api's registry (as
+  // herald api does); it is built here, never used, so no pool or gateway is reached.
+  new LiveActivityBroadcast({} as Pool, { url: 'https://127.0.0.1:9' }, silentLogger(), api);
   const registries = [
-    createApiMetrics({ backlog: async () => idle }).registry,
+    api,
     createSenderMetrics({ lag: async () => ({ pending: 0, working: 0 }) }).registry,
     controllerMetrics(controller),
   ];

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { PENDING_CHUNKS_SQL } from '../../core/delivery/claim.js';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { chartDir, find, valuesDir, useHelm, type Manifest } from './helm.js';
+import { chartDir, find, repoRoot, valuesDir, useHelm, type Manifest } from './helm.js';
 import { exportedMetricNames, metricNamesIn } from './metric-names.js';
 
 const NS = 'herald';
@@ -135,6 +135,15 @@ describe('charts/herald: operating it (KEDA, alerts, dashboard)', function () {
       // Every metric a role exports is on the board (a histogram by any of its series).
       for (const base of new Set(exported.map((n) => n.replace(/_(bucket|sum|count)$/, '')))) {
         expect([...used].some((u) => u.startsWith(base)), `${base} on the dashboard`).to.equal(true);
+      }
+    });
+
+    it('every metric a role exports is in docs/operations.md\'s table of metrics', async () => {
+      const doc = await readFile(join(repoRoot, 'docs/operations.md'), 'utf8');
+      const table = doc.slice(doc.indexOf('| role | metric | what |'), doc.indexOf('## Alerts'));
+      expect(table.length).to.be.above(100);
+      for (const base of new Set((await exportedMetricNames()).map((n) => n.replace(/_(bucket|sum|count)$/, '')))) {
+        expect(table, base).to.include(`\`${base}`);
       }
     });
   });
