@@ -15,12 +15,12 @@
 // a million (its own fan-out would run on the same two cores as Herald).
 //
 //   npx tsx bench/live-activity/broadcast.ts [--devices 1000000] [--subscribed 1000000]
-//        [--token-share 0.1] [--rate 2] [--seconds 20] [--mixed 3] [--senders 2]
+//        [--token-share 0.1] [--rate 2] [--seconds 20] [--mixed 3] [--senders 2] [--sender-nice 0] [--one-simulator]
 //
 // Needs PostgreSQL, Redis and NATS on their usual ports; the api, the senders and the simulator
 // run as processes of their own (bin/herald). Never part of `make test`.
 import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createKey } from '../../core/apps/keys.js';
@@ -38,6 +38,12 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '20' }, // per phase
     mixed: { type: 'string', default: '3' },
     senders: { type: 'string', default: '2' },
+    // The senders' nice value (0-19): a diagnostic, to see how much of the update's time during the
+    // broadcast is waiting for a core the senders hold (docs/benchmarks.md).
+    'sender-nice': { type: 'string', default: '0' },
+    // One simulator process for everything Apple does here (as before 2026-11-28): the alert
+    // broadcast's pushes and the update's broadcast then wait in the same single-threaded process.
+    'one-simulator': { type: 'boolean', default: false },
   },
 });
 const DEVICES = Number(values.devices);
@@ -69,7 +75,26 @@ const sim = await spawnHerald(
   /^\{"url"/,
   { echoWarnings: true },
 );
-const simInfo = JSON.parse(sim.line) as { url: string; controlUrl: string; managementUrl: string; caFile: string };
+type SimInfo = { url: string; controlUrl: string; managementUrl: string; caFile: string };
+const simInfo = JSON.parse(sim.line) as SimInfo;
+// Apple's gateway is not one process: by default the senders' pushes (the alert broadcast and the
+// per-token Live Activity pushes) go to a second simulator, sharing the first's CA (the same
+// --cert-dir), while the api's broadcast requests and channel management go to the first. With one
+// simulator, the update's broadcast request waits behind the alert broadcast's 8,000 pushes a second
+// in the simulator's own event loop (the probe's "simulator" round trip shows it).
+const gateway: SimInfo = values['one-simulator']
+  ? simInfo
+  : JSON.parse(
+      (
+        await spawnHerald(
+          ['apns-sim', '--port', '0', '--control-port', '0', '--management-port', '0', '--cert-dir', certDir, '--max-deliveries', String(TOKENS + 50_000), '--keep-push-types', 'liveactivity', '--track-tokens', 'false'],
+          {},
+          /^\{"url"/,
+          { echoWarnings: true },
+        )
+      ).line,
+    );
+const simulators = [...new Set([simInfo.controlUrl, gateway.controlUrl])];
 const env = {
   HERALD_DATABASE_URL: url,
   HERALD_STREAM_PREFIX: PREFIX,
@@ -82,8 +107,10 @@ const env = {
   HERALD_APNS_BROADCAST_URL: simInfo.managementUrl,
 };
 const api = await spawnHerald(['api'], { ...env, HERALD_HTTP_PORT: '0' }, /^listening \d+/);
+env.HERALD_APNS_URL = gateway.url; // the senders'
 const base = `http://127.0.0.1:${/listening (\d+)/.exec(api.line)![1]}`;
-await Promise.all(Array.from({ length: Number(values.senders) }, () => spawnHerald(['sender'], env, /^metrics \d+/, { echoWarnings: true })));
+const senders = await Promise.all(Array.from({ length: Number(values.senders) }, () => spawnHerald(['sender'], env, /^metrics \d+/, { echoWarnings: true })));
+for (const { child } of senders) setPriority(child.pid!, Number(values['sender-nice']));
 
 /** The activity's channel through the app-facing call (made on first need), with devices subscribed at the simulator. */
 async function channelOf(activity: string): Promise<string> {
@@ -122,8 +149,10 @@ async function update(activity: string): Promise<Sample> {
 
 interface Received { token: string; receivedAt: number; payload: string; broadcast?: boolean; channelId?: string }
 async function receivedSince(since: number, limit = 100_000): Promise<Received[]> {
-  const res = (await (await fetch(`${simInfo.controlUrl}/deliveries?since=${since}&limit=${limit}`)).json()) as { deliveries: Received[] };
-  return res.deliveries;
+  const each = await Promise.all(
+    simulators.map(async (control) => ((await (await fetch(`${control}/deliveries?since=${since}&limit=${limit}`)).json()) as { deliveries: Received[] }).deliveries),
+  );
+  return each.flat();
 }
 const minuteOf = (payload: string) => Number(/"minute":(\d+)\}/.exec(payload)?.[1] ?? -1);
 
@@ -146,6 +175,43 @@ function lastPushTimes(samples: Array<Sample & { tokens: string[] }>, got: Recei
   return out;
 }
 
+/**
+ * What an update waits on besides Herald's own code, sampled every 100 ms while a phase runs: a
+ * PostgreSQL round trip (SELECT 1 on a connection of its own), the api's event loop (/healthz
+ * touches nothing) and the simulators' (their control /healthz): the one taking the update's
+ * broadcast, and the one taking the senders' pushes (the same process with --one-simulator).
+ */
+function probe(): () => Promise<string> {
+  const times: Record<'postgres' | 'api' | 'broadcast simulator' | 'senders\' simulator', number[]> = { postgres: [], api: [], 'broadcast simulator': [], 'senders\' simulator': [] };
+  let running = true;
+  const timed = async (into: number[], op: () => Promise<unknown>) => {
+    const t = performance.now();
+    await op();
+    into.push(performance.now() - t);
+  };
+  const loop = (async () => {
+    const client = await pool.connect();
+    try {
+      while (running) {
+        await Promise.all([
+          timed(times.postgres, () => client.query('SELECT 1')),
+          timed(times.api, async () => (await fetch(`${base}/healthz`)).arrayBuffer()),
+          timed(times['broadcast simulator'], async () => (await fetch(`${simInfo.controlUrl}/healthz`)).arrayBuffer()),
+          timed(times['senders\' simulator'], async () => (await fetch(`${gateway.controlUrl}/healthz`)).arrayBuffer()),
+        ]);
+        await wait(100);
+      }
+    } finally {
+      client.release();
+    }
+  })();
+  return async () => {
+    running = false;
+    await loop;
+    return Object.entries(times).map(([name, ms]) => `${name} ${summary(ms.map(Math.round))}`).join('; ');
+  };
+}
+
 /** Channel updates (and, during the broadcast, per-token ones in turn) at --rate for --seconds. */
 async function phase(label: string, withPerToken: boolean, seconds = Number(values.seconds)): Promise<void> {
   const rate = Number(values.rate);
@@ -154,6 +220,7 @@ async function phase(label: string, withPerToken: boolean, seconds = Number(valu
   const load0 = await loadAverage();
   const channelSamples: Sample[] = [];
   const tokenSamples: Array<Sample & { tokens: string[]; size: number }> = [];
+  const probed = probe();
   for (let i = 0; i < total; i++) {
     const due = started + (i * 1000) / rate - Date.now();
     if (due > 0) await wait(due);
@@ -163,6 +230,7 @@ async function phase(label: string, withPerToken: boolean, seconds = Number(valu
       tokenSamples.push({ ...(await update(a.id)), tokens: a.tokens, size: a.size });
     }
   }
+  const waits = await probed();
   await wait(5_000); // the per-token pushes' last receipts
   const got = await receivedSince(started);
   const bc = broadcastTimes(channelSamples, got);
@@ -171,6 +239,7 @@ async function phase(label: string, withPerToken: boolean, seconds = Number(valu
   console.log(`  channel update, request → the simulator received the broadcast: ${summary([...bc.values()])}${channelSamples.length - bc.size ? `; ${channelSamples.length - bc.size} not received` : ''}`);
   const subscribed = got.filter((d) => d.channelId === channel && !d.broadcast).length;
   console.log(`  deliveries to the ${values['sim-subscribers']} devices subscribed at the simulator: ${subscribed} (${channelSamples.length} updates)`);
+  console.log(`  round trips meanwhile (every 100 ms): ${waits}`);
   if (!withPerToken) return;
   const last = lastPushTimes(tokenSamples, got);
   for (const size of SIZES) {
