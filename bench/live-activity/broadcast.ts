@@ -15,12 +15,12 @@
 // a million (its own fan-out would run on the same two cores as Herald).
 //
 //   npx tsx bench/live-activity/broadcast.ts [--devices 1000000] [--subscribed 1000000]
-//        [--token-share 0.1] [--rate 2] [--seconds 20] [--mixed 3] [--senders 2] [--sender-nice 0] [--one-simulator]
+//        [--token-share 0.1] [--rate 2] [--seconds 20] [--mixed 3] [--senders 2] [--one-simulator]
 //
 // Needs PostgreSQL, Redis and NATS on their usual ports; the api, the senders and the simulator
 // run as processes of their own (bin/herald). Never part of `make test`.
 import { mkdtemp } from 'node:fs/promises';
-import { setPriority, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createKey } from '../../core/apps/keys.js';
@@ -38,9 +38,6 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '20' }, // per phase
     mixed: { type: 'string', default: '3' },
     senders: { type: 'string', default: '2' },
-    // The senders' nice value (0-19): a diagnostic, to see how much of the update's time during the
-    // broadcast is waiting for a core the senders hold (docs/benchmarks.md).
-    'sender-nice': { type: 'string', default: '0' },
     // One simulator process for everything Apple does here (as before 2026-11-28): the alert
     // broadcast's pushes and the update's broadcast then wait in the same single-threaded process.
     'one-simulator': { type: 'boolean', default: false },
@@ -109,8 +106,7 @@ const env = {
 const api = await spawnHerald(['api'], { ...env, HERALD_HTTP_PORT: '0' }, /^listening \d+/);
 env.HERALD_APNS_URL = gateway.url; // the senders'
 const base = `http://127.0.0.1:${/listening (\d+)/.exec(api.line)![1]}`;
-const senders = await Promise.all(Array.from({ length: Number(values.senders) }, () => spawnHerald(['sender'], env, /^metrics \d+/, { echoWarnings: true })));
-for (const { child } of senders) setPriority(child.pid!, Number(values['sender-nice']));
+await Promise.all(Array.from({ length: Number(values.senders) }, () => spawnHerald(['sender'], env, /^metrics \d+/, { echoWarnings: true })));
 
 /** The activity's channel through the app-facing call (made on first need), with devices subscribed at the simulator. */
 async function channelOf(activity: string): Promise<string> {
