@@ -38,8 +38,8 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '20' }, // per phase
     mixed: { type: 'string', default: '3' },
     senders: { type: 'string', default: '2' },
-    // One simulator process for everything Apple does here (as before 2026-11-28): the alert
-    // broadcast's pushes and the update's broadcast then wait in the same single-threaded process.
+    // One simulator process for everything Apple does here (as before 2026-11-28): the Live
+    // Activity requests then wait behind the alert broadcast's pushes in one event loop.
     'one-simulator': { type: 'boolean', default: false },
   },
 });
@@ -74,12 +74,12 @@ const sim = await spawnHerald(
 );
 type SimInfo = { url: string; controlUrl: string; managementUrl: string; caFile: string };
 const simInfo = JSON.parse(sim.line) as SimInfo;
-// Apple's gateway is not one process: by default the senders' pushes (the alert broadcast and the
-// per-token Live Activity pushes) go to a second simulator, sharing the first's CA (the same
-// --cert-dir), while the api's broadcast requests and channel management go to the first. With one
-// simulator, the update's broadcast request waits behind the alert broadcast's 8,000 pushes a second
-// in the simulator's own event loop (the probe's "simulator" round trip shows it).
-const gateway: SimInfo = values['one-simulator']
+// Apple's gateway is not one process on Herald's cores. By default the alert broadcast's app is a
+// sandbox app, and HERALD_APNS_SANDBOX_URL is a second simulator sharing the first's CA (the same
+// --cert-dir): its 8,000 pushes a second go there, while the Live Activity app's broadcasts, channel
+// calls and per-token pushes go to the first. With one simulator for both, every Live Activity
+// request waits behind the alert pushes in that simulator's own event loop (the probe shows it).
+const alertSim: SimInfo = values['one-simulator']
   ? simInfo
   : JSON.parse(
       (
@@ -91,7 +91,8 @@ const gateway: SimInfo = values['one-simulator']
         )
       ).line,
     );
-const simulators = [...new Set([simInfo.controlUrl, gateway.controlUrl])];
+const simulators = [...new Set([simInfo.controlUrl, alertSim.controlUrl])];
+await pool.query(`UPDATE apps SET environment = 'sandbox' WHERE id = $1`, [big.id]);
 const env = {
   HERALD_DATABASE_URL: url,
   HERALD_STREAM_PREFIX: PREFIX,
@@ -100,11 +101,11 @@ const env = {
   HERALD_METRICS_PORT: '0',
   HERALD_RATE_LIMITS: 'off',
   HERALD_APNS_URL: simInfo.url,
+  HERALD_APNS_SANDBOX_URL: alertSim.url,
   HERALD_APNS_CA_FILE: simInfo.caFile,
   HERALD_APNS_BROADCAST_URL: simInfo.managementUrl,
 };
 const api = await spawnHerald(['api'], { ...env, HERALD_HTTP_PORT: '0' }, /^listening \d+/);
-env.HERALD_APNS_URL = gateway.url; // the senders'
 const base = `http://127.0.0.1:${/listening (\d+)/.exec(api.line)![1]}`;
 await Promise.all(Array.from({ length: Number(values.senders) }, () => spawnHerald(['sender'], env, /^metrics \d+/, { echoWarnings: true })));
 
@@ -174,11 +175,11 @@ function lastPushTimes(samples: Array<Sample & { tokens: string[] }>, got: Recei
 /**
  * What an update waits on besides Herald's own code, sampled every 100 ms while a phase runs: a
  * PostgreSQL round trip (SELECT 1 on a connection of its own), the api's event loop (/healthz
- * touches nothing) and the simulators' (their control /healthz): the one taking the update's
- * broadcast, and the one taking the senders' pushes (the same process with --one-simulator).
+ * touches nothing) and the simulators' (their control /healthz): the Live Activity app's, and the
+ * alert broadcast's (the same process with --one-simulator).
  */
 function probe(): () => Promise<string> {
-  const times: Record<'postgres' | 'api' | 'broadcast simulator' | 'senders\' simulator', number[]> = { postgres: [], api: [], 'broadcast simulator': [], 'senders\' simulator': [] };
+  const times: Record<'postgres' | 'api' | 'Live Activity simulator' | 'alert simulator', number[]> = { postgres: [], api: [], 'Live Activity simulator': [], 'alert simulator': [] };
   let running = true;
   const timed = async (into: number[], op: () => Promise<unknown>) => {
     const t = performance.now();
@@ -192,8 +193,8 @@ function probe(): () => Promise<string> {
         await Promise.all([
           timed(times.postgres, () => client.query('SELECT 1')),
           timed(times.api, async () => (await fetch(`${base}/healthz`)).arrayBuffer()),
-          timed(times['broadcast simulator'], async () => (await fetch(`${simInfo.controlUrl}/healthz`)).arrayBuffer()),
-          timed(times['senders\' simulator'], async () => (await fetch(`${gateway.controlUrl}/healthz`)).arrayBuffer()),
+          timed(times['Live Activity simulator'], async () => (await fetch(`${simInfo.controlUrl}/healthz`)).arrayBuffer()),
+          timed(times['alert simulator'], async () => (await fetch(`${alertSim.controlUrl}/healthz`)).arrayBuffer()),
         ]);
         await wait(100);
       }
