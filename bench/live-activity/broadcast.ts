@@ -65,32 +65,27 @@ const { key } = await createKey(pool, live.id, { name: 'bench' });
 const { key: bigKey } = await createKey(pool, big.id, { name: 'bench' });
 
 const certDir = await mkdtemp(join(tmpdir(), 'herald-bench-lab-'));
-// Only Live Activity pushes are kept (not the alerts): a mixed update's TOKENS pushes fit the ring.
-const sim = await spawnHerald(
-  ['apns-sim', '--port', '0', '--control-port', '0', '--management-port', '0', '--cert-dir', certDir, '--max-deliveries', String(TOKENS + 50_000), '--keep-push-types', 'liveactivity', '--track-tokens', 'false'],
-  {},
-  /^\{"url"/,
-  { echoWarnings: true },
-);
 type SimInfo = { url: string; controlUrl: string; managementUrl: string; caFile: string };
-const simInfo = JSON.parse(sim.line) as SimInfo;
+// Only Live Activity pushes are kept (not the alerts): a mixed update's TOKENS pushes fit the ring.
+// A second simulator in the same --cert-dir reuses the first's CA.
+const startSimulator = async (): Promise<SimInfo> =>
+  JSON.parse(
+    (
+      await spawnHerald(
+        ['apns-sim', '--port', '0', '--control-port', '0', '--management-port', '0', '--cert-dir', certDir, '--max-deliveries', String(TOKENS + 50_000), '--keep-push-types', 'liveactivity', '--track-tokens', 'false'],
+        {},
+        /^\{"url"/,
+        { echoWarnings: true },
+      )
+    ).line,
+  ) as SimInfo;
+const simInfo = await startSimulator();
 // Apple's gateway is not one process on Herald's cores. By default the alert broadcast's app is a
-// sandbox app, and HERALD_APNS_SANDBOX_URL is a second simulator sharing the first's CA (the same
-// --cert-dir): its 8,000 pushes a second go there, while the Live Activity app's broadcasts, channel
-// calls and per-token pushes go to the first. With one simulator for both, every Live Activity
-// request waits behind the alert pushes in that simulator's own event loop (the probe shows it).
-const alertSim: SimInfo = values['one-simulator']
-  ? simInfo
-  : JSON.parse(
-      (
-        await spawnHerald(
-          ['apns-sim', '--port', '0', '--control-port', '0', '--management-port', '0', '--cert-dir', certDir, '--max-deliveries', String(TOKENS + 50_000), '--keep-push-types', 'liveactivity', '--track-tokens', 'false'],
-          {},
-          /^\{"url"/,
-          { echoWarnings: true },
-        )
-      ).line,
-    );
+// sandbox app, and HERALD_APNS_SANDBOX_URL is a second simulator: its 8,000 pushes a second go
+// there, while the Live Activity app's broadcasts, channel calls and per-token pushes go to the
+// first. With one simulator for both, every Live Activity request waits behind the alert pushes in
+// that simulator's own event loop (the probe shows it).
+const alertSim = values['one-simulator'] ? simInfo : await startSimulator();
 const simulators = [...new Set([simInfo.controlUrl, alertSim.controlUrl])];
 await pool.query(`UPDATE apps SET environment = 'sandbox' WHERE id = $1`, [big.id]);
 const env = {
