@@ -35,14 +35,9 @@
 // gateway refuses it"), like a database outage: the worker holds the chunk while it lasts
 // (retry-rounds.ts). Only a device Apple keeps failing while it answers the others is failed.
 import type { ApnsResult } from '../core/apns/types.js';
+import type { Action } from '../core/gateway/action.js';
 
-export type Action =
-  | { kind: 'sent' }
-  | { kind: 'failed'; reason: string }
-  | { kind: 'unsubscribe'; reason: string; appleTimestampMs?: number }
-  | { kind: 'retry'; reason: string; retryAfterMs?: number }
-  | { kind: 'hold'; reason: string; retryAfterMs?: number }
-  | { kind: 'stop'; reason: string };
+export type { Action };
 
 /** Refusals that concern the app's key, certificate or topic, not one device. */
 export const CREDENTIAL_REASONS = new Set([
