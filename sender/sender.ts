@@ -19,7 +19,7 @@ import { runClaimLoop } from './claim-loop.js';
 import { channelSweepObserver, createSenderMetrics, dispatchObserver, type SenderMetrics } from './metrics.js';
 import { createThrottle } from './throttle.js';
 import { outageLog } from '../core/faults/outage-log.js';
-import { startEventDispatcher, type DispatcherOptions } from '../core/events/dispatcher.js';
+import { EVENT_LANES, startEventDispatcher, type DispatcherOptions } from '../core/events/dispatcher.js';
 import { destinationHealthForMetrics } from '../core/events/health.js';
 import { ChannelSweep } from '../core/live-activities/channel-sweep.js';
 
@@ -52,6 +52,15 @@ export interface SenderOptions {
 
 /** The fast lane's slots when not configured (HERALD_SENDER_LIVE_ACTIVITY_SLOTS). */
 export const DEFAULT_LIVE_ACTIVITY_SLOTS = 2;
+
+/**
+ * A sender's database connections unless HERALD_SENDER_DATABASE_CONNECTIONS says otherwise: two
+ * per slot (a chunk's record and its lease renewal at once), one per event lane, and four for the
+ * planner, the scheduler's duties and the metrics (docs/install.md "Database connections").
+ */
+export function senderPoolSize(concurrency: number, liveActivitySlots: number): number {
+  return (concurrency + liveActivitySlots) * 2 + EVENT_LANES + 4;
+}
 
 export interface Sender {
   metrics: SenderMetrics;
