@@ -10,7 +10,7 @@ import { createKey } from '../../core/apps/keys.js';
 import { startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
 import { addDevices, createTestApp } from '../delivery/fixtures.js';
 import { addDestination, startReceiver, whsec, type Receiver } from '../delivery/event-receiver.js';
-import { apiClient, sleep, startRole, type Proc } from '../e2e/harness.js';
+import { apiClient, metric, sleep, startRole, type Proc } from '../e2e/harness.js';
 import { useTestEnv } from '../env/index.js';
 import { ConnectProxy } from '../support/connect-proxy.js';
 import { waitFor } from '../support/wait.js';
@@ -19,12 +19,6 @@ const DEVICES = 1500; // three chunks
 const OUTAGE_MS = 20_000; // two chunks' turns: Apple is asked during it
 const THROTTLE = 3000; // devices a minute: a chunk every 10 s, so the outage falls mid-send
 const PASSWORD = 'pr0xy-s3cret';
-
-async function metric(proc: Proc, name: string): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${proc.port}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
-  return line ? Number(line.slice(name.length + 1)) : NaN;
-}
 
 describe('faults: the egress proxy (HTTPS_PROXY) down, restarted or refusing', function () {
   this.timeout(300_000);
