@@ -97,10 +97,12 @@ test-e2e: services
 
 ## test-faults: start-up errors of every role, and the fault suite (private PostgreSQL, Redis and NATS
 ## started by the tests on free ports; the machine's own servers are never stopped; the controller
-## faults run on the Kubernetes tier's kube-apiserver)
+## faults run on the Kubernetes tier's kube-apiserver). The outages file runs once, through a
+## private PgBouncer in transaction mode (the production values' shape; direct: run it by hand)
 test-faults: services
 	bash test/kube/build.sh >/dev/null
-	$(MOCHA) --timeout 600000 --spec 'test/faults/**/*.test.ts'
+	$(MOCHA) --timeout 600000 --spec 'test/faults/**/*.test.ts' --exclude test/faults/outages.test.ts
+	HERALD_TEST_THROUGH_PGBOUNCER=1 $(MOCHA) --timeout 600000 test/faults/outages.test.ts
 
 bench-api: services build
 	npx tsx bench/api/run.ts
