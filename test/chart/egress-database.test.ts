@@ -34,7 +34,7 @@ describe('charts/herald: the egress proxy, PgBouncer and the database connection
 
   it('gives every role HTTPS_PROXY from the connections Secret (it may carry a password), NO_PROXY in the ConfigMap', async () => {
     const ms = await render('proxy.https=http://herald:pw@proxy.egress.svc:3128', 'proxy.noProxy={.svc,10.0.0.0/8,hooks.internal:8443}');
-    expect(find(ms, 'Secret', 'herald-connections').stringData.HTTPS_PROXY).to.equal('http://herald:pw@proxy.egress.svc:3128');
+    expect(find(ms, 'Secret', 'herald-connections').stringData?.HTTPS_PROXY).to.equal('http://herald:pw@proxy.egress.svc:3128');
     for (const name of ROLES) expect(envOf(ms, name).get('HTTPS_PROXY').valueFrom.secretKeyRef, name).to.deep.equal({ name: 'herald-connections', key: 'HTTPS_PROXY' });
     expect(configMap(ms).NO_PROXY).to.equal('.svc,10.0.0.0/8,hooks.internal:8443');
     expect(JSON.stringify(configMap(ms))).to.not.include('pw@');
@@ -46,7 +46,7 @@ describe('charts/herald: the egress proxy, PgBouncer and the database connection
 
   it('gives every role and the migrate hook HERALD_DATABASE_SESSION_URL behind PgBouncer', async () => {
     const ms = await render('database.url=postgres://herald:pw@pgbouncer:6432/herald', 'database.sessionUrl=postgres://herald:pw@postgresql:5432/herald');
-    expect(find(ms, 'Secret', 'herald-connections').stringData.HERALD_DATABASE_SESSION_URL).to.equal('postgres://herald:pw@postgresql:5432/herald');
+    expect(find(ms, 'Secret', 'herald-connections').stringData?.HERALD_DATABASE_SESSION_URL).to.equal('postgres://herald:pw@postgresql:5432/herald');
     for (const name of ROLES) expect(envOf(ms, name).get('HERALD_DATABASE_SESSION_URL').valueFrom.secretKeyRef, name).to.deep.equal({ name: 'herald-connections', key: 'HERALD_DATABASE_SESSION_URL' });
     // The hook runs before the release's Secret exists: its own copy, as for the database URL.
     expect(find(ms, 'Secret', 'herald-migrate').stringData).to.deep.equal({ HERALD_DATABASE_URL: 'postgres://herald:pw@pgbouncer:6432/herald', HERALD_DATABASE_SESSION_URL: 'postgres://herald:pw@postgresql:5432/herald' });
