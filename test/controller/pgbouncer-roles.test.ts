@@ -1,17 +1,20 @@
-// Herald's three roles as processes behind the machine's PgBouncer in transaction mode (issue 37;
-// test/env/services.ts: 4 server connections for every client of the database), with
-// HERALD_DATABASE_SESSION_URL naming PostgreSQL itself: the controller applies an App from the
-// real kube-apiserver, the api accepts sends, the sender delivers them, whichever of the sender
-// and the controller leads the scheduler fires a scheduled send, and a Send object goes out, all
-// to the simulator; PgBouncer saw each role's clients, and the scheduler's lock is on a
-// connection of its own.
+// Herald's three roles as processes the way a production fleet runs them (issue 37): behind the
+// machine's PgBouncer in transaction mode (test/env/services.ts: 4 server connections for every
+// client of the database) with HERALD_DATABASE_SESSION_URL naming PostgreSQL itself, and behind
+// an egress proxy (HTTPS_PROXY) that alone resolves the gateway's name. The controller applies an
+// App from the real kube-apiserver, the api accepts sends, the sender delivers them, whichever of
+// the sender and the controller leads the scheduler fires a scheduled send, and a Send object goes
+// out, all to the simulator; PgBouncer saw each role's clients and no more of the api's than its
+// setting allows, the scheduler's lock is on a connection of its own, and every role shows the
+// proxy's gauge.
 import { expect } from 'chai';
 import pg from 'pg';
 import { useTestEnv } from '../env/index.js';
 import { PGBOUNCER_PORT } from '../env/services.js';
 import { makeP8 } from '../support/apps.js';
 import { startHerald, type HeraldProcess } from '../support/processes.js';
-import { apiClient, startRole, type Proc } from '../e2e/harness.js';
+import { apiClient, freePort, metric, startRole, type Proc } from '../e2e/harness.js';
+import { ConnectProxy } from '../support/connect-proxy.js';
 import { startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
 import { addDevices } from '../delivery/fixtures.js';
 import { SCHEDULER_LOCK } from '../../core/send/scheduler.js';
@@ -30,29 +33,34 @@ async function bouncerShow(what: 'CLIENTS' | 'SERVERS', database: string): Promi
   }
 }
 
-describe('the roles behind PgBouncer in transaction mode (real kube-apiserver)', function () {
+describe('the roles behind PgBouncer in transaction mode and an egress proxy (real kube-apiserver)', function () {
   this.timeout(240_000);
   const env = useTestEnv();
   const kube = useControlPlane();
   let sim: ApnsSim;
+  let proxy: ConnectProxy | undefined;
   let controller: HeraldProcess | undefined;
   let api: Proc | undefined;
   let sender: Proc | undefined;
 
   after(async () => {
     await Promise.all([controller?.stop('SIGKILL'), api?.kill('SIGKILL'), sender?.kill('SIGKILL')]);
-    await sim?.close();
+    await Promise.all([sim?.close(), proxy?.down()]);
   });
 
   it('apply an App, send by REST, by schedule and as a Send object: each delivered', async () => {
     sim = await startApnsSim({});
+    proxy = await ConnectProxy.start({ hosts: { 'apns.herald.test': '127.0.0.1' } });
     const childEnv = env.childEnv({
       HERALD_DATABASE_URL: bouncer(env.db.name),
       HERALD_DATABASE_SESSION_URL: env.databaseUrl,
-      HERALD_APNS_URL: sim.url,
+      HERALD_API_DATABASE_CONNECTIONS: '3',
+      HTTPS_PROXY: proxy.url(),
+      HERALD_APNS_URL: `https://apns.herald.test:${sim.port}`,
       HERALD_APNS_CA_FILE: sim.caFile,
     });
-    controller = await startHerald('controller', { ...childEnv, HERALD_KUBECONFIG: kube.cp.kubeconfig, HERALD_POD_NAME: 'controller-pgbouncer', HERALD_LEASE_NAMESPACE: 'default', HERALD_METRICS_PORT: '0' }, { waitForPort: false });
+    const controllerMetrics = await freePort();
+    controller = await startHerald('controller', { ...childEnv, HERALD_KUBECONFIG: kube.cp.kubeconfig, HERALD_POD_NAME: 'controller-pgbouncer', HERALD_LEASE_NAMESPACE: 'default', HERALD_METRICS_PORT: String(controllerMetrics) }, { waitForPort: false });
     await waitFor('the controller ready', async () => controller!.output().includes('controller ready'), 60_000);
     [api, sender] = await Promise.all([startRole('api', childEnv), startRole('sender', childEnv)]);
 
@@ -90,6 +98,13 @@ describe('the roles behind PgBouncer in transaction mode (real kube-apiserver)',
     }, 60_000);
     expect(object.status).to.include({ sent: 2, failed: 0 });
     expect(sim.stats().byStatus['200']).to.equal(10 + 30 + 10 + 2);
+    expect(proxy.opened('apns.herald.test'), 'the pushes went through the egress proxy').to.be.greaterThan(0);
+    for (const p of [api, sender, { port: controllerMetrics } as Proc]) expect(await metric(p, 'herald_egress_proxy_up')).to.equal(1);
+
+    // The api's pool is its setting (3), not the default 20, under 40 reads at once.
+    await Promise.all(Array.from({ length: 40 }, () => client.get(`/api/v1/notifications/${segment.body.id}`)));
+    const apiClients = (await bouncerShow('CLIENTS', env.db.name)).filter((c) => c.application_name === 'herald-api').length;
+    expect(apiClients).to.be.within(1, 3);
 
     // Every role went through PgBouncer; the leadership lock did not.
     const roles = new Set((await bouncerShow('CLIENTS', env.db.name)).map((c) => c.application_name));
