@@ -17,7 +17,7 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-## services: PostgreSQL, Redis and NATS JetStream up on their usual ports (installs Debian packages if missing)
+## services: PostgreSQL, Redis, NATS JetStream and PgBouncer up on their usual ports (installs Debian packages if missing)
 services: deps
 	npx tsx scripts/ensure-services.ts
 
@@ -53,7 +53,7 @@ test-unit: deps
 ## (8 min one at a time on a 2-core machine, 5.5 min two at a time)
 test-integration: services
 	bash bench/sink/build.sh >/dev/null   # the Go HTTP/2 sink of test/apns/lean-peers.test.ts
-	$(MOCHA) --parallel --jobs 2 --spec 'test/api/**/*.test.ts' --spec 'test/cli/**/*.test.ts' --spec 'test/store/**/*.test.ts' --spec 'test/limits/**/*.test.ts' --spec 'test/apns/**/*.test.ts' --spec 'test/delivery/**/*.test.ts'
+	$(MOCHA) --parallel --jobs 2 --spec 'test/api/**/*.test.ts' --spec 'test/cli/**/*.test.ts' --spec 'test/store/**/*.test.ts' --spec 'test/limits/**/*.test.ts' --spec 'test/apns/**/*.test.ts' --spec 'test/net/**/*.test.ts' --spec 'test/delivery/**/*.test.ts'
 
 ## lint-docs: every link of README.md and docs/ names a file of this repository
 lint-docs: deps
@@ -97,10 +97,12 @@ test-e2e: services
 
 ## test-faults: start-up errors of every role, and the fault suite (private PostgreSQL, Redis and NATS
 ## started by the tests on free ports; the machine's own servers are never stopped; the controller
-## faults run on the Kubernetes tier's kube-apiserver)
+## faults run on the Kubernetes tier's kube-apiserver). The outages file runs once, through a
+## private PgBouncer in transaction mode (the production values' shape; direct: run it by hand)
 test-faults: services
 	bash test/kube/build.sh >/dev/null
-	$(MOCHA) --timeout 600000 --spec 'test/faults/**/*.test.ts'
+	$(MOCHA) --timeout 600000 --spec 'test/faults/**/*.test.ts' --exclude test/faults/outages.test.ts
+	HERALD_TEST_THROUGH_PGBOUNCER=1 $(MOCHA) --timeout 600000 test/faults/outages.test.ts
 
 bench-api: services build
 	npx tsx bench/api/run.ts

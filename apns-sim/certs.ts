@@ -84,7 +84,11 @@ async function issue(
   return { certFile, keyFile };
 }
 
-/** CA + server certificate (SANs localhost, 127.0.0.1, ::1) in dir; reused when already there. */
+/**
+ * CA + server certificate in dir; reused when already there. SANs localhost, 127.0.0.1, ::1, and
+ * *.herald.test: a name the egress tests' proxy resolves and Herald cannot, so a delivery made
+ * proves it came through the proxy (test/support/connect-proxy.ts; .test is never a real domain).
+ */
 export async function ensureServerCertificate(relativeDir: string): Promise<ServerCertificate> {
   const dir = resolve(relativeDir);
   const ca = await ensureCa(dir);
@@ -93,7 +97,7 @@ export async function ensureServerCertificate(relativeDir: string): Promise<Serv
   if ((await exists(certFile)) && (await exists(keyFile))) return { ...ca, certFile, keyFile };
   await issue(
     dir, ca, 'apns-sim-server', '/CN=localhost',
-    'subjectAltName=DNS:localhost,IP:127.0.0.1,IP:0:0:0:0:0:0:0:1\nextendedKeyUsage=serverAuth\n',
+    'subjectAltName=DNS:localhost,DNS:*.herald.test,IP:127.0.0.1,IP:0:0:0:0:0:0:0:1\nextendedKeyUsage=serverAuth\n',
     (out) => ['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', out],
   );
   return { ...ca, certFile, keyFile };

@@ -4,10 +4,13 @@ import { loadConfig, loadKeyring, redactedConfig, ConfigError, type Config } fro
 import { useKeyring } from '../core/secrets/seal.js';
 import { createLogger, type Logger } from '../core/log.js';
 import { isUnavailable } from '../core/faults/unavailable.js';
+import { createDialer, parseNoProxy, parseProxyUrl, type Dialer } from '../core/net/index.js';
 
 export interface Runtime {
   config: Readonly<Config>;
   logger: Logger;
+  /** The one way out to Apple, Google and webhooks (HTTPS_PROXY, NO_PROXY; core/net/dialer.ts). */
+  dialer: Dialer;
   /** Registers a step of the shutdown; steps run in reverse order of registration. */
   onShutdown(name: string, step: () => Promise<unknown>): void;
 }
@@ -64,7 +67,16 @@ export function startRuntime(role: string): Runtime {
   process.on('unhandledRejection', escaped('unhandledRejection'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
-  return { config, logger, onShutdown: (name, step) => steps.push({ name, step }) };
+  return { config, logger, dialer: dialerFor(config, logger), onShutdown: (name, step) => steps.push({ name, step }) };
+}
+
+/** The process's dialer from the proxy settings (validated by loadConfig). */
+export function dialerFor(config: Config, logger: Logger): Dialer {
+  return createDialer({
+    proxy: config.httpsProxy ? parseProxyUrl(config.httpsProxy) : undefined,
+    noProxy: parseNoProxy(config.noProxy),
+    logger,
+  });
 }
 
 /** A one-line fatal message for a command-line user, no stack trace. */

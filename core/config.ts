@@ -3,11 +3,28 @@
 
 import { maskUrlSecrets } from './secrets/mask.js';
 import { parseKey, SealError, type Keyring } from './secrets/seal.js';
+import { parseNoProxy, parseProxyUrl, proxyUrlForLog, ProxySettingError } from './formats/proxy-settings.js';
 
 export type MirrorMode = 'all' | 'broadcasts' | 'none';
 
 export interface Config {
   databaseUrl: string;
+  /**
+   * PostgreSQL itself, for the work that needs a session of its own (the scheduler's leadership
+   * lock, `herald migrate`). Set when databaseUrl is a pooler in transaction mode (PgBouncer):
+   * the pools then prepare no named statement and send no session setting (docs/install.md
+   * "PgBouncer"). Unset: databaseUrl serves both.
+   */
+  databaseSessionUrl?: string;
+  /** Connections each role's pool may hold to databaseUrl (docs/install.md "Database connections"). */
+  apiDatabaseConnections: number;
+  /** Unset: the sender's own default for its slots (sender/sender.ts senderPoolSize). */
+  senderDatabaseConnections?: number;
+  controllerDatabaseConnections: number;
+  /** HTTPS_PROXY (or https_proxy): the egress proxy of every connection to Apple, Google and webhooks (core/net/). Logged masked. */
+  httpsProxy?: string;
+  /** NO_PROXY (or no_proxy): the hosts that go direct. */
+  noProxy?: string;
   redisUrl: string;
   natsUrl: string;
   httpHost: string;
@@ -131,9 +148,36 @@ function url(env: Env, name: string, fallback: string, schemes: readonly string[
   return raw;
 }
 
+/** The proxy variables as curl and Go read them: the upper-case name first, then the lower-case one. */
+function proxyVariable(env: Env, name: string): { name: string; value: string } | undefined {
+  for (const n of [name, name.toLowerCase()]) {
+    const value = optional(env, n);
+    if (value !== undefined) return { name: n, value };
+  }
+  return undefined;
+}
+
+function proxySettings(env: Env): Pick<Config, 'httpsProxy' | 'noProxy'> {
+  const proxy = proxyVariable(env, 'HTTPS_PROXY');
+  const noProxy = proxyVariable(env, 'NO_PROXY');
+  try {
+    if (proxy) parseProxyUrl(proxy.value, proxy.name);
+    if (noProxy) parseNoProxy(noProxy.value, noProxy.name);
+  } catch (error) {
+    if (error instanceof ProxySettingError) throw new ConfigError(error.message);
+    throw error;
+  }
+  return { httpsProxy: proxy?.value, noProxy: noProxy?.value };
+}
+
 export function loadConfig(env: Env): Readonly<Config> {
   return Object.freeze({
     databaseUrl: url(env, 'HERALD_DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/herald', ['postgres', 'postgresql']),
+    databaseSessionUrl: optional(env, 'HERALD_DATABASE_SESSION_URL') === undefined ? undefined : url(env, 'HERALD_DATABASE_SESSION_URL', '', ['postgres', 'postgresql']),
+    apiDatabaseConnections: integer(env, 'HERALD_API_DATABASE_CONNECTIONS', 20, 2, 1000),
+    senderDatabaseConnections: optional(env, 'HERALD_SENDER_DATABASE_CONNECTIONS') === undefined ? undefined : integer(env, 'HERALD_SENDER_DATABASE_CONNECTIONS', 0, 2, 1000),
+    controllerDatabaseConnections: integer(env, 'HERALD_CONTROLLER_DATABASE_CONNECTIONS', 8, 2, 1000),
+    ...proxySettings(env),
     redisUrl: url(env, 'HERALD_REDIS_URL', 'redis://127.0.0.1:6379', ['redis', 'rediss']),
     natsUrl: url(env, 'HERALD_NATS_URL', 'nats://127.0.0.1:4222', ['nats', 'tls', 'ws', 'wss'], true),
     httpHost: text(env, 'HERALD_HTTP_HOST', '0.0.0.0'),
@@ -183,7 +227,11 @@ export function loadConfig(env: Env): Readonly<Config> {
 /** The configuration as it may be logged: every secret form in a URL is masked (core/secrets/mask.ts). */
 export function redactedConfig(config: Config): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(config).map(([name, value]) => [name, typeof value === 'string' ? maskUrlSecrets(value) : value]),
+    Object.entries(config).map(([name, value]) => [
+      name,
+      // The proxy's user may be written without a scheme (`user:pass@proxy:3128`), which no URL rule sees.
+      name === 'httpsProxy' && typeof value === 'string' ? proxyUrlForLog(value) : typeof value === 'string' ? maskUrlSecrets(value) : value,
+    ]),
   );
 }
 

@@ -1,4 +1,4 @@
-// `make services`: PostgreSQL, Redis and NATS JetStream running locally (see test/env/services.ts),
+// `make services`: PostgreSQL, Redis, NATS JetStream and PgBouncer running locally (see test/env/services.ts),
 // and the HTTP/2 tools the tests use. `--only=postgres,redis,nats` (`make dev`): those servers,
 // nothing more.
 import { ensureNats, ensurePostgres, ensureRedis, ensureServices } from '../test/env/services.js';
@@ -11,5 +11,5 @@ if (only) {
   process.stdout.write(`up: ${only.join(', ')}\n`);
 } else {
   await ensureServices();
-  process.stdout.write('PostgreSQL :5432, Redis :6379 and NATS JetStream :4222 are up; nghttpd and h2load installed\n');
+  process.stdout.write('PostgreSQL :5432, Redis :6379, NATS JetStream :4222 and PgBouncer :6432 are up; nghttpd and h2load installed\n');
 }

@@ -19,7 +19,7 @@ import { runClaimLoop } from './claim-loop.js';
 import { channelSweepObserver, createSenderMetrics, dispatchObserver, type SenderMetrics } from './metrics.js';
 import { createThrottle } from './throttle.js';
 import { outageLog } from '../core/faults/outage-log.js';
-import { startEventDispatcher, type DispatcherOptions } from '../core/events/dispatcher.js';
+import { EVENT_LANES, startEventDispatcher, type DispatcherOptions } from '../core/events/dispatcher.js';
 import { destinationHealthForMetrics } from '../core/events/health.js';
 import { ChannelSweep } from '../core/live-activities/channel-sweep.js';
 
@@ -52,6 +52,15 @@ export interface SenderOptions {
 
 /** The fast lane's slots when not configured (HERALD_SENDER_LIVE_ACTIVITY_SLOTS). */
 export const DEFAULT_LIVE_ACTIVITY_SLOTS = 2;
+
+/**
+ * A sender's database connections unless HERALD_SENDER_DATABASE_CONNECTIONS says otherwise: two
+ * per slot (a chunk's record and its lease renewal at once), one per event lane, and four for the
+ * planner, the scheduler's duties and the metrics (docs/install.md "Database connections").
+ */
+export function senderPoolSize(concurrency: number, liveActivitySlots: number): number {
+  return (concurrency + liveActivitySlots) * 2 + EVENT_LANES + 4;
+}
 
 export interface Sender {
   metrics: SenderMetrics;
@@ -97,7 +106,7 @@ export async function startSender(opts: SenderOptions): Promise<Sender> {
   const relayOutage = outageLog(logger, 'outbox relay');
   const stopRelay = startOutboxRelay(pool, bus, { onError: (e) => relayOutage.down(e), onOk: () => relayOutage.up() });
   // When this process leads it also deletes ended Live Activities' broadcast channels at Apple.
-  const channels = new ChannelSweep(pool, { broadcastUrl: opts.broadcastUrl, ca: opts.apns.ca }, logger, channelSweepObserver(metrics));
+  const channels = new ChannelSweep(pool, { broadcastUrl: opts.broadcastUrl, ca: opts.apns.ca, dialer: opts.apns.client?.dialer }, logger, channelSweepObserver(metrics));
   const scheduler = startScheduler({ pool, bus, logger, retention: opts.retention, channels }, Math.min(opts.dutyEveryMs ?? 500, 1000));
   // Events yield to this sender's deliveries (core/events/dispatcher.ts YIELD_MS).
   const busy = () => loops.some(({ loop }) => loop.active() > 0);

@@ -3,14 +3,17 @@
 // x/net/http2 sink that answers 200, built on demand) in its own process, so what is measured
 // is the sender; `--gateway URL --gateway-ca FILE` points the senders at any other sink
 // (its CPU is then not measured). Beside it, the sink's ceiling measured with h2load.
+// `--proxy`: the api and senders reach the sink through a CONNECT proxy in a process of its own
+// (HTTPS_PROXY; the sink's name, sink.herald.test, resolves only there), its CPU printed apart.
 //
 //   npx tsx bench/delivery/run.ts [--devices 1000000] [--senders 1,2] [--concurrency 8]
 //        [--connections 2] [--streams 1000] [--h2load-n 300000] [--keep-db]
-//        [--gateway URL --gateway-ca FILE] [--client lean|node-apn] [--events]
+//        [--gateway URL --gateway-ca FILE] [--client lean|node-apn] [--events] [--proxy]
 //
 // Needs PostgreSQL, Redis and NATS on their usual ports (as the tests do). Prints one line per
 // run and a summary; never part of `make test`.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,6 +41,7 @@ const { values } = parseArgs({
     'gateway-ca': { type: 'string' },
     client: { type: 'string', default: 'lean' },
     events: { type: 'boolean', default: false },
+    proxy: { type: 'boolean', default: false },
   },
 });
 const DEVICES = Number(values.devices);
@@ -55,8 +59,20 @@ async function prepareDatabase(): Promise<{ appId: string; apiKey: string }> {
   });
 }
 
+/** --proxy: the CONNECT proxy's process, the sink's name mapped to its address there only. */
+async function startProxy(sinkUrl: string): Promise<{ url: string; gateway: string; pid: number }> {
+  const sink = new URL(sinkUrl);
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../support/connect-proxy-process.ts')], {
+    env: { ...process.env, PROXY_HOSTS: JSON.stringify({ 'sink.herald.test': sink.hostname }) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  process.on('exit', () => child.kill('SIGKILL'));
+  const port = await new Promise<number>((resolve) => createInterface({ input: child.stdout! }).on('line', (l) => /^proxy \d+$/.test(l) && resolve(Number(l.split(' ')[1]))));
+  return { url: `http://127.0.0.1:${port}`, gateway: `https://sink.herald.test:${sink.port}`, pid: child.pid! };
+}
+
 async function runOnce(senders: number, sim: { url: string; caFile: string; pid?: number }, appId: string, apiKey: string): Promise<Record<string, number>> {
-  const env = {
+  const env: Record<string, string> = {
     HERALD_DATABASE_URL: dbUrl,
     HERALD_STREAM_PREFIX: PREFIX,
     HERALD_REDIS_PREFIX: `${PREFIX.toLowerCase()}:`,
@@ -70,6 +86,7 @@ async function runOnce(senders: number, sim: { url: string; caFile: string; pid?
     HERALD_APNS_CONNECTIONS: values.connections!,
     HERALD_APNS_MAX_STREAMS: values.streams!,
     HERALD_APNS_CLIENT: values.client!,
+    ...(proxy ? { HTTPS_PROXY: proxy.url, HERALD_APNS_URL: proxy.gateway } : {}),
   };
   const api = await spawnHerald(['api'], env, /^listening \d+/);
   const port = Number(api.line.split(' ')[1]);
@@ -77,6 +94,7 @@ async function runOnce(senders: number, sim: { url: string; caFile: string; pid?
   const prof = process.env.HERALD_BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.HERALD_BENCH_PROFILE}`] : [];
   const procs = await Promise.all(Array.from({ length: senders }, () => spawnHerald(['sender'], env, /^metrics \d+/, { nodeArgs: prof })));
   const simCpuBefore = sim.pid ? cpuSeconds(sim.pid) : Number.NaN;
+  const proxyCpuBefore = proxy ? cpuSeconds(proxy.pid) : Number.NaN;
   await new Promise((r) => setTimeout(r, 1000));
   const pool = createPool(dbUrl, { max: 2 });
   const cpuBefore = procs.map((p) => cpuSeconds(p.child.pid!));
@@ -98,10 +116,11 @@ async function runOnce(senders: number, sim: { url: string; caFile: string; pid?
   const seconds = (Number(last) - answeredAt) / 1000;
   const cpu = procs.map((p, i) => cpuSeconds(p.child.pid!) - cpuBefore[i]);
   const simCpu = sim.pid ? cpuSeconds(sim.pid) - simCpuBefore : Number.NaN;
+  const proxyCpu = proxy ? cpuSeconds(proxy.pid) - proxyCpuBefore : Number.NaN;
   await pool.end();
   for (const p of [api, ...procs]) p.child.kill('SIGTERM');
   await Promise.all([api, ...procs].map((p) => new Promise((r) => (p.child.exitCode !== null ? r(null) : p.child.once('exit', r)))));
-  return { senders, devices: body.estimate, sent: row.sent, failed: row.failed, seconds, perSecond: row.sent / seconds, senderCpuSeconds: cpu.reduce((a, b) => a + b, 0), sinkCpuSeconds: simCpu };
+  return { senders, devices: body.estimate, sent: row.sent, failed: row.failed, seconds, perSecond: row.sent / seconds, senderCpuSeconds: cpu.reduce((a, b) => a + b, 0), sinkCpuSeconds: simCpu, proxyCpuSeconds: proxyCpu };
 }
 
 async function ceiling(sim: { port: number }): Promise<{ perSecond: number; raw: string }> {
@@ -121,6 +140,7 @@ async function ceiling(sim: { port: number }): Promise<{ perSecond: number; raw:
 const { appId, apiKey } = await prepareDatabase();
 const goSink = values.gateway ? undefined : await startGoSink({ maxStreams: 1000 });
 const sim = goSink ?? { url: values.gateway!, port: Number(new URL(values.gateway!).port || 443), caFile: values['gateway-ca'] ?? '', pid: undefined };
+const proxy = values.proxy ? await startProxy(sim.url) : undefined;
 const results = [];
 for (const n of values.senders!.split(',').map(Number)) {
   const r = await runOnce(n, sim, appId, apiKey);
@@ -130,7 +150,7 @@ for (const n of values.senders!.split(',').map(Number)) {
 const c = await ceiling(sim);
 console.log(`h2load ceiling: ${c.perSecond.toFixed(0)} req/s (${c.raw})`);
 for (const r of results) {
-  console.log(`${r.senders} sender(s): ${r.devices} devices in ${r.seconds.toFixed(1)} s = ${r.perSecond.toFixed(0)} devices/s, ${(100 * r.perSecond / c.perSecond).toFixed(0)}% of the sink's ceiling; sender CPU ${r.senderCpuSeconds.toFixed(1)} s (${((1e6 * r.senderCpuSeconds) / r.devices).toFixed(1)} µs/device), sink CPU ${r.sinkCpuSeconds.toFixed(1)} s`);
+  console.log(`${r.senders} sender(s): ${r.devices} devices in ${r.seconds.toFixed(1)} s = ${r.perSecond.toFixed(0)} devices/s, ${(100 * r.perSecond / c.perSecond).toFixed(0)}% of the sink's ceiling; sender CPU ${r.senderCpuSeconds.toFixed(1)} s (${((1e6 * r.senderCpuSeconds) / r.devices).toFixed(1)} µs/device), sink CPU ${r.sinkCpuSeconds.toFixed(1)} s${proxy ? `, proxy CPU ${r.proxyCpuSeconds.toFixed(1)} s` : ''}`);
 }
 const bus = await connectBus(process.env.HERALD_NATS_URL ?? 'nats://127.0.0.1:4222', PREFIX);
 await deleteStreams(bus.jsm, bus.names);

@@ -12,9 +12,15 @@ import { fail, usageError } from '../runtime.js';
 import { isUuid } from '../../core/formats/uuid.js';
 
 
+/** A one-off command's pool: two connections to HERALD_DATABASE_URL, set for a pooler in front like the roles' (core/store/db.ts). */
+export function commandPool(): Pool {
+  const config = loadConfig(process.env);
+  return createPool(config.databaseUrl, { max: 2, applicationName: 'herald-cli', sessionUrl: config.databaseSessionUrl });
+}
+
 export async function withPool<T>(work: (pool: Pool) => Promise<T>): Promise<T> {
   useKeyring(loadKeyring(process.env)); // apps apply stores credentials
-  const pool = createPool(loadConfig(process.env).databaseUrl, { max: 2, applicationName: 'herald-cli' });
+  const pool = commandPool();
   try {
     return await work(pool);
   } finally {

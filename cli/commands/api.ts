@@ -11,13 +11,15 @@ import { listenOn, openBus, openDatabase } from '../startup.js';
 import { outageLog } from '../../core/faults/outage-log.js';
 import { readFileSync } from 'node:fs';
 import { LiveActivityBroadcast } from '../../api/live-activities/broadcast.js';
+import { registerEgressMetrics } from '../../core/net/index.js';
 
 export async function runApi(rt: Runtime): Promise<void> {
   const { config, logger } = rt;
-  const pool = await openDatabase(config.databaseUrl, { max: 20, applicationName: 'herald-api', logger });
+  const pool = await openDatabase(config.databaseUrl, { max: config.apiDatabaseConnections, sessionUrl: config.databaseSessionUrl, applicationName: 'herald-api', logger });
   const bus = await openBus(config.natsUrl, config.streamPrefix, { name: 'herald-api', logger });
   const limits = await buildLimits(rt, pool);
   const metrics = createApiMetrics({ defaults: true, backlog: () => readBacklog(pool) });
+  registerEgressMetrics(metrics.registry, rt.dialer);
   // Apple's broadcast push (issue 29): channels at starts, one request per update, for the Apps
   // that opt in; the gateway and CA settings are the senders'.
   const liveActivityBroadcast = new LiveActivityBroadcast(
@@ -27,7 +29,7 @@ export async function runApi(rt: Runtime): Promise<void> {
       sandboxUrl: config.apnsSandboxUrl,
       ca: config.apnsCaFile ? readFileSync(config.apnsCaFile, 'utf8') : undefined,
       broadcastUrl: config.apnsBroadcastUrl,
-      client: { adapter: config.apnsClient },
+      client: { adapter: config.apnsClient, dialer: rt.dialer },
     },
     logger,
     metrics.registry,

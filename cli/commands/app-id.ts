@@ -2,18 +2,16 @@
 // move to another App. An App can otherwise claim only an id no other app holds, so a
 // tenant cannot take over another namespace's app by naming its id in spec.appId. Run it after the
 // old App is deleted; the App named here then adopts the id, its keys, installs and sends.
-import { createPool } from '../../core/store/db.js';
-import { loadConfig } from '../../core/config.js';
 import { moveAppId } from '../../core/apps/app-store.js';
 import { issueIdentitySecret, setIdentityRequired } from '../../core/apps/identity.js';
 import { fail, usageError } from '../runtime.js';
-import { appByName, withPool } from './admin.js';
+import { appByName, commandPool, withPool } from './admin.js';
 import { isUuid } from '../../core/formats/uuid.js';
 
 
 export async function appsMoveId(appName: string | undefined, appId: string | undefined): Promise<void> {
   if (!appName || !appId || !isUuid(appId)) usageError('usage: herald apps move-id --app NAMESPACE/NAME APP_ID');
-  const pool = createPool(loadConfig(process.env).databaseUrl, { max: 2, applicationName: 'herald-cli' });
+  const pool = commandPool();
   try {
     const app = await moveAppId(pool, appId.toLowerCase(), appName);
     process.stdout.write(`app id ${app.id} now belongs to ${app.name}\n`);

@@ -11,6 +11,7 @@ import { controllerMetrics, serveControllerMetrics } from '../../controller/metr
 import type { Runtime } from '../runtime.js';
 import { fail } from '../runtime.js';
 import { listening, openBus, openDatabase } from '../startup.js';
+import { registerEgressMetrics } from '../../core/net/index.js';
 
 export async function runController(rt: Runtime): Promise<void> {
   const { config, logger } = rt;
@@ -24,7 +25,7 @@ export async function runController(rt: Runtime): Promise<void> {
     fail((error as Error).message, 2);
   }
   const kc = kube.kc;
-  const pool = await openDatabase(config.databaseUrl, { max: 8, applicationName: 'herald-controller', logger });
+  const pool = await openDatabase(config.databaseUrl, { max: config.controllerDatabaseConnections, sessionUrl: config.databaseSessionUrl, applicationName: 'herald-controller', logger });
   const bus = await openBus(config.natsUrl, config.streamPrefix, { name: 'herald-controller', logger });
   const identity = config.podName ?? `${hostname()}-${randomBytes(3).toString('hex')}`;
   const controller = await startController({
@@ -40,7 +41,7 @@ export async function runController(rt: Runtime): Promise<void> {
       resyncMs: config.controllerResyncSeconds * 1000,
       eventHttpHosts: config.eventHttpHosts,
       statusWritesPerSecond: config.kubeStatusWritesPerSecond,
-      channelManagement: { broadcastUrl: config.apnsBroadcastUrl, ca: config.apnsCaFile ? readFileSync(config.apnsCaFile, 'utf8') : undefined },
+      channelManagement: { broadcastUrl: config.apnsBroadcastUrl, ca: config.apnsCaFile ? readFileSync(config.apnsCaFile, 'utf8') : undefined, dialer: rt.dialer },
       identity,
       lease: { namespace: config.leaseNamespace, name: config.leaseName, durationSeconds: config.leaseDurationSeconds },
     },
@@ -50,9 +51,9 @@ export async function runController(rt: Runtime): Promise<void> {
     await pool.end();
   });
   rt.onShutdown('controller', () => controller.stop());
-  const metrics = await listening('HERALD_METRICS_PORT', config.metricsPort, config.httpHost, () =>
-    serveControllerMetrics(controllerMetrics(controller, { defaults: true }), config.httpHost, config.metricsPort),
-  );
+  const registry = controllerMetrics(controller, { defaults: true });
+  registerEgressMetrics(registry, rt.dialer);
+  const metrics = await listening('HERALD_METRICS_PORT', config.metricsPort, config.httpHost, () => serveControllerMetrics(registry, config.httpHost, config.metricsPort));
   rt.onShutdown('metrics server', () => new Promise<void>((resolve) => metrics.server.close(() => resolve())));
   void controller.lost.then(() => {
     logger.error('leadership lost; exiting so that only the new leader works');

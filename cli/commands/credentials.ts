@@ -3,13 +3,13 @@
 // it after setting a new key with the old one in HERALD_ENCRYPTION_KEYS_PREVIOUS, then drop the
 // old key; run it once after upgrading, to seal rows stored in clear before and rows sealed
 // before values were bound to their place.
-import { createPool } from '../../core/store/db.js';
-import { ConfigError, loadConfig, loadKeyring } from '../../core/config.js';
+import { ConfigError, loadKeyring } from '../../core/config.js';
 import { resealCredentials } from '../../core/apps/app-store.js';
 import { resealIdentitySecrets } from '../../core/apps/identity.js';
 import { resealEventSecrets } from '../../core/events/destinations.js';
 import { useKeyring } from '../../core/secrets/seal.js';
 import { fail } from '../runtime.js';
+import { commandPool } from './admin.js';
 
 export async function credentialsRotateKey(): Promise<void> {
   let keyring;
@@ -21,7 +21,7 @@ export async function credentialsRotateKey(): Promise<void> {
   }
   if (!keyring.current) fail('HERALD_ENCRYPTION_KEY is not set: there is no key to seal with', 2);
   useKeyring(keyring);
-  const pool = createPool(loadConfig(process.env).databaseUrl, { max: 2, applicationName: 'herald-cli' });
+  const pool = commandPool();
   try {
     const changed = await resealCredentials(pool);
     const secrets = await resealIdentitySecrets(pool);

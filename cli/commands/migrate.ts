@@ -6,9 +6,12 @@ import { loadConfig } from '../../core/config.js';
 
 export async function runMigrate(): Promise<void> {
   const config = loadConfig(process.env);
-  await ensureDatabase(config.databaseUrl);
+  // PostgreSQL itself: the migrations' advisory lock is a session's, which a pooler in transaction
+  // mode would leave on whichever server connection ran it (docs/install.md "PgBouncer").
+  const url = config.databaseSessionUrl ?? config.databaseUrl;
+  await ensureDatabase(url);
   // No statement timeout: a migration may rewrite a large table.
-  const pool = await openDatabase(config.databaseUrl, { max: 1, applicationName: 'herald-migrate', schema: false, statementTimeoutMs: 0 });
+  const pool = await openDatabase(url, { max: 1, applicationName: 'herald-migrate', schema: false, statementTimeoutMs: 0 });
   try {
     const applied = await migrate(pool);
     process.stdout.write(applied.length ? `applied ${applied.join(', ')}\n` : 'schema is up to date\n');

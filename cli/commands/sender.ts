@@ -2,13 +2,14 @@
 // and its /metrics, and on SIGTERM stops claiming, lets taken chunks finish (or hands them back), then closes its clients and exits.
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
-import { startSender, createSenderMetrics, serveMetrics, type Sender } from '../../sender/index.js';
+import { startSender, createSenderMetrics, serveMetrics, senderPoolSize, type Sender } from '../../sender/index.js';
 import { chunkBacklog } from '../../core/delivery/claim.js';
 import type { Runtime } from '../runtime.js';
 import { listening, openBus, openDatabase } from '../startup.js';
 import { outageLog } from '../../core/faults/outage-log.js';
 import { EVENT_LANES } from '../../core/events/dispatcher.js';
 import { destinationHealthForMetrics } from '../../core/events/health.js';
+import { registerEgressMetrics } from '../../core/net/index.js';
 
 export async function runSender(rt: Runtime, opts: { serveMetrics?: boolean } = {}): Promise<void> {
   await startSenderRole(rt, opts);
@@ -18,8 +19,8 @@ export async function startSenderRole(rt: Runtime, opts: { serveMetrics?: boolea
   const { config, logger } = rt;
   const concurrency = config.senderConcurrency;
   const liveActivitySlots = config.senderLiveActivitySlots;
-  // The event dispatcher's lanes get connections of their own on top (core/events/dispatcher.ts).
-  const pool = await openDatabase(config.databaseUrl, { max: (concurrency + liveActivitySlots) * 2 + 4 + EVENT_LANES, applicationName: 'herald-sender', logger });
+  const max = config.senderDatabaseConnections ?? senderPoolSize(concurrency, liveActivitySlots);
+  const pool = await openDatabase(config.databaseUrl, { max, sessionUrl: config.databaseSessionUrl, applicationName: 'herald-sender', logger });
   const bus = await openBus(config.natsUrl, config.streamPrefix, { name: 'herald-sender', logger });
   // Redis only holds the throttle buckets: without it throttled sends wait, nothing else stops.
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false });
@@ -31,6 +32,7 @@ export async function startSenderRole(rt: Runtime, opts: { serveMetrics?: boolea
     lag: () => chunkBacklog(pool),
     destinations: (limit) => destinationHealthForMetrics(pool, limit),
   });
+  registerEgressMetrics(metrics.registry, rt.dialer);
   const sender = await startSender({
     pool,
     bus,
@@ -40,14 +42,14 @@ export async function startSenderRole(rt: Runtime, opts: { serveMetrics?: boolea
     metrics,
     concurrency,
     liveActivitySlots,
-    events: { httpHosts: config.eventHttpHosts, lanes: EVENT_LANES },
+    events: { httpHosts: config.eventHttpHosts, lanes: EVENT_LANES, dialer: rt.dialer },
     retention: { finishedSendDays: config.finishedSendRetentionDays, chunkDays: config.chunkRetentionDays },
     broadcastUrl: config.apnsBroadcastUrl,
     apns: {
       url: config.apnsUrl,
       sandboxUrl: config.apnsSandboxUrl,
       ca: config.apnsCaFile ? readFileSync(config.apnsCaFile, 'utf8') : undefined,
-      client: { adapter: config.apnsClient, connections: config.apnsConnections, maxConcurrentStreams: config.apnsMaxStreams },
+      client: { adapter: config.apnsClient, connections: config.apnsConnections, maxConcurrentStreams: config.apnsMaxStreams, dialer: rt.dialer },
     },
     worker: {
       leaseMs: config.senderLeaseMs,

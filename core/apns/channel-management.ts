@@ -15,6 +15,7 @@ import { tlsOptions } from './tls-options.js';
 import type { ApnsTarget } from './types.js';
 import { isHeaderValue } from '../formats/header-value.js';
 import { isChannelId } from '../formats/channel-id.js';
+import { directDialer, type Dialer } from '../net/dialer.js';
 
 /** 0: no message stored; 1: the most recent one (a device subscribing later receives it). */
 export type MessageStoragePolicy = 0 | 1;
@@ -57,8 +58,9 @@ function parseObject(text: string | undefined): Record<string, unknown> | undefi
  * `target.topic` is the bundle id; `target.url` the management host override (HERALD_APNS_BROADCAST_URL).
  * `opts.signer`: the app's provider-token signer, kept by the caller across managers (Apple
  * refuses tokens refreshed too often, TooManyProviderTokenUpdates); else one of its own.
+ * `opts.dialer`: the way out (HTTPS_PROXY, NO_PROXY: core/net/dialer.ts); direct when absent.
  */
-export function createChannelManager(target: ApnsTarget, opts: { timeoutMs?: number; signer?: ProviderTokenSigner } = {}): ChannelManager {
+export function createChannelManager(target: ApnsTarget, opts: { timeoutMs?: number; signer?: ProviderTokenSigner; dialer?: Dialer } = {}): ChannelManager {
   const origin = channelManagementOrigin(target);
   const c = target.credentials;
   const signer = c.kind === 'token' ? (opts.signer ?? new ProviderTokenSigner(c.keyP8, c.keyId, c.teamId)) : undefined;
@@ -67,7 +69,7 @@ export function createChannelManager(target: ApnsTarget, opts: { timeoutMs?: num
 
   function open(): ClientHttp2Session {
     if (!session || session.closed || session.destroyed) {
-      session = connect(origin, tlsOptions(target));
+      session = connect(origin, { ...tlsOptions(target), createConnection: (opts.dialer ?? directDialer).http2Connection() });
       session.on('error', () => session?.destroy());
     }
     return session;

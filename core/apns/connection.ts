@@ -3,7 +3,7 @@
 // peer's frames are parsed as they arrive and answers handed back per request. What the peer
 // may do (SETTINGS mid-flight, windows, PING, GOAWAY, RST_STREAM, CONTINUATION, a dropped
 // socket) and what happens then: the table in docs/apns.md, "The lean transport".
-import { connect, type ConnectionOptions, type TLSSocket } from 'node:tls';
+import type { ConnectionOptions, TLSSocket } from 'node:tls';
 import { isIP } from 'node:net';
 import type { Logger } from 'pino';
 import {
@@ -14,6 +14,7 @@ import { parseFrame, type ParsedFrame } from './frame-rules.js';
 import { HpackDecoder, HpackError } from './hpack.js';
 import { RequestEncoder, varyingFieldsBound, writePseudoFields, writeVaryingFields } from './request-block.js';
 import type { Pending } from './pending.js';
+import { directDialer, type Dialer } from '../net/dialer.js';
 
 /** Our receive window (connection and stream): answers are small, so it never runs dry. */
 const RECV_WINDOW = 1 << 24;
@@ -46,6 +47,8 @@ export interface ConnectionSettings {
   maxStreams: number;
   timeoutMs: number;
   logger: Logger;
+  /** The way out (HTTPS_PROXY, NO_PROXY: core/net/dialer.ts); direct when absent. */
+  dialer?: Dialer;
   /** Tests: retire the connection after this stream id (default LAST_STREAM_ID). */
   lastStreamId?: number;
   /** Tests: close an idle connection after this long (default IDLE_CLOSE_MS). */
@@ -81,7 +84,7 @@ export class H2Connection {
   constructor(private readonly s: ConnectionSettings, private readonly hooks: ConnectionHooks) {
     this.reader = new FrameReader((type, flags, id, payload) => this.onFrame(type, flags, id, payload));
     const servername = isIP(s.host) ? undefined : s.host;
-    this.socket = connect({ ...s.tls, host: s.host, port: s.port, servername, ALPNProtocols: ['h2'] });
+    this.socket = (s.dialer ?? directDialer).tls({ host: s.host, port: s.port }, { ...s.tls, servername, ALPNProtocols: ['h2'] });
     this.socket.setNoDelay(true);
     const connectTimer = setTimeout(() => this.destroy(new Error(`no HTTP/2 SETTINGS in ${s.timeoutMs} ms`)), s.timeoutMs);
     connectTimer.unref();

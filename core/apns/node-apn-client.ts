@@ -54,6 +54,9 @@ export function createNodeApnClient(target: ApnsTarget, opts: ApnsClientOptions 
     requestTimeout: opts.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
     ...(target.ca ? { ca: [...rootCertificates, target.ca] } : {}),
   };
+  // node-apn hands its options to node:http2's connect(): the session's socket comes through the
+  // dialer (HTTPS_PROXY, NO_PROXY), never node-apn's own proxy support.
+  if (opts.dialer) Object.assign(options, { createConnection: opts.dialer.http2Connection() });
   if (c.kind === 'token') options.token = { key: c.keyP8, keyId: c.keyId, teamId: c.teamId };
   else if (c.pfx) Object.assign(options, { pfx: c.pfx, passphrase: c.passphrase });
   else if (c.cert && c.key) Object.assign(options, { cert: c.cert, key: c.key, passphrase: c.passphrase });

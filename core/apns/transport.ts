@@ -147,7 +147,7 @@ export function createLeanApnsClient(target: ApnsTarget, opts: ApnsClientOptions
         slots[i] = conn = undefined;
       }
       if (!conn && now - failedAt[i] >= RECONNECT_PAUSE_MS) {
-        slots[i] = conn = new H2Connection({ id: nextId++, host, port, tls, maxStreams, timeoutMs, logger, lastStreamId: opts.lastStreamId, idleCloseMs: opts.idleCloseMs }, hooks);
+        slots[i] = conn = new H2Connection({ id: nextId++, host, port, tls, maxStreams, timeoutMs, logger, dialer: opts.dialer, lastStreamId: opts.lastStreamId, idleCloseMs: opts.idleCloseMs }, hooks);
       }
       if (!conn) continue;
       alive++;

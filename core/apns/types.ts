@@ -3,6 +3,7 @@
 // provider token and retries that one message once.
 import type { Logger } from 'pino';
 import type { HeraldPushType } from '../payload/push-types.js';
+import type { Dialer } from '../net/dialer.js';
 
 export type ApnsCredentials =
   | { kind: 'token'; keyP8: string; keyId: string; teamId: string }
@@ -81,6 +82,8 @@ export interface ApnsClientOptions {
   /** Per-request timeout in ms (default 10,000). */
   requestTimeoutMs?: number;
   logger?: Logger;
+  /** The way out (HTTPS_PROXY, NO_PROXY: core/net/dialer.ts); direct when absent. */
+  dialer?: Dialer;
   /** Lean transport, for tests: retire a connection after this stream id, close one idle this long (ms). */
   lastStreamId?: number;
   idleCloseMs?: number;

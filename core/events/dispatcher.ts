@@ -13,6 +13,7 @@ import { openSigningSecret } from './destinations.js';
 import { destinationUrlProblem } from './destination-url.js';
 import type { EventKind } from './kinds.js';
 import { postBatch } from './post.js';
+import type { Dialer } from '../net/dialer.js';
 import { signatureHeaders } from './sign.js';
 import { publishEvents, STREAM_DESTINATION } from './stream.js';
 import type { Bus } from '../bus/jetstream.js';
@@ -23,6 +24,8 @@ export interface DispatcherOptions {
   logger: Logger;
   /** HERALD_EVENT_HTTP_HOSTS: checked again before each request (the setting may have changed). */
   httpHosts: readonly string[];
+  /** The way out (HTTPS_PROXY, NO_PROXY: core/net/dialer.ts); direct when absent. */
+  dialer?: Dialer;
   /** Destinations served at once by this process. */
   lanes?: number;
   /** Events per request. */
@@ -213,7 +216,7 @@ export function startEventDispatcher(opts: DispatcherOptions, run = true): Event
       ? { ...(await publishEvents(opts.stream, batch.events)), retryAfterMs: undefined }
       : problem
       ? { status: 0, error: problem, retryAfterMs: undefined }
-      : await postBatch(d.url, signatureHeaders(openSigningSecret(d.app_id, d.secret), batch.webhookId, Math.floor(Date.now() / 1000), body), body, { timeoutMs, httpHosts: opts.httpHosts });
+      : await postBatch(d.url, signatureHeaders(openSigningSecret(d.app_id, d.secret), batch.webhookId, Math.floor(Date.now() / 1000), body), body, { timeoutMs, httpHosts: opts.httpHosts, dialer: opts.dialer });
     if (result.status >= 200 && result.status < 300) {
       const [set, values] = moveTo(batch.next, batch.events.length);
       await release(d, set, [...values]);

@@ -1,11 +1,14 @@
 // One POST of a batch to a destination: the connection goes only to an address checked at connect
 // time (its name resolved here, a link-local, metadata or unlisted loopback answer refused:
-// checked-lookup.ts; no DNS rebinding past the check), a redirect is an answer like any failure
-// (never followed), and the whole request has a deadline. The answer's body is read and dropped.
+// checked-lookup.ts; no DNS rebinding past the check), through the egress proxy unless NO_PROXY
+// exempts the host (the dialer tunnels to the checked address, so the proxy resolves nothing:
+// core/net/dialer.ts), a redirect is an answer like any failure (never followed), and the whole
+// request has a deadline. The answer's body is read and dropped.
 import { request as httpRequest, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { addressRefusal, checkedLookup } from './checked-lookup.js';
+import { directDialer, type Dialer } from '../net/dialer.js';
 
 export interface PostResult {
   /** The HTTP status; 0 when no answer came (refused, reset, timed out, a forbidden address). */
@@ -29,14 +32,17 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
-/** `httpHosts`: HERALD_EVENT_HTTP_HOSTS, the hosts whose loopback answers a connection may take. */
-export function postBatch(url: string, headers: Record<string, string>, body: string, opts: { timeoutMs: number; httpHosts: readonly string[] }): Promise<PostResult> {
+/**
+ * `httpHosts`: HERALD_EVENT_HTTP_HOSTS, the hosts whose loopback answers a connection may take;
+ * `dialer`: the way out (direct when absent).
+ */
+export function postBatch(url: string, headers: Record<string, string>, body: string, opts: { timeoutMs: number; httpHosts: readonly string[]; dialer?: Dialer }): Promise<PostResult> {
   const { timeoutMs } = opts;
   const target = new URL(url);
   const options: RequestOptions = {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'herald-events' },
-    lookup: checkedLookup(opts.httpHosts),
+    createConnection: (opts.dialer ?? directDialer).requestConnection({ lookup: checkedLookup(opts.httpHosts), tls: target.protocol === 'https:' ? {} : undefined }),
     timeout: timeoutMs,
   };
   // An address written in the URL skips the lookup: it was checked when the App was applied, and

@@ -9,12 +9,15 @@ import { toApnsCredentials } from '../apns/clients.js';
 import type { ApnsCredentials } from '../apns/types.js';
 import { ProviderTokenSigner } from '../apns/provider-token.js';
 import { createChannelManager, type ChannelManager } from '../apns/channel-management.js';
+import type { Dialer } from '../net/dialer.js';
 
 export interface ChannelManagementSettings {
   /** HERALD_APNS_BROADCAST_URL: overrides Apple's channel management host. */
   broadcastUrl?: string;
   /** Content of HERALD_APNS_CA_FILE. */
   ca?: string;
+  /** The way out (HTTPS_PROXY, NO_PROXY: core/net/dialer.ts); direct when absent. */
+  dialer?: Dialer;
 }
 
 export interface ChannelOwner {
@@ -37,7 +40,7 @@ export class ChannelManagers {
     if (!stored) return undefined;
     const credentials = toApnsCredentials(stored);
     const target = { credentials, topic: owner.bundleId, environment: owner.environment, url: this.settings.broadcastUrl, ca: this.settings.ca };
-    return createChannelManager(target, { signer: this.signerFor(owner.id, credentials) });
+    return createChannelManager(target, { signer: this.signerFor(owner.id, credentials), dialer: this.settings.dialer });
   }
 
   private signerFor(appId: string, credentials: ApnsCredentials): ProviderTokenSigner | undefined {

@@ -1,4 +1,7 @@
-// The PostgreSQL pool and the one place pg failures become Herald errors.
+// The PostgreSQL pool and the one place pg failures become Herald errors. Behind a pooler in
+// transaction mode (PgBouncer), a pool's statements are unnamed and its connections carry no
+// session settings, while the work that needs a session (a session advisory lock) gets a
+// connection of its own to PostgreSQL itself (docs/install.md "PgBouncer").
 import pg from 'pg';
 import type { Logger } from '../log.js';
 import { outageLog } from '../faults/outage-log.js';
@@ -18,6 +21,23 @@ export interface PoolOptions {
   logger?: Logger;
   /** Server-side cap on one statement (ms); 0 = none (migrations). */
   statementTimeoutMs?: number;
+  /**
+   * PostgreSQL itself, when `databaseUrl` is a pooler in transaction mode (HERALD_DATABASE_SESSION_URL):
+   * the pool's connections then send no session setting at connect (PgBouncer refuses a startup
+   * parameter it does not know, and would hand the setting to whichever client gets the server
+   * connection next) and prepare no named statement (a server connection is anyone's after each
+   * transaction, so a name prepared by one client is another's "already exists"); the timeouts
+   * are the role's on the server (ALTER ROLE … SET). ownConnection() opens here.
+   */
+  sessionUrl?: string;
+}
+
+/** What a pool carries for its own connections (ownConnection) and its clients (ClassifyingClient). */
+interface HeraldPoolConfig extends pg.PoolConfig {
+  /** Statements unnamed: a pooler in transaction mode is in front. */
+  unnamedStatements?: boolean;
+  /** The configuration of a connection of its own (ownConnection): PostgreSQL itself, with the session settings. */
+  session?: pg.ClientConfig;
 }
 
 /** Default cap on one statement: long enough for the planner's audience pages, short of a hang. */
@@ -50,9 +70,18 @@ function classified(args: unknown[], run: (...a: unknown[]) => unknown): unknown
 }
 
 class ClassifyingClient extends pg.Client {
+  private readonly unnamed: boolean;
+
+  constructor(config?: HeraldPoolConfig) {
+    super(config);
+    this.unnamed = config?.unnamedStatements === true;
+  }
+
   override query(...args: any[]): any {
-    const first = args[0] as { submit?: unknown } | undefined;
+    const first = args[0] as { submit?: unknown; name?: unknown } | undefined;
     if (first && typeof first.submit === 'function') return super.query(first as pg.Submittable); // a stream (COPY)
+    // A named statement is prepared once per connection; behind a transaction pooler it is parsed each time instead.
+    if (this.unnamed && first && typeof first === 'object' && first.name !== undefined) args[0] = { ...first, name: undefined };
     return classified(args, (...a) => (super.query as (...x: unknown[]) => unknown)(...a));
   }
 }
@@ -65,20 +94,31 @@ class ClassifyingPool extends pg.Pool {
 
 export function createPool(databaseUrl: string, opts: PoolOptions = {}): pg.Pool {
   const statementTimeout = opts.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS;
-  const pool = new ClassifyingPool({
+  const connection = {
+    application_name: opts.applicationName ?? 'herald',
+    connectionTimeoutMillis: 5_000,
+    // The client gives up a little after the server's cap, in case the server itself stopped
+    // answering (a half-open connection), so no caller ever hangs.
+    query_timeout: statementTimeout ? statementTimeout + 5_000 : undefined,
+    keepAlive: true,
+  };
+  // The server cancels a statement past this, and ends a transaction left idle.
+  const sessionSettings = {
+    statement_timeout: statementTimeout || undefined,
+    idle_in_transaction_session_timeout: statementTimeout ? statementTimeout * 2 : undefined,
+  };
+  const pooled = opts.sessionUrl !== undefined;
+  const config: HeraldPoolConfig = {
     Client: ClassifyingClient,
     connectionString: databaseUrl,
     max: opts.max ?? 10,
-    application_name: opts.applicationName ?? 'herald',
     idleTimeoutMillis: 30_000,
-    connectionTimeoutMillis: 5_000,
-    // The server cancels a statement past this; the client gives up a little later in case the
-    // server itself stopped answering (a half-open connection), so no caller ever hangs.
-    statement_timeout: statementTimeout || undefined,
-    query_timeout: statementTimeout ? statementTimeout + 5_000 : undefined,
-    idle_in_transaction_session_timeout: statementTimeout ? statementTimeout * 2 : undefined,
-    keepAlive: true,
-  });
+    ...connection,
+    ...(pooled ? {} : sessionSettings),
+    unnamedStatements: pooled,
+    session: { connectionString: opts.sessionUrl ?? databaseUrl, ...connection, ...sessionSettings },
+  };
+  const pool = new ClassifyingPool(config);
   // A connection ended by the server (restart, failover, pg_terminate_backend) emits 'error' on
   // the pool (idle) or on the client (checked out); unhandled, either kills the process. The pool
   // drops that client and opens a new one on the next query, so logging is all there is to do.
@@ -108,7 +148,11 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
   }
 }
 
-/** A connection of its own, outside the pool (a session-level advisory lock), classified like the pool's. */
+/**
+ * A connection of its own, outside the pool, for work that needs a session (a session-level
+ * advisory lock): to PostgreSQL itself when the pool is behind a transaction pooler (the pool's
+ * `sessionUrl`), classified like the pool's.
+ */
 export function ownConnection(pool: pg.Pool): pg.Client {
-  return new ClassifyingClient(pool.options);
+  return new ClassifyingClient((pool.options as HeraldPoolConfig).session ?? pool.options);
 }

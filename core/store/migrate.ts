@@ -31,6 +31,9 @@ export function checkNumbers(files: readonly string[]): string[] {
 export async function migrate(pool: Pool): Promise<string[]> {
   const client = await pool.connect();
   try {
+    // A migration may rewrite a large table: no cap, whatever the role's default (behind
+    // PgBouncer, docs/install.md has the role carry Herald's 30 s).
+    await client.query('SET statement_timeout = 0');
     await client.query('SELECT pg_advisory_lock($1)', [LOCK_ID]);
     await client.query(
       'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
@@ -54,6 +57,7 @@ export async function migrate(pool: Pool): Promise<string[]> {
     return applied;
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [LOCK_ID]).catch(() => undefined);
+    await client.query('RESET statement_timeout').catch(() => undefined);
     client.release();
   }
 }

@@ -7,6 +7,7 @@ import { controllerMetrics } from '../../controller/metrics.js';
 import { LiveActivityBroadcast } from '../../api/live-activities/broadcast.js';
 import type { Pool } from '../../core/store/db.js';
 import { silentLogger } from '../../core/log.js';
+import { createDialer, parseProxyUrl, registerEgressMetrics } from '../../core/net/index.js';
 
 export async function exportedMetricNames(): Promise<string[]> {
   const idle = { outboxPending: 0, outboxOldestSeconds: 0, sendsRunning: 0, sendsOldestUpdateSeconds: 0, credentialExpiries: [] };
@@ -26,6 +27,9 @@ export async function exportedMetricNames(): Promise<string[]> {
     createSenderMetrics({ lag: async () => ({ pending: 0, working: 0 }) }).registry,
     controllerMetrics(controller),
   ];
+  // Each role registers the egress proxy's gauges when HTTPS_PROXY is set (cli/commands/*.ts).
+  const proxied = createDialer({ proxy: parseProxyUrl('http://127.0.0.1:9') });
+  for (const registry of registries) registerEgressMetrics(registry, proxied);
   const names: string[] = [];
   for (const registry of registries) {
     for (const m of await registry.getMetricsAsJSON()) {

@@ -32,6 +32,10 @@ describe('charts/herald: values.schema.json refuses bad values before anything i
     { title: 'a plain-http APNs URL', set: ['apns.url=http://apns.local'], says: ["at '/apns/url'", 'does not match pattern'] },
     { title: 'a lease shorter than 2 s', set: ['controller.leaderElection.leaseDurationSeconds=1'], says: ["at '/controller/leaderElection/leaseDurationSeconds': minimum: got 1, want 2"] },
     { title: 'an unknown simulator auth mode', set: ['apnsSimulator.auth=password'], says: ["at '/apnsSimulator/auth': value must be one of"] },
+    { title: 'an https or socks proxy (HTTPS_PROXY is an http:// CONNECT proxy)', set: ['proxy.https=socks5://proxy:1080'], says: ["at '/proxy/https'", 'does not match pattern'] },
+    { title: 'a NO_PROXY entry holding a comma', set: ['proxy.noProxy[0]=a.svc\\,b.svc'], says: ["at '/proxy/noProxy/0'", 'does not match pattern'] },
+    { title: 'a session URL that is not PostgreSQL', set: ['database.sessionUrl=mysql://db/herald'], says: ["at '/database/sessionUrl'", 'does not match pattern'] },
+    { title: 'a pool of one connection', set: ['sender.databaseConnections=1'], says: ["at '/sender/databaseConnections': minimum: got 1, want 2"] },
   ];
   for (const c of cases) {
     it(`refuses ${c.title}`, async () => {

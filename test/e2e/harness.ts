@@ -152,3 +152,10 @@ export function apiClient(port: number, key: string) {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** One unlabelled series of a process's /metrics (a sender's or controller's metrics port, the api's port); NaN when absent. */
+export async function metric(proc: Proc, name: string): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${proc.port}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return line ? Number(line.slice(name.length + 1)) : NaN;
+}

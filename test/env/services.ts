@@ -1,8 +1,9 @@
-// Makes sure the real servers the integration tests need are up: PostgreSQL (5432), Redis (6379)
-// and NATS with JetStream (4222). Starts a stopped one with the same command the machines use,
-// and installs its Debian package first when it is missing (a fresh CI machine).
+// Makes sure the real servers the integration tests need are up: PostgreSQL (5432), Redis (6379),
+// NATS with JetStream (4222) and PgBouncer in transaction mode in front of that PostgreSQL (6432).
+// Starts a stopped one with the same command the machines use, and installs its Debian package
+// first when it is missing (a fresh CI machine).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { waitFor } from '../support/wait.js';
 
@@ -60,6 +61,56 @@ export async function ensureNats(): Promise<void> {
   await waitForPort(4222, 'NATS');
 }
 
+/** The machine's PgBouncer (tests of Herald behind it: test/store/pgbouncer.test.ts and others). */
+export const PGBOUNCER_PORT = 6432;
+
+/**
+ * PgBouncer's configuration in transaction mode (the common mode, and the one that breaks session
+ * features): every database name of `server` reached as `postgres` (the machines' trust setup), a
+ * small server pool so that Herald's clients really share server connections. `dir` holds the
+ * pid and log files. Shared by the machine's PgBouncer and the fault suite's private one.
+ */
+export function pgbouncerIni(opts: { port: number; serverPort: number; dir: string; poolSize?: number }): string {
+  return [
+    '[databases]',
+    `* = host=127.0.0.1 port=${opts.serverPort} user=postgres`,
+    '[pgbouncer]',
+    'listen_addr = 127.0.0.1',
+    `listen_port = ${opts.port}`,
+    'unix_socket_dir =',
+    'auth_type = any',
+    'admin_users = postgres',
+    'pool_mode = transaction',
+    `default_pool_size = ${opts.poolSize ?? 4}`,
+    'max_client_conn = 2000',
+    // A PostgreSQL that is down fails the waiting queries after this instead of holding them
+    // for PgBouncer's default two minutes (docs/install.md "PgBouncer").
+    'query_wait_timeout = 10',
+    'server_login_retry = 1',
+    `pidfile = ${opts.dir}/pgbouncer.pid`,
+    `logfile = ${opts.dir}/pgbouncer.log`,
+    '',
+  ].join('\n');
+}
+
+/** Debian's pgbouncer binary (its package also starts a service we leave alone: it listens on 6432 only when configured). */
+export function ensurePgbouncerInstalled(): void {
+  if (!existsSync('/usr/sbin/pgbouncer')) aptInstall('pgbouncer');
+}
+
+export async function ensurePgbouncer(): Promise<void> {
+  if (await portOpen(PGBOUNCER_PORT)) return;
+  ensurePgbouncerInstalled();
+  // PgBouncer refuses to run as root: as root it runs as postgres, in a directory of its own.
+  const root = process.getuid?.() === 0;
+  const dir = root ? '/var/lib/herald-pgbouncer' : `${process.env.HOME}/.cache/herald/pgbouncer`;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(`${dir}/pgbouncer.ini`, pgbouncerIni({ port: PGBOUNCER_PORT, serverPort: 5432, dir }));
+  if (root) sh(`chown -R postgres:postgres ${dir}`);
+  sh(`start-stop-daemon --start --oknodo ${root ? '--chuid postgres ' : ''}--exec /usr/sbin/pgbouncer -- -d ${dir}/pgbouncer.ini`);
+  await waitForPort(PGBOUNCER_PORT, 'PgBouncer');
+}
+
 /** nghttpd and h2load (Debian's nghttp2-server, nghttp2-client): an independent HTTP/2 peer for
  * the APNs transport's tests (test/apns/lean-peers.test.ts) and the ceiling in bench/delivery. */
 export function ensureNghttp2(): void {
@@ -70,5 +121,6 @@ export async function ensureServices(): Promise<void> {
   await ensurePostgres();
   await ensureRedis();
   await ensureNats();
+  await ensurePgbouncer();
   ensureNghttp2();
 }

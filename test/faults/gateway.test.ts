@@ -8,19 +8,13 @@ import { expect } from 'chai';
 import { createKey } from '../../core/apps/keys.js';
 import { startApnsSim, type ApnsSim, type ApnsSimOptions } from '../../apns-sim/index.js';
 import { addDevices, createTestApp } from '../delivery/fixtures.js';
-import { apiClient, sleep, startRole, type Proc } from '../e2e/harness.js';
+import { apiClient, metric, sleep, startRole, type Proc } from '../e2e/harness.js';
 import { useTestEnv } from '../env/index.js';
 import { waitFor } from '../support/wait.js';
 
 const DEVICES = 1500; // three chunks
 const OUTAGE_MS = 20_000;
 const THROTTLE = 3000; // devices a minute: a chunk every 10 s, so the outage falls mid-send
-
-async function metric(sender: Proc, name: string): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${sender.port}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
-  return line ? Number(line.slice(name.length + 1)) : NaN;
-}
 
 describe('faults: the APNs gateway unreachable or failing', function () {
   this.timeout(300_000);

@@ -7,6 +7,9 @@
 // 503; every accepted send is final with sent + failed + skipped = total_recipients and failed =
 // 0; duplicates counted at the simulator are within docs/delivery.md's bound.
 // Only public behaviour is asserted (REST answers, stats, simulator counters, exit codes).
+// HERALD_TEST_THROUGH_PGBOUNCER=1 (make test-faults runs this file once so, issue 37): the roles'
+// pools go through a private PgBouncer in transaction mode and their sessions (the scheduler's
+// lock, herald migrate) straight to PostgreSQL, and every fault is the same.
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { createPool, type Pool } from '../../core/store/db.js';
@@ -14,7 +17,7 @@ import { createKey } from '../../core/apps/keys.js';
 import { startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
 import { addDevices, createTestApp } from '../delivery/fixtures.js';
 import { PrivateNats, sleep, startRole, type Proc } from '../e2e/harness.js';
-import { PrivatePostgres, PrivateRedis } from './servers.js';
+import { PrivatePgbouncer, PrivatePostgres, PrivateRedis } from './servers.js';
 import { Load, type LoadApp } from './load.js';
 import { waitFor } from '../support/wait.js';
 
@@ -22,10 +25,12 @@ const APPS = 3;
 const DEVICES = 200;
 const CONCURRENCY = 2;
 const PG_DOWN_MS = 20_000;
+const THROUGH_PGBOUNCER = process.env.HERALD_TEST_THROUGH_PGBOUNCER === '1';
 
-describe('faults: every dependency failure under a steady load', function () {
+describe(`faults: every dependency failure under a steady load${THROUGH_PGBOUNCER ? ', through PgBouncer in transaction mode' : ''}`, function () {
   this.timeout(600_000);
   let pg: PrivatePostgres;
+  let bouncer: PrivatePgbouncer | undefined;
   let redis: PrivateRedis;
   let nats: PrivateNats;
   let sim: ApnsSim;
@@ -39,7 +44,8 @@ describe('faults: every dependency failure under a steady load', function () {
   const childEnv = () => ({
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '/root',
-    HERALD_DATABASE_URL: pg.url(),
+    HERALD_DATABASE_URL: bouncer ? bouncer.url() : pg.url(),
+    ...(bouncer ? { HERALD_DATABASE_SESSION_URL: pg.url() } : {}),
     HERALD_REDIS_URL: redis.url,
     HERALD_NATS_URL: nats.url,
     HERALD_APNS_URL: sim.url,
@@ -53,6 +59,7 @@ describe('faults: every dependency failure under a steady load', function () {
   before(async function () {
     this.timeout(180_000);
     [pg, redis, nats] = await Promise.all([PrivatePostgres.start(), PrivateRedis.start(), PrivateNats.start()]);
+    if (THROUGH_PGBOUNCER) bouncer = await PrivatePgbouncer.start(pg);
     sim = await startApnsSim({ maxDeliveries: 0 });
     // `herald migrate` creates the database and its schema, as on a first install.
     const migrate = spawn(process.execPath, ['bin/herald.js', 'migrate'], { env: childEnv(), stdio: 'ignore' });
@@ -82,7 +89,7 @@ describe('faults: every dependency failure under a steady load', function () {
     await load?.stop();
     await Promise.all([...apis, ...senders].map((p) => p.kill('SIGKILL')));
     await sim?.close();
-    await Promise.all([pg?.close(), redis?.close(), nats?.close()]);
+    await Promise.all([pg?.close(), redis?.close(), nats?.close(), bouncer?.close()]);
   });
 
   const live = () => apis.find((p) => !killed.has(p))!;

@@ -1,14 +1,14 @@
-// Private PostgreSQL and Redis servers for the fault suite: started by the test on free ports in
-// temporary directories, so they can be stopped, restarted and have their connections ended
-// without touching the machine's own servers (BRIEF: never stop the shared ones). NATS is the
-// e2e harness's PrivateNats.
+// Private PostgreSQL, PgBouncer and Redis servers for the fault suite: started by the test on free
+// ports in temporary directories, so they can be stopped, restarted and have their connections
+// ended without touching the machine's own servers (BRIEF: never stop the shared ones). NATS is
+// the e2e harness's PrivateNats.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, readdirSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../e2e/harness.js';
-import { portOpen } from '../env/services.js';
+import { ensurePgbouncerInstalled, pgbouncerIni, portOpen } from '../env/services.js';
 import { waitFor } from '../support/wait.js';
 
 /** The newest installed PostgreSQL's binaries (Debian keeps them out of PATH). */
@@ -82,6 +82,54 @@ export class PrivatePostgres {
     await rm(this.dir, { recursive: true, force: true });
   }
 }
+
+/** PgBouncer in transaction mode in front of a private PostgreSQL (the machine's configuration, test/env/services.ts). */
+export class PrivatePgbouncer {
+  private child: ChildProcess | undefined;
+  private constructor(readonly port: number, readonly dir: string) {}
+
+  static async start(pg: PrivatePostgres): Promise<PrivatePgbouncer> {
+    ensurePgbouncerInstalled();
+    const dir = await mkdtemp(join(tmpdir(), 'herald-pgbouncer-'));
+    const bouncer = new PrivatePgbouncer(await freePort(), dir);
+    await writeFile(join(dir, 'pgbouncer.ini'), pgbouncerIni({ port: bouncer.port, serverPort: pg.port, dir }));
+    if (userInfo().uid === 0) execFileSync('chown', ['-R', 'postgres:postgres', dir]);
+    // In the foreground (no -d), and as postgres by exec (setpriv, not runuser, which would fork):
+    // the child is the server itself, so killing it stops PgBouncer.
+    const ini = join(dir, 'pgbouncer.ini');
+    bouncer.child = userInfo().uid === 0
+      ? spawn('setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', '/usr/sbin/pgbouncer', ini], { stdio: 'ignore' })
+      : spawn('/usr/sbin/pgbouncer', [ini], { stdio: 'ignore' });
+    bouncers.add(bouncer);
+    await waitFor(`private PgBouncer to open port ${bouncer.port}`, () => portOpen(bouncer.port), 30_000, 100);
+    return bouncer;
+  }
+
+  url(database = 'herald'): string {
+    return `postgres://postgres@127.0.0.1:${this.port}/${database}`;
+  }
+
+  /** Synchronous kill, for the exit hook. */
+  stopNow(): void {
+    if (this.child?.exitCode === null) this.child.kill('SIGKILL');
+  }
+
+  async close(): Promise<void> {
+    const child = this.child;
+    this.child = undefined;
+    bouncers.delete(this);
+    if (child && child.exitCode === null) {
+      const gone = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await gone;
+    }
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}
+const bouncers = new Set<PrivatePgbouncer>();
+process.on('exit', () => {
+  for (const b of bouncers) b.stopNow();
+});
 
 export class PrivateRedis {
   private child: ChildProcess | undefined;

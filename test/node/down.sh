@@ -40,7 +40,7 @@ crictl_bin="$(ls -d "${HERALD_NODE_CACHE:-$HOME/.cache/herald/node}"/*/bin/crict
 if alive containerd && [[ -n "$crictl_bin" ]]; then
   timeout 60 "$crictl_bin" --runtime-endpoint "unix://$containerd_sock" --timeout 20s rmp -af >/dev/null 2>&1 || true
 fi
-stop 10 kube-proxy kube-scheduler kube-controller-manager redis nats
+stop 10 kube-proxy kube-scheduler kube-controller-manager redis nats pgbouncer
 stop 10 kube-apiserver
 stop 10 etcd
 if [[ -f "$node_dir/pg_bin" && -d "$node_dir/deps/pg/data" ]]; then

@@ -17,6 +17,7 @@ apiserver_port=16443
 kubelet_port=10250
 kubelet_healthz_port=10248
 pg_port=25432
+pgbouncer_port=26432
 redis_port=26379
 nats_port=24222
 

@@ -59,7 +59,9 @@ function releaseArgs(image: string): string[] {
     release, chartDir, '-n', ns,
     '-f', join(chartDir, 'values-production.yaml'),
     '--set', `image.repository=${image.slice(0, at)}`, '--set', `image.tag=${image.slice(at + 1)}`, '--set', 'image.pullPolicy=Never',
-    '--set', 'database.url=postgres://postgres@postgresql.deps.svc:5432/herald',
+    // The production values assume PgBouncer in transaction mode in front of PostgreSQL.
+    '--set', 'database.url=postgres://postgres@pgbouncer.deps.svc:6432/herald',
+    '--set', 'database.sessionUrl=postgres://postgres@postgresql.deps.svc:5432/herald',
     '--set', 'redis.url=redis://redis.deps.svc:6379',
     '--set', 'nats.url=nats://nats.deps.svc:4222',
     '--set', 'apnsSimulator.enabled=true',
@@ -282,6 +284,8 @@ describe('node tier: the chart on a real single-node Kubernetes', function () {
         // The node has 2 CPUs: three senders at the production request (500m) next to the rest of
         // the release do not fit, so this check gives the senders 250m each.
         await kubectl('set', 'resources', `deploy/${release}-sender`, '-n', ns, '-c', 'sender', '--requests=cpu=250m');
+        // The production values' autoscaler keeps at least 2 senders: it may go down to 1 here.
+        await kubectl('patch', 'hpa', `${release}-sender`, '-n', ns, '--type', 'merge', '-p', '{"spec":{"minReplicas":1}}');
         await kubectl('scale', `deploy/${release}-sender`, '-n', ns, '--replicas=1');
         await kubectl('rollout', 'status', `deploy/${release}-sender`, '-n', ns, '--timeout=120s');
         for (const until = Date.now() + 60_000; Date.now() < until && (await podsOf('sender')).length > 1; ) await sleep(1000);

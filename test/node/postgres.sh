@@ -10,7 +10,7 @@ data="$node_dir/deps/pg/data"
 case "${1:-}" in
   start)
     runuser -u postgres -- "$pg_bin/pg_ctl" -D "$data" -l "$node_dir/deps/pg/postgresql.log" -w -s \
-      -o "-p $pg_port -k $node_dir/deps/pg -c listen_addresses=$(node_ip) -c fsync=off -c max_connections=300" start ;;
+      -o "-p $pg_port -k $node_dir/deps/pg -c listen_addresses=$(node_ip) -c fsync=off -c max_connections=100" start ;;
   stop)
     runuser -u postgres -- "$pg_bin/pg_ctl" -D "$data" -m fast -w -s stop ;;
   *) die "usage: postgres.sh start|stop" ;;

@@ -364,7 +364,9 @@ spec:
     - {name: dns-tcp, port: 53, protocol: TCP, targetPort: 53}
 YAML
 
-# --- PostgreSQL, Redis, NATS JetStream: private host processes on the node's address ------------
+# --- PostgreSQL (PostgreSQL's default 100 connections: the production values fit them through
+# PgBouncer), PgBouncer in transaction mode as docs/install.md configures it, Redis, NATS
+# JetStream: private host processes on the node's address -----------------------------------------
 deps="$node_dir/deps"
 mkdir -p "$deps/nats"
 pg_bin="/usr/lib/postgresql/$(ls /usr/lib/postgresql | sort -n | tail -1)/bin"
@@ -375,6 +377,29 @@ printf "host all all %s trust\nhost all all %s/32 trust\n" "$pod_cidr" "$ip" >> 
 printf '%s\n' "$pg_bin" > "$node_dir/pg_bin"
 bash "$here/postgres.sh" start
 runuser -u postgres -- "$pg_bin/psql" -h "$deps/pg" -p "$pg_port" -U postgres -qc 'CREATE DATABASE herald' >/dev/null
+# docs/install.md "PgBouncer": the pools' timeouts live on the role (here the database) behind it.
+runuser -u postgres -- "$pg_bin/psql" -h "$deps/pg" -p "$pg_port" -U postgres -qc \
+  "ALTER DATABASE herald SET statement_timeout = '30s'; ALTER DATABASE herald SET idle_in_transaction_session_timeout = '60s'" >/dev/null
+install -d -o postgres -g postgres "$deps/pgbouncer"
+cat > "$deps/pgbouncer/pgbouncer.ini" <<INI
+[databases]
+* = host=$ip port=$pg_port user=postgres
+[pgbouncer]
+listen_addr = $ip
+listen_port = $pgbouncer_port
+unix_socket_dir =
+auth_type = any
+pool_mode = transaction
+default_pool_size = 20
+reserve_pool_size = 5
+max_client_conn = 1000
+query_wait_timeout = 10
+logfile = $deps/pgbouncer/pgbouncer.log
+INI
+chown postgres:postgres "$deps/pgbouncer/pgbouncer.ini"
+# As postgres (PgBouncer refuses root) by exec, so the recorded pid is PgBouncer's own.
+daemon pgbouncer setpriv --reuid=postgres --regid=postgres --init-groups /usr/sbin/pgbouncer "$deps/pgbouncer/pgbouncer.ini"
+wait_for 20 "PgBouncer on $ip:$pgbouncer_port" bash -c "exec 3<>/dev/tcp/$ip/$pgbouncer_port" || fail_with_log pgbouncer "PgBouncer did not start"
 daemon redis redis-server --port "$redis_port" --bind "$ip" --protected-mode no --save '' --appendonly no
 daemon nats nats-server -a "$ip" -p "$nats_port" -js -sd "$deps/nats"
 wait_for 20 "Redis on $ip:$redis_port" redis-cli -h "$ip" -p "$redis_port" ping || fail_with_log redis "Redis did not start"
@@ -384,7 +409,7 @@ wait_for 20 "NATS on $ip:$nats_port" bash -c "exec 3<>/dev/tcp/$ip/$nats_port" |
 # platform team's managed servers look like to Herald).
 {
   echo "apiVersion: v1"; echo "kind: Namespace"; echo "metadata: {name: deps}"
-  for pair in postgresql:5432:$pg_port redis:6379:$redis_port nats:4222:$nats_port; do
+  for pair in postgresql:5432:$pg_port pgbouncer:6432:$pgbouncer_port redis:6379:$redis_port nats:4222:$nats_port; do
     IFS=: read -r name port target <<< "$pair"
     cat <<YAML
 ---

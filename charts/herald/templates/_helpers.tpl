@@ -87,10 +87,28 @@ app.kubernetes.io/component: {{ .component }}
 {{- end }}
 {{- end }}
 
+{{/* The two optional secret settings as connections (url + existingSecret), for connectionEnv. */}}
+{{- define "herald.sessionConn" -}}
+{{- toJson (dict "url" .Values.database.sessionUrl "existingSecret" .Values.database.sessionExistingSecret) }}
+{{- end }}
+{{- define "herald.proxyConn" -}}
+{{- toJson (dict "url" .Values.proxy.https "existingSecret" .Values.proxy.existingSecret) }}
+{{- end }}
+
+{{/* HERALD_DATABASE_URL is a pooler in transaction mode: a session URL is given (docs/install.md "PgBouncer"). */}}
+{{- define "herald.pooled" -}}
+{{- if or .Values.database.sessionUrl .Values.database.sessionExistingSecret.name }}true{{ end }}
+{{- end }}
+
+{{/* An egress proxy is set (HTTPS_PROXY). */}}
+{{- define "herald.proxied" -}}
+{{- if or .Values.proxy.https .Values.proxy.existingSecret.name }}true{{ end }}
+{{- end }}
+
 {{/* Does the chart keep the connection Secret (any URL given as a value, not from an existing Secret)? */}}
 {{- define "herald.ownsSecret" -}}
 {{- $v := .Values }}
-{{- if or (and $v.database.url (not $v.database.existingSecret.name)) (and $v.redis.url (not $v.redis.existingSecret.name)) (and $v.nats.url (not $v.nats.existingSecret.name)) }}true{{ end }}
+{{- if or (and $v.database.url (not $v.database.existingSecret.name)) (and $v.redis.url (not $v.redis.existingSecret.name)) (and $v.nats.url (not $v.nats.existingSecret.name)) (and $v.database.sessionUrl (not $v.database.sessionExistingSecret.name)) (and $v.proxy.https (not $v.proxy.existingSecret.name)) }}true{{ end }}
 {{- end }}
 
 {{/* One connection URL as an EnvVar from its Secret: (dict "ctx" $ "env" "HERALD_DATABASE_URL" "conn" .Values.database "secret" name) */}}
@@ -107,12 +125,19 @@ app.kubernetes.io/component: {{ .component }}
       {{- end }}
 {{- end }}
 
-{{/* The three connection URLs (secretName: the chart's Secret, or the migrate hook's copy). */}}
+{{/* The three connection URLs, the session URL and the egress proxy when set (secretName: the
+     chart's Secret, or the migrate hook's copy). */}}
 {{- define "herald.connectionsEnv" -}}
 {{- $secret := default (include "herald.secretName" .ctx) .secret }}
 {{- include "herald.connectionEnv" (dict "env" "HERALD_DATABASE_URL" "conn" .ctx.Values.database "secret" $secret) }}
 {{ include "herald.connectionEnv" (dict "env" "HERALD_REDIS_URL" "conn" .ctx.Values.redis "secret" $secret) }}
 {{ include "herald.connectionEnv" (dict "env" "HERALD_NATS_URL" "conn" .ctx.Values.nats "secret" $secret) }}
+{{- if include "herald.pooled" .ctx }}
+{{ include "herald.connectionEnv" (dict "env" "HERALD_DATABASE_SESSION_URL" "conn" (include "herald.sessionConn" .ctx | fromJson) "secret" $secret) }}
+{{- end }}
+{{- if include "herald.proxied" .ctx }}
+{{ include "herald.connectionEnv" (dict "env" "HTTPS_PROXY" "conn" (include "herald.proxyConn" .ctx | fromJson) "secret" $secret) }}
+{{- end }}
 {{- end }}
 
 {{/* Environment of a Herald container: the ConfigMap, the connection Secret, the pod's
