@@ -2,6 +2,7 @@
 // audience's size, the preview, a confirmation for a large audience); and send it through the REST
 // call's own path: the same buckets, then acceptSend (402, validation, idempotency, the record),
 // with source Dashboard. "Edit" goes back to the form with its values.
+import { mayUse } from '../../../core/apps/keys.js';
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
 import { getApp, type AppRecord } from '../../../core/apps/app-store.js';
@@ -73,7 +74,7 @@ async function composeTemplates(db: Queryable, appId: string, form: ComposeForm)
 export async function composeSend(ctx: Context, deps: ApiDeps, method: 'show' | 'post'): Promise<void> {
   const s = ctx.state.session as DashboardSession;
   const opts = layoutOf(ctx, 'New message', 'compose');
-  if (s.scope !== 'send') throw new ForbiddenError(COMPOSE_NEEDS_SEND_SCOPE);
+  if (!mayUse(s.scope, 'send')) throw new ForbiddenError(COMPOSE_NEEDS_SEND_SCOPE);
   const app = await getApp(deps.pool, s.appId);
   if (!app) throw new NotFoundError('No such app.');
   const segments = [...BUILT_IN_SEGMENTS, ...customSegmentNames(app)];
@@ -139,7 +140,7 @@ export async function composeSend(ctx: Context, deps: ApiDeps, method: 'show' | 
  */
 export async function composeEstimate(ctx: Context, deps: ApiDeps): Promise<void> {
   const s = ctx.state.session as DashboardSession;
-  const app = s.scope === 'send' ? await getApp(deps.pool, s.appId) : undefined;
+  const app = mayUse(s.scope, 'send') ? await getApp(deps.pool, s.appId) : undefined;
   if (!app) throw new ForbiddenError('Composing a message needs a key of scope send.'); // .json: the REST body
   const form: ComposeForm = { lang_0: 'en', content_0: 'estimate' }; // the text is not the question here
   for (const k of TARGET_FIELDS) {

@@ -2,6 +2,7 @@
 // served from here (air-gapped clusters). Sign in with a REST key; a `read` key sees, a `send` key
 // may also compose and cancel. One app per session: every query is filtered by the session's app,
 // so another app's send id is a 404 like an unknown one.
+import { mayUse } from '../../../core/apps/keys.js';
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { bodyParser } from '@koa/bodyparser';
@@ -172,7 +173,7 @@ export function mountDashboard(router: Router, deps: ApiDeps, keys: KeyCache): v
   // A GET only asks: the change is the POST of its form (the CSRF token and the scope are checked there too).
   router.get('/dashboard/sends/:id/cancel', ...signedIn, async (ctx) => {
     const s = session(ctx);
-    if (s.scope !== 'send') throw new ForbiddenError(CANCEL_NEEDS_SEND_SCOPE);
+    if (!mayUse(s.scope, 'send')) throw new ForbiddenError(CANCEL_NEEDS_SEND_SCOPE);
     const data = await loadReport(ctx);
     if (!data) throw new NotFoundError(NO_SUCH_SEND);
     if (!cancellable(data.report)) return ctx.redirect(`/dashboard/sends/${data.report.id}`);
@@ -182,7 +183,7 @@ export function mountDashboard(router: Router, deps: ApiDeps, keys: KeyCache): v
 
   router.post('/dashboard/sends/:id/cancel', ...signedIn, ...changes(), async (ctx) => {
     const s = session(ctx);
-    if (s.scope !== 'send') throw new ForbiddenError(CANCEL_NEEDS_SEND_SCOPE);
+    if (!mayUse(s.scope, 'send')) throw new ForbiddenError(CANCEL_NEEDS_SEND_SCOPE);
     const id = String(ctx.params.id);
     const outcome = ID.test(id) ? await cancelSend(deps.pool, s.appId, Number(id)) : { kind: 'not_found' as const };
     if (outcome.kind === 'not_found') throw new NotFoundError(NO_SUCH_SEND);

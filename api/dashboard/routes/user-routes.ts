@@ -2,6 +2,7 @@
 // erasure. Every query is the session's app's, so another app's user is "Not found" like an
 // unknown one. Erasing asks first (a GET page), then its POST (CSRF token, a key of scope send,
 // the `users` bucket as deleteUser) runs core/users' eraseUser, the one erasure deleteUser runs.
+import { mayUse } from '../../../core/apps/keys.js';
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { getApp } from '../../../core/apps/app-store.js';
@@ -61,13 +62,13 @@ export function mountUsers(router: Router, deps: ApiDeps, signedIn: Middleware[]
     for (const install of installs) for (const sendId of await sendsOfInstall(deps.pool, app, install)) ids.add(sendId);
     const latest = [...ids].sort((a, b) => b - a).slice(0, SENDS_SHOWN);
     const sends = (await Promise.all(latest.map((n) => readNotification(deps.pool, s.appId, n)))).filter((n): n is NotificationReport => !!n);
-    page(ctx, layoutOf(ctx, `User ${id}`, 'audience'), userPage({ id, view, installs, sends, checked: SENDS_CHECKED, canErase: s.scope === 'send' }));
+    page(ctx, layoutOf(ctx, `User ${id}`, 'audience'), userPage({ id, view, installs, sends, checked: SENDS_CHECKED, canErase: mayUse(s.scope, 'send') }));
   });
 
   // A GET only asks: the change is the POST of its form.
   router.get('/dashboard/audience/users/:id/erase', ...signedIn, async (ctx) => {
     const s = session(ctx);
-    if (s.scope !== 'send') throw new ForbiddenError(ERASE_NEEDS_SEND_SCOPE);
+    if (!mayUse(s.scope, 'send')) throw new ForbiddenError(ERASE_NEEDS_SEND_SCOPE);
     const id = userId(ctx);
     if (!(await userOfApp(deps.pool, s.appId, id))) throw new NotFoundError(NO_SUCH_USER);
     page(ctx, layoutOf(ctx, `Erase user ${id}?`, 'audience'), eraseConfirmPage(id, await readUser(deps.pool, id), s.csrf));
@@ -75,7 +76,7 @@ export function mountUsers(router: Router, deps: ApiDeps, signedIn: Middleware[]
 
   router.post('/dashboard/audience/users/:id/erase', ...signedIn, ...changes, async (ctx) => {
     const s = session(ctx);
-    if (s.scope !== 'send') throw new ForbiddenError(ERASE_NEEDS_SEND_SCOPE);
+    if (!mayUse(s.scope, 'send')) throw new ForbiddenError(ERASE_NEEDS_SEND_SCOPE);
     if (deps.rateLimiter) await deps.rateLimiter.drawAuthenticated({ bucket: 'users', keyId: s.keyId, appId: s.appId, ip: ctx.state.ip });
     const erased = await inUserTransaction(deps.pool, async (db) => {
       const found = await findUser(db, s.appId, ONESIGNAL_ID, userId(ctx));
