@@ -40,10 +40,12 @@ export interface LayoutOptions {
 const SCOPE_WORDS: Record<KeyScope, string> = { read: 'read-only key', send: 'send key', admin: 'admin key' };
 /** The main menu, in its order; compose is offered to keys that may send. */
 const NAV: [NavPage, string, string][] = [
-  ['sends', '/dashboard/', 'Sends'],
+  ['overview', '/dashboard/', 'Overview'],
+  ['sends', '/dashboard/sends', 'Sends'],
   ['audience', '/dashboard/audience', 'Audience'],
   ['templates', '/dashboard/templates', 'Templates'],
   ['events', '/dashboard/events', 'Events'],
+  ['settings', '/dashboard/settings', 'Settings'],
   ['compose', '/dashboard/compose', 'New message'],
 ];
 

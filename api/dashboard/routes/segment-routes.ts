@@ -17,6 +17,7 @@ import type { ApiDeps } from '../../shared/deps.js';
 import { audienceSizes } from '../audience-sizes.js';
 import { newSegmentPage, segmentPage, type SegmentForm } from '../pages/segment-edit.js';
 import { layoutOf, page, session } from '../respond.js';
+import { drawChangeBucket } from '../change-bucket.js';
 
 const NEEDS_SEND_SCOPE = 'Making or changing a segment needs a key of scope send.';
 
@@ -53,9 +54,8 @@ export function mountSegments(router: Router, deps: ApiDeps, signedIn: Middlewar
   };
   /** A change's checks before its work: a send key, then the `users` bucket (as the API's writes). */
   const mayChange = async (ctx: Context) => {
-    const s = session(ctx);
-    if (!mayUse(s.scope, 'send')) throw new ForbiddenError(NEEDS_SEND_SCOPE);
-    if (deps.rateLimiter) await deps.rateLimiter.drawAuthenticated({ bucket: 'users', keyId: s.keyId, appId: s.appId, ip: ctx.state.ip });
+    if (!mayUse(session(ctx).scope, 'send')) throw new ForbiddenError(NEEDS_SEND_SCOPE);
+    await drawChangeBucket(deps, ctx);
   };
   const showSegment = async (ctx: Context, app: AppRecord, id: string, extra: { form?: SegmentForm; issues?: FieldIssue[]; deleteError?: string } = {}, status = 200) => {
     const s = session(ctx);
