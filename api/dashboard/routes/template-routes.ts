@@ -43,7 +43,8 @@ function templateBody(form: FormValues): Record<string, unknown> {
 /** A copy's name: the template's, marked, within the name's limit. */
 const copyName = (name: string) => `${[...name].slice(0, TEMPLATE_LIMITS.name - ' (copy)'.length).join('')} (copy)`;
 
-export function mountTemplates(router: Router, deps: ApiDeps, signedIn: Middleware[], changes: Middleware[]): void {
+/** What every template route reads and checks, for one api's dependencies. */
+function templateHelpers(deps: ApiDeps) {
   const now = () => deps.now?.() ?? new Date();
   const appOf = async (ctx: Context): Promise<AppRecord> => {
     const app = await getApp(deps.pool, session(ctx).appId);
@@ -76,6 +77,11 @@ export function mountTemplates(router: Router, deps: ApiDeps, signedIn: Middlewa
     page(ctx, layoutOf(ctx, 'Templates', 'templates'), templatesPage(templates, { total, from, next, later: n > 1 }, session(ctx), notice));
   };
 
+  return { now, appOf, templateOf, maySend, mayChange, showForm, listPage };
+}
+
+export function mountTemplates(router: Router, deps: ApiDeps, signedIn: Middleware[], changes: Middleware[]): void {
+  const { now, appOf, templateOf, listPage } = templateHelpers(deps);
   router.get('/dashboard/templates', ...signedIn, async (ctx) => {
     const raw = ctx.query.page ?? '1';
     const n = typeof raw === 'string' && /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
@@ -83,6 +89,17 @@ export function mountTemplates(router: Router, deps: ApiDeps, signedIn: Middlewa
     await listPage(ctx, n);
   });
 
+  // The editor's own paths (/new, /{id}/edit, …) come before /{id}, which would take `new` for an id.
+  mountTemplateEditor(router, deps, signedIn, changes);
+  router.get('/dashboard/templates/:id', ...signedIn, async (ctx) => {
+    const [template, app] = await Promise.all([templateOf(ctx), appOf(ctx)]);
+    page(ctx, layoutOf(ctx, template.name, 'templates'), templatePage(template, templateMessage(app, template, now()), session(ctx), app.name));
+  });
+}
+
+/** The editor's routes: a key that may send; each change a POST with the CSRF token. */
+function mountTemplateEditor(router: Router, deps: ApiDeps, signedIn: Middleware[], changes: Middleware[]): void {
+  const { now, appOf, templateOf, maySend, mayChange, showForm, listPage } = templateHelpers(deps);
   router.get('/dashboard/templates/new', ...signedIn, async (ctx) => {
     maySend(ctx);
     await showForm(ctx, { lang_0: 'en' });
@@ -100,11 +117,6 @@ export function mountTemplates(router: Router, deps: ApiDeps, signedIn: Middlewa
       if (!(error instanceof HeraldError) || !error.expose || error.status === 429) throw error;
       await showForm(ctx, form, undefined, error);
     }
-  });
-
-  router.get('/dashboard/templates/:id', ...signedIn, async (ctx) => {
-    const [template, app] = await Promise.all([templateOf(ctx), appOf(ctx)]);
-    page(ctx, layoutOf(ctx, template.name, 'templates'), templatePage(template, templateMessage(app, template, now()), session(ctx), app.name));
   });
 
   router.get('/dashboard/templates/:id/edit', ...signedIn, async (ctx) => {
@@ -149,5 +161,4 @@ export function mountTemplates(router: Router, deps: ApiDeps, signedIn: Middlewa
     await deleteTemplate(deps.pool, session(ctx).appId, template.id);
     await listPage(ctx, 1, `Template ${template.name} was deleted.`);
   });
-
 }

@@ -33,9 +33,8 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) 
 /** The rows before a page, as its query carries them (display only: the keyset is the cursor). */
 const fromOf = (ctx: Context) => Math.max(0, Math.min(Number.MAX_SAFE_INTEGER, Number.parseInt(one(ctx.query.from), 10) || 0));
 
-export function mountUsers(router: Router, deps: ApiDeps, signedIn: Middleware[], changes: Middleware[]): void {
-  const userId = (ctx: Context) => String(ctx.params.id).toLowerCase();
-
+/** The users page and the sends that reached a user's installs, for one api's dependencies. */
+function userPages(deps: ApiDeps) {
   /** The users page from `cursor` (none: the first), with a note on top, or the find box's refusal. */
   const listUsers = async (ctx: Context, cursor: UsersCursor, note?: string, find?: { label: string; id: string; error: string }, status = 200) => {
     const appId = session(ctx).appId;
@@ -51,13 +50,12 @@ export function mountUsers(router: Router, deps: ApiDeps, signedIn: Middleware[]
     const latest = [...ids].sort((a, b) => b - a).slice(0, SENDS_SHOWN);
     return (await Promise.all(latest.map((n) => readNotification(deps.pool, app.id, n)))).filter((n): n is NotificationReport => !!n);
   };
+  return { listUsers, sendsOf };
+}
 
-  router.get('/dashboard/audience/users', ...signedIn, (ctx) => {
-    const after = one(ctx.query.after);
-    const cursor: UsersCursor = typeof ctx.query.x === 'string' ? { afterExternal: ctx.query.x } : after ? { after } : undefined;
-    return listUsers(ctx, cursor);
-  });
-
+/** A user found by any alias (issue 40 point 5). */
+function mountUserLookup(router: Router, deps: ApiDeps, signedIn: Middleware[]): void {
+  const { listUsers, sendsOf } = userPages(deps);
   // A user by any alias: its users row's page, or (an external id no user call has named yet) the
   // page of the installs that carry it. Nothing is made: a look never writes.
   router.get('/dashboard/audience/users/by-alias', ...signedIn, async (ctx) => {
@@ -75,6 +73,20 @@ export function mountUsers(router: Router, deps: ApiDeps, signedIn: Middleware[]
     if (!unnamed || !app) return listUsers(ctx, undefined, undefined, { ...find, error: `No user of this app has the alias ${label} ${id}.` }, 404);
     page(ctx, layoutOf(ctx, `User of external id ${id}`, 'audience'), unnamedUserPage(unnamed, await sendsOf(app, unnamed.installs), SENDS_CHECKED));
   });
+}
+
+export function mountUsers(router: Router, deps: ApiDeps, signedIn: Middleware[], changes: Middleware[]): void {
+  const userId = (ctx: Context) => String(ctx.params.id).toLowerCase();
+
+  const { listUsers, sendsOf } = userPages(deps);
+
+  router.get('/dashboard/audience/users', ...signedIn, (ctx) => {
+    const after = one(ctx.query.after);
+    const cursor: UsersCursor = typeof ctx.query.x === 'string' ? { afterExternal: ctx.query.x } : after ? { after } : undefined;
+    return listUsers(ctx, cursor);
+  });
+
+  mountUserLookup(router, deps, signedIn);
 
   router.get('/dashboard/audience/installs', ...signedIn, async (ctx) => {
     const appId = session(ctx).appId;
