@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { APNS_SIM_USAGE } from '../apns-sim/command.js';
+import { KEY_SCOPES, SCOPE_MEANINGS } from '../core/apps/keys.js';
 
 interface CommandHelp {
   /** The words that name it: ['apps', 'apply']. */
@@ -47,11 +48,15 @@ export const COMMANDS: CommandHelp[] = [
   },
   {
     words: ['keys', 'create'],
-    synopsis: 'herald keys create --app NAME [--allow-ip CIDR]... [--name NAME] [--scope send|read]',
+    synopsis: `herald keys create --app NAME [--allow-ip CIDR]... [--name NAME] [--scope ${KEY_SCOPES.join('|')}]`,
     summary: 'issue a REST API key (printed once)',
+    page: `--scope (default send) says what the key may do:
+${KEY_SCOPES.map((s) => `  ${s.padEnd(6)} ${SCOPE_MEANINGS[s]}`).join('\n')}
+--allow-ip (repeatable) limits the addresses it may be used from; none: any. The key is printed
+alone on standard output, once; only its SHA-256 is kept. docs/dashboard.md "Settings".`,
   },
   { words: ['keys', 'revoke'], synopsis: 'herald keys revoke --app NAME KEY_ID', summary: 'revoke a key' },
-  { words: ['keys', 'list'], synopsis: 'herald keys list --app NAME', summary: "an app's keys" },
+  { words: ['keys', 'list'], synopsis: 'herald keys list --app NAME', summary: "an app's keys (never the key itself), where each was made and when it was last used" },
   {
     words: ['import'],
     synopsis: 'herald import --app NAME FILE',

@@ -40,7 +40,7 @@ describe('dashboard errors: one renderer', () => {
     expect(res.status).to.equal(404);
     expect(res.type).to.match(/^text\/html/);
     expect(res.text).to.contain('<h1>Not found</h1>').and.contain('<ul class="field-errors" id="page-errors" role="alert"><li>No such send in this app.</li></ul>');
-    expect(res.text).to.contain('<a href="/dashboard/">Back to sends</a>');
+    expect(res.text).to.contain('<a href="/dashboard/">Back to the overview</a>');
   });
 
   it('keeps the headers of the error: a 429 page says when to retry', async () => {

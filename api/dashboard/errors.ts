@@ -37,7 +37,7 @@ export const invalidWhen = (area: string, refused: boolean): Html =>
 export function errorPage(ctx: Context, error: HeraldError): void {
   for (const [name, value] of Object.entries(error.headers ?? {})) ctx.set(name, value);
   const title = TITLES[error.status] ?? 'Not possible';
-  const home = ctx.path.startsWith('/dashboard/audience') ? html`<a href="/dashboard/audience">Back to the audience</a>` : html`<a href="/dashboard/">Back to sends</a>`;
+  const home = ctx.path.startsWith('/dashboard/audience') ? html`<a href="/dashboard/audience">Back to the audience</a>` : html`<a href="/dashboard/">Back to the overview</a>`;
   page(ctx, layoutOf(ctx, title), html`<h1>${title}</h1>${errorList('page', error.messages)}<p>${home}</p>`, error.status);
 }
 

@@ -1,6 +1,7 @@
 // Server-rendered HTML for the dashboard: a tagged template that escapes every interpolated value
 // (only values made by `html` itself pass through raw), and the page layout. Hand-written because
 // it is 30 lines; a template engine would add a dependency and a second syntax for the same thing.
+import { mayUse, type KeyScope } from '../../core/apps/keys.js';
 
 const RAW = Symbol('raw html');
 export interface Html {
@@ -27,23 +28,33 @@ export function html(strings: TemplateStringsArray, ...values: Value[]): Html {
 
 export const toString = (h: Html) => h[RAW];
 
+export type NavPage = 'overview' | 'sends' | 'compose' | 'audience' | 'templates' | 'events' | 'settings';
+
 export interface LayoutOptions {
   title: string;
   /** The signed-in app's name and the key's scope; absent on the sign-in page. */
-  session?: { appName: string; scope: 'send' | 'read'; csrf: string };
-  current?: 'sends' | 'compose' | 'audience' | 'templates' | 'events';
+  session?: { appName: string; scope: KeyScope; csrf: string };
+  current?: NavPage;
 }
+
+const SCOPE_WORDS: Record<KeyScope, string> = { read: 'read-only key', send: 'send key', admin: 'admin key' };
+/** The main menu, in its order; compose is offered to keys that may send. */
+const NAV: [NavPage, string, string][] = [
+  ['overview', '/dashboard/', 'Overview'],
+  ['sends', '/dashboard/sends', 'Sends'],
+  ['audience', '/dashboard/audience', 'Audience'],
+  ['templates', '/dashboard/templates', 'Templates'],
+  ['events', '/dashboard/events', 'Events'],
+  ['settings', '/dashboard/settings', 'Settings'],
+  ['compose', '/dashboard/compose', 'New message'],
+];
 
 export function layout(opts: LayoutOptions, body: Html): string {
   const s = opts.session;
   const nav = s
     ? html`<nav aria-label="Main">
-        <a href="/dashboard/" ${opts.current === 'sends' ? html`aria-current="page"` : ''}>Sends</a>
-        <a href="/dashboard/audience" ${opts.current === 'audience' ? html`aria-current="page"` : ''}>Audience</a>
-        <a href="/dashboard/templates" ${opts.current === 'templates' ? html`aria-current="page"` : ''}>Templates</a>
-        <a href="/dashboard/events" ${opts.current === 'events' ? html`aria-current="page"` : ''}>Events</a>
-        ${s.scope === 'send' ? html`<a href="/dashboard/compose" ${opts.current === 'compose' ? html`aria-current="page"` : ''}>New message</a>` : ''}
-        <span class="who">${s.appName} · ${s.scope === 'send' ? 'send key' : 'read-only key'}</span>
+        ${NAV.filter(([p]) => p !== 'compose' || mayUse(s.scope, 'send')).map(([p, href, label]) => html`<a href="${href}" ${opts.current === p ? html`aria-current="page"` : ''}>${label}</a>`)}
+        <span class="who">${s.appName} · ${SCOPE_WORDS[s.scope]}</span>
         <form method="post" action="/dashboard/sign-out" class="inline">
           <input type="hidden" name="_csrf" value="${s.csrf}"><button type="submit" class="link">Sign out</button>
         </form>

@@ -1,6 +1,9 @@
 // Who a send was for, in a few words for the list and the report ("Subscribed Users",
 // "tag plan = gold", "3 external ids", "Live Activity match-7 (end)"). Read from the send's recorded request, only the parts named
-// here: a list send's request holds up to 500 ids, which are counted, never loaded.
+// here: a list send's ids are not loaded. Their number is the send's audience (total_recipients,
+// the distinct ids given), not the ids left in the request: an erasure (deleteUser) takes a user's
+// ids out of every list send and keeps its counts, so a send to one erased external id is still
+// "1 external id", never "0 external ids (1)".
 import type { Queryable } from '../../core/store/db.js';
 import { requestJsonSql, requestTextSql, type RequestPart, type SendTarget } from '../../core/send-model/request.js';
 
@@ -37,6 +40,9 @@ export function describe(r: Omit<Row, 'id'>): string {
   return r.push_to_start ? `Live Activity start ${r.push_to_start}: ${narrowed}` : narrowed;
 }
 
+/** The target kinds that name their audience in a list of ids. */
+const LIST_KINDS = ['subscription_ids', 'external_ids', 'aliases'] as const;
+
 /** A validated target in the same words (compose's review step). */
 export const describeTarget = (t: SendTarget) =>
   describe({
@@ -54,7 +60,7 @@ export async function sendAudiences(db: Queryable, appId: string, ids: number[])
   if (!ids.length) return new Map();
   const res = await db.query<Row>(
     `SELECT id, target_kind, ${requestTextSql('request', 'target', 'segment')} AS segment, ${target('tag')} AS tag,
-            ${arrayLength(target('groups'))} AS groups, ${arrayLength(target('ids'))} AS ids,
+            ${arrayLength(target('groups'))} AS groups, CASE WHEN target_kind IN (${LIST_KINDS.map((k) => `'${k}'`).join(', ')}) THEN total_recipients END AS ids,
             ${target('excluding')} AS excluding, ${requestTextSql('request', 'target', 'activityId')} AS activity,
             ${requestTextSql('request', 'target', 'pushToStart')} AS push_to_start, ${requestTextSql('request', 'target', 'label')} AS label, ${requestTextSql('request', 'liveActivity', 'event')} AS la_event
        FROM sends WHERE app_id = $1 AND id = ANY($2::bigint[])`,

@@ -10,6 +10,7 @@ import type { Context, Middleware } from 'koa';
 import type { Queryable } from '../../core/store/db.js';
 import type { KeyScope } from '../../core/apps/keys.js';
 import { ipAllowed, toBlockList } from '../shared/key-cache.js';
+import { keyUse } from '../shared/key-use.js';
 
 export const COOKIE = 'herald_session';
 const TTL_HOURS = 12;
@@ -93,6 +94,7 @@ export function requireSession(db: Queryable): Middleware {
       return;
     }
     ctx.state.session = session;
+    keyUse(db).note(session.keyId); // a page is a use of its key (Settings' "last used")
     await next();
   };
 }

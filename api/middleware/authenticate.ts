@@ -4,6 +4,7 @@
 // only the `anonymous` bucket (see limitAnonymous).
 import type { Middleware } from 'koa';
 import { AuthError } from '../../core/errors.js';
+import { mayUse } from '../../core/apps/keys.js';
 import { ipAllowed, type KeyCache } from '../shared/key-cache.js';
 
 const SCHEME = /^(key|basic|bearer)\s+(\S+)\s*$/i;
@@ -35,10 +36,10 @@ export function authenticate(keys: KeyCache): Middleware {
   };
 }
 
-/** After authenticate: a call that changes something needs a key of scope `send` (403 for `read`). */
+/** After authenticate: a call that changes something needs a key of scope `send` or above (403 for `read`). */
 export function requireSendScope(): Middleware {
   return async function requireSendScopeMiddleware(ctx, next) {
-    if (ctx.state.auth?.scope !== 'send') throw new AuthError('read_only');
+    if (!ctx.state.auth || !mayUse(ctx.state.auth.scope, 'send')) throw new AuthError('read_only');
     await next();
   };
 }

@@ -3,6 +3,7 @@
 import { BlockList, isIP } from 'node:net';
 import type { Queryable } from '../../core/store/db.js';
 import { hashKey, type KeyScope } from '../../core/apps/keys.js';
+import { keyUse } from './key-use.js';
 
 export interface KeyIdentity {
   keyId: string;
@@ -24,7 +25,7 @@ export class KeyCache {
     const hash = hashKey(key);
     const cacheKey = hash.toString('base64');
     const hit = this.entries.get(cacheKey);
-    if (hit && hit.expires > Date.now()) return hit.identity;
+    if (hit && hit.expires > Date.now()) return this.used(hit.identity);
     const res = await this.db.query({
       name: 'herald-key-lookup',
       text: `SELECT k.id, k.app_id, k.scope, k.allow_ips::text[] AS allow_ips, (k.revoked_at IS NOT NULL OR a.disabled) AS revoked
@@ -37,6 +38,12 @@ export class KeyCache {
       : null;
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear(); // bounded: a flood of wrong keys cannot grow it
     this.entries.set(cacheKey, { expires: Date.now() + this.ttlMs, identity });
+    return this.used(identity);
+  }
+
+  /** A valid key presented is a use (Settings' "last used"); kept in memory, written once a minute. */
+  private used(identity: KeyIdentity | null): KeyIdentity | null {
+    if (identity && !identity.revoked) keyUse(this.db).note(identity.keyId);
     return identity;
   }
 }

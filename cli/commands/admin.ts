@@ -6,10 +6,12 @@ import { loadConfig, loadKeyring } from '../../core/config.js';
 import { useKeyring } from '../../core/secrets/seal.js';
 import { applyAppsFile } from '../../core/apps/file-source.js';
 import { getAppByName, type AppRecord } from '../../core/apps/app-store.js';
-import { createKey, KEY_SCOPES, listKeys, revokeKey, type KeyScope } from '../../core/apps/keys.js';
+import { createKey, KEY_SCOPES, listKeys, revokeKey, SCOPE_MEANINGS, type KeyScope } from '../../core/apps/keys.js';
 import { importSubscriptions } from '../../core/subscriptions/import.js';
 import { fail, usageError } from '../runtime.js';
 import { isUuid } from '../../core/formats/uuid.js';
+import { readKeyRequest } from '../../core/apps/key-requests.js';
+import { ValidationError } from '../../core/errors.js';
 
 
 /** A one-off command's pool: two connections to HERALD_DATABASE_URL, set for a pooler in front like the roles' (core/store/db.ts). */
@@ -76,17 +78,20 @@ export async function appsApply(file: string | undefined): Promise<void> {
 }
 
 export async function keysCreate(appName: string | undefined, allowIps: string[], name: string | undefined, scope = 'send'): Promise<void> {
-  if (!KEY_SCOPES.includes(scope as KeyScope)) usageError(`--scope is send (every call) or read (stats, list and dashboard only), not ${scope}`);
+  if (!KEY_SCOPES.includes(scope as KeyScope)) usageError(`--scope is ${KEY_SCOPES.map((s) => `${s} (${SCOPE_MEANINGS[s]})`).join(', ')}; not ${scope}`);
   await withPool(async (pool) => {
     const app = await appByName(pool, appName);
+    // The dashboard's rule (core/apps/key-requests.ts): a name and an allow-list the column takes.
+    let request;
     try {
-      const { key, record } = await createKey(pool, app.id, { name, allowIps, scope: scope as KeyScope });
-      process.stderr.write(`key ${record.id} (scope ${record.scope}) created for ${app.name}; it is shown once:\n`);
-      process.stdout.write(`${key}\n`);
+      request = await readKeyRequest(pool, { name: name ?? 'default', scope, allowIps });
     } catch (error) {
-      if (/invalid input syntax for type cidr/.test(String((error as Error).message))) usageError('--allow-ip takes an address or CIDR such as 10.0.0.0/8');
+      if (error instanceof ValidationError) usageError(error.issues.map((i) => i.message.replace(/^allow_ips/, '--allow-ip').replace(/^name/, '--name')).join(' '));
       throw error;
     }
+    const { key, record } = await createKey(pool, app.id, request);
+    process.stderr.write(`key ${record.id} (scope ${record.scope}) created for ${app.name}; it is shown once:\n`);
+    process.stdout.write(`${key}\n`);
   });
 }
 
@@ -104,9 +109,9 @@ export async function keysRevoke(appName: string | undefined, keyId: string | un
 export async function keysList(appName: string | undefined): Promise<void> {
   await withPool(async (pool) => {
     const app = await appByName(pool, appName);
-    process.stdout.write('ID\tNAME\tSCOPE\tALLOW_IPS\tCREATED\tREVOKED\n');
+    process.stdout.write('ID\tNAME\tSCOPE\tALLOW_IPS\tCREATED\tREVOKED\tLAST_USED\tSOURCE\n');
     for (const k of await listKeys(pool, app.id)) {
-      const row = [k.id, k.name, k.scope, k.allowIps.join(',') || '*', k.createdAt.toISOString(), k.revokedAt?.toISOString() ?? '-'];
+      const row = [k.id, k.name, k.scope, k.allowIps.join(',') || '*', k.createdAt.toISOString(), k.revokedAt?.toISOString() ?? '-', k.lastUsedAt?.toISOString() ?? '-', k.source];
       process.stdout.write(`${row.join('\t')}\n`);
     }
   });

@@ -2,6 +2,8 @@
 // manages. A key named in the spec is issued once — the plaintext goes into a Secret owned by the
 // App, only the hash into PostgreSQL — its allow-list follows the spec, and a key marked revoked
 // or gone from the spec is revoked; its scope follows the spec too (a key keeps its plaintext) (the api's 2 s key cache makes that effective within 5 s).
+// Only the keys it issued (source app_resource) are the spec's: a key made with `herald keys
+// create` or in the dashboard's Settings stays, as an API segment stays beside the App's segments.
 import type { CoreV1Api } from '@kubernetes/client-node';
 import type { Pool } from '../../core/store/db.js';
 import { inTransaction } from '../../core/store/db.js';
@@ -36,7 +38,7 @@ export async function syncKeys(
 ): Promise<KeySyncResult> {
   const wanted = app.spec.apiKeys ?? [];
   const previous = new Map((app.status?.keys ?? []).map((k) => [k.name, k]));
-  const all = await listKeys(deps.pool, appId);
+  const all = (await listKeys(deps.pool, appId)).filter((k) => k.source === 'app_resource');
   const active = new Map<string, KeyRecord>();
   for (const key of all) if (!key.revokedAt) active.set(key.name, key); // newest last wins
   const latest = new Map<string, KeyRecord>();
@@ -109,7 +111,7 @@ async function issueKey(
   scope: KeyScope,
 ): Promise<AppKeyStatus> {
   return inTransaction(deps.pool, async (db) => {
-    const { record, key } = await createKey(db, appId, { name, allowIps, scope });
+    const { record, key } = await createKey(db, appId, { name, allowIps, scope, source: 'app_resource' });
     const secretName = keySecretName(app.metadata.name, name, record.id);
     await createOwnedSecret(deps.core, app, secretName, { 'herald.dev/api-key': name }, { apiKey: key, appId, keyId: record.id });
     return { name, id: record.id, secretName, createdAt: kubeTime(new Date(record.createdAt)) };

@@ -1,6 +1,7 @@
 // Reconciles one App (the cert-manager skeleton): read from the cache → return when gone →
 // finalizer on delete → compute (the same applyApp as the file adapter, then keys) → write status
 // only when it changed. User-visible problems become condition reasons and Warning events.
+import { DRAFTS_SENTENCE, problemSentence, validSentence } from '../../core/apps/credentials-state.js';
 import type { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import type { Logger } from '../../core/log.js';
 import type { Pool } from '../../core/store/db.js';
@@ -91,14 +92,13 @@ export async function syncApp(deps: AppSyncDeps, key: string): Promise<Reconcile
     }
 
     if (applied.credentialsProblem && secretsState === 'unreadable') {
-      set({ type: 'CredentialsReady', status: 'False', reason: 'SecretsNotReadable', message: `The controller may not list Secrets in namespace ${namespace}: add it to the chart's controller.appNamespaces. Sends of this app are saved as drafts and not delivered.` });
+      set({ type: 'CredentialsReady', status: 'False', reason: 'SecretsNotReadable', message: `The controller may not list Secrets in namespace ${namespace}: add it to the chart's controller.appNamespaces. ${DRAFTS_SENTENCE}` });
     } else if (applied.credentialsProblem) {
-      set({ type: 'CredentialsReady', status: 'False', reason: applied.credentialsReason ?? 'CredentialsInvalid', message: `${capitalise(applied.credentialsProblem)}. Sends of this app are saved as drafts and not delivered.` });
+      set({ type: 'CredentialsReady', status: 'False', reason: applied.credentialsReason ?? 'CredentialsInvalid', message: problemSentence(applied.credentialsProblem) });
     } else {
       const creds = await getCredentials(deps.pool, applied.app.id);
       const expires = creds?.expiresAt ? new Date(creds.expiresAt) : undefined;
-      const what = creds?.kind === 'token' ? `Token key ${creds.keyId} of team ${creds.teamId} is a valid ES256 key` : 'The push certificate is readable';
-      set({ type: 'CredentialsReady', status: 'True', reason: 'CredentialsValid', message: expires ? `${what}; it expires on ${expires.toISOString()}.` : `${what}.` });
+      set({ type: 'CredentialsReady', status: 'True', reason: 'CredentialsValid', message: validSentence(creds ?? { kind: 'certificate' }) });
       if (expires) {
         if (expires.getTime() - now.getTime() < EXPIRY_WARNING_MS) {
           deps.events.record(app, 'Warning', 'CertificateExpiresSoon', `The push certificate expires on ${expires.toISOString()}; renew it before then.`);

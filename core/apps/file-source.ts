@@ -8,6 +8,7 @@ import type { Logger } from '../log.js';
 import { parseManifests, type AppManifest } from './manifest.js';
 import { setCredentials, upsertApp, type AppRecord } from './app-store.js';
 import { credentialsFromSecret, CredentialsError } from './credentials.js';
+import { recordCredentialsProblem } from './credentials-state.js';
 import { inTransaction } from '../store/db.js';
 import { checkEventsSpec, DestinationError, signingSecretOf, storeDestinations, type DestinationSpec } from '../events/destinations.js';
 
@@ -67,6 +68,8 @@ export async function applyApp(pool: Pool, manifest: AppManifest, secrets: Map<s
         await setCredentials(db, app.id, null);
       }
     }
+    // Kept for the dashboard, which cannot read the App's CredentialsReady condition.
+    await recordCredentialsProblem(db, app.id, credentialsProblem ? { reason: credentialsReason ?? 'CredentialsInvalid', message: credentialsProblem } : undefined);
     if (destinations) await storeDestinations(db, app.id, destinations, { stream: manifest.spec.events?.stream === true });
     return { app: { ...app, hasCredentials: !credentialsProblem }, credentialsProblem, credentialsReason, eventsProblem };
   });

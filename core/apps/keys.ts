@@ -21,9 +21,25 @@ export function hashKey(key: string): Buffer {
   return createHash('sha256').update(key, 'utf8').digest();
 }
 
-/** `send`: every call (keys issued before scopes existed); `read`: stats, the list and the dashboard. */
-export type KeyScope = 'send' | 'read';
-export const KEY_SCOPES: readonly KeyScope[] = ['send', 'read'];
+/**
+ * `read`: stats, the list and the dashboard; `send`: every call (keys issued before scopes
+ * existed); `admin`: what `send` may, and creating and revoking the app's keys in the dashboard.
+ * Each scope may do what the ones before it may: ask `mayUse`, never compare names.
+ */
+export type KeyScope = 'read' | 'send' | 'admin';
+export const KEY_SCOPES: readonly KeyScope[] = ['read', 'send', 'admin'];
+/** What each scope is for, in the words of `herald keys create --help` and the dashboard. */
+export const SCOPE_MEANINGS: Record<KeyScope, string> = {
+  read: 'stats, the list and the dashboard, read only',
+  send: 'every REST call, and composing, cancelling and changing in the dashboard',
+  admin: 'what send may, and creating and revoking the app\'s keys in the dashboard',
+};
+
+/** Whether a key of scope `scope` may do what needs `needed` (read < send < admin). */
+export const mayUse = (scope: KeyScope, needed: KeyScope): boolean => KEY_SCOPES.indexOf(scope) >= KEY_SCOPES.indexOf(needed);
+
+/** Where a key was made (migration 075): an App resource's keys are the App's to change. */
+export type KeySource = 'cli' | 'app_resource' | 'dashboard';
 
 export interface KeyRecord {
   id: string;
@@ -33,6 +49,9 @@ export interface KeyRecord {
   allowIps: string[];
   createdAt: Date;
   revokedAt: Date | null;
+  source: KeySource;
+  /** To the minute (api/shared/key-use.ts); null: not used since it was tracked. */
+  lastUsedAt: Date | null;
 }
 
 const toRecord = (r: Record<string, unknown>): KeyRecord => ({
@@ -43,19 +62,23 @@ const toRecord = (r: Record<string, unknown>): KeyRecord => ({
   allowIps: (r.allow_ips as string[] | null) ?? [],
   createdAt: r.created_at as Date,
   revokedAt: (r.revoked_at as Date | null) ?? null,
+  source: (r.source as KeySource | undefined) ?? 'cli',
+  lastUsedAt: (r.last_used_at as Date | null) ?? null,
 });
+
+const KEY_COLUMNS = 'id, app_id, name, scope, allow_ips::text[] AS allow_ips, created_at, revoked_at, source, last_used_at';
 
 /** Issues a key; the plaintext is returned once and never stored. */
 export async function createKey(
   db: Queryable,
   appId: string,
-  opts: { name?: string; allowIps?: string[]; id?: string; scope?: KeyScope } = {},
+  opts: { name?: string; allowIps?: string[]; id?: string; scope?: KeyScope; source?: KeySource } = {},
 ): Promise<{ record: KeyRecord; key: string }> {
   const key = generateKey();
   const res = await db.query(
-    `INSERT INTO api_keys (id, app_id, name, hash, allow_ips, scope) VALUES ($1, $2, $3, $4, $5::cidr[], $6)
-     RETURNING id, app_id, name, scope, allow_ips::text[] AS allow_ips, created_at, revoked_at`,
-    [opts.id ?? randomUUID(), appId, opts.name ?? 'default', hashKey(key), opts.allowIps ?? [], opts.scope ?? 'send'],
+    `INSERT INTO api_keys (id, app_id, name, hash, allow_ips, scope, source) VALUES ($1, $2, $3, $4, $5::cidr[], $6, $7)
+     RETURNING ${KEY_COLUMNS}`,
+    [opts.id ?? randomUUID(), appId, opts.name ?? 'default', hashKey(key), opts.allowIps ?? [], opts.scope ?? 'send', opts.source ?? 'cli'],
   );
   return { record: toRecord(res.rows[0]), key };
 }
@@ -70,7 +93,7 @@ export async function revokeKey(db: Queryable, appId: string, keyId: string): Pr
 
 export async function listKeys(db: Queryable, appId: string): Promise<KeyRecord[]> {
   const res = await db.query(
-    'SELECT id, app_id, name, scope, allow_ips::text[] AS allow_ips, created_at, revoked_at FROM api_keys WHERE app_id = $1 ORDER BY created_at, id',
+    `SELECT ${KEY_COLUMNS} FROM api_keys WHERE app_id = $1 ORDER BY created_at, id`,
     [appId],
   );
   return res.rows.map(toRecord);

@@ -3,6 +3,7 @@
 import { parseAllDocuments } from 'yaml';
 import type { SegmentDefinition } from './app-store.js';
 import type { CredentialsSpec } from './credentials.js';
+import type { KeyScope } from './keys.js';
 import { checkEventsSpec, DestinationError, type EventsSpec } from '../events/destinations.js';
 
 export interface AppManifest {
@@ -15,7 +16,7 @@ export interface AppManifest {
     credentials?: CredentialsSpec;
     billing?: { invoiceOverdue?: boolean };
     segments?: SegmentDefinition[];
-    apiKeys?: { name: string; allowIPs?: string[]; revoked?: boolean; scope?: 'send' | 'read' }[];
+    apiKeys?: { name: string; allowIPs?: string[]; revoked?: boolean; scope?: KeyScope }[];
     identityVerification?: { required?: boolean; rotation?: number };
     /** broadcast: updates go as one request to Apple's broadcast channel of the activity (issue 29). */
     liveActivities?: { broadcast?: boolean };

@@ -1,7 +1,8 @@
 // The one scheduler of every periodic delivery duty: firing due scheduled sends, releasing the
 // chunks of time-zone sends whose moment has come, and the pause sweep (stopping the sends of apps
 // marked overdue, closing stopped sends whose last holder died) and, once a minute beside them, the
-// retention of finished sends and of ended Live Activities' tokens and broadcast channels. Every sender and the controller
+// retention of finished sends and of ended Live Activities' tokens and broadcast channels, and the
+// dashboard overview's figures (core/overview/duties.ts). Every sender and the controller
 // leader run `startScheduler`, but only the process holding a PostgreSQL session advisory lock
 // works: leadership needs no Kubernetes (`herald api` + `herald sender`, `herald dev`), moves to
 // another process as soon as the holder's connection ends (crash, network), and is per database.
@@ -17,6 +18,7 @@ import { isUnavailable } from '../faults/unavailable.js';
 import { pruneFinishedSends, type Retention } from './retention.js';
 import { dropEndedActivityTokens } from '../live-activities/tokens.js';
 import type { ChannelSweep } from '../live-activities/channel-sweep.js';
+import { runOverviewDuties } from '../overview/duties.js';
 
 /** Any constant shared by all Herald processes (distinct from the migrator's lock). */
 export const SCHEDULER_LOCK = 7_341_111;
@@ -119,6 +121,9 @@ export function startScheduler(deps: SchedulerDeps, everyMs = 500): Scheduler {
     if (tokens) log.info({ tokens }, 'update tokens of ended Live Activities dropped');
     const channels = await deps.channels?.sweep({ stop: () => stopped || !leading });
     if (channels?.retired || channels?.deleted || channels?.failed) log.info(channels, 'broadcast channels of ended Live Activities deleted');
+    // The dashboard's overview: failure reasons of finished sends, and device counts that are due.
+    const overview = await runOverviewDuties(deps.pool, { stop: () => stopped || !leading });
+    if (overview.sends || overview.apps) log.debug(overview, 'overview figures counted');
   };
   const startPrune = () => {
     if (pruning || Date.now() < nextPrune) return;

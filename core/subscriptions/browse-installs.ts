@@ -2,7 +2,7 @@
 // first, by keyset on (app_id, seq) (the audience index, read backwards), so page 1,000 costs what
 // page 1 does; and the app's total, an index-only count.
 import type { Queryable } from '../store/db.js';
-import type { InstallSummary } from './find.js';
+import { INSTALL_SUMMARY_COLUMNS, type InstallSummary } from './find.js';
 
 export const INSTALLS_PAGE = 50;
 
@@ -14,7 +14,7 @@ export interface BrowsedInstall extends InstallSummary {
 /** A page of the app's installs registered before `beforeSeq` (none: the newest), and whether more follow. */
 export async function browseInstalls(db: Queryable, appId: string, beforeSeq?: number): Promise<{ installs: BrowsedInstall[]; more: boolean }> {
   const res = await db.query<BrowsedInstall>(
-    `SELECT id, seq, user_id, external_id, token, language, subscribed, last_active, created_at FROM subscriptions
+    `SELECT seq, user_id, ${INSTALL_SUMMARY_COLUMNS} FROM subscriptions
       WHERE app_id = $1 AND ($2::bigint IS NULL OR seq < $2) ORDER BY seq DESC LIMIT ${INSTALLS_PAGE + 1}`,
     [appId, beforeSeq ?? null],
   );

@@ -38,6 +38,8 @@ export interface InstallSummary {
   external_id: string | null;
   language: string | null;
   subscribed: boolean;
+  /** Who unsubscribed it: 'app' (its SDK), Apple's reason, or null (subscribed, or no reason recorded). */
+  unsubscribed_reason: string | null;
   last_active: Date | null;
   created_at: Date;
 }
@@ -103,7 +105,9 @@ export function parseFind(by: string, q: string): Lookup[] {
   }
 }
 
-const COLUMNS = 'id, token, external_id, language, subscribed, last_active, created_at';
+/** The columns of an InstallSummary: every list of installs reads these. */
+export const INSTALL_SUMMARY_COLUMNS = 'id, token, external_id, language, subscribed, unsubscribed_reason, last_active, created_at';
+const COLUMNS = INSTALL_SUMMARY_COLUMNS;
 
 function condition(lookup: Lookup, params: Params): string {
   switch (lookup.by) {

@@ -6,6 +6,7 @@ import type { Queryable } from '../store/db.js';
 import { isUuid } from '../formats/uuid.js';
 import { EXTERNAL_ID } from './user-limits.js';
 import type { BrowsedInstall } from '../subscriptions/browse-installs.js';
+import { INSTALL_SUMMARY_COLUMNS } from '../subscriptions/find.js';
 
 export const USERS_PAGE = 50;
 
@@ -46,8 +47,7 @@ export async function userOfApp(db: Queryable, appId: string, userId: string): P
 /** The user's installs in registration order, with what an install's sends are rebuilt from. */
 export async function installsOfUser(db: Queryable, appId: string, userId: string): Promise<BrowsedInstall[]> {
   const res = await db.query<BrowsedInstall>(
-    `SELECT id, seq, user_id, external_id, token, language, subscribed, last_active, created_at
-       FROM subscriptions WHERE app_id = $1 AND user_id = $2::uuid ORDER BY seq`,
+    `SELECT seq, user_id, ${INSTALL_SUMMARY_COLUMNS} FROM subscriptions WHERE app_id = $1 AND user_id = $2::uuid ORDER BY seq`,
     [appId, userId],
   );
   return res.rows;

@@ -73,14 +73,15 @@ stringData: {key.p8: "not a key"}
     expect((await send()).status).to.equal(404); // authenticated: the send just does not exist
 
     const list = await herald(['keys', 'list', '--app', 'shop'], env.childEnv());
-    expect(list.stdout).to.match(/^ID\tNAME\tSCOPE\tALLOW_IPS\tCREATED\tREVOKED\n/);
+    expect(list.stdout).to.match(/^ID\tNAME\tSCOPE\tALLOW_IPS\tCREATED\tREVOKED\tLAST_USED\tSOURCE\n/);
+    expect(list.stdout.split('\n')[1].split('\t').slice(-1)).to.deep.equal(['cli']);
     expect(list.stdout).to.contain('127.0.0.0/8');
     expect(list.stdout).not.to.contain(key);
     const keyId = list.stdout.split('\n')[1].split('\t')[0];
 
     const revoked = await herald(['keys', 'revoke', '--app', 'shop', keyId], env.childEnv());
     expect(revoked.code).to.equal(0);
-    expect((await herald(['keys', 'list', '--app', 'shop'], env.childEnv())).stdout.split('\n')[1]).not.to.match(/\t-$/);
+    expect((await herald(['keys', 'list', '--app', 'shop'], env.childEnv())).stdout.split('\n')[1].split('\t')[5]).to.match(/^\d{4}-/); // REVOKED
     expect((await herald(['keys', 'revoke', '--app', 'shop', keyId], env.childEnv())).code).to.equal(1);
   });
 
@@ -93,9 +94,20 @@ stringData: {key.p8: "not a key"}
     const sent = await api.request('POST', '/api/v1/notifications', { key, body: { contents: { en: 'x' }, included_segments: ['All'] } });
     expect(sent.status).to.equal(403);
     expect((await herald(['keys', 'list', '--app', 'shop'], env.childEnv())).stdout).to.match(/	viewer	read	\*	/);
-    const bad = await herald(['keys', 'create', '--app', 'shop', '--scope', 'admin'], env.childEnv());
+    const bad = await herald(['keys', 'create', '--app', 'shop', '--scope', 'owner'], env.childEnv());
     expect(bad.code).to.equal(2); // a usage error
-    expect(bad.stderr).to.contain('--scope is send (every call) or read');
+    expect(bad.stderr).to.contain('--scope is read (stats, the list and the dashboard, read only), send (');
+  });
+
+  it('creates an admin key with --scope admin: it may send as a send key may; keys create --help names each scope', async () => {
+    const created = await herald(['keys', 'create', '--app', 'shop', '--name', 'owner', '--scope', 'admin'], env.childEnv());
+    expect(created.code, created.stderr).to.equal(0);
+    expect(created.stderr).to.contain('(scope admin)');
+    const sent = await api.request('POST', '/api/v1/notifications', { key: created.stdout.trim(), body: { contents: { en: 'x' }, included_segments: ['All'] } });
+    expect(sent.status, JSON.stringify(sent.body)).to.equal(422); // past the scope check: the body's own rule (no app_id)
+    expect((await herald(['keys', 'list', '--app', 'shop'], env.childEnv())).stdout).to.match(/\towner\tadmin\t\*\t/);
+    const help = (await herald(['keys', 'create', '--help'], env.childEnv())).stdout;
+    expect(help).to.contain('[--scope read|send|admin]').and.match(/^  admin  what send may, and creating and revoking the app's keys in the dashboard$/m);
   });
 
   it('says clearly when the app is unknown or an argument is wrong', async () => {
@@ -103,7 +115,7 @@ stringData: {key.p8: "not a key"}
     expect(res.code).to.equal(1);
     expect(res.stderr).to.contain('no app named nope');
     const bad = await herald(['keys', 'create', '--app', 'shop', '--allow-ip', 'everywhere'], env.childEnv());
-    expect(bad.stderr).to.contain('--allow-ip takes an address or CIDR');
+    expect(bad.stderr).to.contain('--allow-ip: "everywhere" is not an address or a range such as 10.0.0.0/8');
     expect((await herald(['frobnicate'], env.childEnv())).code).to.equal(2);
   });
 

@@ -74,7 +74,7 @@ describe('cli: help, version, usage errors, apps list', function () {
       [['apps', 'move-id', '--app', 'x/y', 'not-a-uuid'], /^herald: usage: herald apps move-id/],
       [['apps', 'identity', '--app', 'shop', 'maybe'], /^herald: usage: herald apps identity/],
       [['keys', 'create'], /^herald: name the app with --app NAME/],
-      [['keys', 'create', '--app', 'shop', '--scope', 'admin'], /^herald: --scope is send/],
+      [['keys', 'create', '--app', 'shop', '--scope', 'owner'], /^herald: --scope is read \(/],
       [['keys', 'revoke', '--app', 'shop'], /^herald: usage: herald keys revoke/],
       [['keys', 'revoke', '--app', 'shop', 'not-a-uuid'], /^herald: KEY_ID is the key's id as herald keys list shows it \(a UUID\), not not-a-uuid/],
       [['import', '--app', 'shop'], /^herald: usage: herald import/],

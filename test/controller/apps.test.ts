@@ -9,7 +9,7 @@ import { useTestEnv } from '../env/index.js';
 import { useTestApi } from '../support/api-server.js';
 import { addDevices, makeP8 } from '../support/apps.js';
 import { getAppByName } from '../../core/apps/app-store.js';
-import { listKeys } from '../../core/apps/keys.js';
+import { createKey, listKeys } from '../../core/apps/keys.js';
 import { condition, manifest, ok, startTestController, useControlPlane, waitFor } from './harness.js';
 import type { RunningController } from '../../controller/index.js';
 
@@ -194,12 +194,17 @@ describe('App controller (real kube-apiserver, kubectl)', function () {
     expect((await send(office, appId, {}, '192.168.44.5')).status).to.equal(200);
     expect((await send(office, appId, {}, '10.9.9.9')).status).to.equal(403);
 
+    // A key made outside the App (herald keys create, the dashboard's Settings) is not the spec's:
+    // it stays, whatever its name, as an API segment stays beside the App's.
+    const own = (await createKey(env.pool, appId, { name: 'old', source: 'dashboard' })).key;
     // Narrow the allow-list, revoke ci, drop old.
     await kube.apply(app('keys', { bundleId: 'dev.herald.keys', apiKeys: [{ name: 'office', allowIPs: ['10.9.9.9'] }, { name: 'ci', revoked: true }] }));
     await waitFor('revocations to take effect', async () =>
       (await send(ci, appId)).status === 401 && (await send(old, appId)).status === 401 && (await send(office, appId, {}, '10.1.2.3')).status === 403,
     30_000, 100);
     expect((await send(office, appId, {}, '10.9.9.9')).status).to.equal(200);
+    expect((await send(own, appId)).status).to.equal(200);
+    expect((await listKeys(env.pool, appId)).filter((k) => !k.revokedAt).map((k) => [k.name, k.source])).to.deep.equal([['office', 'app_resource'], ['old', 'dashboard']]);
     const after = await waitFor('status of the revoked key', async () => {
       const o = await getApp('keys');
       return o.status.keys.find((k: any) => k.name === 'ci')?.revokedAt ? o : undefined;

@@ -1,9 +1,8 @@
-// The whole message in the dashboard (issue 30 point 6), in a real browser against a real api,
-// sender and APNs simulator: a send's report shows every language, the link, data, button, iOS
-// fields and the template it came from; the templates pages list and show the app's templates a
-// page at a time; compose started from a template sends exactly the template's content (read at
-// the simulator); the review step lists everything that goes out before Send; user text (a
-// template's name, a language's text) renders as text; another app's template is not found.
+// The whole message in the dashboard (issue 30 point 6) in a real browser, api, sender and APNs
+// simulator: a report shows every language, link, data, button, iOS field and its template; the
+// templates pages list and show them a page at a time (a read key changes none); compose from a
+// template sends exactly its content (read at the simulator); Review lists all that goes out; user
+// text renders as text; another app's template is not found.
 import { expect } from 'chai';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -151,7 +150,9 @@ describe('dashboard: the whole message, templates and compose from a template', 
     expect([await value('lang_0'), await value('heading_0'), await value('content_0')]).to.deep.equal(['en', 'Shop', 'Back in stock']);
     expect([await value('lang_1'), await value('heading_1'), await value('subtitle_1'), await value('content_1')]).to.deep.equal(['fr', 'Boutique', 'Taille 42', 'De retour']);
     expect([await value('url'), await value('ios_sound'), await value('template_id')]).to.deep.equal(['https://example.com/restock', 'chime.caf', template]);
-    expect(await text('#template-note')).to.contain('Its other fields (data, buttons, thread_id) go out as the template holds them.');
+    expect(await text('#template-note')).to.contain('any other field emptied here keeps the template\'s value');
+    // Every field of the template has its input here: data, button, thread id included.
+    expect([await value('data_key_0'), await value('data_value_0'), await value('button_id'), await value('thread_id')]).to.deep.equal(['sku', 'A1', 'buy', 'stock']);
     await shot('compose-template');
     await page.getByLabel('Send to').selectOption('tag');
     await page.getByLabel('Tag key').fill('tpl');
@@ -210,6 +211,9 @@ describe('dashboard: the whole message, templates and compose from a template', 
     await page.goto(`${stack.api.url}/dashboard/compose?template=${template}`);
     const value = (name: string) => page.locator(`[name="${name}"]`).inputValue();
     expect([await value('content_0'), await value('heading_0'), await value('url')]).to.deep.equal([body, 'Title\nsecond', 'https://example.com/app']);
+    // Data emptied here keeps the template's (the REST rule: absent fields come from the template).
+    await page.locator('[name="data_key_0"]').fill('');
+    await page.locator('[name="data_value_0"]').fill('');
     await page.getByLabel('Send to').selectOption('tag');
     await page.getByLabel('Tag key').fill('lines');
     await page.getByLabel('Value', { exact: true }).fill('yes');
@@ -289,5 +293,8 @@ describe('dashboard: the whole message, templates and compose from a template', 
     await page.goto(`${stack.api.url}/dashboard/templates?page=2`);
     expect(await page.getByRole('link', { name: 'New message from it' }).count()).to.equal(0);
     expect(await status(`/dashboard/compose?template=${template}`)).to.equal(403);
+    expect(await page.locator('#new-template, #edit-template, #delete-template').count(), 'no change to a template offered').to.equal(0);
+    for (const path of ['/dashboard/templates/new', `/dashboard/templates/${template}/edit`, `/dashboard/templates/${template}/delete`]) expect(await status(path), path).to.equal(403);
+    expect((await page.request.post(`${stack.api.url}/dashboard/templates/${template}/delete`, { form: { _csrf: await page.locator('input[name="_csrf"]').first().inputValue() } })).status()).to.equal(403);
   });
 });

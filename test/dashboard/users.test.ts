@@ -179,10 +179,68 @@ describe('dashboard users and installs in a browser', function () {
       await page.goto(`${api.url}/dashboard/audience?${new URLSearchParams({ q })}`);
       expect(await page.getByText('No install matches.').count(), q).to.equal(1);
     }
+    // The list send that named her keeps its audience's size in words: not "0 external ids (1)".
+    const toAnn = (await env.pool.query(`SELECT id FROM sends WHERE app_id = $1 AND target_kind = 'external_ids' ORDER BY id DESC LIMIT 1`, [main.app.id])).rows[0].id;
+    expect((await env.pool.query(`SELECT request->'target'->'ids' AS ids FROM sends WHERE id = $1`, [toAnn])).rows[0].ids).to.deep.equal([]);
+    await page.goto(`${api.url}/dashboard/sends`);
+    expect(await page.locator(`tbody tr[data-id="${toAnn}"] td.audience`).textContent()).to.equal('1 external id (1)');
+    await page.goto(`${api.url}/dashboard/sends/${toAnn}`);
+    expect(await page.locator('#audience').textContent()).to.equal('1 external id');
     // A second erase of the same user (a reload) finds no such user.
     expect((await page.goto(`${api.url}/dashboard/audience/users/${ann.id}/erase`))!.status()).to.equal(404);
     // The other app's user of the same external id is untouched.
     expect((await env.pool.query('SELECT 1 FROM users WHERE id = $1', [otherUser])).rowCount).to.equal(1);
+    await page.close();
+  });
+  it('counts, lists and finds a user named only by the external id its installs carry; every page tells the same story', async () => {
+    // Installs registered with an external id and never named by a user call: no users row yet.
+    const [first, second] = await addDevices(env.pool, main.app.id, 2, { prefix: 'dd', externalIdPrefix: 'ext-' }); // ext-1, ext-2
+    await env.pool.query(`UPDATE subscriptions SET external_id = 'ext-1', tags = '{"level": "3"}', subscribed = false, unsubscribed_reason = 'app' WHERE token = $1`, [second]);
+    await env.pool.query(`UPDATE subscriptions SET tags = '{"plan": "free"}' WHERE token = $1`, [first]);
+    const [apple] = await addDevices(env.pool, main.app.id, 1, { prefix: 'de', externalIdPrefix: 'ext-' }); // ext-1 again
+    await env.pool.query(`UPDATE subscriptions SET subscribed = false, unsubscribed_reason = 'Unregistered' WHERE token = $1`, [apple]);
+    const rows = Number((await env.pool.query('SELECT count(*) FROM users WHERE app_id = $1', [main.app.id])).rows[0].count);
+    const page = await signedIn(readKey);
+    await page.goto(`${api.url}/dashboard/audience/users`);
+    expect(await page.locator('#total').innerText()).to.match(new RegExp(` of ${rows + 1} users$`)); // ext-1 is one user
+    while (await page.getByRole('link', { name: 'Next page' }).count()) await page.getByRole('link', { name: 'Next page' }).click();
+    const unnamed = page.locator('#users tr[data-external="ext-1"]');
+    expect(await unnamed.locator('td[data-label="Installs"]').textContent()).to.equal('3');
+    // Found by its external id: its installs, its tags as its row will take them, each install told apart.
+    await page.getByLabel('Alias id').fill('ext-1');
+    await page.getByRole('button', { name: 'Find the user' }).click();
+    expect(await page.locator('#user-external-id').textContent()).to.equal('ext-1');
+    expect(await page.locator('#user-installs tbody tr').count()).to.equal(3);
+    const subscribed = await page.locator('#user-installs td[data-label="Subscribed"]').allTextContents();
+    expect([...subscribed].sort()).to.deep.equal(['No: Apple (Unregistered)', 'No: the app turned it off', 'Yes']);
+    expect(await page.locator('#tags tbody tr').evaluateAll((r) => r.map((x) => x.textContent))).to.deep.equal(['level3', 'planfree']);
+    await shot(page, 'audience-user-unnamed');
+    // Its installs' pages and the installs list name that user, not "none".
+    const id = (await env.pool.query('SELECT id FROM subscriptions WHERE token = $1', [first])).rows[0].id;
+    await page.goto(`${api.url}/dashboard/audience/installs/${id}`);
+    expect(await page.locator('#install-user').textContent()).to.equal('the user of external id ext-1');
+    await page.goto(`${api.url}/dashboard/audience/installs`);
+    expect(await page.locator(`#installs tr[data-id="${id}"] td[data-label="User"]`).textContent()).to.equal('the user of external id ext-1');
+    await page.locator(`#installs tr[data-id="${id}"] td[data-label="User"] a`).click();
+    expect(await page.locator('#user-external-id').textContent()).to.equal('ext-1');
+    // By any alias: a users row's external id or OneSignal id leads to its page; an unknown one says so.
+    const u1 = (await env.pool.query("SELECT user_id FROM user_aliases WHERE app_id = $1 AND alias_id = 'u-1'", [main.app.id])).rows[0].user_id;
+    await page.goto(`${api.url}/dashboard/audience/users/by-alias?label=external_id&id=u-1`);
+    await page.getByRole('heading', { name: `User ${u1}` }).waitFor();
+    await page.goto(`${api.url}/dashboard/audience/users/by-alias?label=onesignal_id&id=${u1}`);
+    await page.getByRole('heading', { name: `User ${u1}` }).waitFor();
+    const unknown = await page.goto(`${api.url}/dashboard/audience/users/by-alias?label=external_id&id=nobody`);
+    expect(unknown!.status()).to.equal(404);
+    expect(await page.locator('#find-errors').textContent()).to.equal('No user of this app has the alias external_id nobody.');
+    // The other app's user of external id ann is not this app's.
+    expect((await page.goto(`${api.url}/dashboard/audience/users/by-alias?label=onesignal_id&id=${otherUser}`))!.status()).to.equal(404);
+    // A user call names it: the same user, now a row holding the same installs; the total is unchanged.
+    const named = await officialClient(api.url, sendKey).createUser(main.app.id, Object.assign(new OneSignal.User(), { identity: { external_id: 'ext-1' } }));
+    await page.goto(`${api.url}/dashboard/audience/users/by-alias?label=external_id&id=ext-1`);
+    await page.getByRole('heading', { name: `User ${named.identity!.onesignal_id}` }).waitFor();
+    expect(await page.locator('#user-installs tbody tr').count()).to.equal(3);
+    await page.goto(`${api.url}/dashboard/audience/users`);
+    expect(await page.locator('#total').innerText()).to.match(new RegExp(` of ${rows + 1} users$`));
     await page.close();
   });
 });

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.HERALD_TEST_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -40,4 +40,21 @@ export async function launchBrowser(opts: { width?: number; height?: number } = 
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Signs a page in to the dashboard at `base` with `key` (a fresh session: its cookies cleared first); it lands on the overview. */
+export async function signIn(page: Page, base: string, key: string): Promise<void> {
+  await page.context().clearCookies();
+  await page.goto(`${base}/dashboard/sign-in`);
+  await page.getByLabel('REST API key of your app').fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${base}/dashboard/`);
+}
+
+/** A browser of its own and a page of it signed in with `key` (the usual start of a dashboard test file). */
+export async function signedInBrowser(base: string, key: string): Promise<{ browser: TestBrowser; page: Page }> {
+  const browser = await launchBrowser();
+  const page = await browser.context.newPage();
+  await signIn(page, base, key);
+  return { browser, page };
 }

@@ -1,7 +1,36 @@
 // Herald dashboard: the report page's live refresh (progress, counts, chart) while a send runs,
-// and compose's live preview. Plain script, no build step, no library: it polls live.json once a
-// second and stops when the send is final. Everything else works without JavaScript (the preview
-// is then drawn by the server on the review step).
+// compose's live preview, and the copy buttons (Settings). Plain script, no build step, no
+// library: it polls live.json once a second and stops when the send is final. Everything else
+// works without JavaScript (the preview is then drawn by the server on the review step, and a
+// value to copy is on the page to select).
+(function () {
+  'use strict';
+  // A button[data-copy] copies the text of the element it names, and says so in its status line.
+  function select(el) {
+    var range = document.createRange();
+    range.selectNodeContents(el);
+    var sel = window.getSelection();
+    sel.removeAllRanges();
+    sel.addRange(range);
+  }
+  document.addEventListener('click', function (event) {
+    var button = event.target.closest ? event.target.closest('button[data-copy]') : null;
+    if (!button) return;
+    var source = document.getElementById(button.dataset.copy);
+    var status = document.getElementById(button.dataset.copy + '-copied');
+    if (!source) return;
+    var said = function (ok) { if (status) status.textContent = ok ? 'Copied.' : 'Selected: copy it with your keyboard.'; };
+    var fallback = function () {
+      select(source);
+      var ok = false;
+      try { ok = document.execCommand('copy'); } catch (e) { ok = false; }
+      said(ok);
+    };
+    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(source.textContent).then(function () { said(true); }, fallback);
+    else fallback();
+  });
+})();
+
 (function () {
   'use strict';
   var form = document.querySelector('form.compose:not(.review)');
@@ -13,21 +42,30 @@
       var el = preview.querySelector('[data-preview="' + k + '"]');
       if (el) el.textContent = field(k + '_0').value;
     });
-    var silent = field('content_available').checked;
+    var image = preview.querySelector('[data-preview="image"]');
+    if (image && field('image')) image.hidden = !field('image').value;
+    var button = preview.querySelector('[data-preview="button_text"]');
+    if (button && field('button_text')) { button.textContent = field('button_text').value; button.hidden = !field('button_text').value; }
+    var silentBox = field('content_available'); // compose's; a template has no delivery of its own
+    var silent = !!(silentBox && silentBox.checked);
     preview.querySelector('.banner').hidden = silent;
     preview.querySelector('.silent-note').hidden = !silent;
   }
   form.addEventListener('input', update);
   form.addEventListener('change', update);
 
-  // The audience estimate, asked again (at most every 400 ms) as the audience fields change.
+  // The audience estimate, asked again (at most every 400 ms) as the audience fields change
+  // (api/dashboard/form/audience-fields.ts AUDIENCE_INPUTS: the target, its fields, the segments left out).
   var estimate = document.getElementById('live-estimate');
-  var targetFields = ['target', 'segment', 'tag_key', 'tag_relation', 'tag_value', 'ids'];
+  var isTarget = function (name) { return /^(target|segment|tag_key|tag_relation|tag_value|filters|ids|exclude_\d{1,3})$/.test(name); };
   var timer = null;
   var asked = 0;
   function ask() {
     var query = new URLSearchParams();
-    targetFields.forEach(function (k) { query.set(k, field(k).value); });
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!el.name || !isTarget(el.name) || (el.type === 'checkbox' && !el.checked)) return;
+      query.set(el.name, el.value);
+    });
     var mine = ++asked;
     fetch('/dashboard/compose/estimate.json?' + query.toString(), { credentials: 'same-origin', headers: { Accept: 'application/json' } })
       .then(function (res) { return res.json(); })
@@ -39,7 +77,7 @@
       .catch(function () { /* the review step still shows it */ });
   }
   function later(event) {
-    if (targetFields.indexOf(event.target.name) < 0) return;
+    if (!isTarget(event.target.name)) return;
     clearTimeout(timer);
     timer = setTimeout(ask, 400);
   }

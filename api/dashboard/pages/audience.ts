@@ -10,6 +10,7 @@ import { html, type Html } from '../html.js';
 import { count, when } from './format.js';
 import { sendsTable } from './sends-table.js';
 import { ACTIVE_DAYS, isBuiltInSegment, type BuiltInSegment } from '../../../core/formats/built-in-segments.js';
+import { ownerLink, subscribedWord, subscriptionSentence } from './install-words.js';
 
 const FIND_WORDS: Record<FindBy | typeof ANY, string> = {
   any: 'Anything (the text says what it is)',
@@ -70,30 +71,19 @@ export function findPage(by: string, q: string, result: FindResult | undefined, 
             <td data-label="External id">${i.external_id ?? '—'}</td>
             <td data-label="Token" class="mono">${maskedToken(i.token)}</td>
             <td data-label="Language">${i.language ?? '—'}</td>
-            <td data-label="Subscribed">${i.subscribed ? 'Yes' : 'No'}</td>
+            <td data-label="Subscribed">${subscribedWord(i)}</td>
             <td data-label="Last active" class="date">${when(seconds(i.last_active), false)}</td>
           </tr>`)}</tbody>
         </table></div>`}`;
-}
-
-/** Why an install gets no push, in words: Apple's reason, the app's SDK, or just "not subscribed". */
-function subscription(i: Install): string {
-  if (i.subscribed) return 'Subscribed: it receives pushes.';
-  const why = i.unsubscribed_reason;
-  if (!why) return 'Not subscribed: the app or Apple said it no longer takes pushes (no reason recorded).';
-  if (why === 'app') return 'Not subscribed: the app said so (the user turned notifications off).';
-  return `Not subscribed: Apple answered ${why} for its token.`;
 }
 
 export function installPage(i: Install, sends: NotificationReport[], checked: number): Html {
   const tags = Object.entries(i.tags).sort(([a], [b]) => a.localeCompare(b));
   return html`<p><a href="/dashboard/audience">← Audience</a></p>
   <h1>Install <span class="mono">${i.id}</span></h1>
-  <p id="subscription" class="${i.subscribed ? 'ok' : 'error'}">${subscription(i)}</p>
+  <p id="subscription" class="${i.subscribed ? 'ok' : 'error'}">${subscriptionSentence(i)}</p>
   <dl class="header" id="install">
-    <div><dt>User</dt><dd id="install-user">${i.user_id
-      ? html`<a class="mono" href="/dashboard/audience/users/${i.user_id}">${i.user_id}</a>`
-      : 'none yet (a user of its own until a user call or an external id joins it to one)'}</dd></div>
+    <div><dt>User</dt><dd id="install-user">${ownerLink(i, true)}</dd></div>
     <div><dt>External id</dt><dd>${i.external_id ?? '—'}</dd></div>
     <div><dt>Token</dt><dd class="mono">${maskedToken(i.token)}</dd></div>
     <div><dt>Language</dt><dd>${i.language ?? '—'}</dd></div>

@@ -5,7 +5,11 @@ import { expect } from 'chai';
 import type { Template } from '../../../core/templates/template-store.js';
 import { LIMITS } from '../../../core/validation/limits.js';
 import { fieldsNotShown, formFromTemplate } from './compose-template.js';
-import { bodyFromForm, langRows } from './compose.js';
+import { bodyFromForm as bodyOf, COMPOSE_SECTIONS } from '../form/forms.js';
+import { langRows } from '../form/message-fields.js';
+import type { FormValues } from '../form/form-field.js';
+
+const bodyFromForm = (form: FormValues, appId: string) => bodyOf(COMPOSE_SECTIONS, form, { app_id: appId });
 
 const APP = '5b0b6f2e-0f55-4c3c-9d0b-1f0a0e6f6c11';
 const template = (content: Template['content']): Template => ({ id: 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', appId: APP, name: 'T', content, createdAt: '', updatedAt: '' });
@@ -21,7 +25,9 @@ describe('dashboard compose from a template', () => {
     expect([0, 1, 2, 3, 4, 5].map((i) => form[`lang_${i}`])).to.deep.equal(['en', 'fr', 'de', 'es', 'it', 'ja']);
     expect(form).to.include({ content_0: 'Hello', heading_0: 'Hi', subtitle_2: 'Sub', heading_5: 'やあ', url: 'https://example.com/a', ios_badgeType: 'SetTo', ios_badgeCount: '3', template_id: t.id });
     expect(form).to.not.have.property('content_5');
-    expect(fieldsNotShown(t)).to.deep.equal(['data', 'buttons']);
+    // Compose has an input for every field a template may carry.
+    expect(form).to.include({ data_key_0: 'k', data_value_0: 'v', button_id: 'b', button_text: 'B' });
+    expect(fieldsNotShown(t)).to.deep.equal([]);
     // The body it stands for: the texts whole, the template named; filled by apply-template, the template's content.
     const body = bodyFromForm({ ...form, target: 'segment', segment: 'All' }, APP);
     expect(body).to.deep.include({ template_id: t.id, contents: t.content.contents, headings: t.content.headings, subtitle: t.content.subtitle, ios_badgeType: 'SetTo', ios_badgeCount: 3 });

@@ -9,11 +9,11 @@ import type { HeraldEvent } from '../../../core/events/expand.js';
 import { html, type Html } from '../html.js';
 import { count, when } from './format.js';
 
-const STATE_WORDS: Record<DestinationState, string> = { delivering: 'Delivering', retrying: 'Retrying', failing: 'Failing' };
+export const STATE_WORDS: Record<DestinationState, string> = { delivering: 'Delivering', retrying: 'Retrying', failing: 'Failing' };
 const seconds = (d: Date | null) => (d ? Math.floor(d.getTime() / 1000) : null);
 
 /** A URL without its query and fragment: a receiver's URL may carry a token there, and the page need not show it. */
-function shownUrl(url: string): string {
+export function shownUrl(url: string): string {
   try {
     const u = new URL(url);
     return `${u.origin}${u.pathname}${u.search || u.hash ? ' (query not shown)' : ''}`;

@@ -2,6 +2,7 @@
 import type { NotificationReport } from '../../../core/send/report.js';
 import type { SendSource } from '../../../core/formats/send-source.js';
 import type { LIST_STATUSES } from '../../../core/send/list-query.js';
+import { html, type Html } from '../html.js';
 
 export const SOURCE_NAMES: Record<SendSource, string> = { api: 'API', kubernetes: 'Kubernetes', dashboard: 'Dashboard' };
 
@@ -40,3 +41,13 @@ export function duration(from: number, to: number | null): string {
 
 /** The scheduled time, when it differs from the creation time. */
 export const scheduledFor = (n: NotificationReport) => (n.send_after > n.queued_at + 1 ? when(n.send_after, false) : undefined);
+
+/**
+ * An address that wraps where a reader expects it to, never inside a word: a line may break after
+ * a slash, and before a dot, ?, &, =, #, - or _ (the usual rule for URLs in print). A part longer
+ * than its line still breaks (CSS overflow-wrap: break-word), as it must to fit.
+ */
+export function breakableUrl(url: string): Html {
+  const parts = url.split(/(?<=\/)(?!\/)|(?=[.?&=#_-])/);
+  return html`${parts.map((p, i) => html`${i ? html`<wbr>` : ''}${p}`)}`;
+}

@@ -56,7 +56,7 @@ export async function sendsPage(db: Queryable, appId: string, filter: ListFilter
   const last = page.offset + page.notifications.length;
   const audiences = await sendAudiences(db, appId, page.notifications.map((n) => n.id));
   return html`<h1>Sends</h1>
-  <form method="get" action="/dashboard/" class="filters" role="search" aria-label="Filter sends">
+  <form method="get" action="/dashboard/sends" class="filters" role="search" aria-label="Filter sends">
     <label>Source <select name="source"><option value="">Any</option>${SEND_SOURCES.map((s) => option(s, SOURCE_NAMES[s], filter.source))}</select></label>
     <label>Status <select name="status"><option value="">Any</option>${FILTER_WORDS.map(([value, word]) => option(value, word, filter.status))}</select></label>
     <label>From <input type="date" name="from" value="${day(filter.from)}"></label>
@@ -75,8 +75,8 @@ export async function sendsPage(db: Queryable, appId: string, filter: ListFilter
     <tbody class="rows">${page.notifications.map((n) => row(n, audiences.get(n.id) ?? ''))}</tbody>
   </table></div>
   <nav class="pages" aria-label="Pages">
-    ${page.offset > 0 ? html`<a href="/dashboard/?${filterQuery(filter, Math.max(0, page.offset - PAGE_SIZE))}" rel="prev">← Newer</a>` : ''}
-    ${last < page.total_count ? html`<a href="/dashboard/?${filterQuery(filter, last)}" rel="next">Older →</a>` : ''}
+    ${page.offset > 0 ? html`<a href="/dashboard/sends?${filterQuery(filter, Math.max(0, page.offset - PAGE_SIZE))}" rel="prev">← Newer</a>` : ''}
+    ${last < page.total_count ? html`<a href="/dashboard/sends?${filterQuery(filter, last)}" rel="next">Older →</a>` : ''}
   </nav>`;
 }
 

@@ -5,17 +5,10 @@
 // what the payload builder reads; every value goes through html`` (escaped).
 import type { MessageFields, SendMessage } from '../../../core/dashboard-reads/send-message.js';
 import { html, type Html } from '../html.js';
-import { count } from './format.js';
+import { breakableUrl, count } from './format.js';
+import { languagesOf } from '../form/languages.js';
 import { messagePushType } from '../../../core/payload/apns-headers.js';
 import { PUSH_TYPES } from '../../../core/payload/push-types.js';
-
-/** The languages of a message: the default first (en, else contents' first), then the rest in the order written. */
-export function languagesOf(m: Pick<MessageFields, 'contents' | 'headings' | 'subtitle'>): string[] {
-  const all = [...Object.keys(m.contents), ...Object.keys(m.headings ?? {}), ...Object.keys(m.subtitle ?? {})];
-  const first = Object.hasOwn(m.contents, 'en') ? 'en' : Object.keys(m.contents)[0];
-  return [...new Set(first === undefined ? all : [first, ...all])];
-}
-
 
 /** The iOS fields: the six a team sets most always (with their defaults), the others when set. */
 export function iosFields(m: MessageFields): [string, string][] {
@@ -60,8 +53,11 @@ function templateLine(t: NonNullable<SendMessage['template']>): Html {
     : html`<a href="/dashboard/templates/${t.id}">${t.name}</a>`;
 }
 
-/** The message's sections; a page shows one message, so the ids (#languages, #data, #ios) are unique. */
-export function messageDetails(m: SendMessage): Html {
+/**
+ * The message's sections; a page shows one message, so the ids (#languages, #data, #ios) are
+ * unique. `ofTemplate`: a template's own page, which names no template.
+ */
+export function messageDetails(m: SendMessage, ofTemplate = false): Html {
   const langs = languagesOf(m);
   // By key: the stored order is jsonb's (shortest key first), which means nothing to a reader.
   const data = Object.entries(m.data ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -73,10 +69,10 @@ export function messageDetails(m: SendMessage): Html {
     </table>`
       : html`<p class="note" id="languages">No alert text (a background push, or a Live Activity's content state only).</p>`}
     <dl class="header" id="message-fields">
-      <div><dt>Link</dt><dd data-field="Link">${m.url ?? '—'}</dd></div>
-      ${m.imageUrl ? html`<div><dt>Image</dt><dd data-field="Image">${m.imageUrl}</dd></div>` : ''}
+      <div><dt>Link</dt><dd data-field="Link">${m.url ? breakableUrl(m.url) : '—'}</dd></div>
+      ${m.imageUrl ? html`<div><dt>Image</dt><dd data-field="Image">${breakableUrl(m.imageUrl)}</dd></div>` : ''}
       <div><dt>Button</dt><dd data-field="Button">${m.button ? html`${m.button.text} <span class="note">(id ${m.button.id})</span>` : '—'}</dd></div>
-      <div><dt>Template</dt><dd data-field="Template">${m.template ? templateLine(m.template) : '—'}</dd></div>
+      ${ofTemplate ? '' : html`<div><dt>Template</dt><dd data-field="Template">${m.template ? templateLine(m.template) : '—'}</dd></div>`}
     </dl>
     <h3 id="data-title">Data</h3>
     ${data.length

@@ -3,6 +3,7 @@
 // a progress bar and the delivery-over-time chart (inline SVG from the chunks' finish times),
 // which dashboard.js refreshes from live.json while the send runs; for a Live Activity update or
 // end, how it went out (its broadcast channel, its per-token pushes); cancel with a send key.
+import { mayUse } from '../../../core/apps/keys.js';
 import { defaultContent, type DeliveryPoint, type NotificationReport } from '../../../core/send/report.js';
 import { isFinalStatus } from '../../../core/send-model/states.js';
 import { html, type Html } from '../html.js';
@@ -73,7 +74,7 @@ const step = (label: string, value: number, of: string, id: string) =>
 export function reportPage(data: LiveReport, session: DashboardSession, extra: { message: SendMessage; audience: string }): Html {
   const r = data.report;
   const title = defaultContent(r);
-  return html`<p><a href="/dashboard/">← Sends</a></p>
+  return html`<p><a href="/dashboard/sends">← Sends</a></p>
   <h1>${r.name ? html`${r.name} <span class="note">· send ${r.id}</span>` : `Send ${r.id}`}</h1>
   <section aria-labelledby="header-title" id="report" data-live="${data.final ? '' : `/dashboard/sends/${r.id}/live.json`}">
     <h2 id="header-title" class="visually-hidden">Summary</h2>
@@ -106,7 +107,7 @@ export function reportPage(data: LiveReport, session: DashboardSession, extra: {
     <h2 id="chart-title">Delivery over time</h2>
     <div id="chart-box">${deliveryChart(data.timeline, r.send_after)}</div>
   </section>
-  ${session.scope === 'send' && cancellable(r)
+  ${mayUse(session.scope, 'send') && cancellable(r)
     ? html`<p class="cancel" id="cancel-form"><a class="button danger" href="/dashboard/sends/${r.id}/cancel">Cancel this send…</a></p>`
     : ''}`;
 }

@@ -1,5 +1,6 @@
 // The audience pages' routes: GETs only, so nothing here changes an install; every query is the
 // session's app's, so another app's install id is "Not found" like an unknown one.
+import { mayUse } from '../../../core/apps/keys.js';
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { getApp } from '../../../core/apps/app-store.js';
@@ -56,6 +57,6 @@ export function mountAudience(router: Router, deps: ApiDeps, signedIn: Middlewar
       const { estimate } = await sizes.get(app, { kind: 'segment', segment: name }, now);
       segments.push({ id: segment.id, name, builtIn: segment.source === 'built_in', conditions: app.segments.find((seg) => seg.name === name)?.conditions ?? [], who: segment.source === 'api' ? describeSegment(segment) : undefined, size: estimate });
     }
-    page(ctx, layoutOf(ctx, 'Segments', 'audience'), segmentsPage(segments, SIZE_KEPT_MS / 1000, session(ctx).scope === 'send'));
+    page(ctx, layoutOf(ctx, 'Segments', 'audience'), segmentsPage(segments, SIZE_KEPT_MS / 1000, mayUse(session(ctx).scope, 'send')));
   });
 }

@@ -1,7 +1,8 @@
 // The compose page's steps: show the form (a `send` key only); review it (the REST rules, the
-// audience's size, the preview, a confirmation for a large audience); and send it through the REST
-// call's own path: the same buckets, then acceptSend (402, validation, idempotency, the record),
-// with source Dashboard. "Edit" goes back to the form with its values.
+// audience's size, the preview: the one confirmation); and send it through the REST call's own
+// path: the same buckets, then acceptSend (402, validation, idempotency, the record), with source
+// Dashboard. "Edit" goes back to the form with its values.
+import { mayUse } from '../../../core/apps/keys.js';
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
 import { getApp, type AppRecord } from '../../../core/apps/app-store.js';
@@ -12,13 +13,16 @@ import { validateSendRequest } from '../../../core/validation/validate-send.js';
 import type { ApiDeps, RateDraw } from '../../shared/deps.js';
 import { classifySend } from '../../routes/notifications.js';
 import { audienceSizes } from '../audience-sizes.js';
-import { areaOf, bodyFromForm, composePage, LARGE_AUDIENCE, reviewPage, type ComposeForm, type ComposeTemplates } from '../pages/compose.js';
+import { composePage, reviewPage, type ComposeForm, type ComposeTemplates } from '../pages/compose.js';
+import { AUDIENCE_INPUTS } from '../form/audience-fields.js';
+import { areaOf, bodyFromForm, COMPOSE_SECTIONS } from '../form/forms.js';
 import { withTemplate } from '../../../core/templates/apply-template.js';
 import { findTemplate, listTemplates } from '../../../core/templates/template-store.js';
 import { TEMPLATE_LIMITS } from '../../../core/templates/template-limits.js';
-import { fieldsNotShown, formFromTemplate } from '../pages/compose-template.js';
+import { formFromTemplate } from '../pages/compose-template.js';
 import type { Queryable } from '../../../core/store/db.js';
 import { when } from '../pages/format.js';
+import type { SendRequest } from '../../../core/send-model/request.js';
 import { layoutOf, page } from '../respond.js';
 import { describeTarget } from '../send-audiences.js';
 import type { DashboardSession } from '../session.js';
@@ -26,7 +30,6 @@ import { isUuid } from '../../../core/formats/uuid.js';
 import { BUILT_IN_SEGMENTS } from '../../../core/formats/built-in-segments.js';
 import { customSegmentNames } from '../../../core/audience/segments.js';
 
-const TARGET_FIELDS = ['target', 'segment', 'tag_key', 'tag_relation', 'tag_value', 'ids'];
 const COMPOSE_NEEDS_SEND_SCOPE = "Composing a message needs a key of scope send; this session's key may only read.";
 
 /** What the form shows for a refusal: a 422's issues by field; any other error at the top of the form. */
@@ -42,19 +45,27 @@ const issuesOf = (error: HeraldError): FieldIssue[] =>
 async function review(deps: ApiDeps, app: AppRecord, form: ComposeForm, now: Date) {
   // Text PostgreSQL cannot store (U+0000, a lone surrogate) is the REST body's 422 naming the
   // field; past Review it failed the send's statement, and every send grouped into it, as a 500.
-  const body = checkUntrustedJson(bodyFromForm(form, app.id));
+  const body = checkUntrustedJson(bodyFromForm(COMPOSE_SECTIONS, form, { app_id: app.id }));
   const request = validateSendRequest({
     body: await withTemplate(deps.pool, app.id, body),
     app: { id: app.id, bundleId: app.bundleId, segmentNames: customSegmentNames(app) },
     now,
   });
   const { estimate } = await audienceSizes(deps.pool).get(app, request.target, now);
-  const at = request.sendAfter
-    ? `${when(Math.floor(request.sendAfter.getTime() / 1000))}${form.send_tz && form.send_tz !== 'UTC' ? ` (${form.send_after.replace('T', ' ')} ${form.send_tz})` : ''}`
-    : request.timezoneDelivery ? `${request.timezoneDelivery.timeOfDay} in each device's time zone` : 'Now';
+  const at = whenOf(request, form);
   const named = request.templateId ? await findTemplate(deps.pool, app.id, request.templateId) : undefined;
   const template = request.templateId ? { id: request.templateId, name: named?.name ?? null, version: named?.updatedAt } : undefined;
   return { body, request, template, estimate, audience: describeTarget(request.target), when: at };
+}
+
+/** When a send goes out, in words: now, a time (UTC, and the zone it was typed in), or a clock time in each device's zone. */
+function whenOf(request: SendRequest, form: ComposeForm): string {
+  const zoned = form.send_tz && form.send_tz !== 'UTC' ? ` (${form.send_after.replace('T', ' ')} ${form.send_tz})` : '';
+  if (request.timezoneDelivery) {
+    const from = request.sendAfter ? `, from ${when(Math.floor(request.sendAfter.getTime() / 1000))}${zoned}` : '';
+    return `${request.timezoneDelivery.timeOfDay} in each device's own time zone${from}`;
+  }
+  return request.sendAfter ? `${when(Math.floor(request.sendAfter.getTime() / 1000))}${zoned}` : 'Now';
 }
 
 /** The chooser's templates (the first page, as viewTemplates lists them) and the one the form started from. */
@@ -66,14 +77,14 @@ async function composeTemplates(db: Queryable, appId: string, form: ComposeForm)
   return {
     choices: list.templates.map((t) => ({ id: t.id, name: t.name })),
     more: list.total > list.templates.length,
-    chosen: chosen && { id: chosen.id, name: chosen.name, notShown: fieldsNotShown(chosen) },
+    chosen: chosen && { id: chosen.id, name: chosen.name },
   };
 }
 
 export async function composeSend(ctx: Context, deps: ApiDeps, method: 'show' | 'post'): Promise<void> {
   const s = ctx.state.session as DashboardSession;
   const opts = layoutOf(ctx, 'New message', 'compose');
-  if (s.scope !== 'send') throw new ForbiddenError(COMPOSE_NEEDS_SEND_SCOPE);
+  if (!mayUse(s.scope, 'send')) throw new ForbiddenError(COMPOSE_NEEDS_SEND_SCOPE);
   const app = await getApp(deps.pool, s.appId);
   if (!app) throw new NotFoundError('No such app.');
   const segments = [...BUILT_IN_SEGMENTS, ...customSegmentNames(app)];
@@ -98,7 +109,7 @@ export async function composeSend(ctx: Context, deps: ApiDeps, method: 'show' | 
     // Each step draws its buckets before anything is counted: Review the key's `read` bucket, as a
     // page does; Send the REST send's (classifySend), so a loop of Send without the box ticked is
     // limited as sends are, not a free count each time.
-    const draw: Pick<RateDraw, 'bucket' | 'audience'> = step === 'review' ? { bucket: 'read' } : classifySend(bodyFromForm(form, app.id));
+    const draw: Pick<RateDraw, 'bucket' | 'audience'> = step === 'review' ? { bucket: 'read' } : classifySend(bodyFromForm(COMPOSE_SECTIONS, form, { app_id: app.id }));
     if (deps.rateLimiter) await deps.rateLimiter.drawAuthenticated({ ...draw, keyId: s.keyId, appId: app.id, ip: ctx.state.ip });
     const checked = await review(deps, app, form, now);
     const reviewOpts = layoutOf(ctx, 'Review the message', 'compose');
@@ -115,11 +126,6 @@ export async function composeSend(ctx: Context, deps: ApiDeps, method: 'show' | 
     if (checked.template?.version !== undefined && checked.template.version !== form.template_seen) {
       const changed = 'The template changed after this review: check the message below, then send it again.';
       return page(ctx, reviewOpts, reviewPage(s, app.name, form, { ...checked, sendKey: randomUUID(), notice: changed }), 409);
-    }
-    // A large audience is sent only with its box ticked (the count may have grown since: any tick will do).
-    if (checked.estimate >= LARGE_AUDIENCE && !form.confirm_audience) {
-      const confirmError = `Tick the box to confirm sending to ${checked.estimate.toLocaleString('en-US')} devices.`;
-      return page(ctx, reviewOpts, reviewPage(s, app.name, form, { ...checked, sendKey, confirmError }), 422);
     }
     const fallbackKey = formKey && `dashboard-${formKey}`;
     const { created, replayed } = await acceptSend(deps, { app, body: checked.body, source: 'dashboard', fallbackKey, now });
@@ -139,19 +145,16 @@ export async function composeSend(ctx: Context, deps: ApiDeps, method: 'show' | 
  */
 export async function composeEstimate(ctx: Context, deps: ApiDeps): Promise<void> {
   const s = ctx.state.session as DashboardSession;
-  const app = s.scope === 'send' ? await getApp(deps.pool, s.appId) : undefined;
+  const app = mayUse(s.scope, 'send') ? await getApp(deps.pool, s.appId) : undefined;
   if (!app) throw new ForbiddenError('Composing a message needs a key of scope send.'); // .json: the REST body
   const form: ComposeForm = { lang_0: 'en', content_0: 'estimate' }; // the text is not the question here
-  for (const k of TARGET_FIELDS) {
-    const v = ctx.query[k];
-    if (typeof v === 'string') form[k] = v;
-  }
+  for (const [k, v] of Object.entries(ctx.query)) if (AUDIENCE_INPUTS.test(k) && typeof v === 'string') form[k] = v;
   try {
     const { estimate, audience } = await review(deps, app, form, deps.now?.() ?? new Date());
     ctx.body = { estimate, audience };
   } catch (error) {
     if (!(error instanceof HeraldError) || !error.expose) throw error;
     ctx.status = error.status;
-    ctx.body = { errors: issuesOf(error).filter((i) => areaOf(i.field) === 'audience').map((i) => i.message) };
+    ctx.body = { errors: issuesOf(error).filter((i) => areaOf(COMPOSE_SECTIONS, i.field) === 'audience').map((i) => i.message) };
   }
 }

@@ -5,18 +5,13 @@
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { bodyParser } from '@koa/bodyparser';
-import { ForbiddenError, HeraldError, NotFoundError } from '../../../core/errors.js';
-import { deliveryTimeline, readNotification } from '../../../core/send/report.js';
-import { parseListFilter } from '../../../core/send/list-query.js';
-import { cancelSend } from '../../../core/send/cancel.js';
+import { ForbiddenError, HeraldError } from '../../../core/errors.js';
 import type { ApiDeps } from '../../shared/deps.js';
 import { ipAllowed, type KeyCache } from '../../shared/key-cache.js';
 import { dashboardErrors, errorList, invalidWhen } from '../errors.js';
-import { html, type Html } from '../html.js';
-import { layoutOf, page, session } from '../respond.js';
+import { html } from '../html.js';
+import { page, session } from '../respond.js';
 import { COOKIE, createSession, csrfValid, deleteSession, overTls, requireSession, setSessionCookie } from '../session.js';
-import { PAGE_SIZE, sendsCsv, sendsPage } from '../pages/list.js';
-import { cancellable, cancelConfirmPage, live, reportPage } from '../pages/report.js';
 import { composeEstimate, composeSend } from './compose-send.js';
 import { serveAsset } from '../assets.js';
 import { mountAudience } from './audience-routes.js';
@@ -24,10 +19,10 @@ import { mountSegments } from './segment-routes.js';
 import { mountUsers } from './user-routes.js';
 import { mountTemplates } from './template-routes.js';
 import { mountEvents } from './event-routes.js';
-import { readSendMessage } from '../../../core/dashboard-reads/send-message.js';
-import { sendAudiences } from '../send-audiences.js';
+import { mountOverview } from './overview-routes.js';
+import { mountSends } from './send-routes.js';
+import { mountSettings } from './settings-routes.js';
 
-const ID = /^\d{1,15}$/;
 /** The longest REST key the sign-in form takes (a key is far shorter; more is not looked up). */
 const MAX_KEY_CHARS = 200;
 // No inline script or style, nothing from elsewhere, never framed.
@@ -41,10 +36,10 @@ const safeHost = (origin: string) => {
   }
 };
 
-const form = bodyParser({ enableTypes: ['form'], formLimit: '64kb', onError() { throw new HeraldError(400, 'The form could not be read.'); } });
+// Up to 1 MB, a REST body's bound (api/middleware/json-body.ts): a form stands for such a body, and a
+// template of 100 languages fills several hundred kilobytes.
+const form = bodyParser({ enableTypes: ['form'], formLimit: '1mb', onError() { throw new HeraldError(400, 'The form could not be read.'); } });
 
-const NO_SUCH_SEND = 'No such send in this app.';
-const CANCEL_NEEDS_SEND_SCOPE = 'Cancelling needs a key of scope send.';
 
 /** Every change: a form body with the session's CSRF token. */
 function changes(): Middleware[] {
@@ -130,71 +125,14 @@ export function mountDashboard(router: Router, deps: ApiDeps, keys: KeyCache): v
     ctx.redirect('/dashboard/sign-in');
   });
 
-  router.get('/dashboard/', ...signedIn, async (ctx) => {
-    let body: Html;
-    try {
-      body = await sendsPage(deps.pool, session(ctx).appId, parseListFilter({ ...ctx.query, limit: String(PAGE_SIZE) }, { limit: PAGE_SIZE }));
-    } catch (error) {
-      if (!(error instanceof HeraldError) || error.status !== 400) throw error;
-      body = await sendsPage(deps.pool, session(ctx).appId, { limit: PAGE_SIZE, offset: 0 }, error.messages);
-    }
-    page(ctx, layoutOf(ctx, 'Sends', 'sends'), body);
-  });
-
-  router.get('/dashboard/sends.csv', ...signedIn, async (ctx) => {
-    const filter = parseListFilter({ ...ctx.query, limit: '50' });
-    ctx.type = 'text/csv; charset=utf-8';
-    ctx.attachment('sends.csv');
-    ctx.body = await sendsCsv(deps.pool, session(ctx).appId, filter);
-  });
-
-  const loadReport = async (ctx: Context) => {
-    const id = String(ctx.params.id);
-    const report = ID.test(id) ? await readNotification(deps.pool, session(ctx).appId, Number(id)) : undefined;
-    return report && live(report, await deliveryTimeline(deps.pool, report.id));
-  };
-
-  router.get('/dashboard/sends/:id', ...signedIn, async (ctx) => {
-    const data = await loadReport(ctx);
-    if (!data) throw new NotFoundError(NO_SUCH_SEND);
-    const appId = session(ctx).appId;
-    const [message, audiences] = await Promise.all([readSendMessage(deps.pool, appId, data.report.id), sendAudiences(deps.pool, appId, [data.report.id])]);
-    if (!message) throw new NotFoundError(NO_SUCH_SEND);
-    page(ctx, layoutOf(ctx, `Send ${data.report.id}`), reportPage(data, session(ctx), { message, audience: audiences.get(data.report.id) ?? '' }));
-  });
-
-  router.get('/dashboard/sends/:id/live.json', ...signedIn, async (ctx) => {
-    const data = await loadReport(ctx);
-    if (!data) throw new NotFoundError();
-    ctx.body = data;
-  });
-
-  // A GET only asks: the change is the POST of its form (the CSRF token and the scope are checked there too).
-  router.get('/dashboard/sends/:id/cancel', ...signedIn, async (ctx) => {
-    const s = session(ctx);
-    if (s.scope !== 'send') throw new ForbiddenError(CANCEL_NEEDS_SEND_SCOPE);
-    const data = await loadReport(ctx);
-    if (!data) throw new NotFoundError(NO_SUCH_SEND);
-    if (!cancellable(data.report)) return ctx.redirect(`/dashboard/sends/${data.report.id}`);
-    const audience = (await sendAudiences(deps.pool, s.appId, [data.report.id])).get(data.report.id) ?? '';
-    page(ctx, layoutOf(ctx, `Cancel send ${data.report.id}?`), cancelConfirmPage(data, s, audience));
-  });
-
-  router.post('/dashboard/sends/:id/cancel', ...signedIn, ...changes(), async (ctx) => {
-    const s = session(ctx);
-    if (s.scope !== 'send') throw new ForbiddenError(CANCEL_NEEDS_SEND_SCOPE);
-    const id = String(ctx.params.id);
-    const outcome = ID.test(id) ? await cancelSend(deps.pool, s.appId, Number(id)) : { kind: 'not_found' as const };
-    if (outcome.kind === 'not_found') throw new NotFoundError(NO_SUCH_SEND);
-    ctx.state.log.info({ sendId: id }, 'send canceled from the dashboard');
-    ctx.redirect(`/dashboard/sends/${id}`);
-  });
-
+  mountOverview(router, deps, signedIn);
+  mountSends(router, deps, signedIn, changes());
   mountAudience(router, deps, signedIn);
   mountSegments(router, deps, signedIn, changes());
   mountUsers(router, deps, signedIn, changes());
-  mountTemplates(router, deps, signedIn);
+  mountTemplates(router, deps, signedIn, changes());
   mountEvents(router, deps, signedIn);
+  mountSettings(router, deps, signedIn, changes());
 
   router.get('/dashboard/compose/estimate.json', ...signedIn, (ctx) => composeEstimate(ctx, deps));
   router.get('/dashboard/compose', ...signedIn, (ctx) => composeSend(ctx, deps, 'show'));

@@ -4,6 +4,7 @@
 // pages draw `read` as every page) and a key of scope send. A segment's page shows any segment of
 // the app; a built-in or App resource one read-only, saying where it comes from. Another app's
 // segment id is "Not found" like an unknown one.
+import { mayUse } from '../../../core/apps/keys.js';
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { getApp, type AppRecord } from '../../../core/apps/app-store.js';
@@ -16,6 +17,7 @@ import type { ApiDeps } from '../../shared/deps.js';
 import { audienceSizes } from '../audience-sizes.js';
 import { newSegmentPage, segmentPage, type SegmentForm } from '../pages/segment-edit.js';
 import { layoutOf, page, session } from '../respond.js';
+import { drawChangeBucket } from '../change-bucket.js';
 
 const NEEDS_SEND_SCOPE = 'Making or changing a segment needs a key of scope send.';
 
@@ -52,19 +54,18 @@ export function mountSegments(router: Router, deps: ApiDeps, signedIn: Middlewar
   };
   /** A change's checks before its work: a send key, then the `users` bucket (as the API's writes). */
   const mayChange = async (ctx: Context) => {
-    const s = session(ctx);
-    if (s.scope !== 'send') throw new ForbiddenError(NEEDS_SEND_SCOPE);
-    if (deps.rateLimiter) await deps.rateLimiter.drawAuthenticated({ bucket: 'users', keyId: s.keyId, appId: s.appId, ip: ctx.state.ip });
+    if (!mayUse(session(ctx).scope, 'send')) throw new ForbiddenError(NEEDS_SEND_SCOPE);
+    await drawChangeBucket(deps, ctx);
   };
   const showSegment = async (ctx: Context, app: AppRecord, id: string, extra: { form?: SegmentForm; issues?: FieldIssue[]; deleteError?: string } = {}, status = 200) => {
     const s = session(ctx);
     const segment = segmentById(app, id);
     const size = segment.shadowed ? 0 : (await audienceSizes(deps.pool).get(app, { kind: 'segment', segment: segment.name }, deps.now?.() ?? new Date())).estimate;
-    page(ctx, layoutOf(ctx, `Segment ${segment.name}`, 'audience'), segmentPage(segment, { appName: app.name, size, canChange: s.scope === 'send', csrf: s.csrf, ...extra }), status);
+    page(ctx, layoutOf(ctx, `Segment ${segment.name}`, 'audience'), segmentPage(segment, { appName: app.name, size, canChange: mayUse(s.scope, 'send'), csrf: s.csrf, ...extra }), status);
   };
 
   router.get('/dashboard/audience/segments/new', ...signedIn, async (ctx) => {
-    if (session(ctx).scope !== 'send') throw new ForbiddenError(NEEDS_SEND_SCOPE);
+    if (!mayUse(session(ctx).scope, 'send')) throw new ForbiddenError(NEEDS_SEND_SCOPE);
     page(ctx, layoutOf(ctx, 'New segment', 'audience'), newSegmentPage(session(ctx).csrf, { name: '', filters: '' }));
   });
 

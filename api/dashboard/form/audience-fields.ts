@@ -1,0 +1,91 @@
+// Who a composed send goes to (issue 40 point 4): one target kind, chosen in a list, each kind a
+// row of this table (its label, its inputs, the REST body it writes); the segments it leaves out;
+// and the send's name. `filters` is typed as JSON in the segment editor's condition language, read
+// by the REST rules themselves (docs/decisions.md "Issue 27 — segments as resources"). Several
+// included segments (OneSignal's other clients) change the segment row alone: a multiple choice.
+import { EVERYONE } from '../../../core/formats/built-in-segments.js';
+import { LIMITS } from '../../../core/validation/limits.js';
+import { html, type Html } from '../html.js';
+import { copyText, described, errorsFor, jsonField, options, textArea, type FormField, type FormValues, type RenderContext } from './form-field.js';
+
+const RELATIONS = ['=', '!=', '>', '<', 'exists', 'not_exists'];
+/** The example of a filters list, shared with the segment editor. */
+export const FILTERS_EXAMPLE = '[{"field": "tag", "key": "plan", "relation": "=", "value": "gold"}, {"operator": "OR"}, {"field": "language", "relation": "=", "value": "fr"}]';
+/** Room for 500 ids of about 80 characters each, within the form body's bound. */
+const IDS_CHARS = 40_000;
+/** Room for the longest filters a send takes (200 entries of 128-character keys and values). */
+const FILTERS_CHARS = 64_000;
+
+const list = (text: string | undefined) => (text ?? '').split(/[\s,]+/).filter(Boolean);
+
+interface TargetKind {
+  value: string;
+  label: string;
+  render(form: FormValues, ctx: RenderContext): Html;
+  toBody(form: FormValues, body: Record<string, unknown>): void;
+}
+
+const TARGET_KINDS: TargetKind[] = [
+  {
+    value: 'segment', label: 'Segment',
+    render: (form, ctx) => html`<label class="target target-segment">Segment <select name="segment">${ctx.segments.map((s) => html`<option ${(form.segment ?? EVERYONE) === s ? html`selected` : ''}>${s}</option>`)}</select></label>`,
+    toBody: (form, body) => void (body.included_segments = [form.segment ?? '']),
+  },
+  {
+    value: 'tag', label: 'Tag',
+    render: (form) => html`<div class="target target-tag tag-row">
+        <label>Tag key <input name="tag_key" value="${form.tag_key ?? ''}" maxlength="${LIMITS.tag}"></label>
+        <label>Relation <select name="tag_relation">${RELATIONS.map((r) => html`<option ${(form.tag_relation ?? '=') === r ? html`selected` : ''}>${r}</option>`)}</select></label>
+        <label>Value <input name="tag_value" value="${form.tag_value ?? ''}" maxlength="${LIMITS.tag}"></label>
+      </div>`,
+    toBody: (form, body) => void (body.tag = { key: form.tag_key ?? '', relation: form.tag_relation ?? '=', ...(form.tag_value ? { value: form.tag_value } : {}) }),
+  },
+  {
+    value: 'filters', label: 'Filters',
+    render: (form) => html`<label class="target target-filters">Filters (JSON: conditions on tags, language, sessions, as a segment's; docs/api.md "Filters") ${textArea('filters', form.filters ?? '', FILTERS_CHARS, 4, html`class="mono" placeholder="${FILTERS_EXAMPLE}"`)}</label>`,
+    toBody: (form, body) => void (body.filters = jsonField('filters', form.filters ?? '', FILTERS_EXAMPLE)),
+  },
+  {
+    value: 'subscription_ids', label: 'Subscription ids',
+    render: (form) => html`<label class="target target-ids">Ids (one per line, up to ${LIMITS.ids_per_list}) <textarea name="ids" rows="3" maxlength="${IDS_CHARS}">${form.ids ?? ''}</textarea></label>`,
+    toBody: (form, body) => void (body.include_subscription_ids = list(form.ids)),
+  },
+  {
+    value: 'external_ids', label: 'External ids',
+    render: () => html``, // the same ids box, shown for either list kind
+    toBody: (form, body) => void (body.include_external_ids = list(form.ids)),
+  },
+];
+
+/** The form inputs of the audience (the estimate's question: compose's script and estimate.json). */
+export const AUDIENCE_INPUTS = /^(target|segment|tag_key|tag_relation|tag_value|filters|ids|exclude_\d{1,3})$/;
+
+export const audienceField: FormField = {
+  area: 'audience',
+  body: ['included_segments', 'tag', 'filters', 'excluded_segments', 'include_subscription_ids', 'include_external_ids', 'include_aliases'],
+  inputs: AUDIENCE_INPUTS,
+  render(form, ctx) {
+    const target = form.target ?? 'segment';
+    const excluded = new Set(Object.entries(form).filter(([k]) => /^exclude_\d+$/.test(k)).map(([, v]) => v));
+    return html`<label>Send to <select name="target">${options(TARGET_KINDS.map((k) => [k.value, k.label] as const), target)}</select></label>
+      ${TARGET_KINDS.map((k) => k.render(form, ctx))}
+      <fieldset class="exclude" ${described('audience', ctx)}><legend>Leave out (up to ${LIMITS.excluded_segments} segments)</legend>
+        ${ctx.segments.map((s, i) => html`<label class="check"><input type="checkbox" name="exclude_${i}" value="${s}" ${excluded.has(s) ? html`checked` : ''}> ${s}</label>`)}
+      </fieldset>
+      <p class="note" id="live-estimate" aria-live="polite">The review step shows how many devices this reaches.</p>
+      ${errorsFor('audience', ctx)}`;
+  },
+  toBody(form, body) {
+    (TARGET_KINDS.find((k) => k.value === form.target) ?? TARGET_KINDS[0]).toBody(form, body);
+    const excluded = Object.entries(form).filter(([k, v]) => /^exclude_\d{1,3}$/.test(k) && v).map(([, v]) => v);
+    if (excluded.length) body.excluded_segments = excluded;
+  },
+};
+
+export const nameField: FormField = {
+  area: 'name',
+  body: ['name'],
+  inputs: /^name$/,
+  render: (form, ctx) => html`<label>Name (internal, never shown to users) <input name="name" value="${form.name ?? ''}" maxlength="${LIMITS.name}" ${described('name', ctx)}></label>${errorsFor('name', ctx)}`,
+  toBody: (form, body) => copyText(body, 'name', form.name),
+};
