@@ -65,6 +65,22 @@ export interface ApnsOptions {
 }
 
 /**
+ * The Android fields of the body (OneSignal's wire names in the comments), already checked;
+ * core/payload's FCM builder turns them into `message.android` (issue 39 point 3). `ttl`,
+ * `priority` and `collapse_id` are shared with iOS and read from ApnsOptions.
+ */
+export interface AndroidOptions {
+  channelId?: string; // `android_channel_id` or `existing_android_channel_id`
+  smallIcon?: string; // `small_icon`
+  accentColor?: string; // `android_accent_color`, AARRGGBB as OneSignal takes it
+  sound?: string; // `android_sound`
+  group?: string; // `android_group`
+}
+
+/** The platforms a send reaches: OneSignal's `isIos` / `isAndroid`, both true when absent. */
+export type Platform = 'ios' | 'android';
+
+/**
  * A Live Activity push (docs/live-activities.md): ActivityKit's `aps` keys, already checked.
  * `timestamp` is the acceptance second, so an update retried or delayed never overwrites a newer
  * one on the device (ActivityKit keeps the latest timestamp).
@@ -107,6 +123,10 @@ export interface SendRequest {
   throttleRatePerMinute?: number;
   idempotencyKey?: string;
   apns: ApnsOptions;
+  /** Absent: no Android field was given. */
+  android?: AndroidOptions;
+  /** `isIos: false` or `isAndroid: false` narrow the send to the other platform; absent: both. */
+  platforms?: Platform[];
   /** `name`: the send's internal name (never sent to devices). */
   name?: string;
   /** `custom_data`: kept with the send, returned by its stats. */
