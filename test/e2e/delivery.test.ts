@@ -36,7 +36,7 @@ describe('e2e: delivery with 2 api and 2 sender processes', function () {
     senderEnv = env.childEnv({
       HERALD_APNS_URL: sim.url,
       HERALD_APNS_CA_FILE: sim.caFile,
-      HERALD_SENDER_ACK_WAIT_MS: '5000',
+      HERALD_SENDER_LEASE_MS: '5000',
       HERALD_SENDER_RETRY_BASE_MS: '20',
       HERALD_SENDER_CONCURRENCY: '2',
     });

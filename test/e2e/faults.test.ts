@@ -62,7 +62,7 @@ describe('e2e faults: a sender killed, NATS restarted, mid-send', function () {
       HERALD_NATS_URL: nats.url,
       HERALD_APNS_URL: sim.url,
       HERALD_APNS_CA_FILE: sim.caFile,
-      HERALD_SENDER_ACK_WAIT_MS: '3000',
+      HERALD_SENDER_LEASE_MS: '3000',
       HERALD_SENDER_CONCURRENCY: String(CONCURRENCY),
       HERALD_SENDER_RETRY_BASE_MS: '50',
     });

@@ -42,7 +42,7 @@ describe('faults: the controller through outages and a leader kill -9', function
     HERALD_REDIS_PREFIX: `tf${randomBytes(3).toString('hex')}:`,
     HERALD_APNS_URL: sim.url,
     HERALD_APNS_CA_FILE: sim.caFile,
-    HERALD_SENDER_ACK_WAIT_MS: '5000',
+    HERALD_SENDER_LEASE_MS: '5000',
     HERALD_LOG_LEVEL: process.env.HERALD_TEST_LOG_LEVEL ?? 'warn',
     ...extra,
   });

@@ -48,7 +48,7 @@ describe('faults: the egress proxy (HTTPS_PROXY) down, restarted or refusing', f
       HERALD_APNS_URL: `https://apns.herald.test:${sim.port}`,
       HERALD_APNS_CA_FILE: sim.caFile,
       HERALD_EVENT_HTTP_HOSTS: '127.0.0.1',
-      HERALD_SENDER_ACK_WAIT_MS: '5000',
+      HERALD_SENDER_LEASE_MS: '5000',
       HERALD_SENDER_RETRY_BASE_MS: '50',
     });
     [api, sender] = await Promise.all([startRole('api', childEnv), startRole('sender', { ...childEnv, HERALD_LOG_LEVEL: 'info' })]);

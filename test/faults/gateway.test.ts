@@ -37,7 +37,7 @@ describe('faults: the APNs gateway unreachable or failing', function () {
     simOptions = { keys: [{ keyId: t.key.keyId, teamId: t.teamId, publicKey: t.key.publicKeyPem }], maxDeliveries: 100_000 };
     sims = [await startApnsSim(simOptions)];
     simOptions = { ...simOptions, port: sim().port, certDir: sim().certDir };
-    const childEnv = env.childEnv({ HERALD_APNS_URL: sim().url, HERALD_APNS_CA_FILE: sim().caFile, HERALD_SENDER_ACK_WAIT_MS: '5000', HERALD_SENDER_RETRY_BASE_MS: '50' });
+    const childEnv = env.childEnv({ HERALD_APNS_URL: sim().url, HERALD_APNS_CA_FILE: sim().caFile, HERALD_SENDER_LEASE_MS: '5000', HERALD_SENDER_RETRY_BASE_MS: '50' });
     [api, sender] = await Promise.all([startRole('api', childEnv), startRole('sender', { ...childEnv, HERALD_LOG_LEVEL: 'info' })]);
     const { key } = await createKey(env.pool, appId, { name: 'gateway' });
     client = apiClient(api.port, key);

@@ -50,7 +50,7 @@ describe(`faults: every dependency failure under a steady load${THROUGH_PGBOUNCE
     HERALD_NATS_URL: nats.url,
     HERALD_APNS_URL: sim.url,
     HERALD_APNS_CA_FILE: sim.caFile,
-    HERALD_SENDER_ACK_WAIT_MS: '5000',
+    HERALD_SENDER_LEASE_MS: '5000',
     HERALD_SENDER_CONCURRENCY: String(CONCURRENCY),
     HERALD_SENDER_RETRY_BASE_MS: '50',
     HERALD_LOG_LEVEL: process.env.HERALD_TEST_LOG_LEVEL ?? 'warn',

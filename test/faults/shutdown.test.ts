@@ -36,7 +36,7 @@ describe('faults: SIGTERM during a retry back-off', function () {
     env.childEnv({
       HERALD_APNS_URL: sim.url,
       HERALD_APNS_CA_FILE: sim.caFile,
-      HERALD_SENDER_ACK_WAIT_MS: '2000',
+      HERALD_SENDER_LEASE_MS: '2000',
       // The back-off after the first refusal (2.5 to 5 s: the 5 s cap, jittered) outlasts the grace (2 s).
       HERALD_SENDER_RETRY_BASE_MS: '60000',
       HERALD_SHUTDOWN_GRACE_SECONDS: '2',

@@ -23,8 +23,21 @@ describe('idempotent retries over HTTP (PostgreSQL)', function () {
   let clockOffsetMs = 0;
   let frozenBucketsAt: number | undefined;
 
+  // The guard's own queries, seen: a repeat is known to be waiting on a running first call when
+  // its poll of the key's state has been made (not after a sleep that may or may not be enough).
+  const guardQueries: Array<{ text: string; values: unknown[] }> = [];
+  const observedPool = () => new Proxy(env.pool, {
+    get(target, prop, receiver) {
+      if (prop !== 'query') return Reflect.get(target, prop, receiver);
+      return (text: string, values: unknown[] = []) => {
+        guardQueries.push({ text, values });
+        return target.query(text, values);
+      };
+    },
+  });
+
   before(async () => {
-    const guard = new PgIdempotencyGuard(env.pool, { clock: () => new Date(Date.now() + clockOffsetMs) });
+    const guard = new PgIdempotencyGuard(observedPool(), { clock: () => new Date(Date.now() + clockOffsetMs) });
     api = await startApi(env, { idempotency: guard, rateLimiter: new BucketRateLimiter(new MemoryBucketStore({ clock: () => frozenBucketsAt ?? Date.now() }), 'idem:') });
     t = await makeApp(env.pool, { keyCount: 1, devices: 3 });
   });
@@ -178,7 +191,8 @@ describe('idempotent retries over HTTP (PostgreSQL)', function () {
       const first2 = post(listSend(t), { 'Idempotency-Key': key2 });
       await waitFor(`the claim of key ${key2}`, async () => (await env.pool.query('SELECT 1 FROM idempotency_keys WHERE key = $1', [key2])).rowCount === 1, 10_000, 20);
       const repeat2 = post(listSend(t), { 'Idempotency-Key': key2 });
-      await new Promise((r) => setTimeout(r, 300));
+      await waitFor(`the repeat of key ${key2} polling the running first call`, async () =>
+        guardQueries.some((q) => q.text.startsWith('SELECT fingerprint, state, response') && q.values[1] === key2), 10_000, 10);
       await lock.query('COMMIT');
       const [a, b] = await Promise.all([first2, repeat2]);
       expect(b.status).to.equal(200);
