@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
 import type { TestApi } from '../support/api-server.js';
 import { addDevices, startDeliveryStack, waitFinal, type DeliveryStack, type TestApp } from './fixtures.js';
+import { waitFor } from '../support/wait.js';
 
 describe('delivery: the Live Activity fast lane', function () {
   this.timeout(120_000);
@@ -58,11 +59,8 @@ describe('delivery: the Live Activity fast lane', function () {
     const broadcast = await api.request('POST', '/api/v1/notifications', { key, body: { app_id: app.app.id, contents: { en: 'Sale' }, included_segments: ['Subscribed Users'] } });
     expect(broadcast.status).to.equal(202);
     // The startTestSender's 4 ordinary slots each hold a chunk of the broadcast (4 × 500 devices).
-    for (;;) {
-      const working = await env.pool.query(`SELECT count(*)::int AS n FROM send_chunks WHERE send_id = $1 AND state = 'working'`, [broadcast.body.id]);
-      if (working.rows[0].n === 4) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitFor('4 chunks of the broadcast working', async () =>
+      (await env.pool.query(`SELECT count(*)::int AS n FROM send_chunks WHERE send_id = $1 AND state = 'working'`, [broadcast.body.id])).rows[0].n === 4, 30_000, 50);
     await activityTokens('match-1', 2, 'c1');
     const res = await update('match-1');
     const { final } = await waitFinal(env.pool, Number(res.body.id), 30_000);

@@ -9,6 +9,7 @@ import { useTestEnv } from '../env/index.js';
 import { dropEndedActivityTokens, ENDED_ACTIVITY_HOURS, removeRefusedTokens } from '../../core/live-activities/tokens.js';
 import type { TestApi } from '../support/api-server.js';
 import { startDeliveryStack, token, waitFinal, type DeliveryStack, type TestApp } from './fixtures.js';
+import { waitFor } from '../support/wait.js';
 
 describe('delivery: Live Activity token hygiene', function () {
   this.timeout(120_000);
@@ -65,10 +66,7 @@ describe('delivery: Live Activity token hygiene', function () {
     const res = await api.request('POST', `/api/v1/apps/${app.app.id}/live_activities/ride-9/notifications`, { key, body: { event: 'end', event_updates: { eta: 0 } } });
     expect(res.status).to.equal(200);
     // While the end is in flight (the simulator holds its answer), a new activity reuses the id.
-    for (let i = 0; stack.sim.deliveries(token('de1a', 1)).length === 0; i++) {
-      if (i > 600) throw new Error('the end never reached the simulator');
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await waitFor('the end reaching the simulator', () => stack.sim.deliveries(token('de1a', 1)).length > 0, 10_000, 10);
     expect((await setUpdate(later, 'ride-9', token('0e', 1))).status).to.equal(200);
     const { final } = await waitFinal(env.pool, Number(res.body.id));
     expect(final).to.include({ total_recipients: 2, sent: 1, failed: 1 });

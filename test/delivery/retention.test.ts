@@ -9,7 +9,8 @@ import { readNotification } from '../../core/send/report.js';
 import { DEFAULT_RETENTION, pruneFinishedSends } from '../../core/send/retention.js';
 import { deleteEventRecords, EVENT_RECORDS_PER_STATEMENT, ROWS_PER_STATEMENT } from '../../core/send/retention-statements.js';
 import { startScheduler } from '../../core/send/scheduler.js';
-import { addDevices, createTestApp, send, sleep, type TestApp } from './fixtures.js';
+import { addDevices, createTestApp, send, type TestApp } from './fixtures.js';
+import { waitFor } from '../support/wait.js';
 
 describe('delivery: retention of finished sends', function () {
   this.timeout(60_000);
@@ -124,7 +125,7 @@ describe('delivery: retention of finished sends', function () {
     const finished = await sendFinished(3);
     const scheduler = startScheduler({ pool: env.pool, logger: silentLogger(), retention: { finishedSendDays: 2, chunkDays: 1 } }, 100);
     try {
-      for (let i = 0; i < 100 && (await rows(finished)).send === 1; i++) await new Promise((r) => setTimeout(r, 100));
+      await waitFor(`the prune of send ${finished}`, async () => (await rows(finished)).send === 0, 10_000, 100);
     } finally {
       await scheduler.stop();
     }
@@ -150,19 +151,19 @@ describe('delivery: retention of finished sends', function () {
           `SELECT count(*) AS n FROM pg_stat_activity
             WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%DELETE FROM send_chunks%'`,
         )).rows[0].n);
-      for (let i = 0; i < 200 && (await waiting()) === 0; i++) await sleep(50);
+      await waitFor('the prune waiting on the locked chunk row', async () => (await waiting()) > 0, 10_000, 50);
       expect(await waiting(), 'the prune waits on the locked row').to.equal(1);
 
       const later = new Date(Date.now() + 3_600_000).toISOString();
       const scheduled = (await send(env, t.app, { contents: { en: 'later' }, include_external_ids: ids, send_after: later })).body.id;
       await env.pool.query(`UPDATE sends SET send_after = now() - interval '1 second' WHERE id = $1`, [scheduled]);
       const status = async () => (await env.pool.query('SELECT status FROM sends WHERE id = $1', [scheduled])).rows[0].status as string;
-      for (let i = 0; i < 200 && (await status()) === 'scheduled'; i++) await sleep(50);
+      await waitFor(`scheduled send ${scheduled} fired`, async () => (await status()) !== 'scheduled', 10_000, 50);
       expect(await status(), 'fired while the prune still waits').to.be.oneOf(['queued', 'sending']);
       expect(await waiting()).to.equal(1);
 
       await release();
-      for (let i = 0; i < 200 && (await rows(old)).send === 1; i++) await sleep(50);
+      await waitFor(`the prune of send ${old} once the row is released`, async () => (await rows(old)).send === 0, 10_000, 50);
       expect(await rows(old)).to.deep.equal({ send: 0, chunks: 0, opens: 0 });
     } finally {
       await release();

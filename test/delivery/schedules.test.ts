@@ -9,7 +9,8 @@ import { fireDueSends } from '../../core/send/fire-due.js';
 import { runDuties, startScheduler, type Scheduler } from '../../core/send/scheduler.js';
 import { DEFAULT_RETENTION } from '../../core/send/retention.js';
 import { planNext } from '../../core/delivery/planner.js';
-import { addDevices, createTestApp, send, sleep } from './fixtures.js';
+import { addDevices, createTestApp, send } from './fixtures.js';
+import { waitFor } from '../support/wait.js';
 
 describe('delivery: scheduler and transitions without a sender', function () {
   this.timeout(60_000);
@@ -96,14 +97,10 @@ describe('delivery: scheduler and transitions without a sender', function () {
     const started: Scheduler[] = [];
     try {
       for (let i = 0; i < 3; i++) started.push(startScheduler({ pool: env.pool, logger: silentLogger(), retention: DEFAULT_RETENTION }, 100));
-      const leaders = async () => {
-        for (let i = 0; i < 100; i++) {
-          const n = started.filter((s) => s.leading()).length;
-          if (n > 0) return started.filter((s) => s.leading());
-          await sleep(20);
-        }
-        return [];
-      };
+      const leaders = () => waitFor('a leader among the schedulers', () => {
+        const leading = started.filter((s) => s.leading());
+        return leading.length > 0 && leading;
+      }, 10_000, 20);
       const first = await leaders();
       expect(first).to.have.length(1);
       // The lock is PostgreSQL's: exactly one session holds it, and it is the leader's.
@@ -119,7 +116,7 @@ describe('delivery: scheduler and transitions without a sender', function () {
       await addDevices(env.pool, t.app.id, 2, { prefix: 'e' });
       const created = await send(env, t.app, { included_segments: ['All'], contents: { en: 'x' }, send_after: later() });
       await due(created.body.id);
-      for (let i = 0; i < 100 && (await row(created.body.id)).status === 'scheduled'; i++) await sleep(20);
+      await waitFor(`send ${created.body.id} fired by the next leader`, async () => (await row(created.body.id)).status !== 'scheduled', 10_000, 20);
       expect((await row(created.body.id)).status).to.equal('queued');
     } finally {
       await Promise.all(started.map((s) => s.stop()));
