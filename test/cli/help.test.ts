@@ -8,10 +8,12 @@ import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
 import { herald } from '../support/cli.js';
 import { setInvoiceOverdue, upsertApp } from '../../core/apps/app-store.js';
-import { COMMANDS } from '../../cli/help.js';
+import { COMMANDS, commandPage } from '../../cli/help.js';
 
 describe('cli: help, version, usage errors, apps list', function () {
-  this.timeout(60_000);
+  // Each case is a process (bin/herald.js): about 1 s each on a quiet 2-core machine, 2-3 s with
+  // the integration suite beside it; a test of ~30 of them needs more than mocha's minute then.
+  this.timeout(180_000);
   const env = useTestEnv({ bus: false, redis: false });
   const run = (...args: string[]) => herald(args, env.childEnv());
 
@@ -28,12 +30,20 @@ describe('cli: help, version, usage errors, apps list', function () {
     expect(list.code).to.equal(0);
     for (const c of COMMANDS) expect(list.stdout, c.synopsis).to.contain(c.synopsis.slice('herald '.length));
     expect((await run('--help')).stdout).to.equal(list.stdout);
-    for (const c of COMMANDS.filter((x) => x.words[0] !== 'help')) {
+    // Every command's page through `COMMAND --help`, held against the page `cli/help.ts` writes;
+    // `help COMMAND` through a process for the first, a two-word and the last command (the same
+    // function answers both, cli/main.ts): about 30 processes, not 60, so a loaded machine keeps
+    // within the timeout.
+    const commands = COMMANDS.filter((x) => x.words[0] !== 'help');
+    for (const c of commands) {
       const viaFlag = await run(...c.words, '--help');
       expect(viaFlag.code, `${c.words.join(' ')} --help: ${viaFlag.stderr}`).to.equal(0);
       expect(viaFlag.stdout, c.words.join(' ')).to.match(new RegExp(`^usage: herald ${c.words.join(' ')}`));
+      expect(viaFlag.stdout, c.words.join(' ')).to.equal(commandPage(c));
       expect(viaFlag.stdout).to.not.equal(list.stdout);
-      expect((await run('help', ...c.words)).stdout).to.equal(viaFlag.stdout);
+    }
+    for (const c of [commands[0], commands.find((x) => x.words.length === 2)!, commands[commands.length - 1]]) {
+      expect((await run('help', ...c.words)).stdout, `help ${c.words.join(' ')}`).to.equal(commandPage(c));
     }
     const group = await run('apps', '--help');
     expect(group.stdout).to.contain('herald apps list').and.contain('herald apps apply -f FILE');
