@@ -29,6 +29,9 @@ import { createSegmentRoute, deleteSegmentRoute, getSegmentRoute, getSegmentsRou
 import { copyTemplateToAppRoute, createTemplateRoute, deleteTemplateRoute, updateTemplateRoute, viewTemplateRoute, viewTemplatesRoute } from './routes/templates.js';
 import { exportEventsRoute, notificationHistoryRoute } from './routes/notification-history.js';
 import { outcomesRoute } from './routes/outcomes.js';
+import { addPlayerRoute, deletePlayerRoute, editPlayerRoute, viewPlayerRoute, viewPlayersRoute } from './routes/players.js';
+import { externalUserTagsRoute, playerReportRoute } from './routes/player-sessions.js';
+import { optionalKey } from './middleware/optional-key.js';
 import { mountDashboard } from './dashboard/routes/mount.js';
 import { openApiDocument } from './openapi/document.js';
 
@@ -72,6 +75,17 @@ export function createApi(deps: ApiDeps): Koa {
   router.get('/api/v1/apps/:app_id/subscriptions/:subscription_id/user/identity', ...authenticated, getAliasesRoute(deps, 'subscription'));
   router.patch('/api/v1/apps/:app_id/subscriptions/:subscription_id/user/identity', ...sending, jsonBody(), createAliasRoute(deps, 'subscription'));
 
+  // OneSignal's v1 device calls (issue 38): with a REST key, or app-facing with the App ID alone.
+  const keyOrApp = optionalKey(authenticated);
+  router.post('/api/v1/players', keyOrApp, jsonBody(), addPlayerRoute(deps));
+  router.get('/api/v1/players', ...authenticated, viewPlayersRoute(deps));
+  router.get('/api/v1/players/:id', ...authenticated, viewPlayerRoute(deps));
+  router.put('/api/v1/players/:id', keyOrApp, jsonBody(), editPlayerRoute(deps, 0));
+  router.delete('/api/v1/players/:id', ...sending, deletePlayerRoute(deps));
+  router.post('/api/v1/players/:id/on_session', keyOrApp, jsonBody(), editPlayerRoute(deps, 1));
+  router.post('/api/v1/players/:id/on_purchase', keyOrApp, jsonBody(), playerReportRoute(deps, 'on_purchase'));
+  router.post('/api/v1/players/:id/on_focus', keyOrApp, jsonBody(), playerReportRoute(deps, 'on_focus'));
+  router.put('/api/v1/apps/:app_id/users/:external_user_id', ...sending, jsonBody(), externalUserTagsRoute(deps));
   router.post('/api/v1/players/csv_export', ...sending, optionalJsonBody(), exportSubscriptionsRoute(deps));
   router.get('/api/v1/exports/:file', downloadExportRoute(deps));
 

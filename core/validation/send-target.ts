@@ -13,6 +13,14 @@ import { BUILT_IN_SEGMENT_LIST, isBuiltInSegment, segmentNamed } from '../format
 
 
 /**
+ * OneSignal's v1 spellings of two lists (issue 38): include_player_ids is include_subscription_ids
+ * (a player id is the subscription id), include_external_user_ids is include_external_ids; the
+ * same limits, each sentence naming the field the caller wrote. Not in the send body's schema
+ * (nor the Send CRD): a spelling for v1 clients, documented in docs/api.md.
+ */
+const V1_TARGET_FIELDS = ['include_player_ids', 'include_external_user_ids'] as const;
+
+/**
  * Fields that name an audience. `filters` is the client's tag target (one tag condition is the
  * same as `tag`; several conditions, groups joined by {"operator": "OR"}, other install fields)
  * and `include_aliases.external_id` the client's spelling of `include_external_ids`, but each
@@ -26,6 +34,7 @@ export const TARGET_FIELDS = [
   'include_subscription_ids',
   'include_external_ids',
   'include_aliases',
+  ...V1_TARGET_FIELDS,
 ] as const;
 
 /**
@@ -34,8 +43,6 @@ export const TARGET_FIELDS = [
  * somewhere the caller did not mean, so each is refused when it holds anything.
  */
 const UNSUPPORTED_AUDIENCE_FIELDS = [
-  'include_player_ids',
-  'include_external_user_ids',
   'include_ios_tokens',
   'include_email_tokens',
   'include_phone_numbers',
@@ -197,6 +204,7 @@ export function readTarget(
   }
 
   const field = named[0];
+  if (field === 'include_player_ids' || field === 'include_external_user_ids') return readV1List(body, field, issues);
   if (body.included_segments) {
     const segment = readSegment(body.included_segments, segmentNames, issues);
     return segment === undefined ? undefined : { kind: 'segment', segment };
@@ -227,6 +235,18 @@ export function readTarget(
     return readAliases(body.include_aliases as Record<string, unknown>, issues);
   }
   return undefined; // the named field had a wrong shape, already reported
+}
+
+/** include_player_ids / include_external_user_ids: the list of include_subscription_ids / include_external_ids. */
+function readV1List(body: SendBody, field: (typeof V1_TARGET_FIELDS)[number], issues: FieldIssue[]): SendTarget | undefined {
+  const list = (body as Record<string, unknown>)[field];
+  const subscriptions = field === 'include_player_ids';
+  if (!Array.isArray(list)) {
+    issues.push({ field, message: `${field} must be an array of ${subscriptions ? 'player ids (Subscription IDs)' : 'External IDs'}.` });
+    return undefined;
+  }
+  const ids = readIds(list as string[], field, subscriptions ? 'subscription' : 'external', issues);
+  return ids && (subscriptions ? { kind: 'subscription_ids', ids } : { kind: 'external_ids', ids });
 }
 
 const ALIAS_LABEL = new RegExp(ALIAS_LABEL_PATTERN);
