@@ -94,8 +94,8 @@ describe('target rule', () => {
   });
 
   it('explains an unsupported target field instead of only "no target"', () => {
-    expect(problems(() => validate(only({ include_player_ids: [UUID_A] })))).to.deep.equal([
-      'include_player_ids is not supported. Name the audience with included_segments, tag, include_subscription_ids or include_external_ids.',
+    expect(problems(() => validate(only({ include_ios_tokens: [UUID_A] })))).to.deep.equal([
+      'include_ios_tokens is not supported. Name the audience with included_segments, tag, include_subscription_ids or include_external_ids.',
       NO_TARGET,
     ]);
   });
