@@ -32,6 +32,8 @@ import { outcomesRoute } from './routes/outcomes.js';
 import { addPlayerRoute, deletePlayerRoute, editPlayerRoute, viewPlayerRoute, viewPlayersRoute } from './routes/players.js';
 import { externalUserTagsRoute, playerReportRoute } from './routes/player-sessions.js';
 import { optionalKey } from './middleware/optional-key.js';
+import { clearWords } from './middleware/clear-words.js';
+import { NOT_SERVED, notServedRoute } from './routes/not-served.js';
 import { mountDashboard } from './dashboard/routes/mount.js';
 import { openApiDocument } from './openapi/document.js';
 
@@ -117,6 +119,8 @@ export function createApi(deps: ApiDeps): Koa {
   router.delete('/api/v1/apps/:app_id/activities/tokens/start/:activity_type/subscriptions/:subscription_id', removeStartToken(deps));
   router.put('/api/v1/apps/:app_id/subscriptions/:subscription_id/push_tokens/:push_type', jsonBody(), setPushTypeTokenRoute(deps));
   router.delete('/api/v1/apps/:app_id/subscriptions/:subscription_id/push_tokens/:push_type', removePushTypeTokenRoute(deps));
+  // The official client's calls Herald does not serve: a sentence saying what to do instead (issue 38).
+  for (const entry of NOT_SERVED) router[entry.method](`/api/v1${entry.path}`, notServedRoute(entry));
   mountDashboard(router, deps, keys);
 
   app.use(requestContext(deps.logger, deps.metrics));
@@ -125,6 +129,7 @@ export function createApi(deps: ApiDeps): Koa {
     ctx.state.ip = clientIp(ctx, deps.trustProxyHops);
     await next();
   });
+  app.use(clearWords(router));
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: false }));
   // Koa would print errors thrown outside the chain to stderr; ours are all handled by errorBody.

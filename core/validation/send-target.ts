@@ -44,8 +44,6 @@ export const TARGET_FIELDS = [
  */
 const UNSUPPORTED_AUDIENCE_FIELDS = [
   'include_ios_tokens',
-  'include_email_tokens',
-  'include_phone_numbers',
 ];
 
 export const NO_TARGET =
