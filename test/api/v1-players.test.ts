@@ -187,3 +187,27 @@ describe('api: OneSignal v1 device calls through onesignal-node 3.4.0', () => {
     expect((await refusal(client.deleteDevice(id))).statusCode).to.equal(404);
   });
 });
+
+describe('api: the rest of onesignal-node 3.4.0 (its notification, export and segment calls)', () => {
+  const env = useTestEnv();
+  let stack: DeliveryStack;
+  let client: Client;
+
+  before(async () => {
+    stack = await startDeliveryStack(env, 'v1-rest');
+    client = new Client(stack.app.app.id, stack.key, { apiRoot: `${stack.api.url}/api/v1` });
+  });
+  after(() => stack?.close());
+
+  it('viewNotification, viewNotifications, cancelNotification, exportCSV, createSegment and deleteSegment', async () => {
+    const sent = await client.createNotification({ contents: { en: 'later' }, included_segments: ['Subscribed Users'], send_after: new Date(Date.now() + 3_600_000).toISOString() });
+    const id = String(sent.body.id);
+    expect((await client.viewNotification(id)).body.id).to.equal(Number(id));
+    expect((await client.viewNotifications({ limit: 5 })).body.notifications.map((s: { id: number }) => s.id)).to.include(Number(id));
+    expect((await client.cancelNotification(id)).body.success).to.equal(true);
+    expect((await client.exportCSV({})).body.csv_file_url).to.match(/\.csv\.gz$/);
+    const segment = await client.createSegment({ name: 'v1 segment', filters: [{ field: 'tag', key: 'plan', relation: '=', value: 'gold' }] });
+    expect(segment.body.success).to.equal(true);
+    expect((await client.deleteSegment(segment.body.id)).body.success).to.equal(true);
+  });
+});
