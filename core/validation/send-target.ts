@@ -2,7 +2,7 @@
 // the official OneSignal client").
 import type { FieldIssue } from '../errors.js';
 import type { AudienceCondition, SendTarget, TagCondition, TagRelation } from '../send-model/request.js';
-import { FILTER_FIELDS } from '../audience/filter-schema.js';
+import { COUNTER_FIELDS, FILTER_FIELDS } from '../audience/filter-schema.js';
 import { LIMITS } from './limits.js';
 import type { SendBody } from './send-schema.js';
 import { codePointLength, quoted } from './text.js';
@@ -304,7 +304,8 @@ export function readExcludedSegments(value: unknown, segmentNames: string[], iss
 /**
  * `filters` with several entries: conditions ANDed with their neighbours, {"operator": "OR"}
  * between groups (OneSignal's rule). Fields: tag (key, relation, value), language (= or !=, a
- * language code), last_session and first_session (> or <, hours_ago: more or fewer hours ago).
+ * language code), last_session and first_session (> or <, hours_ago: more or fewer hours ago),
+ * session_count, session_time and amount_spent (>, <, = or != a number).
  * The one validator of the condition language: a send's `filters` and a segment's (core/segments).
  */
 export function readFilters(entries: Record<string, unknown>[], issues: FieldIssue[]): AudienceCondition[][] | undefined {
@@ -367,8 +368,22 @@ function readCondition(raw: Record<string, unknown>, where: string, issues: Fiel
     }
     return { field, relation: raw.relation, hoursAgo: Number(hours) };
   }
+  if ((COUNTER_FIELDS as readonly unknown[]).includes(field)) return readCounter(raw, field as (typeof COUNTER_FIELDS)[number], where, issues);
   issues.push({ field: `${where}.field`, message: `${where}.field must be one of ${FILTER_FIELDS.join(', ')}; Herald records no other field of an install.` });
   return undefined;
+}
+
+const COUNTER = /^\d{1,12}(\.\d{1,2})?$/;
+
+/** session_count, session_time (seconds) or amount_spent: >, <, = or != a number (a JSON number or its text, as OneSignal takes). */
+function readCounter(raw: Record<string, unknown>, field: (typeof COUNTER_FIELDS)[number], where: string, issues: FieldIssue[]): AudienceCondition | undefined {
+  const value = typeof raw.value === 'number' ? String(raw.value) : raw.value;
+  const relation = raw.relation;
+  if ((relation !== '>' && relation !== '<' && relation !== '=' && relation !== '!=') || typeof value !== 'string' || !COUNTER.test(value)) {
+    issues.push({ field: where, message: `${where}: a ${field} filter is {"field": "${field}", "relation": ">", "<", "=" or "!=", "value": a number from 0 such as "10"}.` });
+    return undefined;
+  }
+  return { field, relation, value: Number(value) };
 }
 
 /**

@@ -20,8 +20,8 @@ describe('api: a clear word for every call Herald does not serve', () => {
 
   before(async () => {
     app = await makeApp(env.pool);
-    // The Organization-key calls send userAuthKey; Herald has no such key, so any value does.
-    client = new OneSignal.DefaultApi(OneSignal.createConfiguration({ restApiKey: app.key, userAuthKey: app.key, baseServer: new OneSignal.ServerConfiguration(`${api.url}/api/v1`, {}) }));
+    // The Organization-key calls send organizationApiKey; Herald has no such key, so any value does.
+    client = new OneSignal.DefaultApi(OneSignal.createConfiguration({ restApiKey: app.key, organizationApiKey: app.key, baseServer: new OneSignal.ServerConfiguration(`${api.url}/api/v1`, {}) }));
   });
 
   const APPS = /^(createApp|getApps|getApp|updateApp) needs an Organization API key, which Herald does not have \(each key belongs to one app\): an app is an App resource \(kubectl apply\) or `herald apps apply -f FILE`/;

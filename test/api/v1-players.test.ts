@@ -152,6 +152,26 @@ describe('api: OneSignal v1 device calls through onesignal-node 3.4.0', () => {
     expect((await refusal(client.newSession('00000000-0000-4000-8000-000000000000', {}))).statusCode).to.equal(404);
   });
 
+  it('filters by session_count, session_time and amount_spent at their edges', async () => {
+    const cohort = { cohort: 'counters' };
+    const a = (await client.addDevice({ device_type: 0, identifier: iosToken(), tags: cohort, session_count: 10, playtime: 600, amount_spent: '4.99' })).body.id;
+    const b = (await client.addDevice({ device_type: 0, identifier: iosToken(), tags: cohort, session_count: 11 })).body.id;
+    expect(a).to.not.equal(b);
+    const count = async (filter: Record<string, unknown>) => {
+      const res = await stack.api.request('POST', '/api/v1/notifications/count-unsaved', { key: stack.key, body: { app_id: appId, filters: [{ field: 'tag', key: 'cohort', relation: '=', value: 'counters' }, filter] } });
+      expect(res.status, JSON.stringify([filter, res.body])).to.equal(200);
+      return res.body.count;
+    };
+    expect(await count({ field: 'session_count', relation: '>', value: '10' })).to.equal(1);
+    expect(await count({ field: 'session_count', relation: '<', value: '11' })).to.equal(1);
+    expect(await count({ field: 'session_count', relation: '=', value: 10 })).to.equal(1);
+    expect(await count({ field: 'session_time', relation: '=', value: '600' })).to.equal(1);
+    expect(await count({ field: 'amount_spent', relation: '=', value: '4.99' })).to.equal(1);
+    expect(await count({ field: 'amount_spent', relation: '!=', value: '4.99' })).to.equal(1);
+    const bad = await stack.api.request('POST', '/api/v1/notifications/count-unsaved', { key: stack.key, body: { app_id: appId, filters: [{ field: 'amount_spent', relation: '>', value: '-1' }] } });
+    expect(bad.body.errors).to.deep.equal(['filters[0]: a amount_spent filter is {"field": "amount_spent", "relation": ">", "<", "=" or "!=", "value": a number from 0 such as "10"}.']);
+  });
+
   it('createNotification with include_player_ids pushes to those players', async () => {
     const token = iosToken();
     const id = (await client.addDevice({ device_type: 0, identifier: token })).body.id;
