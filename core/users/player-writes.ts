@@ -17,15 +17,20 @@ import { EXTERNAL_ID } from './user-limits.js';
 
 type Counters = PlayerChange['counters'];
 
-/** Sets the counters a body gives outright; `sessions`: add one session when the body sets no count. */
-async function writeCounters(db: Queryable, id: string, counters: Counters, sessions: 0 | 1): Promise<void> {
+/**
+ * What the v1 calls keep beyond the install calls' write, in one statement after it: the counters
+ * a body gives outright, one more session (`sessions`) when it gives no count, and the platform a
+ * registration names (null: unchanged).
+ */
+async function writeCounters(db: Queryable, id: string, counters: Counters, sessions: 0 | 1, platform: Platform | null = null): Promise<void> {
   await db.query(
     `UPDATE subscriptions SET
        session_count = coalesce($2, session_count + $5),
        session_time  = coalesce($3, session_time),
-       amount_spent  = coalesce($4, amount_spent)
+       amount_spent  = coalesce($4, amount_spent),
+       platform      = coalesce($6, platform)
      WHERE id = $1`,
-    [id, counters.session_count ?? null, counters.session_time ?? null, counters.amount_spent ?? null, sessions],
+    [id, counters.session_count ?? null, counters.session_time ?? null, counters.amount_spent ?? null, sessions, platform],
   );
 }
 
@@ -38,8 +43,7 @@ export async function registerPlayer(pool: Pool, appId: string, change: PlayerCh
   const written = await writeInstall(pool, appId, { token: fields.token }, fields, async (db) => {
     const result = await upsertSubscription(db, appId, fields);
     // Migration 071: every install is 'ios' until told; an FCM token is Android's.
-    await db.query('UPDATE subscriptions SET platform = $2 WHERE id = $1 AND platform <> $2', [result.id, platform]);
-    await writeCounters(db, result.id, change.counters, 1);
+    await writeCounters(db, result.id, change.counters, 1, platform);
     return result;
   });
   return { id: written!.id, created: written!.created };
