@@ -32,6 +32,7 @@ import { outcomesRoute } from './routes/outcomes.js';
 import { addPlayerRoute, deletePlayerRoute, editPlayerRoute, viewPlayerRoute, viewPlayersRoute } from './routes/players.js';
 import { externalUserTagsRoute, playerReportRoute } from './routes/player-sessions.js';
 import { optionalKey } from './middleware/optional-key.js';
+import { getAppRoute } from './routes/app-view.js';
 import { clearWords } from './middleware/clear-words.js';
 import { NOT_SERVED, notServedRoute } from './routes/not-served.js';
 import { mountDashboard } from './dashboard/routes/mount.js';
@@ -119,6 +120,7 @@ export function createApi(deps: ApiDeps): Koa {
   router.delete('/api/v1/apps/:app_id/activities/tokens/start/:activity_type/subscriptions/:subscription_id', removeStartToken(deps));
   router.put('/api/v1/apps/:app_id/subscriptions/:subscription_id/push_tokens/:push_type', jsonBody(), setPushTypeTokenRoute(deps));
   router.delete('/api/v1/apps/:app_id/subscriptions/:subscription_id/push_tokens/:push_type', removePushTypeTokenRoute(deps));
+  router.get('/api/v1/apps/:app_id', ...authenticated, getAppRoute(deps));
   // The official client's calls Herald does not serve: a sentence saying what to do instead (issue 38).
   for (const entry of NOT_SERVED) router[entry.method](`/api/v1${entry.path}`, notServedRoute(entry));
   mountDashboard(router, deps, keys);

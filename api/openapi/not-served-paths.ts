@@ -4,8 +4,9 @@
 import { NOT_SERVED } from '../routes/not-served.js';
 import { pathParam, type Helpers } from './path-helpers.js';
 
-export function notServedPaths({ json, ref }: Helpers): Record<string, Record<string, unknown>> {
-  const paths: Record<string, Record<string, unknown>> = {};
+/** `alongside`: served calls on the same paths (getApp beside updateApp), kept. */
+export function notServedPaths({ json, ref }: Helpers, alongside: Record<string, Record<string, unknown>> = {}): Record<string, Record<string, unknown>> {
+  const paths: Record<string, Record<string, unknown>> = Object.fromEntries(Object.entries(alongside).map(([path, ops]) => [path, { ...ops }]));
   for (const entry of NOT_SERVED) {
     const template = entry.path.replace(/:(\w+)/g, '{$1}');
     const params = [...entry.path.matchAll(/:(\w+)/g)].map((m) => pathParam(m[1], 'Any value: the call is not served.'));

@@ -2,6 +2,7 @@
 // (issue 38 point 2): each answers a 4xx whose sentence says what to do instead, never a bare
 // "Not found." a newcomer cannot tell from a wrong base address. One list: the router mounts it
 // and the OpenAPI document publishes it (api/openapi/not-served-paths.ts).
+// getApp is served for the key's own app (api/routes/app-view.ts).
 // The Organization-key calls are 403 (the key they need does not exist here, as copyTemplateToApp);
 // channels and features Herald does not have are 404. Refused before any key check.
 import type { Context } from 'koa';
@@ -28,7 +29,6 @@ const absent = (call: string, method: NotServed['method'], path: string, what: s
 export const NOT_SERVED: readonly NotServed[] = [
   org('createApp', 'post', '/apps', APPS),
   org('getApps', 'get', '/apps', APPS),
-  org('getApp', 'get', '/apps/:app_id', APPS),
   org('updateApp', 'put', '/apps/:app_id', APPS),
   org('createApiKey', 'post', '/apps/:app_id/auth/tokens', KEYS),
   org('viewApiKeys', 'get', '/apps/:app_id/auth/tokens', KEYS),

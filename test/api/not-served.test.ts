@@ -11,6 +11,7 @@ import { useTestEnv } from '../env/index.js';
 import { useTestApi } from '../support/api-server.js';
 import { makeApp, type TestApp } from '../support/apps.js';
 import { refused } from '../support/onesignal.js';
+import { OTHER_APP } from '../../api/routes/app-view.js';
 
 describe('api: a clear word for every call Herald does not serve', () => {
   const env = useTestEnv();
@@ -24,18 +25,17 @@ describe('api: a clear word for every call Herald does not serve', () => {
     client = new OneSignal.DefaultApi(OneSignal.createConfiguration({ restApiKey: app.key, organizationApiKey: app.key, baseServer: new OneSignal.ServerConfiguration(`${api.url}/api/v1`, {}) }));
   });
 
-  const APPS = /^(createApp|getApps|getApp|updateApp) needs an Organization API key, which Herald does not have \(each key belongs to one app\): an app is an App resource \(kubectl apply\) or `herald apps apply -f FILE`/;
+  const APPS = /^(createApp|getApps|updateApp) needs an Organization API key, which Herald does not have \(each key belongs to one app\): an app is an App resource \(kubectl apply\) or `herald apps apply -f FILE`/;
   const KEYS = /needs an Organization API key, which Herald does not have \(each key belongs to one app\): make an app's keys with `herald keys create --app NAME`, the App resource's spec.apiKeys/;
   const JOURNEYS = /: journeys are not part of Herald: schedule sends with send_after or delayed_option/;
   const PUSH_ONLY = /: Herald sends push only; email and SMS are not part of Herald\.$/;
 
-  it('answers each of the 20 calls with a 4xx saying what to do instead', async () => {
+  it('answers each of the 19 calls with a 4xx saying what to do instead', async () => {
     const id = app.app.id;
     const j = 'journey-1';
     const calls: Array<[string, () => Promise<unknown>, number, RegExp]> = [
       ['createApp', () => client.createApp({ name: 'x' } as never), 403, APPS],
       ['getApps', () => client.getApps(), 403, APPS],
-      ['getApp', () => client.getApp(id), 403, APPS],
       ['updateApp', () => client.updateApp(id, { name: 'x' } as never), 403, APPS],
       ['createApiKey', () => client.createApiKey(id, {} as never), 403, KEYS],
       ['viewApiKeys', () => client.viewApiKeys(id), 403, KEYS],
@@ -54,7 +54,7 @@ describe('api: a clear word for every call Herald does not serve', () => {
       ['updateJourneyNode', () => client.updateJourneyNode(id, j, 'node-1', {} as never), 404, JOURNEYS],
       ['viewJourneyStats', () => client.viewJourneyStats(id, j), 404, JOURNEYS],
     ];
-    expect(calls).to.have.length(20);
+    expect(calls).to.have.length(19);
     for (const [name, call, status, sentence] of calls) {
       const answer = await refused(call());
       expect(answer.code, name).to.equal(status);
@@ -62,6 +62,20 @@ describe('api: a clear word for every call Herald does not serve', () => {
       expect(answer.body.errors[0], name).to.match(sentence);
       expect(answer.body.errors[0].startsWith(name), name).to.equal(true);
     }
+  });
+
+  it("serves getApp for the key's own app (its id, name, player counts, APNs environment, dates), and says so for another's", async () => {
+    const sub = await api.request('POST', `/api/v1/apps/${app.app.id}/subscriptions`, { body: { token: 'ab'.repeat(32) } });
+    await api.request('POST', `/api/v1/apps/${app.app.id}/subscriptions`, { body: { token: 'cd'.repeat(32), subscribed: false } });
+    expect(sub.status).to.equal(201);
+    const own = await client.getApp(app.app.id);
+    expect(own).to.include({ id: app.app.id, name: app.app.name, players: 2, messageable_players: 1, apns_env: 'sandbox' });
+    expect(own.created_at).to.be.a('string');
+    const raw = await api.request('GET', `/api/v1/apps/${app.app.id}`, { key: app.key });
+    expect(raw.status).to.equal(200);
+    const other = await makeApp(env.pool);
+    const refusedOther = await refused(client.getApp(other.app.id));
+    expect([refusedOther.code, refusedOther.body.errors]).to.deep.equal([403, [OTHER_APP]]);
   });
 
   it('says "Herald sends push only" for email and SMS fields of a send, and takes push as the channel', async () => {
