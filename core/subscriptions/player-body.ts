@@ -85,8 +85,9 @@ function problem(e: ErrorObject): string {
 /** A refused device_type: what Herald delivers to, and what to do. */
 export function deviceTypeProblem(type: unknown): string | undefined {
   if (typeof type === 'number' && DEVICE_TYPES[type] !== undefined) return undefined;
-  if (typeof type === 'number' && EMAIL_OR_SMS.has(type)) return `device_type ${type}: Herald sends push only; email and SMS are not part of Herald.`;
-  return `device_type ${JSON.stringify(type)?.slice(0, 20)}: Herald delivers to iOS (device_type 0) and Android (device_type 1) only.`;
+  if (typeof type !== 'number') return 'device_type must be a number: 0 iOS or 1 Android.';
+  if (EMAIL_OR_SMS.has(type)) return `device_type ${type}: Herald sends push only; email and SMS are not part of Herald.`;
+  return `device_type ${type}: Herald delivers to iOS (device_type 0) and Android (device_type 1) only.`;
 }
 
 /** Throws a 422 naming the field unless `token` is one of `platform`. */

@@ -44,6 +44,29 @@ describe('api: OneSignal v1 device calls, app-facing and keyed', () => {
     expect((await post('', { app_id: app.app.id, identifier: token() })).body.errors).to.deep.equal(['device_type is required: 0 iOS or 1 Android.']);
   });
 
+  it('refuses broken bodies with a 4xx naming the field, at the edges of each bound', async () => {
+    const base = { app_id: app.app.id, device_type: 0 };
+    const tags = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 'v']));
+    expect((await post('', { ...base, identifier: token(), tags: tags(200) })).status).to.equal(200);
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ ...base, identifier: token(), tags: tags(201) }, 'tags holds more than 200 entries.'],
+      [{ ...base, identifier: token(), timezone: '3600' }, 'timezone must be a whole number of seconds east of UTC, -43200 to 50400.'],
+      [{ ...base, identifier: token(), language: 'english' }, 'language must be a language code such as en or pt-BR.'],
+      [{ ...base, identifier: token(), external_user_id: 'x'.repeat(129) }, 'external_user_id is longer than 128 characters.'],
+      [{ ...base, identifier: token(), timezone_id: 'Mars/Olympus' }, 'timezone_id must be an IANA time zone such as Europe/Paris.'],
+      [{ ...base, identifier: token(), amount_spent: '-1' }, 'amount_spent must be a number from 0 to 1000000000.'],
+      [{ ...base, identifier: token(), device_type: '0' }, 'device_type must be a number: 0 iOS or 1 Android.'],
+    ];
+    for (const [body, sentence] of cases) {
+      const res = await post('', body);
+      expect([res.status, res.body.errors], JSON.stringify(body).slice(0, 80)).to.deep.equal([422, [sentence]]);
+    }
+    const nul = await post('', { ...base, identifier: token(), tags: { a: 'x\u0000y' } });
+    expect(nul.status).to.be.oneOf([400, 422]);
+    const notObject = await api.request('POST', '/api/v1/players', { rawBody: '[1]', headers: { 'content-type': 'application/json' } });
+    expect(notObject.status).to.be.oneOf([400, 422]);
+  });
+
   describe('with identity verification on', () => {
     let secret: string;
     before(async () => {
