@@ -33,6 +33,7 @@ import { addPlayerRoute, deletePlayerRoute, editPlayerRoute, viewPlayerRoute, vi
 import { externalUserTagsRoute, playerReportRoute } from './routes/player-sessions.js';
 import { optionalKey } from './middleware/optional-key.js';
 import { getAppRoute } from './routes/app-view.js';
+import { iosParamsRoute } from './routes/ios-params.js';
 import { clearWords } from './middleware/clear-words.js';
 import { NOT_SERVED, notServedRoute } from './routes/not-served.js';
 import { mountDashboard } from './dashboard/routes/mount.js';
@@ -89,6 +90,7 @@ export function createApi(deps: ApiDeps): Koa {
   router.post('/api/v1/players/:id/on_purchase', keyOrApp, jsonBody(), playerReportRoute(deps, 'on_purchase'));
   router.post('/api/v1/players/:id/on_focus', keyOrApp, jsonBody(), playerReportRoute(deps, 'on_focus'));
   router.put('/api/v1/apps/:app_id/users/:external_user_id', ...sending, jsonBody(), externalUserTagsRoute(deps));
+  router.get('/api/v1/apps/:app_id/ios_params.js', iosParamsRoute(deps));
   router.post('/api/v1/players/csv_export', ...sending, optionalJsonBody(), exportSubscriptionsRoute(deps));
   router.get('/api/v1/exports/:file', downloadExportRoute(deps));
 

@@ -46,6 +46,20 @@ export const PLAYER_SCHEMAS = {
   PlayerPurchase: PURCHASE_SCHEMA,
   PlayerFocus: FOCUS_SCHEMA,
   ExternalUserTags: EXTERNAL_TAGS_SCHEMA,
+  IosParams: {
+    type: 'object',
+    required: ['require_user_id_auth'],
+    properties: {
+      require_user_id_auth: { type: 'boolean', description: "The app's identity verification: the SDK then sends external_user_id_auth_hash." },
+      fba: { const: false },
+      uses_provisional_auth: { const: false },
+      require_email_auth: { const: false },
+      require_sms_auth: { const: false },
+      receive_receipts_enable: { const: false },
+      location_shared: { const: false },
+      outcomes: { type: 'object' },
+    },
+  },
 };
 
 const ID = pathParam('id', 'The player id (the subscription id).');
@@ -133,6 +147,16 @@ export function playerPaths(helpers: Helpers) {
         parameters: [ID],
         requestBody: body('PlayerFocus'),
         responses: { '200': ok('Recorded.', 'Success'), ...sdkChange },
+      },
+    },
+    '/apps/{app_id}/ios_params.js': {
+      get: {
+        operationId: 'getIosParams',
+        tags: ['players'],
+        security: [],
+        summary: 'The settings the iOS SDK before 5 downloads at start (App ID alone; the sdk bucket per IP).',
+        parameters: [APP_PARAM, { name: 'player_id', in: 'query', required: false, description: 'Sent by the SDK; not read.', schema: { type: 'string' } }],
+        responses: { '200': { description: 'The settings.', content: json(ref('IosParams')) }, '404': r('NotFound'), '429': r('TooManyRequests'), '500': r('ServerError'), '503': r('Unavailable') },
       },
     },
     '/apps/{app_id}/users/{external_user_id}': {

@@ -35,6 +35,13 @@ describe('api: OneSignal v1 device calls, app-facing and keyed', () => {
     expect(put.status).to.equal(200);
   });
 
+  it("answers the iOS SDK's ios_params.js with the app's identity verification and the features Herald has not off", async () => {
+    const res = await api.request('GET', `/api/v1/apps/${app.app.id}/ios_params.js?player_id=x`);
+    expect(res.status).to.equal(200);
+    expect(res.body).to.include({ require_user_id_auth: false, require_email_auth: false, receive_receipts_enable: false });
+    expect((await api.request('GET', '/api/v1/apps/00000000-0000-4000-8000-000000000000/ios_params.js')).status).to.equal(404);
+  });
+
   it('needs the App ID of an app that exists, and a token', async () => {
     expect((await post('', { device_type: 0, identifier: token() })).body.errors).to.deep.equal(["app_id is required: the App ID (or call with the app's REST API key)."]);
     expect((await post('', { app_id: '00000000-0000-4000-8000-000000000000', device_type: 0, identifier: token() })).status).to.equal(404);
@@ -77,6 +84,7 @@ describe('api: OneSignal v1 device calls, app-facing and keyed', () => {
     });
 
     it('refuses an external_user_id without its hash, and takes it with the hash', async () => {
+      expect((await api.request('GET', `/api/v1/apps/${app.app.id}/ios_params.js`)).body.require_user_id_auth).to.equal(true);
       const refused = await post('', { app_id: app.app.id, device_type: 0, identifier: token(), external_user_id: 'victim' });
       expect(refused.status).to.equal(403);
       expect(refused.body.errors).to.deep.equal([AUTH_HASH_WRONG]);
