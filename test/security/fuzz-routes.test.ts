@@ -49,6 +49,7 @@ describe('fuzz: HTTP routes', function () {
       fc.tuple(id(), fc.constantFrom('', '/on_session', '/on_purchase', '/on_focus')).map(([x, r]) => `/api/v1/players/${x}${r}`),
       fc.tuple(id(), id()).map(([l, o]) => `/api/v1/players?app_id=${app.app.id}&limit=${l}&offset=${o}`),
       fc.tuple(id(), id()).map(([a, x]) => `/api/v1/apps/${a}/users/${x}`),
+      id().map((a) => `/api/v1/apps/${a}/ios_params.js?player_id=x`),
       fc.constantFrom('/healthz', '/api/v1/notifications?app_id=%FF&limit=-1', '/api/v1//notifications', '/%', '/', '/notifications', '/v1/players'),
     );
     const sendBody = () => ({ app_id: app.app.id, contents: { en: 'Hi' }, include_subscription_ids: [subscription] });
