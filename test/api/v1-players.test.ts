@@ -193,6 +193,12 @@ describe('api: OneSignal v1 device calls through onesignal-node 3.4.0', () => {
     const both = await refusal(client.createNotification({ contents: { en: 'x' }, include_player_ids: ids(1), include_subscription_ids: ids(1) } as never));
     expect(both.statusCode).to.equal(422);
     expect(both.body.errors).to.deep.equal(['Name one audience only; this request names include_subscription_ids and include_player_ids.']);
+    const bothExternal = await refusal(client.createNotification({ contents: { en: 'x' }, include_external_user_ids: ['a'], include_external_ids: ['a'] } as never));
+    expect(bothExternal.body.errors).to.deep.equal(['Name one audience only; this request names include_external_ids and include_external_user_ids.']);
+    const externals = (count: number) => Array.from({ length: count }, (_, i) => `user-${i}`);
+    expect((await client.createNotification({ contents: { en: 'x' }, include_external_user_ids: externals(LIMITS.ids_per_list) })).statusCode).to.equal(200);
+    expect((await refusal(client.createNotification({ contents: { en: 'x' }, include_external_user_ids: externals(LIMITS.ids_per_list + 1) }))).body.errors)
+      .to.deep.equal([`include_external_user_ids holds at most ${LIMITS.ids_per_list} ids; this request has ${LIMITS.ids_per_list + 1}.`]);
     const bad = await refusal(client.createNotification({ contents: { en: 'x' }, include_player_ids: ['nope'] }));
     expect(bad.body.errors).to.deep.equal(['include_player_ids[0] is not a Subscription ID (a UUID).']);
   });
