@@ -29,6 +29,13 @@ import { createSegmentRoute, deleteSegmentRoute, getSegmentRoute, getSegmentsRou
 import { copyTemplateToAppRoute, createTemplateRoute, deleteTemplateRoute, updateTemplateRoute, viewTemplateRoute, viewTemplatesRoute } from './routes/templates.js';
 import { exportEventsRoute, notificationHistoryRoute } from './routes/notification-history.js';
 import { outcomesRoute } from './routes/outcomes.js';
+import { addPlayerRoute, deletePlayerRoute, editPlayerRoute, viewPlayerRoute, viewPlayersRoute } from './routes/players.js';
+import { externalUserTagsRoute, playerReportRoute } from './routes/player-sessions.js';
+import { optionalKey } from './middleware/optional-key.js';
+import { getAppRoute } from './routes/app-view.js';
+import { iosParamsRoute } from './routes/ios-params.js';
+import { clearWords } from './middleware/clear-words.js';
+import { NOT_SERVED, notServedRoute } from './routes/not-served.js';
 import { mountDashboard } from './dashboard/routes/mount.js';
 import { openApiDocument } from './openapi/document.js';
 
@@ -72,6 +79,18 @@ export function createApi(deps: ApiDeps): Koa {
   router.get('/api/v1/apps/:app_id/subscriptions/:subscription_id/user/identity', ...authenticated, getAliasesRoute(deps, 'subscription'));
   router.patch('/api/v1/apps/:app_id/subscriptions/:subscription_id/user/identity', ...sending, jsonBody(), createAliasRoute(deps, 'subscription'));
 
+  // OneSignal's v1 device calls (issue 38): with a REST key, or app-facing with the App ID alone.
+  const keyOrApp = optionalKey(authenticated);
+  router.post('/api/v1/players', keyOrApp, jsonBody(), addPlayerRoute(deps));
+  router.get('/api/v1/players', ...authenticated, viewPlayersRoute(deps));
+  router.get('/api/v1/players/:id', ...authenticated, viewPlayerRoute(deps));
+  router.put('/api/v1/players/:id', keyOrApp, jsonBody(), editPlayerRoute(deps, 0));
+  router.delete('/api/v1/players/:id', ...sending, deletePlayerRoute(deps));
+  router.post('/api/v1/players/:id/on_session', keyOrApp, jsonBody(), editPlayerRoute(deps, 1));
+  router.post('/api/v1/players/:id/on_purchase', keyOrApp, jsonBody(), playerReportRoute(deps, 'on_purchase'));
+  router.post('/api/v1/players/:id/on_focus', keyOrApp, jsonBody(), playerReportRoute(deps, 'on_focus'));
+  router.put('/api/v1/apps/:app_id/users/:external_user_id', ...sending, jsonBody(), externalUserTagsRoute(deps));
+  router.get('/api/v1/apps/:app_id/ios_params.js', iosParamsRoute(deps));
   router.post('/api/v1/players/csv_export', ...sending, optionalJsonBody(), exportSubscriptionsRoute(deps));
   router.get('/api/v1/exports/:file', downloadExportRoute(deps));
 
@@ -103,6 +122,9 @@ export function createApi(deps: ApiDeps): Koa {
   router.delete('/api/v1/apps/:app_id/activities/tokens/start/:activity_type/subscriptions/:subscription_id', removeStartToken(deps));
   router.put('/api/v1/apps/:app_id/subscriptions/:subscription_id/push_tokens/:push_type', jsonBody(), setPushTypeTokenRoute(deps));
   router.delete('/api/v1/apps/:app_id/subscriptions/:subscription_id/push_tokens/:push_type', removePushTypeTokenRoute(deps));
+  router.get('/api/v1/apps/:app_id', ...authenticated, getAppRoute(deps));
+  // The official client's calls Herald does not serve: a sentence saying what to do instead (issue 38).
+  for (const entry of NOT_SERVED) router[entry.method](`/api/v1${entry.path}`, notServedRoute(entry));
   mountDashboard(router, deps, keys);
 
   app.use(requestContext(deps.logger, deps.metrics));
@@ -111,6 +133,7 @@ export function createApi(deps: ApiDeps): Koa {
     ctx.state.ip = clientIp(ctx, deps.trustProxyHops);
     await next();
   });
+  app.use(clearWords(router));
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: false }));
   // Koa would print errors thrown outside the chain to stderr; ours are all handled by errorBody.

@@ -12,6 +12,9 @@ import { segmentPaths } from './segment-paths.js';
 import { estimatePaths } from './estimate-paths.js';
 import { templatePaths } from './template-paths.js';
 import { historyPaths } from './history-paths.js';
+import { playerPaths } from './player-paths.js';
+import { notServedPaths } from './not-served-paths.js';
+import { appViewPaths } from './app-view-paths.js';
 import { OWN_TOKEN_PUSH_TYPES } from '../../core/payload/push-types.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -53,7 +56,7 @@ export const openApiDocument = {
   },
   servers: [{ url: '/api/v1' }],
   security: [{ restApiKey: [] }],
-  tags: [{ name: 'notifications', description: 'Sends and their reports (REST API key).' }, { name: 'sdk', description: 'App-facing calls of the iOS SDK (app id only).' }, { name: 'subscriptions', description: 'Installs of the app, read with its REST API key.' }, { name: 'live activities', description: 'Start, update and end Live Activities (REST API key).' }, { name: 'users', description: "OneSignal's users and aliases (REST API key)." }, { name: 'segments', description: 'Segments: built-in, the App resource\'s (read-only) and the API\'s (REST API key).' }, { name: 'templates', description: "Message templates a send names by template_id (REST API key)." }],
+  tags: [{ name: 'notifications', description: 'Sends and their reports (REST API key).' }, { name: 'sdk', description: 'App-facing calls of the iOS SDK (app id only).' }, { name: 'subscriptions', description: 'Installs of the app, read with its REST API key.' }, { name: 'live activities', description: 'Start, update and end Live Activities (REST API key).' }, { name: 'users', description: "OneSignal's users and aliases (REST API key)." }, { name: 'segments', description: 'Segments: built-in, the App resource\'s (read-only) and the API\'s (REST API key).' }, { name: 'templates', description: "Message templates a send names by template_id (REST API key)." }, { name: 'apps', description: "The key's own app (getApp)." }, { name: 'not served', description: "The official client's calls Herald does not serve, each answered with what to do instead." }, { name: 'players', description: "OneSignal's v1 device calls: views of the installs (REST API key, or the App ID alone as the iOS SDK before 5)." }],
   paths: {
     '/notifications': {
       post: {
@@ -269,6 +272,8 @@ export const openApiDocument = {
     ...segmentPaths({ ok, r, json, ref, AUTHENTICATED }),
     ...templatePaths({ ok, r, json, ref, AUTHENTICATED }),
     ...historyPaths({ ok, r, json, ref, AUTHENTICATED }),
+    ...playerPaths({ ok, r, json, ref, AUTHENTICATED }),
+    ...notServedPaths({ ok, r, json, ref, AUTHENTICATED }, appViewPaths({ ok, r, json, ref, AUTHENTICATED })),
     '/openapi.json': {
       get: { operationId: 'getOpenApi', security: [], summary: 'This document.', responses: { '200': { description: 'OpenAPI 3.1', content: json({ type: 'object' }) } } },
     },

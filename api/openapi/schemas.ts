@@ -13,6 +13,8 @@ import { SEGMENT_SCHEMAS } from './segment-paths.js';
 import { PUSH_TYPE_TOKEN_BODY } from '../routes/push-type-tokens.js';
 import { ESTIMATE_SCHEMAS } from './estimate-paths.js';
 import { TEMPLATE_SCHEMAS } from './template-paths.js';
+import { PLAYER_SCHEMAS } from './player-paths.js';
+import { APP_VIEW_SCHEMAS } from './app-view-paths.js';
 import { HISTORY_SCHEMAS } from './history-paths.js';
 
 const STATUS = { type: 'string', enum: SEND_STATUSES };
@@ -216,4 +218,6 @@ export const schemas = {
   ...ESTIMATE_SCHEMAS,
   ...TEMPLATE_SCHEMAS,
   ...HISTORY_SCHEMAS,
+  ...PLAYER_SCHEMAS,
+  ...APP_VIEW_SCHEMAS,
 };

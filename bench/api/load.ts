@@ -2,6 +2,8 @@
 // api being measured. Reads one JSON job from argv, runs autocannon against every url at once
 // (one instance per api process), prints one JSON line with the combined figures.
 import { createRequire } from 'node:module';
+import { randomBytes } from 'node:crypto';
+import { playerToken } from '../players/player-token.js';
 
 interface Job {
   urls: string[];
@@ -13,6 +15,12 @@ interface Job {
   ips: string[];
   connections: number;
   duration: number;
+  /**
+   * POST /players as the SDK makes them (bench/players): no key (an empty `keys`), and per request
+   * a body of its own, every `knownEvery`-th with a token of the `known` imported ones
+   * (player-token.ts), the others a token never seen.
+   */
+  players?: { appId: string; known: number; knownEvery: number; v5?: boolean };
 }
 
 interface CannonResult {
@@ -45,15 +53,15 @@ const results = await Promise.all(
           // Rotate keys, caller addresses and paths so no bucket refuses (many keys, many IPs).
           setupRequest(req: Record<string, unknown>) {
             const i = n++;
-            return {
-              ...req,
-              path: job.paths[i % job.paths.length],
-              headers: {
-                ...(req.headers as Record<string, string>),
-                authorization: `Key ${job.keys[i % job.keys.length]}`,
-                'x-forwarded-for': job.ips[i % job.ips.length],
-              },
-            };
+            const headers: Record<string, string> = { ...(req.headers as Record<string, string>), 'x-forwarded-for': job.ips[i % job.ips.length] };
+            if (job.keys.length) headers.authorization = `Key ${job.keys[i % job.keys.length]}`;
+            const p = job.players;
+            const token = p && (i % p.knownEvery === 0 ? playerToken(i % p.known) : randomBytes(32).toString('hex'));
+            // v5: the same registration through POST /apps/{app_id}/subscriptions, for comparison.
+            const body = !p ? req.body
+              : p.v5 ? JSON.stringify({ token, language: 'en', timezone: 'Etc/GMT-1' })
+              : JSON.stringify({ app_id: p.appId, device_type: 0, identifier: token, language: 'en', timezone: 3600, game_version: '1.0', sdk: '031500' });
+            return { ...req, body, path: job.paths[i % job.paths.length], headers };
           },
         },
       ],

@@ -39,6 +39,7 @@ const target = fc.oneof(
       { field: 'language', relation: '=', value: 'en' },
       { operator: 'OR' },
       { field: 'last_session', relation: '<', hours_ago: '24' },
+      { field: 'amount_spent', relation: '>', value: '4.99' },
     ]),
     excluded_segments: fc.constant(['Inactive Users']),
   }),

@@ -74,7 +74,8 @@ export function filterEntries(groups: AudienceCondition[][]): FilterEntry[] {
     ...group.map((c): FilterEntry => {
       if (c.field === 'tag') return { field: 'tag', key: c.key, relation: c.relation, ...(c.value !== undefined ? { value: c.value } : {}) };
       if (c.field === 'language') return { field: 'language', relation: c.relation, value: c.value };
-      return { field: c.field, relation: c.relation, hours_ago: String(c.hoursAgo) };
+      if ('hoursAgo' in c) return { field: c.field, relation: c.relation, hours_ago: String(c.hoursAgo) };
+      return { field: c.field, relation: c.relation, value: String(c.value) };
     }),
   ]);
 }

@@ -63,6 +63,11 @@ function filterCondition(c: AudienceCondition, params: Params): string {
       const at = `(now() - ${params.add(c.hoursAgo)}::numeric * interval '1 hour')`;
       return c.relation === '>' ? `(${column} < ${at})` : `(${column} >= ${at})`;
     }
+    case 'session_count':
+    case 'session_time':
+    case 'amount_spent':
+      // The column is named by the condition's field, one of three literals; the value a parameter.
+      return `(${c.field} ${c.relation === '!=' ? '<>' : c.relation} ${params.add(c.value)}::numeric)`;
   }
 }
 

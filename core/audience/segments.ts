@@ -102,7 +102,9 @@ export function describeSegment(segment: Segment): string {
       ? `${c.key} ${c.relation}${c.value !== undefined ? ` ${c.value}` : ''}`
       : c.field === 'language'
         ? `language ${c.relation} ${c.value}`
-        : `${c.field} ${c.relation} ${c.hoursAgo} h ago`;
+        : 'hoursAgo' in c
+          ? `${c.field} ${c.relation} ${c.hoursAgo} h ago`
+          : `${c.field} ${c.relation} ${c.value}`;
   const groups = segment.groups.map((g) => (g.length ? g.map(one).join(' and ') : 'every subscribed install'));
   return groups.length ? groups.join(', or ') : 'every subscribed install';
 }

@@ -24,7 +24,9 @@ export type SendTarget = (
 export type AudienceCondition =
   | ({ field: 'tag' } & TagCondition)
   | { field: 'language'; relation: '=' | '!='; value: string }
-  | { field: 'last_session' | 'first_session'; relation: '>' | '<'; hoursAgo: number };
+  | { field: 'last_session' | 'first_session'; relation: '>' | '<'; hoursAgo: number }
+  // What OneSignal's v1 calls report of an install (issue 38, migration 080).
+  | { field: 'session_count' | 'session_time' | 'amount_spent'; relation: '>' | '<' | '=' | '!='; value: number };
 
 export type TagRelation = '=' | '!=' | '>' | '<' | 'exists' | 'not_exists';
 

@@ -63,7 +63,7 @@ describe('target rule', () => {
     ['filters starting with OR', only({ filters: [{ operator: 'OR' }, { field: 'tag', key: 'a', relation: 'exists' }] }), 'filters[0]: "OR" must stand between two conditions.'],
     ['filters with no condition', only({ filters: [] }), 'filters holds 1 to 200 entries.'],
     ['filters of 201 entries', only({ filters: Array(201).fill({ field: 'tag', key: 'a', relation: 'exists' }) }), 'filters holds 1 to 200 entries.'],
-    ['a field no install records', only({ filters: [{ field: 'country', relation: '=', value: 'US' }, { field: 'tag', key: 'a', relation: 'exists' }] }), 'filters[0].field must be one of tag, language, last_session, first_session; Herald records no other field of an install.'],
+    ['a field no install records', only({ filters: [{ field: 'country', relation: '=', value: 'US' }, { field: 'tag', key: 'a', relation: 'exists' }] }), 'filters[0].field must be one of tag, language, last_session, first_session, session_count, session_time, amount_spent; Herald records no other field of an install.'],
     ['a language filter with >', only({ filters: [{ field: 'language', relation: '>', value: 'en' }, { operator: 'OR' }, { field: 'tag', key: 'a', relation: 'exists' }] }), 'filters[0]: a language filter is {"field": "language", "relation": "=" or "!=", "value": a language code such as "en"}.'],
     ['a last_session filter without hours_ago', only({ filters: [{ field: 'last_session', relation: '>' }] }), 'filters[0]: a last_session filter is {"field": "last_session", "relation": ">" or "<", "hours_ago": a number of hours such as "24"}.'],
     ['an operator entry with more members', only({ filters: [{ field: 'tag', key: 'a', relation: 'exists' }, { operator: 'OR', key: 'x' }, { field: 'tag', key: 'b', relation: 'exists' }] }), 'filters[1] is an operator entry: {"operator": "OR"} (or "AND"), nothing else.'],
@@ -94,8 +94,8 @@ describe('target rule', () => {
   });
 
   it('explains an unsupported target field instead of only "no target"', () => {
-    expect(problems(() => validate(only({ include_player_ids: [UUID_A] })))).to.deep.equal([
-      'include_player_ids is not supported. Name the audience with included_segments, tag, include_subscription_ids or include_external_ids.',
+    expect(problems(() => validate(only({ include_ios_tokens: [UUID_A] })))).to.deep.equal([
+      'include_ios_tokens is not supported. Name the audience with included_segments, tag, include_subscription_ids or include_external_ids.',
       NO_TARGET,
     ]);
   });

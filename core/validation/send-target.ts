@@ -2,7 +2,7 @@
 // the official OneSignal client").
 import type { FieldIssue } from '../errors.js';
 import type { AudienceCondition, SendTarget, TagCondition, TagRelation } from '../send-model/request.js';
-import { FILTER_FIELDS } from '../audience/filter-schema.js';
+import { COUNTER_FIELDS, FILTER_FIELDS } from '../audience/filter-schema.js';
 import { LIMITS } from './limits.js';
 import type { SendBody } from './send-schema.js';
 import { codePointLength, quoted } from './text.js';
@@ -11,6 +11,14 @@ import { ALIAS_LABEL_MAX, ALIAS_LABEL_PATTERN, ONESIGNAL_ID } from '../formats/a
 import { isLanguageCode } from '../formats/language-code.js';
 import { BUILT_IN_SEGMENT_LIST, isBuiltInSegment, segmentNamed } from '../formats/built-in-segments.js';
 
+
+/**
+ * OneSignal's v1 spellings of two lists (issue 38): include_player_ids is include_subscription_ids
+ * (a player id is the subscription id), include_external_user_ids is include_external_ids; the
+ * same limits, each sentence naming the field the caller wrote. Not in the send body's schema
+ * (nor the Send CRD): a spelling for v1 clients, documented in docs/api.md.
+ */
+const V1_TARGET_FIELDS = ['include_player_ids', 'include_external_user_ids'] as const;
 
 /**
  * Fields that name an audience. `filters` is the client's tag target (one tag condition is the
@@ -26,6 +34,7 @@ export const TARGET_FIELDS = [
   'include_subscription_ids',
   'include_external_ids',
   'include_aliases',
+  ...V1_TARGET_FIELDS,
 ] as const;
 
 /**
@@ -34,11 +43,7 @@ export const TARGET_FIELDS = [
  * somewhere the caller did not mean, so each is refused when it holds anything.
  */
 const UNSUPPORTED_AUDIENCE_FIELDS = [
-  'include_player_ids',
-  'include_external_user_ids',
   'include_ios_tokens',
-  'include_email_tokens',
-  'include_phone_numbers',
 ];
 
 export const NO_TARGET =
@@ -197,6 +202,7 @@ export function readTarget(
   }
 
   const field = named[0];
+  if (field === 'include_player_ids' || field === 'include_external_user_ids') return readV1List(body, field, issues);
   if (body.included_segments) {
     const segment = readSegment(body.included_segments, segmentNames, issues);
     return segment === undefined ? undefined : { kind: 'segment', segment };
@@ -227,6 +233,18 @@ export function readTarget(
     return readAliases(body.include_aliases as Record<string, unknown>, issues);
   }
   return undefined; // the named field had a wrong shape, already reported
+}
+
+/** include_player_ids / include_external_user_ids: the list of include_subscription_ids / include_external_ids. */
+function readV1List(body: SendBody, field: (typeof V1_TARGET_FIELDS)[number], issues: FieldIssue[]): SendTarget | undefined {
+  const list = (body as Record<string, unknown>)[field];
+  const subscriptions = field === 'include_player_ids';
+  if (!Array.isArray(list)) {
+    issues.push({ field, message: `${field} must be an array of ${subscriptions ? 'player ids (Subscription IDs)' : 'External IDs'}.` });
+    return undefined;
+  }
+  const ids = readIds(list as string[], field, subscriptions ? 'subscription' : 'external', issues);
+  return ids && (subscriptions ? { kind: 'subscription_ids', ids } : { kind: 'external_ids', ids });
 }
 
 const ALIAS_LABEL = new RegExp(ALIAS_LABEL_PATTERN);
@@ -286,7 +304,8 @@ export function readExcludedSegments(value: unknown, segmentNames: string[], iss
 /**
  * `filters` with several entries: conditions ANDed with their neighbours, {"operator": "OR"}
  * between groups (OneSignal's rule). Fields: tag (key, relation, value), language (= or !=, a
- * language code), last_session and first_session (> or <, hours_ago: more or fewer hours ago).
+ * language code), last_session and first_session (> or <, hours_ago: more or fewer hours ago),
+ * session_count, session_time and amount_spent (>, <, = or != a number).
  * The one validator of the condition language: a send's `filters` and a segment's (core/segments).
  */
 export function readFilters(entries: Record<string, unknown>[], issues: FieldIssue[]): AudienceCondition[][] | undefined {
@@ -349,8 +368,22 @@ function readCondition(raw: Record<string, unknown>, where: string, issues: Fiel
     }
     return { field, relation: raw.relation, hoursAgo: Number(hours) };
   }
+  if ((COUNTER_FIELDS as readonly unknown[]).includes(field)) return readCounter(raw, field as (typeof COUNTER_FIELDS)[number], where, issues);
   issues.push({ field: `${where}.field`, message: `${where}.field must be one of ${FILTER_FIELDS.join(', ')}; Herald records no other field of an install.` });
   return undefined;
+}
+
+const COUNTER = /^\d{1,12}(\.\d{1,2})?$/;
+
+/** session_count, session_time (seconds) or amount_spent: >, <, = or != a number (a JSON number or its text, as OneSignal takes). */
+function readCounter(raw: Record<string, unknown>, field: (typeof COUNTER_FIELDS)[number], where: string, issues: FieldIssue[]): AudienceCondition | undefined {
+  const value = typeof raw.value === 'number' ? String(raw.value) : raw.value;
+  const relation = raw.relation;
+  if ((relation !== '>' && relation !== '<' && relation !== '=' && relation !== '!=') || typeof value !== 'string' || !COUNTER.test(value)) {
+    issues.push({ field: where, message: `${where}: a ${field} filter is {"field": "${field}", "relation": ">", "<", "=" or "!=", "value": a number from 0 such as "10"}.` });
+    return undefined;
+  }
+  return { field, relation, value: Number(value) };
 }
 
 /**

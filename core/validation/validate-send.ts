@@ -3,6 +3,7 @@
 // (send-schema.ts), then the contract's rules, one module per group. `app_id` is not checked
 // here beyond being present: the route has already matched it against the key (403,
 // DECISIONS "Limits").
+import { otherChannelIssues } from './other-channels.js';
 import { ValidationError } from '../errors.js';
 import { APNS_PAYLOAD_LIMIT_BYTES, largestPayloadBytes } from '../payload/apns-payload.js';
 import type { SendRequest, SendTarget } from '../send-model/request.js';
@@ -45,6 +46,7 @@ export interface SendValidationInput {
 
 /** The audience a body names, as the send reads it: its target narrowed by excluded_segments. */
 function readAudience(shape: ShapeResult, segmentNames: string[], issues: FieldIssue[]): SendTarget | undefined {
+  issues.push(...otherChannelIssues(shape.body as Record<string, unknown>));
   const target = readTarget(shape.body, shape.present, segmentNames, issues);
   const excluding = readExcludedSegments(shape.body.excluded_segments, segmentNames, issues);
   if (target && excluding) target.excluding = excluding;

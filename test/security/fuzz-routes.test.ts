@@ -44,15 +44,22 @@ describe('fuzz: HTTP routes', function () {
       fc.tuple(id(), id(), fc.oneof(id(), fc.constantFrom('voip', 'widgets', 'mdm'))).map(([a, s, t]) => `/api/v1/apps/${a}/subscriptions/${s}/push_tokens/${t}`),
       fc.tuple(id(), id()).map(([a, x]) => `/api/v1/apps/${a}/live_activities/${x}/notifications`),
       fc.tuple(id(), id()).map(([a, x]) => `/api/v1/apps/${a}/activities/activity/${x}`),
-      fc.constantFrom('/healthz', '/api/v1/notifications?app_id=%FF&limit=-1', '/api/v1//notifications', '/%'),
+      // OneSignal's v1 device calls (issue 38), with a key or app-facing.
+      fc.constant('/api/v1/players'),
+      fc.tuple(id(), fc.constantFrom('', '/on_session', '/on_purchase', '/on_focus')).map(([x, r]) => `/api/v1/players/${x}${r}`),
+      fc.tuple(id(), id()).map(([l, o]) => `/api/v1/players?app_id=${app.app.id}&limit=${l}&offset=${o}`),
+      fc.tuple(id(), id()).map(([a, x]) => `/api/v1/apps/${a}/users/${x}`),
+      id().map((a) => `/api/v1/apps/${a}/ios_params.js?player_id=x`),
+      fc.constantFrom('/healthz', '/api/v1/notifications?app_id=%FF&limit=-1', '/api/v1//notifications', '/%', '/', '/notifications', '/v1/players'),
     );
     const sendBody = () => ({ app_id: app.app.id, contents: { en: 'Hi' }, include_subscription_ids: [subscription] });
     const json = fc.oneof(
       fc.jsonValue({ maxDepth: 4 }),
       fc.dictionary(fc.constantFrom('app_id', 'contents', 'token', 'subscription_id', 'tags', 'external_id', 'send_after', 'data', 'language', 'timezone', 'push_token', 'activity_token', 'device_type',
-        'event', 'event_updates', 'event_attributes', 'activity_id', 'stale_date', 'dismissal_date', 'priority', 'ios_sound', 'sound', 'headings'), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 5 })
+        'event', 'event_updates', 'event_attributes', 'activity_id', 'stale_date', 'dismissal_date', 'priority', 'ios_sound', 'sound', 'headings',
+        'identifier', 'notification_types', 'external_user_id', 'timezone_id', 'session_count', 'playtime', 'amount_spent', 'purchases', 'state', 'active_time', 'email_subject', 'include_player_ids'), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 5 })
         .map((changes) => ({
-          ...sendBody(), token: 'cd'.repeat(32), subscription_id: subscription, push_token: 'ef'.repeat(32), activity_token: 'ef'.repeat(32), device_type: 0,
+          ...sendBody(), token: 'cd'.repeat(32), identifier: 'cd'.repeat(32), state: 'ping', active_time: 1, subscription_id: subscription, push_token: 'ef'.repeat(32), activity_token: 'ef'.repeat(32), device_type: 0,
           event: 'update', event_updates: { score: '1-0' }, event_attributes: { home: 'A' }, activity_id: 'match-7', ...changes,
         })),
     );
