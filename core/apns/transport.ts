@@ -13,7 +13,8 @@ import { pino } from 'pino';
 import { H2Connection, type ConnectionHooks } from './connection.js';
 import { apnsOrigin } from './endpoint.js';
 import { Batch, Pending } from './pending.js';
-import { ProviderTokenSigner } from './provider-token.js';
+import { localTokenSource } from './provider-token.js';
+import { PresentedToken } from './presented-token.js';
 import { refuseUnframeable } from './field-values.js';
 import { requestPath } from './request-block.js';
 import { resultOf } from './result.js';
@@ -35,7 +36,8 @@ export function createLeanApnsClient(target: ApnsTarget, opts: ApnsClientOptions
   const timeoutMs = opts.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs;
   const tls: ConnectionOptions = tlsOptions(target);
   const c = target.credentials;
-  const signer = c.kind === 'token' ? new ProviderTokenSigner(c.keyP8, c.keyId, c.teamId) : undefined;
+  // Built now, so a bad key throws here (the caller's CredentialsUnusableError), not at the first send.
+  const signer = c.kind === 'token' ? new PresentedToken(opts.providerTokens?.(c) ?? localTokenSource(c.keyP8, c.keyId, c.teamId)) : undefined;
   const authority = origin.host;
   const host = origin.hostname.replace(/^\[|\]$/g, '');
   const port = Number(origin.port || 443);
@@ -54,10 +56,16 @@ export function createLeanApnsClient(target: ApnsTarget, opts: ApnsClientOptions
     answered(p) {
       const result = resultOf(p.message.token, { ok: true, answer: { status: p.status, apnsId: p.apnsId, retryAfter: p.retryAfter, body: p.body ? Buffer.concat(p.body).toString('utf8') : '' } });
       if (signer && result.status === 403 && result.reason === 'ExpiredProviderToken' && !p.tokenRetried) {
-        signer.invalidate(p.generation);
-        logger.info({ generation: p.generation }, 'apns provider token renewed after ExpiredProviderToken');
         p.tokenRetried = true;
-        return requeue(p);
+        // The fleet's newer token (or the one another process already put in place), then once more.
+        signer.invalidate(p.generation).then(
+          () => {
+            logger.info({ generation: p.generation }, 'apns provider token taken anew after ExpiredProviderToken');
+            requeue(p);
+          },
+          () => p.settle(result),
+        );
+        return;
       }
       p.settle(result);
     },
@@ -183,7 +191,16 @@ export function createLeanApnsClient(target: ApnsTarget, opts: ApnsClientOptions
   }
 
   return {
-    send(messages: ApnsMessage[]): Promise<ApnsResult[]> {
+    async send(messages: ApnsMessage[]): Promise<ApnsResult[]> {
+      // The fleet's token is read from the database when none is held yet: out, it is an outage (status 0: held).
+      if (signer) {
+        try {
+          await signer.ready();
+        } catch (error) {
+          logger.warn({ err: { message: (error as Error).message } }, 'apns provider token unavailable');
+          return messages.map((m) => ({ token: m.token, status: 0, reason: 'ProviderTokenUnavailable' }));
+        }
+      }
       return new Promise((resolve) => {
         const batch = new Batch(messages.length, resolve);
         messages.forEach((m, i) => {
