@@ -65,7 +65,7 @@ export interface Config {
   senderMaxAttempts: number;
   /** First back-off between those attempts (ms); doubles each time, capped at 5 s. */
   senderRetryBaseMs: number;
-  /** HTTP/2 connections per app to APNs, and streams in flight per connection. */
+  /** The most HTTP/2 connections per app a sender opens to APNs (as the streams in flight need them), and streams in flight per connection. */
   apnsConnections: number;
   apnsMaxStreams: number;
   /** HERALD_APNS_CLIENT: the APNs adapter (lean by default, node-apn the conservative one). */
@@ -204,7 +204,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     senderMaxChunkStarts: integer(env, 'HERALD_SENDER_MAX_CHUNK_STARTS', integer(env, 'HERALD_SENDER_MAX_DELIVER', 6, 2, 100), 2, 100),
     senderMaxAttempts: integer(env, 'HERALD_SENDER_MAX_ATTEMPTS', 4, 1, 20),
     senderRetryBaseMs: integer(env, 'HERALD_SENDER_RETRY_BASE_MS', 250, 1, 60_000),
-    apnsConnections: integer(env, 'HERALD_APNS_CONNECTIONS', 2, 1, 64),
+    apnsConnections: integer(env, 'HERALD_APNS_CONNECTIONS', 16, 1, 64),
     apnsMaxStreams: integer(env, 'HERALD_APNS_MAX_STREAMS', 500, 1, 10_000),
     apnsClient: oneOf<'lean' | 'node-apn'>(env, 'HERALD_APNS_CLIENT', 'lean', ['lean', 'node-apn']),
     namespace: text(env, 'HERALD_NAMESPACE', ''),

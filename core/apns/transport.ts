@@ -2,7 +2,8 @@
 // sockets (docs/apns.md, "The lean transport"). node:http2 costs ~85 µs of CPU per request in
 // stream objects and C++ round trips; here a request is ~200 bytes written into a batch buffer.
 //
-// The pool: `connections` connections, each opened on demand. Messages wait in one FIFO queue;
+// The pool (connection-pool.ts): up to `connections` connections, opened as the messages in
+// flight need them, over the gateway's addresses, and kept open. Messages wait in one FIFO queue;
 // whatever was queued in the same tick is shared out among the connections with room and each
 // connection frames its share into one write. Retries inside the transport are only for
 // requests the peer never processed or never answered (GOAWAY above last-stream-id,
@@ -11,6 +12,7 @@
 import type { ConnectionOptions } from 'node:tls';
 import { pino } from 'pino';
 import { H2Connection, type ConnectionHooks } from './connection.js';
+import { ConnectionPool, resolveAll, type PoolSnapshot } from './connection-pool.js';
 import { apnsOrigin } from './endpoint.js';
 import { Batch, Pending } from './pending.js';
 import { localTokenSource } from './provider-token.js';
@@ -21,17 +23,27 @@ import { resultOf } from './result.js';
 import { tlsOptions } from './tls-options.js';
 import { topicOf } from '../payload/push-types.js';
 import type { ApnsClient, ApnsClientOptions, ApnsMessage, ApnsResult, ApnsTarget } from './types.js';
+import { directDialer } from '../net/dialer.js';
 
-const DEFAULTS = { connections: 2, maxConcurrentStreams: 500, requestTimeoutMs: 10_000 };
+/**
+ * At most 16 connections: a sender's chunks in flight (HERALD_SENDER_CONCURRENCY 4 × 500 devices)
+ * fill 4 of Apple's 500 streams each, so at Apple's 100 ms round trip nothing but the sender's
+ * CPU caps it; the rest is room for a peer that lowers its stream limit (docs/apns.md).
+ */
+export const DEFAULT_MAX_CONNECTIONS = 16;
+const DEFAULTS = { connections: DEFAULT_MAX_CONNECTIONS, maxConcurrentStreams: 500, requestTimeoutMs: 10_000 };
+
+/** The lean client, with a view of its pool for tests and benches. */
+export interface LeanApnsClient extends ApnsClient {
+  pool(): PoolSnapshot;
+}
 /** Times a message may go out on a connection for transport reasons (never-processed, lost). */
 const MAX_ATTEMPTS = 3;
 const PAYLOAD_CACHE = 32;
-const RECONNECT_PAUSE_MS = 1000;
 
-export function createLeanApnsClient(target: ApnsTarget, opts: ApnsClientOptions = {}): ApnsClient {
+export function createLeanApnsClient(target: ApnsTarget, opts: ApnsClientOptions = {}): LeanApnsClient {
   const origin = new URL(apnsOrigin(target));
   const logger = (opts.logger ?? pino({ level: 'silent' })).child({ component: 'apns', origin: origin.origin, topic: target.topic });
-  const slots: Array<H2Connection | undefined> = new Array(Math.max(1, opts.connections ?? DEFAULTS.connections)).fill(undefined);
   const maxStreams = Math.max(1, opts.maxConcurrentStreams ?? DEFAULTS.maxConcurrentStreams);
   const timeoutMs = opts.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs;
   const tls: ConnectionOptions = tlsOptions(target);
@@ -49,8 +61,18 @@ export function createLeanApnsClient(target: ApnsTarget, opts: ApnsClientOptions
   let scheduled = false;
   let closed = false;
   let nextId = 1;
-  const failedAt = slots.map(() => 0);
-  const retiring = new Set<H2Connection>();
+
+  const pool = new ConnectionPool(
+    {
+      maxConnections: Math.max(1, opts.connections ?? DEFAULTS.connections),
+      maxStreams,
+      host,
+      byName: (opts.dialer ?? directDialer).proxied({ host, port }),
+      resolve: opts.resolve ?? resolveAll,
+      open: (address) => new H2Connection({ id: nextId++, host: address, servername: address === host ? undefined : host, port, tls, maxStreams, timeoutMs, logger, dialer: opts.dialer, lastStreamId: opts.lastStreamId, idleCloseMs: opts.idleCloseMs }, hooks),
+    },
+    () => schedule(),
+  );
 
   const hooks: ConnectionHooks = {
     answered(p) {
@@ -138,36 +160,14 @@ export function createLeanApnsClient(target: ApnsTarget, opts: ApnsClientOptions
     scheduled = false;
     if (closed) return failAll('ClientClosed');
     if (queue.length === head) return;
-    let ready = 0;
-    let alive = 0;
-    const now = Date.now();
-    for (const conn of retiring) if (conn.state === 'closed') retiring.delete(conn);
-    for (let i = 0; i < slots.length; i++) {
-      let conn = slots[i];
-      if (conn && conn.state === 'draining') {
-        // After a GOAWAY it only finishes its streams: a new connection takes the slot now.
-        retiring.add(conn);
-        slots[i] = conn = undefined;
-      }
-      if (conn && conn.state === 'closed') {
-        // A failed connect is not retried at once (no spinning on a refused port).
-        if (!conn.everReady) failedAt[i] = now;
-        slots[i] = conn = undefined;
-      }
-      if (!conn && now - failedAt[i] >= RECONNECT_PAUSE_MS) {
-        slots[i] = conn = new H2Connection({ id: nextId++, host, port, tls, maxStreams, timeoutMs, logger, dialer: opts.dialer, lastStreamId: opts.lastStreamId, idleCloseMs: opts.idleCloseMs }, hooks);
-      }
-      if (!conn) continue;
-      alive++;
-      if (conn.spare() > 0) ready++;
-    }
+    const ready = pool.carriers(queue.length - head);
     // Nothing can carry them: answer now; the sender's outcome table retries later.
-    if (alive === 0) return failAll('ConnectionError');
-    if (ready === 0) return;
-    const share = Math.ceil((queue.length - head) / ready);
-    for (const conn of slots) {
+    if (!ready) return failAll('ConnectionError');
+    if (ready.length === 0) return;
+    const share = Math.ceil((queue.length - head) / ready.length);
+    for (const conn of ready) {
       const waiting = queue.length - head;
-      if (!conn || waiting === 0) continue;
+      if (waiting === 0) break;
       const n = Math.min(conn.spare(), share, waiting);
       if (n > 0) conn.start(take(n), prefixOf(conn));
     }
@@ -215,10 +215,11 @@ export function createLeanApnsClient(target: ApnsTarget, opts: ApnsClientOptions
         if (queue.length > head) schedule();
       });
     },
+    pool: () => pool.snapshot(),
     async close() {
       closed = true;
       failAll('ClientClosed');
-      for (const conn of [...slots, ...retiring]) conn?.close();
+      for (const conn of pool.all()) conn.close();
     },
   };
 }

@@ -85,7 +85,7 @@ export type ApnsAdapter = 'lean' | 'node-apn';
 export interface ApnsClientOptions {
   /** Which adapter createApnsClient builds (default lean). */
   adapter?: ApnsAdapter;
-  /** HTTP/2 connections, used round-robin (default 2). */
+  /** HTTP/2 connections at most, opened as the streams in flight need them (lean default 16; node-apn opens this many). */
   connections?: number;
   /** Streams in flight per connection (default 500; lowered to what the server advertises). */
   maxConcurrentStreams?: number;
@@ -94,6 +94,8 @@ export interface ApnsClientOptions {
   logger?: Logger;
   /** The way out (HTTPS_PROXY, NO_PROXY: core/net/dialer.ts); direct when absent. */
   dialer?: Dialer;
+  /** The gateway's addresses (tests); default DNS. Not asked when the connection goes through the egress proxy. */
+  resolve?: (host: string) => Promise<string[]>;
   /** Where the provider token comes from (the lean transport and channel management). */
   providerTokens?: ProviderTokenSources;
   /** Lean transport, for tests: retire a connection after this stream id, close one idle this long (ms). */
