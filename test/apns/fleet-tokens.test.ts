@@ -1,7 +1,8 @@
 // One provider token per team and key across the fleet (issue 37), on a real PostgreSQL: sources
 // standing for separate processes present the same JWT; a restart reuses it; Apple's limits hold
 // (no newer token within 20 minutes of the last, a new one from 50); N processes racing on an
-// empty table mint exactly one; the token is sealed at rest. Then the lean transport of three
+// empty table mint exactly one, also through PgBouncer in transaction mode; the token is sealed
+// at rest. Then the lean transport of three
 // "processes" and a restart, read at the simulator: one token presented for the team.
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
@@ -14,6 +15,9 @@ import { FleetProviderTokens } from '../../core/apns/fleet-provider-tokens.js';
 import { createLeanApnsClient } from '../../core/apns/transport.js';
 import { useKeyring } from '../../core/secrets/seal.js';
 import type { TokenCredentials } from '../../core/apns/types.js';
+import { createPool, type Pool } from '../../core/store/db.js';
+import { PGBOUNCER_PORT } from '../env/services.js';
+import { databaseUrl } from '../env/database.js';
 
 const silent = pino({ level: 'silent' });
 
@@ -43,10 +47,15 @@ describe('fleet provider tokens', function () {
     expect(first.expiresAt.getTime() - first.issuedAt.getTime()).to.equal(60 * 60_000);
   });
 
-  it('N processes racing on an empty table mint exactly one', async () => {
-    const tokens = await Promise.all(Array.from({ length: 12 }, () => source().current()));
-    expect(new Set(tokens.map((t) => t.value)).size).to.equal(1);
-    expect(mints).to.equal(1);
+  it('N processes racing on an empty table, each with its own pool, mint exactly one', async () => {
+    const pools: Pool[] = Array.from({ length: 12 }, () => createPool(databaseUrl(env.db.name), { max: 1 }));
+    try {
+      const tokens = await Promise.all(pools.map((pool) => new StoredFleetToken(pool, key, { policy: APNS_TOKEN_POLICY, mint: async () => `jwt-${++mints}` }).current()));
+      expect(new Set(tokens.map((t) => t.value)).size).to.equal(1);
+      expect(mints).to.equal(1);
+    } finally {
+      await Promise.all(pools.map((p) => p.end()));
+    }
   });
 
   it('renewed at least once per hour: kept at 49 minutes, replaced (once) from 50', async () => {
@@ -73,6 +82,17 @@ describe('fleet provider tokens', function () {
     // A process that still holds the stale token takes the fleet's newer one, minting nothing.
     expect((await source().renew(first)).value).to.equal(renewed[0].value);
     expect(mints).to.equal(2);
+  });
+
+  it('through PgBouncer in transaction mode (4 server connections): 12 processes, each with its own pool, mint one', async () => {
+    const pools: Pool[] = Array.from({ length: 12 }, () => createPool(`postgres://postgres@127.0.0.1:${PGBOUNCER_PORT}/${env.db.name}`, { max: 2, sessionUrl: databaseUrl(env.db.name) }));
+    try {
+      const tokens = await Promise.all(pools.map((pool) => new StoredFleetToken(pool, key, { policy: APNS_TOKEN_POLICY, mint: async () => `jwt-${++mints}` }).current()));
+      expect(new Set(tokens.map((t) => t.value)).size).to.equal(1);
+      expect(mints).to.equal(1);
+    } finally {
+      await Promise.all(pools.map((p) => p.end()));
+    }
   });
 
   it('sealed at rest with the encryption key', async () => {
