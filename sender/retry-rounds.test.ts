@@ -108,4 +108,39 @@ describe('retry rounds: what Apple decided', () => {
     const actions = await rounds(60_000, 3).send(routed(c, 'throttled', 'lost'), { askedApple: false });
     expect(actions).to.deep.equal([{ kind: 'failed', reason: 'TooManyRequests' }, { kind: 'sent' }]);
   });
+
+  it('held past the hold in a chunk Apple decided others of: the held devices end failed, not a second delivery of the rest', async () => {
+    const c = client({ ok: OK, late: UNAVAILABLE });
+    const asked = { askedApple: false };
+    // The first round decides `ok` and spends one of `late`'s 4 attempts; the rest are outage rounds until the hold ends.
+    const actions = await rounds(30, 4).send(routed(c, 'ok', 'late'), asked);
+    expect(actions).to.deep.equal([{ kind: 'sent' }, { kind: 'failed', reason: 'ServiceUnavailable' }]);
+    expect(asked.askedApple).to.equal(true);
+  });
+
+  it('a round with no decision while Apple decides another chunk of the sender is no outage: its 503s spend attempts', async () => {
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const attempts = new Map<string, number>();
+    const c = {
+      async send(messages: ApnsMessage[]) {
+        return Promise.all(messages.map(async (m) => {
+          attempts.set(m.token, (attempts.get(m.token) ?? 0) + 1);
+          // The other chunk's answers land while this chunk's round is still out.
+          await sleep(m.token === 'refused' ? 30 : 2);
+          return { token: m.token, ...(m.token === 'refused' ? UNAVAILABLE : OK) };
+        }));
+      },
+      async close() {},
+    } as ApnsClient;
+    const r = rounds(5000, 2);
+    let done = false;
+    const other = (async () => {
+      while (!done) await r.send(routed(c, 'other'), { askedApple: false });
+    })();
+    const asked = { askedApple: false };
+    const actions = await r.send(routed(c, 'refused'), asked).finally(() => (done = true));
+    await other;
+    expect(actions).to.deep.equal([{ kind: 'failed', reason: 'ServiceUnavailable' }]);
+    expect(attempts.get('refused')).to.equal(2);
+  });
 });

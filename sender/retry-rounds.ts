@@ -6,9 +6,14 @@
 // device of it spends an attempt, whatever earlier rounds decided. In a round in which it decides
 // some devices, its 5xx or bare 429 for another spends an attempt like a 429, so a device it keeps
 // refusing while answering the rest ends `failed` after `maxAttempts`; no answer (status 0) never
-// spends one. The waiting lasts up to `gatewayHoldMs`; then GatewayUnavailableError hands the
-// chunk back (lease.ts). An outage round is logged once when it starts and once when it ends, and
-// the gauge says so meanwhile.
+// spends one. A round of this chunk with no decision while the gateway decided devices of another
+// chunk of this sender is no outage either (Apple is up and refusing these). The waiting lasts up
+// to `gatewayHoldMs`; then, if the gateway decided none of the chunk's devices,
+// GatewayUnavailableError hands the chunk back uncounted (lease.ts); if it decided some, the
+// devices still held end `failed` with their reason, so that those already decided are not
+// delivered a second time by the chunk's next start (one device Apple alone answers 503 forever
+// looks, from its chunk, exactly like an outage). An outage round is logged once when it starts
+// and once when it ends, and the gauge says so meanwhile.
 import type { Logger } from '../core/log.js';
 import { backoffMs, type Backoff } from '../core/faults/backoff.js';
 import { outageLog, type OutageLog } from '../core/faults/outage-log.js';
@@ -53,6 +58,8 @@ export function undecided(r: Pick<ApnsResult, 'status' | 'reason' | 'local'>, ac
 
 export class RetryRounds {
   private readonly gateway: OutageLog;
+  /** When (performance.now()) the gateway last decided a device of any chunk of this sender. */
+  private lastDecidedAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly deps: { logger: Logger; metrics: SenderMetrics; settings: RetrySettings; stopping(): boolean }) {
     this.gateway = outageLog(deps.logger, 'APNs gateway');
@@ -65,20 +72,29 @@ export class RetryRounds {
     const attempts = new Uint8Array(messages.length);
     const holdUntil = Date.now() + gatewayHoldMs;
     let pending = messages.map((_, i) => i);
+    // Each device's last answer, for the ones still held when the hold ends.
+    const heldReason = new Map<number, string>();
     for (let round = 1; pending.length; round++) {
+      const sentAt = performance.now();
       const results = await this.timedSend(pending.map((i) => messages[i]));
       const decided = results.map((r, k) => actionFor(r, { offEnvironment: messages[pending[k]].offEnvironment }));
       const gatewayOnly = results.map((r, k) => undecided(r, decided[k]));
       // A local refusal (core/apns/field-values.ts) reached no one: it is no decision of the gateway's.
       const decides = results.some((r, k) => !gatewayOnly[k] && !r.local);
-      if (decides) asked.askedApple = true;
+      if (decides) {
+        asked.askedApple = true;
+        this.lastDecidedAt = performance.now();
+      }
+      // The gateway answered other chunks' devices while this round was out: it is up.
+      const gatewayUp = decides || this.lastDecidedAt > sentAt;
       const again: number[] = [];
       let hintMs = 0;
       let waiting: Hold | undefined;
       let waited = 0;
       decided.forEach((action, k) => {
         const i = pending[k];
-        const waits = gatewayOnly[k] && (!decides || results[k].status === 0);
+        if ('reason' in action) heldReason.set(i, action.reason);
+        const waits = gatewayOnly[k] && (!gatewayUp || results[k].status === 0);
         if (waits) {
           waiting = { kind: 'hold', reason: 'reason' in action ? action.reason : 'TooManyRequests', retryAfterMs: results[k].retryAfterMs };
           waited++;
@@ -94,7 +110,11 @@ export class RetryRounds {
       this.gatewayRound(results.length, waited, waiting);
       pending = again;
       if (!pending.length) break;
-      if (waiting && Date.now() >= holdUntil) throw new GatewayUnavailableError(waiting.reason);
+      if (waiting && Date.now() >= holdUntil) {
+        if (!asked.askedApple) throw new GatewayUnavailableError(waiting.reason);
+        for (const i of pending) actions[i] = { kind: 'failed', reason: heldReason.get(i) ?? waiting.reason };
+        break;
+      }
       await pauseUnlessStopping(Math.min(MAX_ROUND_WAIT_MS, Math.max(backoffMs(round, backoff, Math.random), hintMs)), () => this.deps.stopping());
     }
     return actions;
