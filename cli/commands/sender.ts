@@ -59,6 +59,7 @@ export async function startSenderRole(rt: Runtime, opts: { serveMetrics?: boolea
       leaseMs: config.senderLeaseMs,
       maxChunkStarts: config.senderMaxChunkStarts,
       maxAttempts: config.senderMaxAttempts,
+      gatewayHoldMs: config.senderGatewayHoldMs,
       backoff: { baseMs: config.senderRetryBaseMs, maxMs: 5000 },
     },
   });
