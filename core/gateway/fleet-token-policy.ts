@@ -12,3 +12,9 @@ export interface FleetTokenPolicy {
 
 /** Apple's rule: refreshed at most once per 20 minutes and at least once per 60 (50 leaves room). */
 export const APNS_TOKEN_POLICY: FleetTokenPolicy = { minAgeMs: 20 * 60_000, renewAfterMs: 50 * 60_000, lifetimeMs: 60 * 60_000 };
+
+/**
+ * Google's OAuth access tokens for FCM (issue 39's gateway): valid an hour (expires_in 3599), no
+ * limit on how often one is fetched, so a refused one is replaced at once.
+ */
+export const FCM_TOKEN_POLICY: FleetTokenPolicy = { minAgeMs: 0, renewAfterMs: 50 * 60_000, lifetimeMs: 59 * 60_000 };

@@ -10,7 +10,7 @@ import { seal, sealContext, unseal, SealError } from '../secrets/seal.js';
 import type { FleetToken, FleetTokenSource } from './fleet-token.js';
 import type { FleetTokenPolicy } from './fleet-token-policy.js';
 
-export { APNS_TOKEN_POLICY, type FleetTokenPolicy } from './fleet-token-policy.js';
+export { APNS_TOKEN_POLICY, FCM_TOKEN_POLICY, type FleetTokenPolicy } from './fleet-token-policy.js';
 
 export interface FleetTokenKey {
   kind: 'apns' | 'fcm';

@@ -132,4 +132,22 @@ describe('fleet provider tokens', function () {
       await sim.close();
     }
   });
+
+  it('no token held and the source out (the database down): the messages are held (status 0), none sent', async () => {
+    const apple = generateApnsKeyPair();
+    const sim = await startApnsSim({ keys: [{ keyId: apple.keyId, teamId: 'TEAM000001', publicKey: apple.publicKeyPem }] });
+    const down = { current: () => Promise.reject(new Error('database unavailable')), renew: () => Promise.reject(new Error('database unavailable')) };
+    const client = createLeanApnsClient(
+      { credentials: { kind: 'token', keyP8: apple.privateKeyP8, keyId: apple.keyId, teamId: 'TEAM000001' }, topic: 'com.example.fleet', environment: 'production', url: sim.url, ca: await readFile(sim.caFile, 'utf8') },
+      { providerTokens: () => down, logger: silent },
+    );
+    try {
+      const results = await client.send([{ token: 'ab'.repeat(32), payload: '{"aps":{}}' }]);
+      expect(results).to.deep.equal([{ token: 'ab'.repeat(32), status: 0, reason: 'ProviderTokenUnavailable' }]);
+      expect(sim.stats().requests).to.equal(0);
+    } finally {
+      await client.close();
+      await sim.close();
+    }
+  });
 });
