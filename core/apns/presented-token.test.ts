@@ -84,4 +84,19 @@ describe('the presented provider token', () => {
     await t.ready().catch((e) => (error = e));
     expect(error, 'past expiry, ready waits on the source').to.be.instanceOf(Error);
   });
+
+  it('due while the source is out: the held token still presented, the source asked once per 10 seconds, not per request', async () => {
+    const clock = { now: 1_700_000_000_000 };
+    const f = fakeSource(clock);
+    const t = new PresentedToken(f.source, () => clock.now);
+    await t.ready();
+    clock.now += 50 * MINUTE;
+    f.setDown(true);
+    for (let i = 0; i < 100; i++) expect(t.current()?.authorization).to.equal('bearer jwt-1');
+    await new Promise((r) => setImmediate(r));
+    expect(f.asked.current).to.equal(2);
+    clock.now += 10_000;
+    t.current();
+    expect(f.asked.current).to.equal(3);
+  });
 });

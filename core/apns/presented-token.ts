@@ -24,7 +24,11 @@ export class PresentedToken {
 
   /** The token to present now, or undefined until `ready()` has fetched one. */
   current(): SignedToken | undefined {
-    if (this.token && this.now() >= this.dueAt) void this.ask(() => this.source.current()).catch(() => undefined);
+    if (this.token && this.now() >= this.dueAt) {
+      // Asked again no sooner than REREAD_MS should the source fail meanwhile (the database out): not once per request.
+      this.dueAt = this.now() + REREAD_MS;
+      void this.ask(() => this.source.current()).catch(() => undefined);
+    }
     return this.signed;
   }
 
