@@ -94,6 +94,10 @@ describe('the presented provider token', () => {
     f.setDown(true);
     for (let i = 0; i < 100; i++) expect(t.current()?.authorization).to.equal('bearer jwt-1');
     await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 5; i++) {
+      t.current();
+      await new Promise((r) => setImmediate(r)); // each failure settled before the next request
+    }
     expect(f.asked.current).to.equal(2);
     clock.now += 10_000;
     t.current();
