@@ -95,6 +95,20 @@ describe('fleet provider tokens', function () {
     }
   });
 
+  it('sealed with a key no longer given (a rotation finished): minted anew, not an error', async () => {
+    useKeyring({ current: randomBytes(32), previous: [] });
+    try {
+      const old = await source().current();
+      useKeyring({ current: randomBytes(32), previous: [] });
+      const fresh = await source().current();
+      expect(fresh.value).to.not.equal(old.value);
+      expect(mints).to.equal(2);
+      expect((await source().current()).value).to.equal(fresh.value);
+    } finally {
+      useKeyring({ previous: [] });
+    }
+  });
+
   it('sealed at rest with the encryption key', async () => {
     useKeyring({ current: randomBytes(32), previous: [] });
     try {
