@@ -27,8 +27,9 @@ import { directDialer } from '../net/dialer.js';
 
 /**
  * At most 16 connections: a sender's chunks in flight (HERALD_SENDER_CONCURRENCY 4 × 500 devices)
- * fill 4 of Apple's 500 streams each, so at Apple's 100 ms round trip nothing but the sender's
- * CPU caps it; the rest is room for a peer that lowers its stream limit (docs/apns.md).
+ * need 4 connections of Apple's 500 streams, so at Apple's 100 ms round trip nothing but the
+ * sender's CPU caps it; the rest is room for a higher concurrency or a peer that lowers its
+ * stream limit (docs/apns.md).
  */
 export const DEFAULT_MAX_CONNECTIONS = 16;
 const DEFAULTS = { connections: DEFAULT_MAX_CONNECTIONS, maxConcurrentStreams: 500, requestTimeoutMs: 10_000 };
@@ -37,6 +38,7 @@ const DEFAULTS = { connections: DEFAULT_MAX_CONNECTIONS, maxConcurrentStreams: 5
 export interface LeanApnsClient extends ApnsClient {
   pool(): PoolSnapshot;
 }
+
 /** Times a message may go out on a connection for transport reasons (never-processed, lost). */
 const MAX_ATTEMPTS = 3;
 const PAYLOAD_CACHE = 32;
