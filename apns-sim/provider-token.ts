@@ -32,6 +32,8 @@ interface Parsed {
 export class ProviderTokenVerifier {
   private readonly keys = new Map<string, { teamId?: string; key: KeyObject }>();
   private readonly cache = new Map<string, Parsed | null>();
+  /** The distinct tokens accepted per team (issue 37: a fleet presents one per team and key). */
+  private readonly accepted = new Map<string, Set<string>>();
 
   constructor(keys: AcceptedKey[] = []) {
     for (const k of keys) {
@@ -58,7 +60,15 @@ export class ProviderTokenVerifier {
     if (parsed === null) return { ok: false, reason: 'InvalidProviderToken' };
     if (parsed.iat > nowSeconds + FUTURE_SKEW_SECONDS) return { ok: false, reason: 'InvalidProviderToken' };
     if (nowSeconds - parsed.iat > MAX_AGE_SECONDS) return { ok: false, reason: 'ExpiredProviderToken' };
+    const seen = this.accepted.get(parsed.teamId) ?? new Set<string>();
+    if (seen.size < CACHE_LIMIT) seen.add(jwt);
+    this.accepted.set(parsed.teamId, seen);
     return { ok: true, ...parsed };
+  }
+
+  /** How many different valid tokens the team presented since start. */
+  presented(teamId: string): number {
+    return this.accepted.get(teamId)?.size ?? 0;
   }
 
   private parseAndVerify(jwt: string): Parsed | null {

@@ -68,6 +68,8 @@ export interface ApnsSim {
   caFile: string;
   certDir: string;
   stats(): SimStats;
+  /** Distinct valid provider tokens a team presented since start (Apple's TooManyProviderTokenUpdates counts these). */
+  providerTokens(teamId: string): number;
   deliveries(token?: string, channelId?: string): DeliveryRecord[];
   /** A device's Live Activity joins a broadcast channel (ActivityKit's part); false for an unknown channel. */
   subscribe(channelId: string, token: string): boolean;
@@ -177,6 +179,7 @@ export async function startApnsSim(opts: ApnsSimOptions = {}): Promise<ApnsSim> 
     caFile: pki.caFile,
     certDir,
     stats: () => recorder.stats(),
+    providerTokens: (teamId) => state.verifier.presented(teamId),
     deliveries: (token, channelId) => recorder.deliveries(token, channelId),
     subscribe: (channelId, token) => subscribeDevice(state, channelId, token),
     channels: (bundleId) => state.channels.list(bundleId),

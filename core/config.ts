@@ -63,9 +63,11 @@ export interface Config {
   senderMaxChunkStarts: number;
   /** Attempts per device for 429 / 5xx / connection loss before it counts as failed. */
   senderMaxAttempts: number;
+  /** How long a chunk waits out the APNs gateway deciding none of its devices (sender/retry-rounds.ts). */
+  senderGatewayHoldMs: number;
   /** First back-off between those attempts (ms); doubles each time, capped at 5 s. */
   senderRetryBaseMs: number;
-  /** HTTP/2 connections per app to APNs, and streams in flight per connection. */
+  /** The most HTTP/2 connections per app a sender opens to APNs (as the streams in flight need them), and streams in flight per connection. */
   apnsConnections: number;
   apnsMaxStreams: number;
   /** HERALD_APNS_CLIENT: the APNs adapter (lean by default, node-apn the conservative one). */
@@ -203,8 +205,9 @@ export function loadConfig(env: Env): Readonly<Config> {
     senderLeaseMs: integer(env, 'HERALD_SENDER_LEASE_MS', integer(env, 'HERALD_SENDER_ACK_WAIT_MS', 30_000, 1000, 3_600_000), 1000, 3_600_000),
     senderMaxChunkStarts: integer(env, 'HERALD_SENDER_MAX_CHUNK_STARTS', integer(env, 'HERALD_SENDER_MAX_DELIVER', 6, 2, 100), 2, 100),
     senderMaxAttempts: integer(env, 'HERALD_SENDER_MAX_ATTEMPTS', 4, 1, 20),
+    senderGatewayHoldMs: integer(env, 'HERALD_SENDER_GATEWAY_HOLD_MS', 300_000, 1000, 3_600_000),
     senderRetryBaseMs: integer(env, 'HERALD_SENDER_RETRY_BASE_MS', 250, 1, 60_000),
-    apnsConnections: integer(env, 'HERALD_APNS_CONNECTIONS', 2, 1, 64),
+    apnsConnections: integer(env, 'HERALD_APNS_CONNECTIONS', 16, 1, 64),
     apnsMaxStreams: integer(env, 'HERALD_APNS_MAX_STREAMS', 500, 1, 10_000),
     apnsClient: oneOf<'lean' | 'node-apn'>(env, 'HERALD_APNS_CLIENT', 'lean', ['lean', 'node-apn']),
     namespace: text(env, 'HERALD_NAMESPACE', ''),

@@ -17,12 +17,12 @@
 // | 429 TooManyRequests (this device, too often)                  | retry with back-off, bounded;   |
 // |                                                               |   then failed                   |
 // | 0 (no answer: connection refused, lost, reset, TLS, timeout), | hold: Apple refused nothing.    |
-// |     500, 503, any other 5xx (Apple's own failure)             |   No answer, or a 5xx before    |
-// |                                                               |   Apple decided any device of   |
-// |                                                               |   the chunk: retried until      |
-// |                                                               |   answered, never failed. A 5xx |
-// |                                                               |   once it decides the others:   |
-// |                                                               |   bounded retry, then failed    |
+// |     500, 503, any other 5xx (Apple's own failure)             |   A round in which Apple decides |
+// |                                                               |   no device is an outage: held, |
+// |                                                               |   no attempt spent, never       |
+// |                                                               |   failed (retry-rounds.ts). A   |
+// |                                                               |   5xx in a round that decides   |
+// |                                                               |   others: bounded, then failed  |
 // | 400, other 403, 404, 405, 413, any other 4xx                  | failed (reason kept)            |
 // | none: refused before sending (`local`, reason Unframeable: a   | failed: our bug, not the        |
 // |     value HTTP/2 cannot carry, core/apns/field-values.ts)     |   device's; never held, never   |

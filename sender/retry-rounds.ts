@@ -1,12 +1,19 @@
 // The retry/hold loop: a chunk's messages go to Apple in rounds; after each, what the outcome
 // table (outcomes.ts) says to retry or hold goes again after a back-off (250 ms doubling, jittered,
-// at most 5 s; Apple's Retry-After wins). A device Apple did not decide waits without spending an
-// attempt while the gateway is out: no answer at all (status 0), or Apple's 5xx before it decided
-// any device of this chunk. Once Apple decides devices of the chunk, its 5xx for one device spends
-// an attempt like a 429, so a device it keeps failing while answering the rest ends `failed` after
-// `maxAttempts`. The waiting lasts up to `gatewayHoldMs`; then GatewayUnavailableError hands the
-// chunk back (lease.ts). A round in which every device waits on the gateway is the gateway out:
-// logged once when it starts and once when it ends, and the gauge says so meanwhile.
+// at most 5 s; Apple's Retry-After wins). Whether the gateway is out is a fact about one round of
+// answers, not about the chunk's past (issue 37): a round in which the gateway decides no device
+// (every answer a 5xx, a 429 without a device reason, or no answer at all) is an outage, and no
+// device of it spends an attempt, whatever earlier rounds decided. In a round in which it decides
+// some devices, its 5xx or bare 429 for another spends an attempt like a 429, so a device it keeps
+// refusing while answering the rest ends `failed` after `maxAttempts`; no answer (status 0) never
+// spends one. A round of this chunk with no decision while the gateway decided devices of another
+// chunk of this sender is no outage either (Apple is up and refusing these). The waiting lasts up
+// to `gatewayHoldMs`; then, if the gateway decided none of the chunk's devices,
+// GatewayUnavailableError hands the chunk back uncounted (lease.ts); if it decided some, the
+// devices still held end `failed` with their reason, so that those already decided are not
+// delivered a second time by the chunk's next start (one device Apple alone answers 503 forever
+// looks, from its chunk, exactly like an outage). An outage round is logged once when it starts
+// and once when it ends, and the gauge says so meanwhile.
 import type { Logger } from '../core/log.js';
 import { backoffMs, type Backoff } from '../core/faults/backoff.js';
 import { outageLog, type OutageLog } from '../core/faults/outage-log.js';
@@ -38,8 +45,21 @@ const MAX_ROUND_WAIT_MS = 30_000;
 
 type Hold = Extract<Action, { kind: 'hold' }>;
 
+/**
+ * The answer decides nothing about the device: no answer, the gateway's own 5xx, or a 429 that
+ * names no device reason (Apple's per-device 429 says TooManyRequests; a bare one is the gateway
+ * shedding load).
+ */
+export function undecided(r: Pick<ApnsResult, 'status' | 'reason' | 'local'>, action: Action): boolean {
+  if (r.local) return false;
+  if (action.kind === 'hold') return true;
+  return r.status === 429 && !r.reason;
+}
+
 export class RetryRounds {
   private readonly gateway: OutageLog;
+  /** When (performance.now()) the gateway last decided a device of any chunk of this sender. */
+  private lastDecidedAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly deps: { logger: Logger; metrics: SenderMetrics; settings: RetrySettings; stopping(): boolean }) {
     this.gateway = outageLog(deps.logger, 'APNs gateway');
@@ -52,19 +72,34 @@ export class RetryRounds {
     const attempts = new Uint8Array(messages.length);
     const holdUntil = Date.now() + gatewayHoldMs;
     let pending = messages.map((_, i) => i);
+    // Each device's last answer, for the ones still held when the hold ends.
+    const heldReason = new Map<number, string>();
     for (let round = 1; pending.length; round++) {
+      const sentAt = performance.now();
       const results = await this.timedSend(pending.map((i) => messages[i]));
       const decided = results.map((r, k) => actionFor(r, { offEnvironment: messages[pending[k]].offEnvironment }));
-      // A local refusal (core/apns/field-values.ts) reached no one: it is no decision of Apple's.
-      if (decided.some((a, k) => a.kind !== 'hold' && !results[k].local)) asked.askedApple = true;
+      const gatewayOnly = results.map((r, k) => undecided(r, decided[k]));
+      // A local refusal (core/apns/field-values.ts) reached no one: it is no decision of the gateway's.
+      const decides = results.some((r, k) => !gatewayOnly[k] && !r.local);
+      if (decides) {
+        asked.askedApple = true;
+        this.lastDecidedAt = performance.now();
+      }
+      // The gateway answered other chunks' devices while this round was out: it is up.
+      const gatewayUp = decides || this.lastDecidedAt > sentAt;
       const again: number[] = [];
       let hintMs = 0;
       let waiting: Hold | undefined;
+      let waited = 0;
       decided.forEach((action, k) => {
         const i = pending[k];
-        const waits = action.kind === 'hold' && (results[k].status === 0 || !asked.askedApple);
-        if (waits) waiting = action;
-        const spends = action.kind === 'retry' || (action.kind === 'hold' && !waits);
+        if ('reason' in action) heldReason.set(i, action.reason);
+        const waits = gatewayOnly[k] && (!gatewayUp || results[k].status === 0);
+        if (waits) {
+          waiting = { kind: 'hold', reason: 'reason' in action ? action.reason : 'TooManyRequests', retryAfterMs: results[k].retryAfterMs };
+          waited++;
+        }
+        const spends = !waits && (action.kind === 'retry' || action.kind === 'hold');
         if (waits || (spends && ++attempts[i] < maxAttempts)) {
           again.push(i);
           hintMs = Math.max(hintMs, action.kind === 'retry' || action.kind === 'hold' ? (action.retryAfterMs ?? 0) : 0);
@@ -72,11 +107,14 @@ export class RetryRounds {
           actions[i] = action.kind === 'retry' || action.kind === 'hold' ? { kind: 'failed', reason: action.reason } : action;
         }
       });
-      const waited = decided.filter((a, k) => a.kind === 'hold' && (results[k].status === 0 || !asked.askedApple)).length;
       this.gatewayRound(results.length, waited, waiting);
       pending = again;
       if (!pending.length) break;
-      if (waiting && Date.now() >= holdUntil) throw new GatewayUnavailableError(waiting.reason);
+      if (waiting && Date.now() >= holdUntil) {
+        if (!asked.askedApple) throw new GatewayUnavailableError(waiting.reason);
+        for (const i of pending) actions[i] = { kind: 'failed', reason: heldReason.get(i) ?? waiting.reason };
+        break;
+      }
       await pauseUnlessStopping(Math.min(MAX_ROUND_WAIT_MS, Math.max(backoffMs(round, backoff, Math.random), hintMs)), () => this.deps.stopping());
     }
     return actions;

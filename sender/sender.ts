@@ -106,7 +106,7 @@ export async function startSender(opts: SenderOptions): Promise<Sender> {
   const relayOutage = outageLog(logger, 'outbox relay');
   const stopRelay = startOutboxRelay(pool, bus, { onError: (e) => relayOutage.down(e), onOk: () => relayOutage.up() });
   // When this process leads it also deletes ended Live Activities' broadcast channels at Apple.
-  const channels = new ChannelSweep(pool, { broadcastUrl: opts.broadcastUrl, ca: opts.apns.ca, dialer: opts.apns.client?.dialer }, logger, channelSweepObserver(metrics));
+  const channels = new ChannelSweep(pool, { broadcastUrl: opts.broadcastUrl, ca: opts.apns.ca, dialer: opts.apns.client?.dialer, providerTokens: opts.apns.client?.providerTokens }, logger, channelSweepObserver(metrics));
   const scheduler = startScheduler({ pool, bus, logger, retention: opts.retention, channels }, Math.min(opts.dutyEveryMs ?? 500, 1000));
   // Events yield to this sender's deliveries (core/events/dispatcher.ts YIELD_MS).
   const busy = () => loops.some(({ loop }) => loop.active() > 0);

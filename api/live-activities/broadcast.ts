@@ -55,7 +55,7 @@ export class LiveActivityBroadcast {
   ) {
     // One connection per app and environment is plenty: a broadcast is one request per update.
     this.clients = new ApnsClients(pool, { ...settings, client: { ...settings.client, connections: 1 } }, logger);
-    const management: ChannelManagementSettings = { broadcastUrl: settings.broadcastUrl, ca: settings.ca, dialer: settings.client?.dialer };
+    const management: ChannelManagementSettings = { broadcastUrl: settings.broadcastUrl, ca: settings.ca, dialer: settings.client?.dialer, providerTokens: settings.client?.providerTokens };
     this.managers = new ChannelManagers(pool, management);
     this.failures = new Counter({ ...CHANNEL_FAILURES_METRIC, registers: [registry] });
     this.requests = new Counter({

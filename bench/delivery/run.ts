@@ -9,6 +9,11 @@
 //   npx tsx bench/delivery/run.ts [--devices 1000000] [--senders 1,2] [--concurrency 8]
 //        [--connections 2] [--streams 1000] [--h2load-n 300000] [--keep-db]
 //        [--gateway URL --gateway-ca FILE] [--client lean|node-apn] [--events] [--proxy]
+//        [--sink-delay MS] [--sink-streams 1000]
+//
+// `--sink-delay MS`: the sink answers each device after MS (Apple's 40–100 ms round trip);
+// `--sink-streams N`: the streams it allows a connection (Apple: about 500). `--connections`
+// (HERALD_APNS_CONNECTIONS, the most a sender opens per app) is left to Herald's default unless given.
 //
 // Needs PostgreSQL, Redis and NATS on their usual ports (as the tests do). Prints one line per
 // run and a summary; never part of `make test`.
@@ -32,7 +37,9 @@ const { values } = parseArgs({
     devices: { type: 'string', default: '1000000' },
     senders: { type: 'string', default: '1,2' },
     concurrency: { type: 'string', default: '8' },
-    connections: { type: 'string', default: '2' },
+    connections: { type: 'string' },
+    'sink-delay': { type: 'string', default: '0' },
+    'sink-streams': { type: 'string', default: '1000' },
     streams: { type: 'string', default: '1000' },
     'h2load-n': { type: 'string', default: '300000' },
     'h2load-c': { type: 'string', default: '2' },
@@ -83,7 +90,7 @@ async function runOnce(senders: number, sim: { url: string; caFile: string; pid?
     HERALD_APNS_URL: sim.url,
     HERALD_APNS_CA_FILE: sim.caFile,
     HERALD_SENDER_CONCURRENCY: values.concurrency!,
-    HERALD_APNS_CONNECTIONS: values.connections!,
+    ...(values.connections ? { HERALD_APNS_CONNECTIONS: values.connections } : {}),
     HERALD_APNS_MAX_STREAMS: values.streams!,
     HERALD_APNS_CLIENT: values.client!,
     ...(proxy ? { HTTPS_PROXY: proxy.url, HERALD_APNS_URL: proxy.gateway } : {}),
@@ -138,7 +145,7 @@ async function ceiling(sim: { port: number }): Promise<{ perSecond: number; raw:
 }
 
 const { appId, apiKey } = await prepareDatabase();
-const goSink = values.gateway ? undefined : await startGoSink({ maxStreams: 1000 });
+const goSink = values.gateway ? undefined : await startGoSink({ maxStreams: Number(values['sink-streams']), delayMs: Number(values['sink-delay']) });
 const sim = goSink ?? { url: values.gateway!, port: Number(new URL(values.gateway!).port || 443), caFile: values['gateway-ca'] ?? '', pid: undefined };
 const proxy = values.proxy ? await startProxy(sim.url) : undefined;
 const results = [];
@@ -147,7 +154,8 @@ for (const n of values.senders!.split(',').map(Number)) {
   console.log(JSON.stringify(r));
   results.push(r);
 }
-const c = await ceiling(sim);
+// --h2load-n 0 skips the ceiling (a delayed sink's ceiling is its streams over its delay, not a measurement).
+const c = values['h2load-n'] === '0' ? { perSecond: Number.NaN, raw: 'skipped' } : await ceiling(sim);
 console.log(`h2load ceiling: ${c.perSecond.toFixed(0)} req/s (${c.raw})`);
 for (const r of results) {
   console.log(`${r.senders} sender(s): ${r.devices} devices in ${r.seconds.toFixed(1)} s = ${r.perSecond.toFixed(0)} devices/s, ${(100 * r.perSecond / c.perSecond).toFixed(0)}% of the sink's ceiling; sender CPU ${r.senderCpuSeconds.toFixed(1)} s (${((1e6 * r.senderCpuSeconds) / r.devices).toFixed(1)} µs/device), sink CPU ${r.sinkCpuSeconds.toFixed(1)} s${proxy ? `, proxy CPU ${r.proxyCpuSeconds.toFixed(1)} s` : ''}`);

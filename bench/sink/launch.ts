@@ -17,6 +17,8 @@ export interface GoSinkOptions {
   connWindow?: number;
   /** Require client certificates signed by this CA. */
   clientCaFile?: string;
+  /** Answer each device request after this many ms (Apple's round trip). */
+  delayMs?: number;
   /** Count attempts per token (tests). */
   track?: boolean;
   /** Listen on this port (default: a free one). */
@@ -48,6 +50,7 @@ export async function startGoSink(opts: GoSinkOptions = {}): Promise<GoSink> {
   if (opts.window) args.push('-window', String(opts.window), '-conn-window', String(opts.connWindow ?? opts.window));
   if (opts.clientCaFile) args.push('-client-ca', opts.clientCaFile);
   if (opts.track) args.push('-track');
+  if (opts.delayMs) args.push('-delay', `${opts.delayMs}ms`);
   const child: ChildProcess = spawn(binary, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);

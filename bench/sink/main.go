@@ -13,6 +13,9 @@
 //	len…   200 with x-body-length (the bytes of the payload received)
 //	anything else: 200 with an apns-id, as Apple answers
 //
+// -delay D answers every device request after D (Apple's round trip, e.g. 100ms: issue 37);
+// -max-streams N advertises SETTINGS_MAX_CONCURRENT_STREAMS N per connection (Apple: about 500).
+//
 // Each connection is served by its own http2.Server, so "away" closes one connection only.
 // GET /stats answers {"requests", "connections" (that carried a device request), "attempts"?};
 // -track keeps attempts per token.
@@ -47,6 +50,7 @@ var (
 	attempts    = map[string]int{}
 	track       bool
 	bigHeader   = strings.Repeat("x", 40_000)
+	delay       time.Duration
 )
 
 func apnsID() string {
@@ -123,6 +127,9 @@ func handler(shutdown, seen, kill func()) http.HandlerFunc {
 		case strings.HasPrefix(token, "slow"):
 			time.Sleep(300 * time.Millisecond)
 		}
+		if delay > 0 {
+			time.Sleep(delay)
+		}
 		if strings.HasPrefix(token, "len") {
 			h["x-body-length"] = []string{strconv.FormatInt(n, 10)}
 		}
@@ -138,6 +145,7 @@ func main() {
 	maxStreams := flag.Uint("max-streams", 1000, "SETTINGS_MAX_CONCURRENT_STREAMS")
 	window := flag.Int("window", 1<<20, "receive window per stream (SETTINGS_INITIAL_WINDOW_SIZE)")
 	connWindow := flag.Int("conn-window", 1<<20, "receive window per connection")
+	flag.DurationVar(&delay, "delay", 0, "answer each device request after this long (e.g. 100ms: Apple's round trip)")
 	flag.BoolVar(&track, "track", false, "count attempts per token (tests; not for a million tokens)")
 	flag.Parse()
 

@@ -12,6 +12,7 @@ import { outageLog } from '../../core/faults/outage-log.js';
 import { readFileSync } from 'node:fs';
 import { LiveActivityBroadcast } from '../../api/live-activities/broadcast.js';
 import { registerEgressMetrics } from '../../core/net/index.js';
+import { FleetProviderTokens } from '../../core/apns/fleet-provider-tokens.js';
 
 export async function runApi(rt: Runtime): Promise<void> {
   const { config, logger } = rt;
@@ -20,6 +21,9 @@ export async function runApi(rt: Runtime): Promise<void> {
   const limits = await buildLimits(rt, pool);
   const metrics = createApiMetrics({ defaults: true, backlog: () => readBacklog(pool) });
   registerEgressMetrics(metrics.registry, rt.dialer);
+  // One provider token per team and key across the fleet (issue 37).
+  const providerTokens = new FleetProviderTokens(pool, logger);
+  providerTokens.register(metrics.registry);
   // Apple's broadcast push (issue 29): channels at starts, one request per update, for the Apps
   // that opt in; the gateway and CA settings are the senders'.
   const liveActivityBroadcast = new LiveActivityBroadcast(
@@ -29,7 +33,7 @@ export async function runApi(rt: Runtime): Promise<void> {
       sandboxUrl: config.apnsSandboxUrl,
       ca: config.apnsCaFile ? readFileSync(config.apnsCaFile, 'utf8') : undefined,
       broadcastUrl: config.apnsBroadcastUrl,
-      client: { adapter: config.apnsClient, dialer: rt.dialer },
+      client: { adapter: config.apnsClient, dialer: rt.dialer, providerTokens: providerTokens.source },
     },
     logger,
     metrics.registry,

@@ -12,6 +12,7 @@ import type { Runtime } from '../runtime.js';
 import { fail } from '../runtime.js';
 import { listening, openBus, openDatabase } from '../startup.js';
 import { registerEgressMetrics } from '../../core/net/index.js';
+import { FleetProviderTokens } from '../../core/apns/fleet-provider-tokens.js';
 
 export async function runController(rt: Runtime): Promise<void> {
   const { config, logger } = rt;
@@ -28,6 +29,8 @@ export async function runController(rt: Runtime): Promise<void> {
   const pool = await openDatabase(config.databaseUrl, { max: config.controllerDatabaseConnections, sessionUrl: config.databaseSessionUrl, applicationName: 'herald-controller', logger });
   const bus = await openBus(config.natsUrl, config.streamPrefix, { name: 'herald-controller', logger });
   const identity = config.podName ?? `${hostname()}-${randomBytes(3).toString('hex')}`;
+  // One provider token per team and key across the fleet (issue 37).
+  const providerTokens = new FleetProviderTokens(pool, logger);
   const controller = await startController({
     clients: kubeClients(kc),
     pool,
@@ -41,7 +44,7 @@ export async function runController(rt: Runtime): Promise<void> {
       resyncMs: config.controllerResyncSeconds * 1000,
       eventHttpHosts: config.eventHttpHosts,
       statusWritesPerSecond: config.kubeStatusWritesPerSecond,
-      channelManagement: { broadcastUrl: config.apnsBroadcastUrl, ca: config.apnsCaFile ? readFileSync(config.apnsCaFile, 'utf8') : undefined, dialer: rt.dialer },
+      channelManagement: { broadcastUrl: config.apnsBroadcastUrl, ca: config.apnsCaFile ? readFileSync(config.apnsCaFile, 'utf8') : undefined, dialer: rt.dialer, providerTokens: providerTokens.source },
       identity,
       lease: { namespace: config.leaseNamespace, name: config.leaseName, durationSeconds: config.leaseDurationSeconds },
     },
@@ -53,6 +56,7 @@ export async function runController(rt: Runtime): Promise<void> {
   rt.onShutdown('controller', () => controller.stop());
   const registry = controllerMetrics(controller, { defaults: true });
   registerEgressMetrics(registry, rt.dialer);
+  providerTokens.register(registry);
   const metrics = await listening('HERALD_METRICS_PORT', config.metricsPort, config.httpHost, () => serveControllerMetrics(registry, config.httpHost, config.metricsPort));
   rt.onShutdown('metrics server', () => new Promise<void>((resolve) => metrics.server.close(() => resolve())));
   void controller.lost.then(() => {

@@ -10,6 +10,7 @@ import { outageLog } from '../../core/faults/outage-log.js';
 import { EVENT_LANES } from '../../core/events/dispatcher.js';
 import { destinationHealthForMetrics } from '../../core/events/health.js';
 import { registerEgressMetrics } from '../../core/net/index.js';
+import { FleetProviderTokens } from '../../core/apns/fleet-provider-tokens.js';
 
 export async function runSender(rt: Runtime, opts: { serveMetrics?: boolean } = {}): Promise<void> {
   await startSenderRole(rt, opts);
@@ -33,6 +34,9 @@ export async function startSenderRole(rt: Runtime, opts: { serveMetrics?: boolea
     destinations: (limit) => destinationHealthForMetrics(pool, limit),
   });
   registerEgressMetrics(metrics.registry, rt.dialer);
+  // One provider token per team and key across the fleet (issue 37).
+  const providerTokens = new FleetProviderTokens(pool, logger);
+  providerTokens.register(metrics.registry);
   const sender = await startSender({
     pool,
     bus,
@@ -49,12 +53,13 @@ export async function startSenderRole(rt: Runtime, opts: { serveMetrics?: boolea
       url: config.apnsUrl,
       sandboxUrl: config.apnsSandboxUrl,
       ca: config.apnsCaFile ? readFileSync(config.apnsCaFile, 'utf8') : undefined,
-      client: { adapter: config.apnsClient, connections: config.apnsConnections, maxConcurrentStreams: config.apnsMaxStreams, dialer: rt.dialer },
+      client: { adapter: config.apnsClient, connections: config.apnsConnections, maxConcurrentStreams: config.apnsMaxStreams, dialer: rt.dialer, providerTokens: providerTokens.source },
     },
     worker: {
       leaseMs: config.senderLeaseMs,
       maxChunkStarts: config.senderMaxChunkStarts,
       maxAttempts: config.senderMaxAttempts,
+      gatewayHoldMs: config.senderGatewayHoldMs,
       backoff: { baseMs: config.senderRetryBaseMs, maxMs: 5000 },
     },
   });

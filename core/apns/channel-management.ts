@@ -10,7 +10,8 @@
 import { connect, type ClientHttp2Session, type OutgoingHttpHeaders } from 'node:http2';
 import { randomUUID } from 'node:crypto';
 import { channelManagementOrigin } from './endpoint.js';
-import { ProviderTokenSigner } from './provider-token.js';
+import { localTokenSource } from './provider-token.js';
+import { PresentedToken } from './presented-token.js';
 import { tlsOptions } from './tls-options.js';
 import type { ApnsTarget } from './types.js';
 import { isHeaderValue } from '../formats/header-value.js';
@@ -56,14 +57,15 @@ function parseObject(text: string | undefined): Record<string, unknown> | undefi
 
 /**
  * `target.topic` is the bundle id; `target.url` the management host override (HERALD_APNS_BROADCAST_URL).
- * `opts.signer`: the app's provider-token signer, kept by the caller across managers (Apple
- * refuses tokens refreshed too often, TooManyProviderTokenUpdates); else one of its own.
+ * `opts.signer`: the app's provider token, kept by the caller across managers (Apple refuses
+ * tokens refreshed too often, TooManyProviderTokenUpdates: the fleet's, core/apns/presented-token.ts);
+ * else one minted here.
  * `opts.dialer`: the way out (HTTPS_PROXY, NO_PROXY: core/net/dialer.ts); direct when absent.
  */
-export function createChannelManager(target: ApnsTarget, opts: { timeoutMs?: number; signer?: ProviderTokenSigner; dialer?: Dialer } = {}): ChannelManager {
+export function createChannelManager(target: ApnsTarget, opts: { timeoutMs?: number; signer?: PresentedToken; dialer?: Dialer } = {}): ChannelManager {
   const origin = channelManagementOrigin(target);
   const c = target.credentials;
-  const signer = c.kind === 'token' ? (opts.signer ?? new ProviderTokenSigner(c.keyP8, c.keyId, c.teamId)) : undefined;
+  const signer = c.kind === 'token' ? (opts.signer ?? new PresentedToken(localTokenSource(c.keyP8, c.keyId, c.teamId))) : undefined;
   const base = `/1/apps/${encodeURIComponent(target.topic)}`;
   let session: ClientHttp2Session | undefined;
 
@@ -117,7 +119,9 @@ export function createChannelManager(target: ApnsTarget, opts: { timeoutMs?: num
   async function call(method: string, path: string, channelId?: string, body?: string): Promise<RawAnswer> {
     // A value HTTP/2 cannot carry never goes out (the transport's rule): a local failure.
     if (channelId !== undefined && !isHeaderValue(channelId)) return { status: 0, reason: 'Unframeable', generation: 0 };
-    const send = () => {
+    const send = async () => {
+      // The database out (the fleet's token unreadable): no answer, as when Apple is unreachable.
+      if (signer && !(await signer.ready().then(() => true, () => false))) return { status: 0, reason: 'ProviderTokenUnavailable', generation: 0 };
       const token = signer?.current();
       const headers: OutgoingHttpHeaders = { ':method': method, ':path': path, 'apns-request-id': randomUUID() };
       if (token) headers.authorization = token.authorization;
@@ -128,7 +132,7 @@ export function createChannelManager(target: ApnsTarget, opts: { timeoutMs?: num
     const first = await send();
     // As the gateway's transport: a token Apple calls expired is renewed and the call made once more.
     if (signer && first.status === 403 && first.reason === 'ExpiredProviderToken') {
-      signer.invalidate(first.generation);
+      await signer.invalidate(first.generation).catch(() => undefined);
       return send();
     }
     return first;

@@ -49,6 +49,8 @@ export interface ConnectionSettings {
   logger: Logger;
   /** The way out (HTTPS_PROXY, NO_PROXY: core/net/dialer.ts); direct when absent. */
   dialer?: Dialer;
+  /** The name the server's certificate must carry when `host` is one of its addresses (SNI, identity check). */
+  servername?: string;
   /** Tests: retire the connection after this stream id (default LAST_STREAM_ID). */
   lastStreamId?: number;
   /** Tests: close an idle connection after this long (default IDLE_CLOSE_MS). */
@@ -83,7 +85,7 @@ export class H2Connection {
 
   constructor(private readonly s: ConnectionSettings, private readonly hooks: ConnectionHooks) {
     this.reader = new FrameReader((type, flags, id, payload) => this.onFrame(type, flags, id, payload));
-    const servername = isIP(s.host) ? undefined : s.host;
+    const servername = s.servername ?? (isIP(s.host) ? undefined : s.host);
     this.socket = (s.dialer ?? directDialer).tls({ host: s.host, port: s.port }, { ...s.tls, servername, ALPNProtocols: ['h2'] });
     this.socket.setNoDelay(true);
     const connectTimer = setTimeout(() => this.destroy(new Error(`no HTTP/2 SETTINGS in ${s.timeoutMs} ms`)), s.timeoutMs);
@@ -111,6 +113,21 @@ export class H2Connection {
 
   get id(): number {
     return this.s.id;
+  }
+
+  /** The streams it may carry at once: ours, lowered to the peer's SETTINGS once they came. */
+  streamLimit(): number {
+    return Math.min(this.s.maxStreams, this.peerMaxStreams);
+  }
+
+  /** Streams open now. */
+  inFlight(): number {
+    return this.streams.size;
+  }
+
+  /** Where it connects (an address of the gateway's name, or the name). */
+  get host(): string {
+    return this.s.host;
   }
 
   /** Streams this connection may open now. */

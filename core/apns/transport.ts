@@ -2,7 +2,8 @@
 // sockets (docs/apns.md, "The lean transport"). node:http2 costs ~85 µs of CPU per request in
 // stream objects and C++ round trips; here a request is ~200 bytes written into a batch buffer.
 //
-// The pool: `connections` connections, each opened on demand. Messages wait in one FIFO queue;
+// The pool (connection-pool.ts): up to `connections` connections, opened as the messages in
+// flight need them, over the gateway's addresses, and kept open. Messages wait in one FIFO queue;
 // whatever was queued in the same tick is shared out among the connections with room and each
 // connection frames its share into one write. Retries inside the transport are only for
 // requests the peer never processed or never answered (GOAWAY above last-stream-id,
@@ -11,31 +12,46 @@
 import type { ConnectionOptions } from 'node:tls';
 import { pino } from 'pino';
 import { H2Connection, type ConnectionHooks } from './connection.js';
+import { ConnectionPool, resolveAll, type PoolSnapshot } from './connection-pool.js';
 import { apnsOrigin } from './endpoint.js';
 import { Batch, Pending } from './pending.js';
-import { ProviderTokenSigner } from './provider-token.js';
+import { localTokenSource } from './provider-token.js';
+import { PresentedToken } from './presented-token.js';
 import { refuseUnframeable } from './field-values.js';
 import { requestPath } from './request-block.js';
 import { resultOf } from './result.js';
 import { tlsOptions } from './tls-options.js';
 import { topicOf } from '../payload/push-types.js';
 import type { ApnsClient, ApnsClientOptions, ApnsMessage, ApnsResult, ApnsTarget } from './types.js';
+import { directDialer } from '../net/dialer.js';
 
-const DEFAULTS = { connections: 2, maxConcurrentStreams: 500, requestTimeoutMs: 10_000 };
+/**
+ * At most 16 connections: a sender's chunks in flight (HERALD_SENDER_CONCURRENCY 4 × 500 devices)
+ * need 4 connections of Apple's 500 streams, so at Apple's 100 ms round trip nothing but the
+ * sender's CPU caps it; the rest is room for a higher concurrency or a peer that lowers its
+ * stream limit (docs/apns.md).
+ */
+export const DEFAULT_MAX_CONNECTIONS = 16;
+const DEFAULTS = { connections: DEFAULT_MAX_CONNECTIONS, maxConcurrentStreams: 500, requestTimeoutMs: 10_000 };
+
+/** The lean client, with a view of its pool for tests and benches. */
+export interface LeanApnsClient extends ApnsClient {
+  pool(): PoolSnapshot;
+}
+
 /** Times a message may go out on a connection for transport reasons (never-processed, lost). */
 const MAX_ATTEMPTS = 3;
 const PAYLOAD_CACHE = 32;
-const RECONNECT_PAUSE_MS = 1000;
 
-export function createLeanApnsClient(target: ApnsTarget, opts: ApnsClientOptions = {}): ApnsClient {
+export function createLeanApnsClient(target: ApnsTarget, opts: ApnsClientOptions = {}): LeanApnsClient {
   const origin = new URL(apnsOrigin(target));
   const logger = (opts.logger ?? pino({ level: 'silent' })).child({ component: 'apns', origin: origin.origin, topic: target.topic });
-  const slots: Array<H2Connection | undefined> = new Array(Math.max(1, opts.connections ?? DEFAULTS.connections)).fill(undefined);
   const maxStreams = Math.max(1, opts.maxConcurrentStreams ?? DEFAULTS.maxConcurrentStreams);
   const timeoutMs = opts.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs;
   const tls: ConnectionOptions = tlsOptions(target);
   const c = target.credentials;
-  const signer = c.kind === 'token' ? new ProviderTokenSigner(c.keyP8, c.keyId, c.teamId) : undefined;
+  // Built now, so a bad key throws here (the caller's CredentialsUnusableError), not at the first send.
+  const signer = c.kind === 'token' ? new PresentedToken(opts.providerTokens?.(c) ?? localTokenSource(c.keyP8, c.keyId, c.teamId)) : undefined;
   const authority = origin.host;
   const host = origin.hostname.replace(/^\[|\]$/g, '');
   const port = Number(origin.port || 443);
@@ -47,17 +63,33 @@ export function createLeanApnsClient(target: ApnsTarget, opts: ApnsClientOptions
   let scheduled = false;
   let closed = false;
   let nextId = 1;
-  const failedAt = slots.map(() => 0);
-  const retiring = new Set<H2Connection>();
+
+  const pool = new ConnectionPool(
+    {
+      maxConnections: Math.max(1, opts.connections ?? DEFAULTS.connections),
+      maxStreams,
+      host,
+      byName: (opts.dialer ?? directDialer).proxied({ host, port }),
+      resolve: opts.resolve ?? resolveAll,
+      open: (address) => new H2Connection({ id: nextId++, host: address, servername: address === host ? undefined : host, port, tls, maxStreams, timeoutMs, logger, dialer: opts.dialer, lastStreamId: opts.lastStreamId, idleCloseMs: opts.idleCloseMs }, hooks),
+    },
+    () => schedule(),
+  );
 
   const hooks: ConnectionHooks = {
     answered(p) {
       const result = resultOf(p.message.token, { ok: true, answer: { status: p.status, apnsId: p.apnsId, retryAfter: p.retryAfter, body: p.body ? Buffer.concat(p.body).toString('utf8') : '' } });
       if (signer && result.status === 403 && result.reason === 'ExpiredProviderToken' && !p.tokenRetried) {
-        signer.invalidate(p.generation);
-        logger.info({ generation: p.generation }, 'apns provider token renewed after ExpiredProviderToken');
         p.tokenRetried = true;
-        return requeue(p);
+        // The fleet's newer token (or the one another process already put in place), then once more.
+        signer.invalidate(p.generation).then(
+          () => {
+            logger.info({ generation: p.generation }, 'apns provider token taken anew after ExpiredProviderToken');
+            requeue(p);
+          },
+          () => p.settle(result),
+        );
+        return;
       }
       p.settle(result);
     },
@@ -130,36 +162,14 @@ export function createLeanApnsClient(target: ApnsTarget, opts: ApnsClientOptions
     scheduled = false;
     if (closed) return failAll('ClientClosed');
     if (queue.length === head) return;
-    let ready = 0;
-    let alive = 0;
-    const now = Date.now();
-    for (const conn of retiring) if (conn.state === 'closed') retiring.delete(conn);
-    for (let i = 0; i < slots.length; i++) {
-      let conn = slots[i];
-      if (conn && conn.state === 'draining') {
-        // After a GOAWAY it only finishes its streams: a new connection takes the slot now.
-        retiring.add(conn);
-        slots[i] = conn = undefined;
-      }
-      if (conn && conn.state === 'closed') {
-        // A failed connect is not retried at once (no spinning on a refused port).
-        if (!conn.everReady) failedAt[i] = now;
-        slots[i] = conn = undefined;
-      }
-      if (!conn && now - failedAt[i] >= RECONNECT_PAUSE_MS) {
-        slots[i] = conn = new H2Connection({ id: nextId++, host, port, tls, maxStreams, timeoutMs, logger, dialer: opts.dialer, lastStreamId: opts.lastStreamId, idleCloseMs: opts.idleCloseMs }, hooks);
-      }
-      if (!conn) continue;
-      alive++;
-      if (conn.spare() > 0) ready++;
-    }
+    const ready = pool.carriers(queue.length - head);
     // Nothing can carry them: answer now; the sender's outcome table retries later.
-    if (alive === 0) return failAll('ConnectionError');
-    if (ready === 0) return;
-    const share = Math.ceil((queue.length - head) / ready);
-    for (const conn of slots) {
+    if (!ready) return failAll('ConnectionError');
+    if (ready.length === 0) return;
+    const share = Math.ceil((queue.length - head) / ready.length);
+    for (const conn of ready) {
       const waiting = queue.length - head;
-      if (!conn || waiting === 0) continue;
+      if (waiting === 0) break;
       const n = Math.min(conn.spare(), share, waiting);
       if (n > 0) conn.start(take(n), prefixOf(conn));
     }
@@ -183,7 +193,16 @@ export function createLeanApnsClient(target: ApnsTarget, opts: ApnsClientOptions
   }
 
   return {
-    send(messages: ApnsMessage[]): Promise<ApnsResult[]> {
+    async send(messages: ApnsMessage[]): Promise<ApnsResult[]> {
+      // The fleet's token is read from the database when none is held yet: out, it is an outage (status 0: held).
+      if (signer) {
+        try {
+          await signer.ready();
+        } catch (error) {
+          logger.warn({ err: { message: (error as Error).message } }, 'apns provider token unavailable');
+          return messages.map((m) => ({ token: m.token, status: 0, reason: 'ProviderTokenUnavailable' }));
+        }
+      }
       return new Promise((resolve) => {
         const batch = new Batch(messages.length, resolve);
         messages.forEach((m, i) => {
@@ -198,10 +217,11 @@ export function createLeanApnsClient(target: ApnsTarget, opts: ApnsClientOptions
         if (queue.length > head) schedule();
       });
     },
+    pool: () => pool.snapshot(),
     async close() {
       closed = true;
       failAll('ClientClosed');
-      for (const conn of [...slots, ...retiring]) conn?.close();
+      for (const conn of pool.all()) conn.close();
     },
   };
 }

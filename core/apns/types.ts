@@ -4,10 +4,20 @@
 import type { Logger } from 'pino';
 import type { HeraldPushType } from '../payload/push-types.js';
 import type { Dialer } from '../net/dialer.js';
+import type { FleetTokenSource } from '../gateway/fleet-token.js';
 
 export type ApnsCredentials =
   | { kind: 'token'; keyP8: string; keyId: string; teamId: string }
   | { kind: 'certificate'; pfx?: Buffer; passphrase?: string; cert?: string; key?: string };
+
+export type TokenCredentials = Extract<ApnsCredentials, { kind: 'token' }>;
+
+/**
+ * The fleet's provider token for a team's key (issue 37): cli/ gives the store-backed sources
+ * (core/apns/fleet-provider-tokens.ts); absent, a client mints its own (provider-token.ts
+ * localTokenSource), as a test or a laptop may.
+ */
+export type ProviderTokenSources = (c: TokenCredentials) => FleetTokenSource;
 
 export interface ApnsTarget {
   credentials: ApnsCredentials;
@@ -75,7 +85,7 @@ export type ApnsAdapter = 'lean' | 'node-apn';
 export interface ApnsClientOptions {
   /** Which adapter createApnsClient builds (default lean). */
   adapter?: ApnsAdapter;
-  /** HTTP/2 connections, used round-robin (default 2). */
+  /** HTTP/2 connections at most, opened as the streams in flight need them (lean default 16; node-apn opens this many). */
   connections?: number;
   /** Streams in flight per connection (default 500; lowered to what the server advertises). */
   maxConcurrentStreams?: number;
@@ -84,6 +94,10 @@ export interface ApnsClientOptions {
   logger?: Logger;
   /** The way out (HTTPS_PROXY, NO_PROXY: core/net/dialer.ts); direct when absent. */
   dialer?: Dialer;
+  /** The gateway's addresses (tests); default DNS. Not asked when the connection goes through the egress proxy. */
+  resolve?: (host: string) => Promise<string[]>;
+  /** Where the provider token comes from (the lean transport and channel management). */
+  providerTokens?: ProviderTokenSources;
   /** Lean transport, for tests: retire a connection after this stream id, close one idle this long (ms). */
   lastStreamId?: number;
   idleCloseMs?: number;

@@ -1,13 +1,14 @@
 // Channel management clients for the apps' broadcast channels (core/apns/channel-management.ts),
 // shared by the api (a channel at a start, room made under the quota) and the scheduler's channel
-// sweep (deletion). One provider-token signer per app, kept across calls: Apple refuses a token
-// refreshed more often than every 20 minutes (TooManyProviderTokenUpdates); a new key gets a new
-// one. Also the one rule for a failure's metric label.
+// sweep (deletion). One provider token per app, kept across calls, the fleet's when cli/ gives
+// the sources: Apple refuses a token refreshed more often than every 20 minutes
+// (TooManyProviderTokenUpdates); a new key gets a new one. Also the one rule for a failure's metric label.
 import type { Queryable } from '../store/db.js';
 import { getCredentials } from '../apps/app-store.js';
 import { toApnsCredentials } from '../apns/clients.js';
-import type { ApnsCredentials } from '../apns/types.js';
-import { ProviderTokenSigner } from '../apns/provider-token.js';
+import type { ApnsCredentials, ProviderTokenSources } from '../apns/types.js';
+import { localTokenSource } from '../apns/provider-token.js';
+import { PresentedToken } from '../apns/presented-token.js';
 import { createChannelManager, type ChannelManager } from '../apns/channel-management.js';
 import type { Dialer } from '../net/dialer.js';
 
@@ -18,6 +19,8 @@ export interface ChannelManagementSettings {
   ca?: string;
   /** The way out (HTTPS_PROXY, NO_PROXY: core/net/dialer.ts); direct when absent. */
   dialer?: Dialer;
+  /** The fleet's provider tokens (cli/: the store-backed sources); absent, minted in this process. */
+  providerTokens?: ProviderTokenSources;
 }
 
 export interface ChannelOwner {
@@ -27,7 +30,7 @@ export interface ChannelOwner {
 }
 
 export class ChannelManagers {
-  private readonly signers = new Map<string, { material: string; signer: ProviderTokenSigner }>();
+  private readonly signers = new Map<string, { material: string; signer: PresentedToken }>();
 
   constructor(
     private readonly db: Queryable,
@@ -43,12 +46,12 @@ export class ChannelManagers {
     return createChannelManager(target, { signer: this.signerFor(owner.id, credentials), dialer: this.settings.dialer });
   }
 
-  private signerFor(appId: string, credentials: ApnsCredentials): ProviderTokenSigner | undefined {
+  private signerFor(appId: string, credentials: ApnsCredentials): PresentedToken | undefined {
     if (credentials.kind !== 'token') return undefined;
     const material = `${credentials.keyId}\n${credentials.teamId}\n${credentials.keyP8}`;
     const kept = this.signers.get(appId);
     if (kept?.material === material) return kept.signer;
-    const signer = new ProviderTokenSigner(credentials.keyP8, credentials.keyId, credentials.teamId);
+    const signer = new PresentedToken(this.settings.providerTokens?.(credentials) ?? localTokenSource(credentials.keyP8, credentials.keyId, credentials.teamId));
     this.signers.set(appId, { material, signer });
     return signer;
   }

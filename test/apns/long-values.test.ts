@@ -39,7 +39,7 @@ describe('core/apns: tokens and header values of every length, to the simulator'
   });
 
   /** A client of one connection on the simulator whose log lines land in `logged`. */
-  function client(create: typeof createLeanApnsClient = createLeanApnsClient): ApnsClient {
+  function client(create: (...args: Parameters<typeof createLeanApnsClient>) => ApnsClient = createLeanApnsClient): ApnsClient {
     const logger = pino({ level: 'info' }, new Writable({ write: (chunk, _enc, done) => (logged.push(JSON.parse(String(chunk))), done()) }));
     const c = create({ credentials: { kind: 'token', keyP8: f.key.privateKeyP8, keyId: f.key.keyId, teamId: TEAM_ID }, topic: TOPIC, environment: 'sandbox', url: f.sim.url, ca: f.ca }, { logger, connections: 1 });
     clients.push(c);

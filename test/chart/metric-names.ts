@@ -8,6 +8,7 @@ import { LiveActivityBroadcast } from '../../api/live-activities/broadcast.js';
 import type { Pool } from '../../core/store/db.js';
 import { silentLogger } from '../../core/log.js';
 import { createDialer, parseProxyUrl, registerEgressMetrics } from '../../core/net/index.js';
+import { FleetProviderTokens } from '../../core/apns/fleet-provider-tokens.js';
 
 export async function exportedMetricNames(): Promise<string[]> {
   const idle = { outboxPending: 0, outboxOldestSeconds: 0, sendsRunning: 0, sendsOldestUpdateSeconds: 0, credentialExpiries: [] };
@@ -30,6 +31,8 @@ export async function exportedMetricNames(): Promise<string[]> {
   // Each role registers the egress proxy's gauges when HTTPS_PROXY is set (cli/commands/*.ts).
   const proxied = createDialer({ proxy: parseProxyUrl('http://127.0.0.1:9') });
   for (const registry of registries) registerEgressMetrics(registry, proxied);
+  // And each its count of the provider tokens it minted for the fleet (cli/commands/*.ts).
+  for (const registry of registries) new FleetProviderTokens({} as Pool, silentLogger()).register(registry);
   const names: string[] = [];
   for (const registry of registries) {
     for (const m of await registry.getMetricsAsJSON()) {

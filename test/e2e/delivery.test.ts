@@ -39,6 +39,9 @@ describe('e2e: delivery with 2 api and 2 sender processes', function () {
       HERALD_SENDER_LEASE_MS: '5000',
       HERALD_SENDER_RETRY_BASE_MS: '20',
       HERALD_SENDER_CONCURRENCY: '2',
+      // The 5e5e devices, answered 503 alone once the rest of their chunk is decided, look like an
+      // outage from their chunk: held (no attempt spent) until this hold ends, then failed.
+      HERALD_SENDER_GATEWAY_HOLD_MS: '3000',
     });
   });
 
@@ -98,12 +101,12 @@ describe('e2e: delivery with 2 api and 2 sender processes', function () {
       remaining: 0,
       sent: 2810,
       successful: 2810,
-      failed: 45, // 25 × 400, 15 × 410, 5 × 503 after its retries
+      failed: 45, // 25 × 400, 15 × 410, 5 × 503 at the end of the gateway hold
       skipped: 0,
       errored: 0,
     });
     expect(sim.attempts(flaky[0])).to.equal(2);
-    expect(sim.attempts(token('5e5e', 0))).to.equal(4);
+    expect(sim.attempts(token('5e5e', 0))).to.be.at.least(4);
     const fr = sim.deliveries(token('f10', 7))[0];
     expect(JSON.parse(fr.payload).aps.alert).to.deep.equal({ title: 'Héraut', body: 'Votre commande est partie' });
     expect(JSON.parse(sim.deliveries(token('e0', 7))[0].payload).aps.alert.body).to.equal('Your order shipped');
