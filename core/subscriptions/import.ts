@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { Pool, PoolClient } from '../store/db.js';
 import { COPY_TO_INSTALLS } from './user-copies.js';
-import { deviceTokenRule, isDeviceToken } from '../formats/device-token.js';
+import { installTokenRule, isInstallToken, PLATFORMS, storedToken, type Platform } from '../formats/install-type.js';
 import { isUuid } from '../formats/uuid.js';
 import { checkInstallTimeZone, installFieldProblem, SUBSCRIPTION_FIELDS } from '../validation/subscription-schema.js';
 
@@ -52,22 +52,26 @@ export function toCopyRow(line: string): { row: string } | { problem: string } {
     if (error instanceof ValidationError) return { problem: error.messages[0] };
     throw error;
   }
-  if (!isDeviceToken(obj.token)) return { problem: deviceTokenRule('token') };
+  // `platform`: ios (the default, an APNs token) or android (an FCM token, kept as given).
+  const platform = (obj.platform ?? 'ios') as Platform;
+  if (!PLATFORMS.includes(platform)) return { problem: 'platform must be ios or android' };
+  if (!isInstallToken(platform, obj.token)) return { problem: installTokenRule(platform, 'token') };
   if (obj.id !== undefined && (typeof obj.id !== 'string' || !isUuid(obj.id))) return { problem: 'id must be a UUID' };
   // The register call's own rules for the rest (core/validation/subscription-schema.ts).
-  if (!checkFields(obj)) return { problem: installFieldProblem(checkFields.errors![0]) };
+  if (!checkFields(obj)) return { problem: installFieldProblem(checkFields.errors![0], platform) };
   const zoneProblem = checkInstallTimeZone(obj.timezone);
   if (zoneProblem) return { problem: zoneProblem };
   // Values as text; a null one names no tag (the register call's null removes one).
   const tags = Object.fromEntries(Object.entries((obj.tags as Record<string, unknown>) ?? {}).filter(([, v]) => v !== null).map(([k, v]) => [k, String(v)]));
   const fields = [
     (obj.id as string | undefined)?.toLowerCase() ?? randomUUID(),
-    obj.token.toLowerCase(),
+    storedToken(platform, obj.token),
     obj.external_id as string | null,
     obj.language as string | null,
     obj.timezone as string | null,
     JSON.stringify(tags),
     obj.subscribed === false ? 'f' : 't',
+    platform,
   ];
   return { row: fields.map(copyField).join('\t') + '\n' };
 }
@@ -83,7 +87,7 @@ export async function importSubscriptions(
   try {
     await client.query('BEGIN');
     await client.query(`CREATE TEMP TABLE import_rows (id uuid, token text, external_id text, language text,
-      timezone text, tags jsonb, subscribed boolean) ON COMMIT DROP`);
+      timezone text, tags jsonb, subscribed boolean, platform text) ON COMMIT DROP`);
     // Lines are split from raw chunks and each chunk's rows go to COPY as one string: per-line
     // stream objects (readline's async iterator) cost more than parsing the JSON itself.
     let partial = '';
@@ -119,15 +123,31 @@ export async function importSubscriptions(
     await pipeline(input, rows, client.query(copyFrom('COPY import_rows FROM STDIN')));
     result.phase = 'merging';
     onProgress?.({ ...result });
-    // The last line for a token wins, as if the SDK had called in file order.
-    await client.query(
-      `INSERT INTO subscriptions (id, app_id, token, external_id, language, timezone, tags, subscribed, last_active)
-       SELECT DISTINCT ON (token) id, $1, token, external_id, language, timezone, tags, subscribed, now()
-         FROM import_rows ORDER BY token, ctid DESC
-       ON CONFLICT (app_id, token) DO UPDATE SET external_id = EXCLUDED.external_id, language = EXCLUDED.language,
-         timezone = EXCLUDED.timezone, tags = EXCLUDED.tags, subscribed = EXCLUDED.subscribed, updated_at = now()`,
+    // The last line for a token wins, as if the SDK had called in file order. A token the app has
+    // under the other platform is left as it is, as the register call refuses it (409), and counted.
+    const merged = await client.query(
+      `WITH last AS (
+         SELECT DISTINCT ON (token) id, token, external_id, language, timezone, tags, subscribed, platform
+           FROM import_rows ORDER BY token, ctid DESC
+       ), clash AS (
+         SELECT count(*)::int AS n FROM last JOIN subscriptions s ON s.app_id = $1 AND s.token = last.token AND s.platform <> last.platform
+       ), ins AS (
+         INSERT INTO subscriptions (id, app_id, token, external_id, language, timezone, tags, subscribed, last_active, platform)
+         SELECT id, $1, token, external_id, language, timezone, tags, subscribed, now(), platform FROM last
+         ON CONFLICT (app_id, token) DO UPDATE SET external_id = EXCLUDED.external_id, language = EXCLUDED.language,
+           timezone = EXCLUDED.timezone, tags = EXCLUDED.tags, subscribed = EXCLUDED.subscribed, updated_at = now()
+         WHERE subscriptions.platform = EXCLUDED.platform
+         RETURNING 1
+       )
+       SELECT (SELECT n FROM clash) AS clashes, (SELECT count(*)::int FROM ins) AS written`,
       [appId],
     );
+    const clashes = merged.rows[0].clashes as number;
+    if (clashes > 0) {
+      result.accepted -= clashes;
+      result.rejected += clashes;
+      result.problems.push(`${clashes} token${clashes === 1 ? '' : 's'} registered under the other platform left unchanged (delete those installs first to import them as the platform given)`);
+    }
     await syncUsersOfImported(client, appId);
     await client.query('COMMIT');
   } catch (error) {
