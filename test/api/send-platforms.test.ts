@@ -14,6 +14,7 @@ import { planSend } from '../../core/delivery/planner.js';
 import { loadChunkDevices } from '../../core/delivery/chunks.js';
 import { getApp } from '../../core/apps/app-store.js';
 import { NO_PLATFORM } from '../../core/validation/android-options.js';
+import { timezoneChunks } from '../../core/delivery/timezone.js';
 
 describe('api: isIos / isAndroid narrow a send to one platform, counted and planned exactly', () => {
   const env = useTestEnv();
@@ -87,6 +88,33 @@ describe('api: isIos / isAndroid narrow a send to one platform, counted and plan
       expect([golden.total, golden.planned, golden.platforms]).to.deep.equal([gold, gold, platforms]);
     });
   }
+
+  it('a narrowed list send counts the ids given (the contract) and delivers to that platform only', async () => {
+    const ids = (await env.pool.query<{ id: string; platform: string }>(
+      `SELECT DISTINCT ON (platform) id::text, platform FROM subscriptions WHERE app_id = $1 AND subscribed ORDER BY platform, seq`, [app.app.id])).rows;
+    const { id } = await client.createNotification(model({ include_subscription_ids: ids.map((r) => r.id), isIos: false }));
+    const row = (await env.pool.query('SELECT total_recipients, request FROM sends WHERE id = $1', [id])).rows[0];
+    expect(row.total_recipients).to.equal(2);
+    const record = (await getApp(env.pool, app.app.id))!;
+    const { devices } = await loadChunkDevices(env.pool, record, row.request, { fromSeq: null, toSeq: null, planned: 2 });
+    expect(devices.map((d) => d.subscriptionId)).to.deep.equal(ids.filter((r) => r.platform === 'android').map((r) => r.id));
+  });
+
+  it('a per-time-zone send narrowed to one platform plans only its installs', async () => {
+    const record = (await getApp(env.pool, app.app.id))!;
+    const maxSeq = Number((await env.pool.query('SELECT max(seq) AS m FROM subscriptions WHERE app_id = $1', [app.app.id])).rows[0].m);
+    for (const [flags, expected] of [[{ isIos: false }, ANDROID.all], [{ isAndroid: false }, IOS.all], [{}, IOS.all + ANDROID.all]] as const) {
+      const res = await api.request('POST', '/api/v1/notifications', {
+        key: app.key,
+        body: { app_id: app.app.id, contents: { en: 'x' }, included_segments: ['Subscribed Users'], delayed_option: 'timezone', delivery_time_of_day: '9:00AM', ...flags },
+      });
+      expect([res.status, res.body.estimate]).to.deep.equal([200, expected]);
+      const req = (await env.pool.query('SELECT request FROM sends WHERE id = $1', [res.body.id])).rows[0].request;
+      // A cap above every install, so only the narrowing can hold the plan to the platform.
+      const chunks = await timezoneChunks(env.pool, record, req, { maxSeq, cap: 1000, from: new Date() });
+      expect(chunks.reduce((sum, c) => sum + c.planned, 0), JSON.stringify(flags)).to.equal(expected);
+    }
+  });
 
   it('both false is a 422 with a clear sentence, for the send and the estimate', async () => {
     const r = await refused(client.createNotification(model({ included_segments: ['Subscribed Users'], isIos: false, isAndroid: false })));
