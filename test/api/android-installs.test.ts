@@ -58,6 +58,9 @@ describe('api: Android installs through the official client', () => {
     const made = await client.createSubscription(app.app.id, 'external_id', 'long', wrapped(android(longest, { enabled: true })));
     expect(made.subscription).to.deep.include({ type: 'AndroidPush', token: longest, enabled: true });
     expect((await client.getUser(app.app.id, 'external_id', 'long')).subscriptions![0].token).to.have.lengthOf(FCM_TOKEN_MAX).and.equal(longest);
+    // The longest token names its install in a path too.
+    await client.updateSubscriptionByToken(app.app.id, 'AndroidPush', longest, wrapped({ enabled: false }));
+    expect(await read(made.subscription!.id!)).to.include({ token: longest, subscribed: false });
     const cases: Array<[Record<string, unknown>, string]> = [
       [android('a'.repeat(FCM_TOKEN_MAX + 1)), RULE('subscription.token')],
       [android('abc/def'), RULE('subscription.token')],
@@ -140,6 +143,10 @@ describe('api: Android installs through the official client', () => {
     const clash2 = await register({ token: both });
     expect([clash2.status, clash2.body.errors[0]]).to.deep.equal([409, 'token is registered to an AndroidPush subscription of this app; delete that one first to register the token as iOSPush.']);
     expect((await stored(both)).map((r) => r.platform)).to.deep.equal(['android']);
+    const longest = 'Zz9:_-.'.repeat(FCM_TOKEN_MAX).slice(0, FCM_TOKEN_MAX);
+    const long = await register({ type: 'AndroidPush', token: longest });
+    expect(long.status).to.equal(201);
+    expect((await read(long.body.id)).token).to.equal(longest);
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ type: 'AndroidPush', token: 'a'.repeat(FCM_TOKEN_MAX + 1) }, RULE('token')],
       [{ type: 'AndroidPush', token: 'a b' }, RULE('token')],
