@@ -1,7 +1,7 @@
 // The official client's updateSubscription body, {"subscription": {...}} (OneSignal's
 // SubscriptionBody), read into the flat fields of the app-facing update (issue 27). Every field it
 // accepts changes what it names; a field Herald cannot apply is a 422 naming it, never a silent 200.
-import { Ajv } from 'ajv';
+import { Ajv, type ErrorObject } from 'ajv';
 import { ValidationError } from '../errors.js';
 import { ANY_INSTALL_TOKEN_SCHEMA, installTokenRule, isInstallToken, SUBSCRIPTION_TYPE_SCHEMA, subscriptionTypeRule, type Platform } from '../formats/install-type.js';
 import { EXTERNAL_ID_AUTH_HASH_SCHEMA } from '../formats/identity-hash.js';
@@ -41,22 +41,11 @@ export function isWrapped(body: Record<string, unknown>): boolean {
  * token must follow; `type` is passed on for the caller to hold against it.
  */
 export function unwrapSubscription(body: Record<string, unknown>, platform: Platform | undefined): Record<string, unknown> {
-  const given = (body.subscription as { token?: unknown } | undefined)?.token;
-  if (!check(body) || (platform !== undefined && given !== undefined && !isInstallToken(platform, given))) {
-    if (check.errors === null || check.errors === undefined) {
-      throw new ValidationError({ field: 'subscription.token', message: `${installTokenRule(platform!, 'subscription.token')}.` });
-    }
-    const e = check.errors![0];
-    const at = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
-    const extra = (e.params as { additionalProperty?: string }).additionalProperty;
-    if (extra !== undefined) {
-      const field = at ? `${at}.${extra}` : extra;
-      throw new ValidationError({ field, message: `${field} is not a field Herald can change on an install (it keeps type, token, enabled and test_type).` });
-    }
-    if (at === 'subscription.token') throw new ValidationError({ field: at, message: `${installTokenRule(platform ?? 'ios', at)}.` });
-    if (at === 'subscription.type') throw new ValidationError({ field: at, message: `${subscriptionTypeRule(at)}.` });
-    if (e.keyword === 'minProperties') throw new ValidationError({ field: 'subscription', message: 'subscription names no field to change.' });
-    throw new ValidationError({ field: at || 'subscription', message: `${at || 'subscription'} ${e.message ?? 'is not valid'}.` });
+  if (!check(body)) throw shapeProblem(check.errors![0], platform);
+  const given = (body.subscription as { token?: unknown }).token;
+  // The schema takes a token of either rule; the install's own decides.
+  if (platform !== undefined && given !== undefined && !isInstallToken(platform, given)) {
+    throw new ValidationError({ field: 'subscription.token', message: `${installTokenRule(platform, 'subscription.token')}.` });
   }
   const sub = body.subscription as { type?: string; token?: string; enabled?: boolean; test_type?: 1 | 2 | null };
   const flat: Record<string, unknown> = {};
@@ -66,4 +55,18 @@ export function unwrapSubscription(body: Record<string, unknown>, platform: Plat
   if ('test_type' in sub) flat.test_type = sub.test_type;
   if (body.external_id_auth_hash !== undefined) flat.external_id_auth_hash = body.external_id_auth_hash;
   return flat;
+}
+
+/** The 422 of the first problem the schema found, naming the field. */
+function shapeProblem(e: ErrorObject, platform: Platform | undefined): ValidationError {
+  const at = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const extra = (e.params as { additionalProperty?: string }).additionalProperty;
+  if (extra !== undefined) {
+    const field = at ? `${at}.${extra}` : extra;
+    return new ValidationError({ field, message: `${field} is not a field Herald can change on an install (it keeps type, token, enabled and test_type).` });
+  }
+  if (at === 'subscription.token') return new ValidationError({ field: at, message: `${installTokenRule(platform ?? 'ios', at)}.` });
+  if (at === 'subscription.type') return new ValidationError({ field: at, message: `${subscriptionTypeRule(at)}.` });
+  if (e.keyword === 'minProperties') return new ValidationError({ field: 'subscription', message: 'subscription names no field to change.' });
+  return new ValidationError({ field: at || 'subscription', message: `${at || 'subscription'} ${e.message ?? 'is not valid'}.` });
 }
