@@ -1,7 +1,7 @@
 // Installs registered by the app's SDK (DECISIONS "app-facing interfaces"). Tags are stored as
 // text values so tag matching has one type to compare; each call counts as a session.
 import { randomUUID } from 'node:crypto';
-import { ConflictError } from '../errors.js';
+import { ConflictError, ValidationError } from '../errors.js';
 import type { Queryable } from '../store/db.js';
 import { isUuid } from '../formats/uuid.js';
 import { typeOf, type Platform } from '../formats/install-type.js';
@@ -38,6 +38,17 @@ export async function installPlatform(db: Queryable, appId: string, id: string):
   if (!isUuid(id)) return undefined;
   const res = await db.query<{ platform: Platform }>('SELECT platform FROM subscriptions WHERE app_id = $1 AND id = $2::uuid', [appId, id]);
   return res.rows[0]?.platform;
+}
+
+/**
+ * A token only Apple serves (a Live Activity's, a VoIP, location, … push type's) is registered on
+ * an iOS install only: an Android install with one would be handed to FCM by a send of that kind.
+ * 422 naming what for an AndroidPush install; an unknown install is the caller's 404, as before.
+ */
+export async function checkApnsInstall(db: Queryable, appId: string, id: string, what: string): Promise<void> {
+  if ((await installPlatform(db, appId, id)) === 'android') {
+    throw new ValidationError(`${what} are Apple's (APNs): this install is AndroidPush, so it cannot hold one.`);
+  }
 }
 
 /**

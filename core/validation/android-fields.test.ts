@@ -84,6 +84,13 @@ describe('isIos / isAndroid', () => {
     expect(validateSendAudience({ body: body({ isIos: false }), app: APP }).platform).to.equal('android');
   });
 
+  it('a push type only iOS installs hold a token of, narrowed to Android, is a 422', () => {
+    expect(problems(() => validate({ contents: undefined, apns_push_type_override: 'voip', isIos: false }))).to.deep.equal([
+      'apns_push_type_override voip reaches iOS installs only; with isIos false the send would reach none.',
+    ]);
+    expect(validate({ contents: undefined, apns_push_type_override: 'voip', isAndroid: false }).target.platform).to.equal('ios');
+  });
+
   it('a flag that is not a boolean is refused by the shape check', () => {
     expect(problems(() => validate({ isAndroid: 'no' }))[0]).to.match(/^isAndroid /);
   });

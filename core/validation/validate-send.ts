@@ -55,6 +55,10 @@ function readAudience(shape: ShapeResult, segmentNames: string[], issues: FieldI
   // isIos / isAndroid: the installs of one platform, counted and planned by the same condition.
   const platform = readPlatform(shape.body, issues);
   if (target && platform !== undefined) target.platform = platform;
+  // Only iOS installs hold a VoIP, location, … token (the token calls refuse Android installs).
+  if (platform === 'android' && isOwnTokenPushType(pushType)) {
+    issues.push({ field: 'isIos', message: `apns_push_type_override ${pushType} reaches iOS installs only; with isIos false the send would reach none.` });
+  }
   return target;
 }
 

@@ -166,6 +166,27 @@ describe('api: Android installs through the official client', () => {
     expect([wrong.status, wrong.body.errors[0]]).to.deep.equal([422, 'type cannot change: this install is AndroidPush (delete it and register the token as iOSPush).']);
   });
 
+  it("an Android install holds none of Apple's own tokens (Live Activity, push-to-start, VoIP, …): a 422 saying so", async () => {
+    const sdk = (method: string, path: string, body: unknown) => api.request(method, `/api/v1/apps/${app.app.id}${path}`, { body });
+    const id = (await sdk('POST', '/subscriptions', { type: 'AndroidPush', token: fcm() })).body.id as string;
+    const apple = hex();
+    const cases: Array<[string, string, unknown, string]> = [
+      ['PUT', `/subscriptions/${id}/push_tokens/voip`, { push_token: apple }, "voip tokens are Apple's (APNs): this install is AndroidPush, so it cannot hold one."],
+      ['POST', '/live_activities/match-9/token', { subscription_id: id, push_token: apple }, "Live Activity tokens are Apple's (APNs): this install is AndroidPush, so it cannot hold one."],
+      ['PUT', `/activities/tokens/start/Score/subscriptions/${id}`, { activity_token: apple }, "Push-to-start tokens are Apple's (APNs): this install is AndroidPush, so it cannot hold one."],
+    ];
+    for (const [method, path, body, message] of cases) {
+      const r = await sdk(method, path, body);
+      expect([r.status, r.body.errors?.[0]], path).to.deep.equal([422, message]);
+    }
+    const counts = await env.pool.query(
+      'SELECT (SELECT count(*) FROM push_type_tokens WHERE subscription_id = $1)::int + (SELECT count(*) FROM live_activity_tokens WHERE subscription_id = $1)::int AS n', [id]);
+    expect(counts.rows[0].n).to.equal(0);
+    // An iOS install still takes them.
+    const ios = (await sdk('POST', '/subscriptions', { token: hex() })).body.id as string;
+    expect((await sdk('PUT', `/subscriptions/${ios}/push_tokens/voip`, { push_token: apple })).status).to.equal(200);
+  });
+
   it('herald import takes platform android; a token the app has under the other platform is left as it is and reported', async () => {
     const [a, i] = [fcm(), hex()];
     await api.request('POST', `/api/v1/apps/${app.app.id}/subscriptions`, { body: { token: i } });
