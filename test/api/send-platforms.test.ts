@@ -116,6 +116,37 @@ describe('api: isIos / isAndroid narrow a send to one platform, counted and plan
     }
   });
 
+  it('every audience reaches both platforms: aliases, external ids, tags, excluded segments; a flag narrows each', async () => {
+    await client.createUser(app.app.id, Object.assign(new OneSignal.User(), {
+      identity: { external_id: 'both-7f3', crm: 'crm-both' },
+      properties: { tags: { plan: 'mixed' } },
+      subscriptions: [{ type: 'iOSPush', token: 'b0'.repeat(32) }, { type: 'AndroidPush', token: fcm() }],
+    }));
+    const record = (await getApp(env.pool, app.app.id))!;
+    /** The platforms of the devices a send's first chunk loads (list sends: one chunk of the ids). */
+    const reached = async (fields: Record<string, unknown>) => {
+      const { id } = await client.createNotification(model(fields)).catch((e) => { throw new Error(`${JSON.stringify(fields)}: ${JSON.stringify(e.body)}`); });
+      const row = (await env.pool.query('SELECT request, audience_max_seq FROM sends WHERE id = $1', [id])).rows[0];
+      const list = row.request.target.kind !== 'segment' && row.request.target.kind !== 'filters' && row.request.target.kind !== 'tag';
+      const bounds = list ? { fromSeq: null, toSeq: null, planned: 1 } : { fromSeq: 0, toSeq: Number(row.audience_max_seq), planned: 1000 };
+      const { devices } = await loadChunkDevices(env.pool, record, row.request, bounds);
+      const res = await env.pool.query('SELECT DISTINCT platform FROM subscriptions WHERE id = ANY($1::uuid[]) ORDER BY 1', [devices.map((d) => d.subscriptionId)]);
+      return res.rows.map((r) => r.platform as string);
+    };
+    const audiences: Array<Record<string, unknown>> = [
+      { include_aliases: { crm: ['crm-both'] } },
+      // The client names external ids as an alias (Herald's external_ids target).
+      { include_aliases: { external_id: ['both-7f3'] } },
+      { filters: [{ field: 'tag', key: 'plan', relation: '=', value: 'mixed' }] },
+      { included_segments: ['Subscribed Users'], excluded_segments: ['Gold'] },
+    ];
+    for (const audience of audiences) {
+      expect(await reached(audience), JSON.stringify(audience)).to.deep.equal(['android', 'ios']);
+      expect(await reached({ ...audience, isIos: false }), JSON.stringify(audience)).to.deep.equal(['android']);
+      expect(await reached({ ...audience, isAndroid: false }), JSON.stringify(audience)).to.deep.equal(['ios']);
+    }
+  });
+
   it('both false is a 422 with a clear sentence, for the send and the estimate', async () => {
     const r = await refused(client.createNotification(model({ included_segments: ['Subscribed Users'], isIos: false, isAndroid: false })));
     expect([r.code, r.body.errors]).to.deep.equal([422, [NO_PLATFORM]]);
