@@ -22,7 +22,10 @@ export function userPaths(helpers: Helpers) {
         responses: {
           '200': ok('The aliases named one user: the rest were added to it.', 'User'),
           '201': ok('A new user.', 'User'),
-          '409': { description: 'The aliases name more than one user.', content: json(ref('CreateUserConflict')) },
+          '409': {
+            description: 'The aliases name more than one user (CreateUserConflict); or, as sentences, an alias of another user, or a token the app has as an install of the other type.',
+            content: json({ oneOf: [ref('CreateUserConflict'), ref('Errors')] }),
+          },
           ...changing,
         },
       },
