@@ -38,7 +38,7 @@ function copyField(value: string | null | undefined): string {
 }
 
 /** One NDJSON line → one COPY row, or the reason it is refused. */
-export function toCopyRow(line: string): { row: string } | { problem: string } {
+export function toCopyRow(line: string): { row: string; platform: Platform } | { problem: string } {
   let obj: Record<string, unknown>;
   try {
     obj = JSON.parse(line);
@@ -73,7 +73,7 @@ export function toCopyRow(line: string): { row: string } | { problem: string } {
     obj.subscribed === false ? 'f' : 't',
     platform,
   ];
-  return { row: fields.map(copyField).join('\t') + '\n' };
+  return { row: fields.map(copyField).join('\t') + '\n', platform };
 }
 
 export async function importSubscriptions(
@@ -91,12 +91,14 @@ export async function importSubscriptions(
     // Lines are split from raw chunks and each chunk's rows go to COPY as one string: per-line
     // stream objects (readline's async iterator) cost more than parsing the JSON itself.
     let partial = '';
+    const platformsSeen = new Set<Platform>();
     const take = (line: string, out: string[]) => {
       if (!line.trim()) return;
       result.lines++;
       const row = toCopyRow(line);
       if ('row' in row) {
         out.push(row.row);
+        platformsSeen.add(row.platform);
         result.accepted++;
         if (result.accepted % 100_000 === 0) onProgress?.({ ...result });
         return;
@@ -123,26 +125,20 @@ export async function importSubscriptions(
     await pipeline(input, rows, client.query(copyFrom('COPY import_rows FROM STDIN')));
     result.phase = 'merging';
     onProgress?.({ ...result });
-    // The last line for a token wins, as if the SDK had called in file order. A token the app has
-    // under the other platform is left as it is, as the register call refuses it (409), and counted.
-    const merged = await client.query(
-      `WITH last AS (
-         SELECT DISTINCT ON (token) id, token, external_id, language, timezone, tags, subscribed, platform
-           FROM import_rows ORDER BY token, ctid DESC
-       ), clash AS (
-         SELECT count(*)::int AS n FROM last JOIN subscriptions s ON s.app_id = $1 AND s.token = last.token AND s.platform <> last.platform
-       ), ins AS (
-         INSERT INTO subscriptions (id, app_id, token, external_id, language, timezone, tags, subscribed, last_active, platform)
-         SELECT id, $1, token, external_id, language, timezone, tags, subscribed, now(), platform FROM last
-         ON CONFLICT (app_id, token) DO UPDATE SET external_id = EXCLUDED.external_id, language = EXCLUDED.language,
-           timezone = EXCLUDED.timezone, tags = EXCLUDED.tags, subscribed = EXCLUDED.subscribed, updated_at = now()
-         WHERE subscriptions.platform = EXCLUDED.platform
-         RETURNING 1
-       )
-       SELECT (SELECT n FROM clash) AS clashes, (SELECT count(*)::int FROM ins) AS written`,
+    // A token the app has under the other platform is left as it is, as the register call refuses
+    // it (409), and counted; looked for only when the file or the app has Android installs, so an
+    // iOS-only import costs what it did.
+    const clashes = await countClashes(client, appId, platformsSeen);
+    // The last line for a token wins, as if the SDK had called in file order.
+    await client.query(
+      `INSERT INTO subscriptions (id, app_id, token, external_id, language, timezone, tags, subscribed, last_active, platform)
+       SELECT DISTINCT ON (token) id, $1, token, external_id, language, timezone, tags, subscribed, now(), platform
+         FROM import_rows ORDER BY token, ctid DESC
+       ON CONFLICT (app_id, token) DO UPDATE SET external_id = EXCLUDED.external_id, language = EXCLUDED.language,
+         timezone = EXCLUDED.timezone, tags = EXCLUDED.tags, subscribed = EXCLUDED.subscribed, updated_at = now()
+       WHERE subscriptions.platform = EXCLUDED.platform`,
       [appId],
     );
-    const clashes = merged.rows[0].clashes as number;
     if (clashes > 0) {
       result.accepted -= clashes;
       result.rejected += clashes;
@@ -183,4 +179,23 @@ async function syncUsersOfImported(client: PoolClient, appId: string): Promise<v
      UPDATE subscriptions s SET ${COPY_TO_INSTALLS} FROM u WHERE s.user_id = u.id`,
     [appId],
   );
+}
+
+/**
+ * How many of the file's tokens (the last line of each) the app has under the other platform.
+ * None can when every line and every install of the app are iOS: then no join is made (an
+ * index-only look at the app's installs, subscriptions_audience carrying the platform).
+ */
+async function countClashes(client: PoolClient, appId: string, seen: Set<Platform>): Promise<number> {
+  if (!seen.has('android')) {
+    const any = await client.query(`SELECT EXISTS (SELECT 1 FROM subscriptions WHERE app_id = $1 AND platform = 'android') AS any`, [appId]);
+    if (!any.rows[0].any) return 0;
+  }
+  const res = await client.query<{ n: number }>(
+    `SELECT count(*)::int AS n
+       FROM (SELECT DISTINCT ON (token) token, platform FROM import_rows ORDER BY token, ctid DESC) l
+       JOIN subscriptions s ON s.app_id = $1 AND s.token = l.token AND s.platform <> l.platform`,
+    [appId],
+  );
+  return res.rows[0].n;
 }
