@@ -62,7 +62,8 @@ alone on standard output, once; only its SHA-256 is kept. docs/dashboard.md "Set
     synopsis: 'herald import --app NAME FILE',
     summary: 'bulk-load subscriptions from NDJSON (FILE or - for stdin)',
     page: `One JSON object a line, the fields of the SDK's register call:
-  token        the APNs device token in hex (required)
+  token        the APNs device token in hex, or for android the FCM registration token (required)
+  platform     ios (default) or android
   id           the subscription id, a UUID (default: a new one)
   external_id  the app's user id, up to 128 characters
   language     a language code such as en or pt-BR
@@ -71,8 +72,10 @@ alone on standard output, once; only its SHA-256 is kept. docs/dashboard.md "Set
   subscribed   true or false (default true)
 Example:
   {"token":"4f1c2a7be3d9086f5c41aa07b29e6d13c8f5e2a94b1d07c6e38f29a5d41b7c09","external_id":"user-42","language":"fr","timezone":"Europe/Paris","tags":{"plan":"gold"}}
-A token already known is updated, not duplicated. Refused lines are counted and the first ones
-printed with the reason; the rest of the file is imported.`,
+  {"platform":"android","token":"dQw4w9WgXcQ:APA91bH-example_token","external_id":"user-42"}
+A token already known is updated, not duplicated (one the app has under the other platform is left
+as it is and reported). Refused lines are counted and the first ones printed with the reason; the
+rest of the file is imported.`,
   },
   {
     words: ['events', 'replay'],

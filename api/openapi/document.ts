@@ -135,7 +135,7 @@ export const openApiDocument = {
           '200': { description: 'A known token, updated.', content: json(ref('SubscriptionId')) },
           '201': { description: 'A new install.', content: json(ref('SubscriptionId')) },
           '403': IDENTITY,
-          '409': { description: 'The external id names a user that already holds 20 subscriptions.', content: json(ref('Errors')) },
+          '409': { description: 'The external id names a user that already holds 20 subscriptions, or the token is an install of the other type (docs/decisions.md).', content: json(ref('Errors')) },
           '404': r('NotFound'),
           ...SDK,
         },

@@ -2,6 +2,7 @@
 // Schema 2020-12 (OpenAPI 3.1). Field meanings: docs/api.md and the contract.
 import { openApiSendRequest } from '../../core/validation/schema-views.js';
 import { StartLiveActivityBodySchema, UpdateLiveActivityBodySchema } from '../../core/validation/live-activity-schema.js';
+import { PLATFORM_SCHEMA, TOKEN_BY_TYPE_SCHEMA } from '../../core/formats/install-type.js';
 import { SUBSCRIPTION_FIELDS } from '../../core/validation/subscription-schema.js';
 import { DEVICE_TOKEN_SCHEMA } from '../../core/formats/device-token.js';
 import { EXTERNAL_ID_AUTH_HASH_SCHEMA } from '../../core/formats/identity-hash.js';
@@ -163,7 +164,7 @@ export const schemas = {
     },
   },
   Success: { type: 'object', required: ['success'], properties: { success: { const: true } } },
-  SubscriptionCreate: { type: 'object', required: ['token'], properties: subscriptionFields },
+  SubscriptionCreate: { type: 'object', required: ['token'], properties: subscriptionFields, ...TOKEN_BY_TYPE_SCHEMA },
   SubscriptionPatch: { type: 'object', properties: subscriptionFields },
   LiveActivityUpdateToken: {
     type: 'object',
@@ -187,7 +188,7 @@ export const schemas = {
   },
   Subscription: {
     type: 'object',
-    required: ['id', 'token', 'subscribed', 'unsubscribed_reason', 'environment', 'registered_at'],
+    required: ['id', 'token', 'subscribed', 'unsubscribed_reason', 'environment', 'platform', 'registered_at'],
     properties: {
       id: { type: 'string', format: 'uuid' },
       token: { type: 'string' },
@@ -201,6 +202,7 @@ export const schemas = {
         description: "Why not subscribed: `app` (the SDK said so) or Apple's reason (Unregistered, BadDeviceToken, DeviceTokenNotForTopic); null when subscribed.",
       },
       environment: { type: ['string', 'null'], enum: ['production', 'sandbox', null], description: "The gateway its token belongs to (from test_type); null = the App's environment." },
+      platform: { ...PLATFORM_SCHEMA, description: 'ios (iOSPush, an APNs token) or android (AndroidPush, an FCM token); an install keeps it.' },
       registered_at: { type: 'string', format: 'date-time', description: 'The last time the SDK registered the token.' },
       last_active: { type: ['string', 'null'], format: 'date-time' },
       created_at: { type: 'string', format: 'date-time' },

@@ -16,13 +16,16 @@ export function userPaths(helpers: Helpers) {
       post: {
         operationId: 'createUser',
         tags: ['users'],
-        summary: 'A user with its aliases, properties and iOSPush subscriptions (needs a key of scope send; the users bucket).',
+        summary: 'A user with its aliases, properties and iOSPush or AndroidPush subscriptions (needs a key of scope send; the users bucket).',
         parameters: [APP],
         requestBody: body('UserCreate'),
         responses: {
           '200': ok('The aliases named one user: the rest were added to it.', 'User'),
           '201': ok('A new user.', 'User'),
-          '409': { description: 'The aliases name more than one user.', content: json(ref('CreateUserConflict')) },
+          '409': {
+            description: 'The aliases name more than one user (CreateUserConflict); or, as sentences, an alias of another user, or a token the app has as an install of the other type.',
+            content: json({ oneOf: [ref('CreateUserConflict'), ref('Errors')] }),
+          },
           ...changing,
         },
       },
@@ -81,14 +84,14 @@ export function userPaths(helpers: Helpers) {
       post: {
         operationId: 'createSubscription',
         tags: ['users'],
-        summary: 'An iOSPush install under the user; an install of the app with that token moves to it (the users bucket).',
+        summary: 'An iOSPush or AndroidPush install under the user; an install of the app with that token moves to it (the users bucket).',
         parameters: byUser,
         requestBody: body('UserSubscriptionCreate'),
         responses: {
           '200': ok('The install that had the token, now the user\'s.', 'UserSubscription'),
           '201': ok('A new install of the user.', 'UserSubscription'),
           '404': r('NotFound'),
-          '409': { description: 'The user already holds 20 subscriptions.', content: json(ref('Errors')) },
+          '409': { description: 'The user already holds 20 subscriptions, or the token is an install of the other type.', content: json(ref('Errors')) },
           ...changing,
         },
       },
@@ -112,8 +115,8 @@ export function userPaths(helpers: Helpers) {
       patch: {
         operationId: 'updateSubscriptionByToken',
         tags: ['users'],
-        summary: 'Change enabled and test_type of the install with that token (iOSPush); done when answered (the users bucket).',
-        parameters: [APP, param('token_type', 'iOSPush (the only type Herald keeps).'), param('token', 'The APNs device token, hex.')],
+        summary: 'Change enabled and test_type of the install with that token and type; done when answered (the users bucket).',
+        parameters: [APP, param('token_type', 'iOSPush or AndroidPush: the install\'s type.'), param('token', 'The APNs device token (hex) or the FCM registration token (as registered).')],
         requestBody: body('SubscriptionBody'),
         responses: { '202': { description: 'Changed.', content: json({ type: 'object', required: ['id'], properties: { id: { type: 'string', format: 'uuid' } } }) }, '404': r('NotFound'), ...changing },
       },

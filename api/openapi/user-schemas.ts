@@ -3,6 +3,7 @@
 // Herald fills them.
 import { CREATE_SUBSCRIPTION_SCHEMA, CREATE_USER_SCHEMA, IDENTITY_BODY_SCHEMA, TRANSFER_SUBSCRIPTION_SCHEMA, UPDATE_USER_SCHEMA } from '../../core/users/user-schema.js';
 import { SUBSCRIPTION_BODY_SCHEMA } from '../../core/subscriptions/subscription-body.js';
+import { SUBSCRIPTION_TYPE_SCHEMA } from '../../core/formats/install-type.js';
 
 const UNIX_SECONDS = { type: 'integer', description: 'Unix time in seconds.' };
 const IDENTITY = {
@@ -28,8 +29,8 @@ const USER_SUBSCRIPTION = {
   required: ['id', 'type', 'token', 'enabled'],
   properties: {
     id: { type: 'string', format: 'uuid' },
-    type: { const: 'iOSPush' },
-    token: { type: 'string' },
+    type: SUBSCRIPTION_TYPE_SCHEMA,
+    token: { type: 'string', description: 'iOSPush: the APNs token, lowercase hex. AndroidPush: the FCM registration token as given.' },
     enabled: { type: 'boolean' },
     test_type: { type: 'integer', description: '1: a development build (sandbox gateway).' },
   },

@@ -12,6 +12,7 @@ import { removeTokenForApp } from '../../core/live-activities/token-events.js';
 import { inTransaction } from '../../core/store/db.js';
 import { ACTIVITY_ID, ACTIVITY_ID_RULE, ACTIVITY_TYPE, ACTIVITY_TYPE_RULE } from '../../core/live-activities/names.js';
 import type { ApiDeps } from '../shared/deps.js';
+import { checkApnsInstall } from '../../core/subscriptions/subscription-store.js';
 import { appOf, drawSdk } from './subscriptions.js';
 import { checkIdentity } from './identity.js';
 import { DEVICE_TOKEN_SCHEMA, deviceTokenRule } from '../../core/formats/device-token.js';
@@ -63,6 +64,7 @@ async function set(deps: ApiDeps, ctx: Context, kind: LiveActivityTokenKind, sub
   // a body's external_id (with its owner's valid hash) must not stand in for the install's.
   const body = ctx.request.body as Record<string, unknown>;
   await checkIdentity(deps.pool, app.id, { external_id_auth_hash: body.external_id_auth_hash }, { id: subscriptionId });
+  await checkApnsInstall(deps.pool, app.id, subscriptionId, kind === 'update' ? 'Live Activity tokens' : 'Push-to-start tokens');
   if (!(await setLiveActivityToken(deps.pool, { appId: app.id, kind, activity, subscriptionId, token: token.toLowerCase() }))) throw new NotFoundError('No such subscription.');
   ctx.body = { success: true };
 }

@@ -12,6 +12,7 @@ import { removePushTypeToken, setPushTypeToken } from '../../core/subscriptions/
 import { DEVICE_TOKEN_SCHEMA, deviceTokenRule } from '../../core/formats/device-token.js';
 import { isUuid } from '../../core/formats/uuid.js';
 import { EXTERNAL_ID_AUTH_HASH_SCHEMA } from '../../core/formats/identity-hash.js';
+import { checkApnsInstall } from '../../core/subscriptions/subscription-store.js';
 import type { ApiDeps } from '../shared/deps.js';
 import { appOf, drawSdk } from './subscriptions.js';
 import { checkIdentity } from './identity.js';
@@ -59,6 +60,7 @@ export function setPushTypeTokenRoute(deps: ApiDeps) {
     const app = await appOf(deps, ctx);
     // The install's own external id, never one the body names (as the Live Activity token calls).
     await checkIdentity(deps.pool, app.id, { external_id_auth_hash: body.external_id_auth_hash }, { id: key.subscriptionId });
+    await checkApnsInstall(deps.pool, app.id, key.subscriptionId, `${key.pushType} tokens`);
     if (!(await setPushTypeToken(deps.pool, { appId: app.id, ...key, token: String(body.push_token).toLowerCase() }))) {
       throw new NotFoundError('No such subscription.');
     }

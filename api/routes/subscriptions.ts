@@ -5,7 +5,8 @@ import type { Context } from 'koa';
 import { Ajv } from 'ajv';
 import { NotFoundError, ValidationError } from '../../core/errors.js';
 import { getApp } from '../../core/apps/app-store.js';
-import { patchSubscription, TEST_TYPE_ENVIRONMENT, upsertSubscription, type SubscriptionFields } from '../../core/subscriptions/subscription-store.js';
+import { installPlatform, patchSubscription, TEST_TYPE_ENVIRONMENT, upsertSubscription, type SubscriptionFields } from '../../core/subscriptions/subscription-store.js';
+import { installTokenRule, isInstallToken, platformOf, storedToken, TOKEN_BY_TYPE_SCHEMA, typeOf, type Platform, type SubscriptionType } from '../../core/formats/install-type.js';
 import { recordOpen } from '../../core/send/opens.js';
 import { writeInstall } from '../../core/users/install-join.js';
 import { isWrapped, unwrapSubscription } from '../../core/subscriptions/subscription-body.js';
@@ -22,7 +23,8 @@ const MAX_MESSAGES = 10;
 // The first problem only: with allErrors, a body of 30,000 bad tags cost 30,000 error objects;
 // an SDK fixes one field at a time anyway.
 const ajv = new Ajv({ allErrors: false, allowUnionTypes: true });
-const checkCreate = ajv.compile({ type: 'object', properties: fields, required: ['token'] });
+// A registration's token follows its type (iOSPush when absent); an update's, the install's (below).
+const checkCreate = ajv.compile({ type: 'object', properties: fields, required: ['token'], ...TOKEN_BY_TYPE_SCHEMA });
 const checkPatch = ajv.compile({ type: 'object', properties: fields });
 const checkOpen = ajv.compile({
   type: 'object',
@@ -30,13 +32,13 @@ const checkOpen = ajv.compile({
   required: ['app_id', 'subscription_id'],
 });
 
-function messages(errors: typeof checkCreate.errors): string[] {
-  return (errors ?? []).slice(0, MAX_MESSAGES).map((e) => `${installFieldProblem(e)}.`);
+function messages(errors: typeof checkCreate.errors, platform: Platform = 'ios'): string[] {
+  return (errors ?? []).slice(0, MAX_MESSAGES).map((e) => `${installFieldProblem(e, platform)}.`);
 }
 
-function toFields(body: Record<string, unknown>): SubscriptionFields {
+function toFields(body: Record<string, unknown>, platform: Platform): SubscriptionFields {
   const out: SubscriptionFields = {};
-  if (typeof body.token === 'string') out.token = body.token.toLowerCase();
+  if (typeof body.token === 'string') out.token = storedToken(platform, body.token);
   if ('external_id' in body) out.external_id = body.external_id as string | null;
   if ('language' in body) out.language = body.language as string | null;
   if ('timezone' in body) {
@@ -71,12 +73,13 @@ export function createSubscription(deps: ApiDeps) {
     await drawSdk(deps, ctx);
     const app = await appOf(deps, ctx);
     const body = ctx.request.body as Record<string, unknown>;
-    if (!checkCreate(body)) throw new ValidationError(messages(checkCreate.errors));
-    await checkIdentity(deps.pool, app.id, body, { token: String(body.token).toLowerCase() });
-    const fields = toFields(body) as SubscriptionFields & { token: string };
+    const platform = platformOf(body.type as SubscriptionType | undefined);
+    if (!checkCreate(body)) throw new ValidationError(messages(checkCreate.errors, platform));
+    await checkIdentity(deps.pool, app.id, body, { token: storedToken(platform, String(body.token)) });
+    const fields = toFields(body, platform) as SubscriptionFields & { token: string };
     // One transaction with the install's user, locks in the user calls' order
     // (core/users/install-join.ts); an anonymous install that names no external id writes nothing more.
-    const result = (await writeInstall(deps.pool, app.id, { token: fields.token }, fields, (db) => upsertSubscription(db, app.id, fields)))!;
+    const result = (await writeInstall(deps.pool, app.id, { token: fields.token }, fields, (db) => upsertSubscription(db, app.id, fields, platform)))!;
     ctx.status = result.created ? 201 : 200;
     ctx.body = { id: result.id };
   };
@@ -87,18 +90,30 @@ export function updateSubscription(deps: ApiDeps) {
     await drawSdk(deps, ctx);
     const app = await appOf(deps, ctx);
     const id = String(ctx.params.id);
+    const installId = id.toLowerCase();
+    // The install's platform decides the token's rule and sentence; it never changes (docs/decisions.md).
+    const platform = await installPlatform(deps.pool, app.id, installId);
     const given = ctx.request.body as Record<string, unknown>;
     // The official client's updateSubscription wraps the fields: {"subscription": {...}}.
-    const body = isWrapped(given) ? unwrapSubscription(given) : given;
-    if (!checkPatch(body)) throw new ValidationError(messages(checkPatch.errors));
-    if (isUuid(id)) await checkIdentity(deps.pool, app.id, body, { id: id.toLowerCase() });
-    const fields = toFields(body);
-    const installId = id.toLowerCase();
+    const body = isWrapped(given) ? unwrapSubscription(given, platform) : given;
+    if (!checkPatch(body)) throw new ValidationError(messages(checkPatch.errors, platform));
+    if (platform === undefined) throw new NotFoundError('No such subscription.');
+    checkSamePlatform(body, platform);
+    await checkIdentity(deps.pool, app.id, body, { id: installId });
+    const fields = toFields(body, platform);
     const found = isUuid(id) && (await writeInstall(deps.pool, app.id, { id: installId }, fields, async (db) =>
       (await patchSubscription(db, app.id, installId, fields)) ? { id: installId } : undefined));
     if (!found) throw new NotFoundError('No such subscription.');
     ctx.body = { id: id.toLowerCase() };
   };
+}
+
+/** An update names the install's own type or none, and a token of its platform's rule. */
+function checkSamePlatform(body: Record<string, unknown>, platform: Platform): void {
+  if (body.type !== undefined && body.type !== typeOf(platform)) {
+    throw new ValidationError(`type cannot change: this install is ${typeOf(platform)} (delete it and register the token as ${String(body.type)}).`);
+  }
+  if (body.token !== undefined && !isInstallToken(platform, body.token)) throw new ValidationError(`${installTokenRule(platform, 'token')}.`);
 }
 
 export function reportOpen(deps: ApiDeps) {

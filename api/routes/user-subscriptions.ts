@@ -12,7 +12,7 @@ import type { UserSubscriptionBody } from '../../core/users/create-user.js';
 import { checkBody } from '../../core/users/user-schema.js';
 import { unwrapSubscription } from '../../core/subscriptions/subscription-body.js';
 import { patchSubscription, TEST_TYPE_ENVIRONMENT, type SubscriptionFields } from '../../core/subscriptions/subscription-store.js';
-import { DEVICE_TOKEN, deviceTokenRule } from '../../core/formats/device-token.js';
+import { installTokenRule, isInstallToken, platformOf, storedToken, SUBSCRIPTION_TYPES, subscriptionTypeRule, type SubscriptionType } from '../../core/formats/install-type.js';
 import { isUuid } from '../../core/formats/uuid.js';
 import type { ApiDeps } from '../shared/deps.js';
 import { keyApp, onUser } from './users.js';
@@ -62,23 +62,28 @@ export function transferSubscriptionRoute(deps: ApiDeps) {
 export function updateSubscriptionByTokenRoute(deps: ApiDeps) {
   return async function updateSubscriptionByTokenHandler(ctx: Context): Promise<void> {
     const appId = await keyApp(deps, ctx, 'users');
-    if (ctx.params.token_type !== 'iOSPush') {
-      throw new ValidationError({ field: 'token_type', message: 'token_type must be iOSPush: Herald delivers to iOS installs only.' });
+    const type = String(ctx.params.token_type);
+    if (!(SUBSCRIPTION_TYPES as readonly string[]).includes(type)) {
+      throw new ValidationError({ field: 'token_type', message: `${subscriptionTypeRule('token_type')}.` });
     }
+    const platform = platformOf(type as SubscriptionType);
     const token = String(ctx.params.token);
-    if (!DEVICE_TOKEN.test(token)) throw new ValidationError({ field: 'token', message: `${deviceTokenRule('token')}.` });
-    const flat = unwrapSubscription(ctx.request.body as Record<string, unknown>);
-    for (const field of ['token', 'external_id_auth_hash']) {
+    if (!isInstallToken(platform, token)) throw new ValidationError({ field: 'token', message: `${installTokenRule(platform, 'token')}.` });
+    const flat = unwrapSubscription(ctx.request.body as Record<string, unknown>, platform);
+    // The client may repeat the path's type in the body; another type would change the install.
+    if (flat.type === type) delete flat.type;
+    for (const field of ['token', 'type', 'external_id_auth_hash']) {
       if (field in flat) {
-        const named = field === 'token' ? 'subscription.token' : field;
-        throw new ValidationError({ field: named, message: `${named} cannot be changed by token: the path's token names the install (change a token with updateSubscription).` });
+        const named = field === 'external_id_auth_hash' ? field : `subscription.${field}`;
+        throw new ValidationError({ field: named, message: `${named} cannot be changed by token: the path's token and type name the install (change a token with updateSubscription).` });
       }
     }
     const fields: SubscriptionFields = {};
     if (typeof flat.subscribed === 'boolean') fields.subscribed = flat.subscribed;
     if ('test_type' in flat) fields.environment = TEST_TYPE_ENVIRONMENT[String(flat.test_type)] ?? null;
     const id = await inUserTransaction(deps.pool, async (db) => {
-      const found = await db.query<{ id: string }>('SELECT id FROM subscriptions WHERE app_id = $1 AND token = $2', [appId, token.toLowerCase()]);
+      // An install of the other platform with this token string is not the one named (docs/decisions.md).
+      const found = await db.query<{ id: string }>('SELECT id FROM subscriptions WHERE app_id = $1 AND token = $2 AND platform = $3', [appId, storedToken(platform, token), platform]);
       const installId = found.rows[0]?.id;
       if (installId === undefined || !(await patchSubscription(db, appId, installId, fields))) return undefined;
       return installId;

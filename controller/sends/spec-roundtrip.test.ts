@@ -9,7 +9,8 @@ import { ValidationError } from '../../core/errors.js';
 import { SEND_BODY_FIELDS } from '../../core/validation/send-body-schema.js';
 import { validateSendRequest } from '../../core/validation/validate-send.js';
 import { sendsCrdDocument } from '../../tools/crd/sends-crd.js';
-import { APNS_SPEC_FIELDS, FIELDS_KEPT_UNDER_ANOTHER_NAME, restBody, specFromRequest } from './spec.js';
+import { APNS_SPEC_FIELDS, FIELDS_KEPT_UNDER_ANOTHER_NAME, PLATFORM_SPEC_FIELDS, restBody, specFromRequest } from './spec.js';
+import { ANDROID_SPEC_FIELDS } from '../../core/validation/android-options.js';
 
 const APP = { id: '8e9f1c2a-4b5d-4e6f-9a0b-1c2d3e4f5a6b', bundleId: 'dev.herald.demo', segmentNames: ['Power users'] };
 const NOW = new Date('2098-12-31T00:00:00Z');
@@ -79,6 +80,14 @@ const alertFields = fc.record(
     mutable_content: fc.boolean(),
     apns_alert: fc.record({ 'loc-key': word, 'loc-args': fc.array(word, { maxLength: 3 }) }, { requiredKeys: [] }),
     content_available: fc.boolean(),
+    android_channel_id: word,
+    existing_android_channel_id: word,
+    small_icon: word,
+    android_accent_color: fc.stringMatching(/^[0-9A-Fa-f]{8}$/),
+    android_sound: word,
+    android_group: word,
+    isIos: fc.boolean(),
+    isAndroid: fc.boolean(),
     name: word,
     custom_data: fc.dictionary(word, fc.oneof(word, fc.integer(), fc.array(word, { maxLength: 2 })), { maxKeys: 3 }),
   },
@@ -121,6 +130,8 @@ describe('the send body has one schema', () => {
   it('every field of the schema is mapped back into a Send spec or named as kept under another name', () => {
     const mapped = new Set<string>([
       ...Object.keys(APNS_SPEC_FIELDS),
+      ...Object.keys(ANDROID_SPEC_FIELDS),
+      ...PLATFORM_SPEC_FIELDS,
       ...FIELDS_KEPT_UNDER_ANOTHER_NAME,
       'contents', 'headings', 'subtitle', 'included_segments', 'tag', 'filters', 'excluded_segments', 'include_subscription_ids', 'include_external_ids',
       'include_aliases', 'send_after', 'delayed_option', 'delivery_time_of_day', 'url', 'big_picture', 'data', 'buttons',

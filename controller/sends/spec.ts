@@ -6,6 +6,7 @@
 import type { ApnsOptions, AudienceCondition, SendRequest } from '../../core/send-model/request.js';
 import type { FilterEntry } from '../../core/audience/filter-schema.js';
 import type { SendSpec } from './types.js';
+import { ANDROID_SPEC_FIELDS, platformFlags } from '../../core/validation/android-options.js';
 
 /**
  * The REST body of a Send: the spec's fields as they are, app_id from the App in place of appRef.
@@ -45,7 +46,10 @@ export const APNS_SPEC_FIELDS = {
  * (idempotency_key), bundle_id (checked against the App, not kept), template_id (its fields are
  * filled into the request when accepted: the mirror shows the content sent).
  */
-export const FIELDS_KEPT_UNDER_ANOTHER_NAME = ['app_id', 'app_url', 'ios_attachments', 'external_id', 'bundle_id', 'template_id'] as const;
+export const FIELDS_KEPT_UNDER_ANOTHER_NAME = ['app_id', 'app_url', 'ios_attachments', 'external_id', 'bundle_id', 'template_id', 'existing_android_channel_id'] as const;
+
+/** isIos / isAndroid: written back from SendRequest.platforms (core/validation/android-options.ts). */
+export const PLATFORM_SPEC_FIELDS = ['isIos', 'isAndroid'] as const;
 
 /** `date` as RFC 3339 in the offset it was written with, so its clock time stays the same. */
 function withOffset(date: Date, offsetMinutes: number): string {
@@ -105,5 +109,11 @@ export function specFromRequest(appName: string, req: SendRequest): SendSpec {
   for (const [field, key] of Object.entries(APNS_SPEC_FIELDS)) {
     if (apns[key] !== undefined) (spec as Record<string, unknown>)[field] = apns[key];
   }
+  // The Android fields (issue 39): existing_android_channel_id comes back as android_channel_id.
+  const android = (req.android ?? {}) as Record<string, unknown>;
+  for (const [field, key] of Object.entries(ANDROID_SPEC_FIELDS)) {
+    if (android[key] !== undefined) (spec as Record<string, unknown>)[field] = android[key];
+  }
+  Object.assign(spec, platformFlags(req.platforms));
   return spec;
 }

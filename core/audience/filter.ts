@@ -90,13 +90,17 @@ export function audienceCondition(app: AppRecord, target: SendTarget, params: Pa
 
 /**
  * What narrows any target's installs (alias `s`): " AND NOT (…)" for each excluded segment, for a
- * Live Activity start " AND" the install holds a push-to-start token of the type, and for a push
- * of a type with its own token " AND" the install holds one ('' when none of them).
+ * Live Activity start " AND" the install holds a push-to-start token of the type, for a push
+ * of a type with its own token " AND" the install holds one, and for a send narrowed to one
+ * platform " AND" the install is of it ('' when none of them).
  */
-export function narrowing(app: AppRecord, target: Pick<SendTarget, 'excluding' | 'pushToStart' | 'pushToken'>, params: Params): string {
+export function narrowing(app: AppRecord, target: Pick<SendTarget, 'excluding' | 'pushToStart' | 'pushToken' | 'platform'>, params: Params): string {
   const start = target.pushToStart === undefined ? '' : ` AND EXISTS (${startTokenOf(params.add(target.pushToStart))})`;
   const typed = target.pushToken === undefined ? '' : ` AND EXISTS (SELECT 1 ${pushTypeTokenOf(params.add(target.pushToken))})`;
-  return `${exclusion(app, target.excluding, params)}${start}${typed}`;
+  // isIos / isAndroid naming one platform: that platform's installs only (migration 071's column;
+  // unqualified as the segment conditions are, since some callers read subscriptions without `s`).
+  const platform = target.platform === undefined ? '' : ` AND platform = ${params.add(target.platform)}::text`;
+  return `${exclusion(app, target.excluding, params)}${start}${typed}${platform}`;
 }
 
 /** FROM/WHERE of the token of a push type (a parameter) of install `s` (migration 046, its primary key). */

@@ -13,13 +13,15 @@ export const DEFAULT_COLUMNS: Readonly<Record<string, string>> = {
   language: 's.language',
   // Herald keeps the IANA name (OneSignal writes the offset in seconds, which changes with DST).
   timezone: 's.timezone',
-  // 0 = iOS in OneSignal's device types: every Herald install is one.
-  device_type: '0',
+  // OneSignal's device types: 0 = iOS, 1 = Android.
+  device_type: `CASE WHEN s.platform = 'android' THEN 1 ELSE 0 END`,
   tags: 's.tags::text',
   last_active: UTC('s.last_active'),
   created_at: UTC('s.created_at'),
   // t = unsubscribed, f = subscribed (OneSignal's reading).
   invalid_identifier: `CASE WHEN s.subscribed THEN 'f' ELSE 't' END`,
+  // Herald's own, after OneSignal's columns: ios or android (issue 39), as the import takes it.
+  platform: 's.platform',
 };
 
 /** Written when extra_fields names them. */

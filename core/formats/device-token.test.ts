@@ -8,6 +8,7 @@ import { join, relative } from 'node:path';
 import { Ajv } from 'ajv';
 import { DEVICE_TOKEN_MAX_HEX, DEVICE_TOKEN_MIN_HEX, DEVICE_TOKEN_PATTERN, DEVICE_TOKEN_SCHEMA, deviceTokenRule, isDeviceToken } from './device-token.js';
 import { SUBSCRIPTION_FIELDS } from '../validation/subscription-schema.js';
+import { TOKEN_BY_TYPE_SCHEMA } from './install-type.js';
 import { toCopyRow } from '../subscriptions/import.js';
 
 const ACCEPTED = ['a'.repeat(DEVICE_TOKEN_MIN_HEX), 'ab'.repeat(32), 'AB'.repeat(32), 'f'.repeat(128), '0'.repeat(DEVICE_TOKEN_MAX_HEX)];
@@ -15,10 +16,13 @@ const REFUSED = ['', 'a'.repeat(DEVICE_TOKEN_MIN_HEX - 1), '0'.repeat(DEVICE_TOK
 const name = (t: string) => JSON.stringify(t.length > 20 ? `${t.slice(0, 6)}… (${t.length})` : t);
 
 describe('core/formats/device-token: the accepted APNs token', () => {
-  const ajv = new Ajv();
+  const ajv = new Ajv({ allowUnionTypes: true });
+  // The register call's schema: the token follows the type, iOSPush when absent.
+  const register = ajv.compile({ type: 'object', properties: SUBSCRIPTION_FIELDS, ...TOKEN_BY_TYPE_SCHEMA });
   const consumers: Array<[string, (t: string) => boolean]> = [
     ['isDeviceToken', isDeviceToken],
-    ['the install schema (SUBSCRIPTION_FIELDS.token)', ajv.compile(SUBSCRIPTION_FIELDS.token) as (t: string) => boolean],
+    ['the install schema (SUBSCRIPTION_FIELDS with the type\'s rule, no type)', (t) => register({ token: t })],
+    ['the install schema (SUBSCRIPTION_FIELDS with the type\'s rule, iOSPush)', (t) => register({ type: 'iOSPush', token: t })],
     ['the NDJSON import', (t) => 'row' in toCopyRow(JSON.stringify({ token: t }))],
   ];
   for (const [who, accepts] of consumers) {

@@ -9,6 +9,8 @@ import type { OwnTokenPushType } from '../formats/push-type.js';
  * installs holding a push-to-start token of that activity type (a Live Activity start), and by
  * `pushToken`: only installs holding a token of that push type (a VoIP, location, … push; issue 29).
  * `activity` is the installs holding an update token of one Live Activity (its update or end).
+ * `platform`: only installs of that platform (OneSignal's isIos / isAndroid naming one; the same
+ * as SendRequest.platforms), so the count, the estimate and the plan read one condition.
  */
 export type SendTarget = (
   | { kind: 'segment'; segment: string }
@@ -18,7 +20,7 @@ export type SendTarget = (
   | { kind: 'external_ids'; ids: string[] } // distinct, in first-seen order
   | { kind: 'aliases'; label: string; ids: string[] } // include_aliases of a label other than external_id (issue 27)
   | { kind: 'activity'; activityId: string }
-) & { excluding?: string[]; pushToStart?: string; pushToken?: OwnTokenPushType };
+) & { excluding?: string[]; pushToStart?: string; pushToken?: OwnTokenPushType; platform?: Platform };
 
 /** One condition of a `filters` target, on a field an install records. */
 export type AudienceCondition =

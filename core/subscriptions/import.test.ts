@@ -7,9 +7,10 @@ import { expect } from 'chai';
 import { Ajv } from 'ajv';
 import { toCopyRow } from './import.js';
 import { checkInstallTimeZone, SUBSCRIPTION_FIELDS } from '../validation/subscription-schema.js';
+import { TOKEN_BY_TYPE_SCHEMA } from '../formats/install-type.js';
 
 const TOKEN = 'ab'.repeat(32);
-const checkRegister = new Ajv({ allowUnionTypes: true }).compile({ type: 'object', properties: SUBSCRIPTION_FIELDS, required: ['token'] });
+const checkRegister = new Ajv({ allowUnionTypes: true }).compile({ type: 'object', properties: SUBSCRIPTION_FIELDS, required: ['token'], ...TOKEN_BY_TYPE_SCHEMA });
 /** What the register call accepts: its schema, then its time zone rule. */
 const registerAccepts = (fields: Record<string, unknown>) => checkRegister(fields) && checkInstallTimeZone(fields.timezone) === undefined;
 const importAccepts = (fields: Record<string, unknown>) => 'row' in toCopyRow(JSON.stringify(fields));
@@ -61,5 +62,23 @@ describe('herald import: a line is accepted when the register call accepts its f
   it('stores tag values as text and leaves out a null one (no tag to remove on a new row)', () => {
     const { row } = toCopyRow(JSON.stringify({ id: '5b0b6f2e-0f55-4c3c-9d0b-1f0a0e6f6c11', token: TOKEN, tags: { level: 3, vip: true, gone: null } })) as { row: string };
     expect(row.split('\t')[5]).to.equal('{"level":"3","vip":"true"}');
+  });
+});
+
+describe('herald import: the platform field (issue 39)', () => {
+  const FCM = 'fA1:b_c-d.' + 'Zz9'.repeat(10);
+  it('ios by default (the APNs rule, stored lowercase); android takes an FCM token kept as given', () => {
+    const columns = (line: Record<string, unknown>) => (toCopyRow(JSON.stringify(line)) as { row: string }).row.trimEnd().split('\t');
+    const [ios, android] = [columns({ token: 'AB'.repeat(32) }), columns({ platform: 'android', token: FCM })];
+    expect([ios[1], ios.at(-1)]).to.deep.equal(['ab'.repeat(32), 'ios']);
+    expect([android[1], android.at(-1)]).to.deep.equal([FCM, 'android']);
+  });
+  it('the longest FCM token (4,096) is accepted; 4,097, a bad character, an APNs-only line or another platform are refused with the rule', () => {
+    expect(toCopyRow(JSON.stringify({ platform: 'android', token: 'a'.repeat(4096) }))).to.have.property('row');
+    const rule = 'token must be the FCM registration token, 1 to 4096 characters of A-Z, a-z, 0-9, _, :, . and -';
+    expect(toCopyRow(JSON.stringify({ platform: 'android', token: 'a'.repeat(4097) }))).to.deep.equal({ problem: rule });
+    expect(toCopyRow(JSON.stringify({ platform: 'android', token: 'ab/cd' }))).to.deep.equal({ problem: rule });
+    expect(toCopyRow(JSON.stringify({ token: FCM }))).to.deep.equal({ problem: 'token must be the APNs device token in hex, 8 to 200 digits (0-9, a-f)' });
+    expect(toCopyRow(JSON.stringify({ platform: 'web', token: FCM }))).to.deep.equal({ problem: 'platform must be ios or android' });
   });
 });

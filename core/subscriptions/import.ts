@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { Pool, PoolClient } from '../store/db.js';
 import { COPY_TO_INSTALLS } from './user-copies.js';
-import { deviceTokenRule, isDeviceToken } from '../formats/device-token.js';
+import { installTokenRule, isInstallToken, PLATFORMS, storedToken, type Platform } from '../formats/install-type.js';
 import { isUuid } from '../formats/uuid.js';
 import { checkInstallTimeZone, installFieldProblem, SUBSCRIPTION_FIELDS } from '../validation/subscription-schema.js';
 
@@ -38,7 +38,7 @@ function copyField(value: string | null | undefined): string {
 }
 
 /** One NDJSON line → one COPY row, or the reason it is refused. */
-export function toCopyRow(line: string): { row: string } | { problem: string } {
+export function toCopyRow(line: string): { row: string; platform: Platform } | { problem: string } {
   let obj: Record<string, unknown>;
   try {
     obj = JSON.parse(line);
@@ -52,24 +52,28 @@ export function toCopyRow(line: string): { row: string } | { problem: string } {
     if (error instanceof ValidationError) return { problem: error.messages[0] };
     throw error;
   }
-  if (!isDeviceToken(obj.token)) return { problem: deviceTokenRule('token') };
+  // `platform`: ios (the default, an APNs token) or android (an FCM token, kept as given).
+  const platform = (obj.platform ?? 'ios') as Platform;
+  if (!PLATFORMS.includes(platform)) return { problem: 'platform must be ios or android' };
+  if (!isInstallToken(platform, obj.token)) return { problem: installTokenRule(platform, 'token') };
   if (obj.id !== undefined && (typeof obj.id !== 'string' || !isUuid(obj.id))) return { problem: 'id must be a UUID' };
   // The register call's own rules for the rest (core/validation/subscription-schema.ts).
-  if (!checkFields(obj)) return { problem: installFieldProblem(checkFields.errors![0]) };
+  if (!checkFields(obj)) return { problem: installFieldProblem(checkFields.errors![0], platform) };
   const zoneProblem = checkInstallTimeZone(obj.timezone);
   if (zoneProblem) return { problem: zoneProblem };
   // Values as text; a null one names no tag (the register call's null removes one).
   const tags = Object.fromEntries(Object.entries((obj.tags as Record<string, unknown>) ?? {}).filter(([, v]) => v !== null).map(([k, v]) => [k, String(v)]));
   const fields = [
     (obj.id as string | undefined)?.toLowerCase() ?? randomUUID(),
-    obj.token.toLowerCase(),
+    storedToken(platform, obj.token),
     obj.external_id as string | null,
     obj.language as string | null,
     obj.timezone as string | null,
     JSON.stringify(tags),
     obj.subscribed === false ? 'f' : 't',
+    platform,
   ];
-  return { row: fields.map(copyField).join('\t') + '\n' };
+  return { row: fields.map(copyField).join('\t') + '\n', platform };
 }
 
 export async function importSubscriptions(
@@ -83,16 +87,18 @@ export async function importSubscriptions(
   try {
     await client.query('BEGIN');
     await client.query(`CREATE TEMP TABLE import_rows (id uuid, token text, external_id text, language text,
-      timezone text, tags jsonb, subscribed boolean) ON COMMIT DROP`);
+      timezone text, tags jsonb, subscribed boolean, platform text) ON COMMIT DROP`);
     // Lines are split from raw chunks and each chunk's rows go to COPY as one string: per-line
     // stream objects (readline's async iterator) cost more than parsing the JSON itself.
     let partial = '';
+    const platformsSeen = new Set<Platform>();
     const take = (line: string, out: string[]) => {
       if (!line.trim()) return;
       result.lines++;
       const row = toCopyRow(line);
       if ('row' in row) {
         out.push(row.row);
+        platformsSeen.add(row.platform);
         result.accepted++;
         if (result.accepted % 100_000 === 0) onProgress?.({ ...result });
         return;
@@ -119,15 +125,25 @@ export async function importSubscriptions(
     await pipeline(input, rows, client.query(copyFrom('COPY import_rows FROM STDIN')));
     result.phase = 'merging';
     onProgress?.({ ...result });
+    // A token the app has under the other platform is left as it is, as the register call refuses
+    // it (409), and counted; looked for only when the file or the app has Android installs, so an
+    // iOS-only import costs what it did.
+    const clashes = await countClashes(client, appId, platformsSeen);
     // The last line for a token wins, as if the SDK had called in file order.
     await client.query(
-      `INSERT INTO subscriptions (id, app_id, token, external_id, language, timezone, tags, subscribed, last_active)
-       SELECT DISTINCT ON (token) id, $1, token, external_id, language, timezone, tags, subscribed, now()
+      `INSERT INTO subscriptions (id, app_id, token, external_id, language, timezone, tags, subscribed, last_active, platform)
+       SELECT DISTINCT ON (token) id, $1, token, external_id, language, timezone, tags, subscribed, now(), platform
          FROM import_rows ORDER BY token, ctid DESC
        ON CONFLICT (app_id, token) DO UPDATE SET external_id = EXCLUDED.external_id, language = EXCLUDED.language,
-         timezone = EXCLUDED.timezone, tags = EXCLUDED.tags, subscribed = EXCLUDED.subscribed, updated_at = now()`,
+         timezone = EXCLUDED.timezone, tags = EXCLUDED.tags, subscribed = EXCLUDED.subscribed, updated_at = now()
+       WHERE subscriptions.platform = EXCLUDED.platform`,
       [appId],
     );
+    if (clashes > 0) {
+      result.accepted -= clashes;
+      result.rejected += clashes;
+      result.problems.push(`${clashes} token${clashes === 1 ? '' : 's'} registered under the other platform left unchanged (delete those installs first to import them as the platform given)`);
+    }
     await syncUsersOfImported(client, appId);
     await client.query('COMMIT');
   } catch (error) {
@@ -163,4 +179,23 @@ async function syncUsersOfImported(client: PoolClient, appId: string): Promise<v
      UPDATE subscriptions s SET ${COPY_TO_INSTALLS} FROM u WHERE s.user_id = u.id`,
     [appId],
   );
+}
+
+/**
+ * How many of the file's tokens (the last line of each) the app has under the other platform.
+ * None can when every line and every install of the app are iOS: then no join is made (an
+ * index-only look at the app's installs, subscriptions_audience carrying the platform).
+ */
+async function countClashes(client: PoolClient, appId: string, seen: Set<Platform>): Promise<number> {
+  if (!seen.has('android')) {
+    const any = await client.query(`SELECT EXISTS (SELECT 1 FROM subscriptions WHERE app_id = $1 AND platform = 'android') AS any`, [appId]);
+    if (!any.rows[0].any) return 0;
+  }
+  const res = await client.query<{ n: number }>(
+    `SELECT count(*)::int AS n
+       FROM (SELECT DISTINCT ON (token) token, platform FROM import_rows ORDER BY token, ctid DESC) l
+       JOIN subscriptions s ON s.app_id = $1 AND s.token = l.token AND s.platform <> l.platform`,
+    [appId],
+  );
+  return res.rows[0].n;
 }

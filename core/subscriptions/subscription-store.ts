@@ -1,9 +1,10 @@
 // Installs registered by the app's SDK (DECISIONS "app-facing interfaces"). Tags are stored as
 // text values so tag matching has one type to compare; each call counts as a session.
 import { randomUUID } from 'node:crypto';
-import { ConflictError } from '../errors.js';
+import { ConflictError, ValidationError } from '../errors.js';
 import type { Queryable } from '../store/db.js';
 import { isUuid } from '../formats/uuid.js';
+import { typeOf, type Platform } from '../formats/install-type.js';
 import type { RefusedToken } from '../send-model/devices.js';
 import { lockSubscribed, recordAppUnsubscribe, UNSUBSCRIBED_BY_APP } from './app-unsubscribe.js';
 
@@ -23,17 +24,50 @@ export interface SubscriptionFields {
 export const TEST_TYPE_ENVIRONMENT: Readonly<Record<string, 'sandbox' | 'production'>> = { 1: 'sandbox', 2: 'production' };
 
 /**
+ * The answer when a token is registered under the other platform than the install that has it
+ * (UNIQUE (app_id, token) stays; docs/decisions.md "The same token under the other platform"):
+ * an install never changes platform, so a device's pushes never silently go to another gateway.
+ */
+export function platformClash(wanted: Platform): ConflictError {
+  const other = typeOf(wanted === 'ios' ? 'android' : 'ios');
+  return new ConflictError(`token is registered to an ${other} subscription of this app; delete that one first to register the token as ${typeOf(wanted)}.`);
+}
+
+/** An install's platform (undefined: no such install of the app); it never changes once registered. */
+export async function installPlatform(db: Queryable, appId: string, id: string): Promise<Platform | undefined> {
+  if (!isUuid(id)) return undefined;
+  const res = await db.query<{ platform: Platform }>('SELECT platform FROM subscriptions WHERE app_id = $1 AND id = $2::uuid', [appId, id]);
+  return res.rows[0]?.platform;
+}
+
+/**
+ * A token only Apple serves (a Live Activity's, a VoIP, location, … push type's) is registered on
+ * an iOS install only: an Android install with one would be handed to FCM by a send of that kind.
+ * 422 naming what for an AndroidPush install; an unknown install is the caller's 404, as before.
+ */
+export async function checkApnsInstall(db: Queryable, appId: string, id: string, what: string): Promise<void> {
+  if ((await installPlatform(db, appId, id)) === 'android') {
+    throw new ValidationError(`${what} are Apple's (APNs): this install is AndroidPush, so it cannot hold one.`);
+  }
+}
+
+/**
  * Registers a token or updates the install that has it. A registration is the SDK vouching for
  * the token now: an install Apple had unsubscribed (its reason kept) is subscribed again unless
  * the call says `subscribed: false`; one the app itself unsubscribed stays so until it says true.
  * A subscribed install it unsubscribes is reported (app-unsubscribe.ts).
  */
-export async function upsertSubscription(db: Queryable, appId: string, fields: SubscriptionFields & { token: string }): Promise<{ id: string; created: boolean; userId: string | null }> {
+export async function upsertSubscription(
+  db: Queryable,
+  appId: string,
+  fields: SubscriptionFields & { token: string },
+  platform: Platform = 'ios',
+): Promise<{ id: string; created: boolean; userId: string | null }> {
   const { set, remove } = splitTags(fields.tags);
   const unsubscribing = fields.subscribed === false && (await lockSubscribed(db, appId, { token: fields.token }));
   const res = await db.query(
-    `INSERT INTO subscriptions (id, app_id, token, external_id, language, timezone, tags, subscribed, last_active, environment, registered_at, unsubscribed_reason)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, coalesce($8, true), now(), $13, now(), CASE WHEN $8 = false THEN $15 END)
+    `INSERT INTO subscriptions (id, app_id, token, external_id, language, timezone, tags, subscribed, last_active, environment, registered_at, unsubscribed_reason, platform)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, coalesce($8, true), now(), $13, now(), CASE WHEN $8 = false THEN $15 END, $16)
      ON CONFLICT (app_id, token) DO UPDATE SET
        external_id = CASE WHEN $9 THEN EXCLUDED.external_id ELSE subscriptions.external_id END,
        language    = CASE WHEN $10 THEN EXCLUDED.language ELSE subscriptions.language END,
@@ -46,14 +80,16 @@ export async function upsertSubscription(db: Queryable, appId: string, fields: S
          WHEN $8 = false THEN $15
          ELSE subscriptions.unsubscribed_reason END,
        registered_at = now(), last_active = now(), updated_at = now()
+     WHERE subscriptions.platform = EXCLUDED.platform
      RETURNING id, (xmax = 0) AS created, user_id`,
     [
       randomUUID(), appId, fields.token, fields.external_id ?? null, fields.language ?? null, fields.timezone ?? null,
       JSON.stringify(set), fields.subscribed ?? null,
       'external_id' in fields, 'language' in fields, 'timezone' in fields, remove,
-      fields.environment ?? null, 'environment' in fields, UNSUBSCRIBED_BY_APP,
+      fields.environment ?? null, 'environment' in fields, UNSUBSCRIBED_BY_APP, platform,
     ],
   );
+  if (!res.rowCount) throw platformClash(platform);
   if (unsubscribing) await recordAppUnsubscribe(db, appId, res.rows[0].id);
   return { id: res.rows[0].id, created: res.rows[0].created, userId: res.rows[0].user_id };
 }
@@ -150,6 +186,8 @@ export interface Install {
   unsubscribed_reason: string | null;
   /** The gateway its token belongs to; null = the App's environment. */
   environment: 'production' | 'sandbox' | null;
+  /** 'ios' (an APNs token) or 'android' (an FCM token); never changes. */
+  platform: Platform;
   /** Its user (OneSignal id); null until a user call first names the install (docs/decisions.md "Issue 27"). */
   user_id: string | null;
   /** The last time the SDK registered the token. */
@@ -163,7 +201,7 @@ export interface Install {
 export async function readInstall(db: Queryable, appId: string, id: string): Promise<Install | undefined> {
   if (!isUuid(id)) return undefined;
   const res = await db.query<Install>(
-    `SELECT id, seq, token, external_id, language, timezone, tags, subscribed, unsubscribed_reason, environment, user_id,
+    `SELECT id, seq, token, external_id, language, timezone, tags, subscribed, unsubscribed_reason, environment, platform, user_id,
             coalesce(registered_at, created_at) AS registered_at, last_active, created_at, updated_at
        FROM subscriptions WHERE app_id = $1 AND id = $2::uuid`,
     [appId, id],

@@ -5,15 +5,16 @@
 import { randomUUID } from 'node:crypto';
 import type { PoolClient } from '../store/db.js';
 import { ValidationError } from '../errors.js';
-import { TEST_TYPE_ENVIRONMENT } from '../subscriptions/subscription-store.js';
+import { platformClash, TEST_TYPE_ENVIRONMENT } from '../subscriptions/subscription-store.js';
+import { platformOf, storedToken, type SubscriptionType } from '../formats/install-type.js';
 import { lockSubscribed, recordAppUnsubscribe, UNSUBSCRIBED_BY_APP } from '../subscriptions/app-unsubscribe.js';
 import { findUser, lockNames } from './resolve.js';
 import { addAliases, readTags, writeProperties, type PropertiesChange } from './user-store.js';
 import { USER_LIMITS } from './user-limits.js';
 
-/** An install as OneSignal's Subscription model gives it (only iOSPush is served). */
+/** An install as OneSignal's Subscription model gives it (iOSPush and AndroidPush are served). */
 export interface UserSubscriptionBody {
-  type: 'iOSPush';
+  type: SubscriptionType;
   token: string;
   enabled?: boolean;
   test_type?: 1 | 2 | null;
@@ -66,19 +67,24 @@ export async function createUser(db: PoolClient, appId: string, body: CreateUser
 /** An install given in the body: registered, or the one with its token moved to this user (`enabled: false` of a subscribed one reported: app-unsubscribe.ts). */
 export async function attachInstall(db: PoolClient, appId: string, userId: string, sub: UserSubscriptionBody): Promise<{ id: string; created: boolean }> {
   const hasEnv = 'test_type' in sub;
-  const unsubscribing = sub.enabled === false && (await lockSubscribed(db, appId, { token: sub.token.toLowerCase() }));
+  const platform = platformOf(sub.type);
+  const token = storedToken(platform, sub.token);
+  const unsubscribing = sub.enabled === false && (await lockSubscribed(db, appId, { token }));
   const environment = hasEnv ? TEST_TYPE_ENVIRONMENT[String(sub.test_type)] ?? null : null;
   const res = await db.query<{ id: string; created: boolean }>(
-    `INSERT INTO subscriptions (id, app_id, token, user_id, subscribed, unsubscribed_reason, environment, registered_at, last_active)
-     VALUES ($1, $2, $3, $4, coalesce($5, true), CASE WHEN $5 = false THEN $8 END, $6, now(), now())
+    `INSERT INTO subscriptions (id, app_id, token, user_id, subscribed, unsubscribed_reason, environment, registered_at, last_active, platform)
+     VALUES ($1, $2, $3, $4, coalesce($5, true), CASE WHEN $5 = false THEN $8 END, $6, now(), now(), $9)
      ON CONFLICT (app_id, token) DO UPDATE SET user_id = EXCLUDED.user_id,
        subscribed = coalesce($5, subscriptions.subscribed),
        unsubscribed_reason = CASE WHEN $5 = true THEN NULL WHEN $5 = false THEN $8 ELSE subscriptions.unsubscribed_reason END,
        environment = CASE WHEN $7 THEN EXCLUDED.environment ELSE subscriptions.environment END,
        registered_at = now(), updated_at = now()
+     WHERE subscriptions.platform = EXCLUDED.platform
      RETURNING id, (xmax = 0) AS created`,
-    [randomUUID(), appId, sub.token.toLowerCase(), userId, sub.enabled ?? null, environment, hasEnv, UNSUBSCRIBED_BY_APP],
+    [randomUUID(), appId, token, userId, sub.enabled ?? null, environment, hasEnv, UNSUBSCRIBED_BY_APP, platform],
   );
+  // The token is an install of the other platform (docs/decisions.md "the same token under the other platform").
+  if (!res.rowCount) throw platformClash(platform);
   if (unsubscribing) await recordAppUnsubscribe(db, appId, res.rows[0].id);
   return res.rows[0];
 }

@@ -3,7 +3,7 @@
 // routes validate with it and the OpenAPI document publishes it (api/openapi/schemas.ts).
 import { Ajv, type ErrorObject } from 'ajv';
 import { ValidationError, type FieldIssue } from '../errors.js';
-import { DEVICE_TOKEN_SCHEMA, deviceTokenRule } from '../formats/device-token.js';
+import { installTokenRule, platformOf, SUBSCRIPTION_TYPE_SCHEMA, subscriptionTypeRule, TOKEN_BY_TYPE_SCHEMA, type SubscriptionType } from '../formats/install-type.js';
 import { LANGUAGE_CODE_PATTERN } from '../formats/language-code.js';
 import { knownTimeZone } from '../time/zone-clock.js';
 import { LABEL_PATTERN, USER_LIMITS } from './user-limits.js';
@@ -36,16 +36,19 @@ export const IDENTITY_SCHEMA = {
   additionalProperties: { type: 'string', minLength: 1, maxLength: USER_LIMITS.alias_id },
 };
 
-/** An install given in createUser (OneSignal's Subscription model; only iOSPush is served). */
+/** An install given in createUser (OneSignal's Subscription model; iOSPush and AndroidPush are served). */
 export const USER_SUBSCRIPTION_SCHEMA = {
   type: 'object',
   required: ['type', 'token'],
   properties: {
-    type: { const: 'iOSPush' },
-    token: DEVICE_TOKEN_SCHEMA,
+    type: SUBSCRIPTION_TYPE_SCHEMA,
+    token: { type: 'string' },
     enabled: { type: 'boolean' },
+    // Apple's gateways only: an Android install's test_type is kept and has no effect.
     test_type: { enum: [1, 2, null] },
   },
+  // The token's rule follows the type (core/formats/install-type.ts).
+  ...TOKEN_BY_TYPE_SCHEMA,
 };
 
 /** createSubscription's body (OneSignal's SubscriptionBody): a field Herald cannot apply is refused by name. */
@@ -102,7 +105,7 @@ const checks = {
 /** Throws a 422 naming the field unless `body` fits the call's schema. */
 export function checkBody(which: keyof typeof checks, body: unknown): void {
   const check = checks[which];
-  if (!check(body)) throw new ValidationError((check.errors ?? []).map(issueOf));
+  if (!check(body)) throw new ValidationError((check.errors ?? []).map((e) => issueOf(e, body)));
   // The install calls' rule (core/validation/subscription-schema.ts): the zone is copied onto
   // every install of the user, so one no runtime knows is refused here as it is there.
   const zone = (body as { properties?: { timezone_id?: string } }).properties?.timezone_id;
@@ -111,7 +114,12 @@ export function checkBody(which: keyof typeof checks, body: unknown): void {
   }
 }
 
-function issueOf(e: ErrorObject): FieldIssue {
+/** The value at an ajv instance path (`/subscriptions/0`) of the body. */
+function valueAt(body: unknown, path: string): unknown {
+  return path.split('/').slice(1).reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), body);
+}
+
+function issueOf(e: ErrorObject, body: unknown): FieldIssue {
   const at = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
   const params = e.params as Record<string, unknown>;
   const named = (name: unknown) => (at ? `${at}.${String(name)}` : String(name));
@@ -135,12 +143,14 @@ function issueOf(e: ErrorObject): FieldIssue {
     case 'maxLength':
       return { field: at, message: `${at} is longer than ${String(params.limit)} characters.` };
     case 'pattern':
-      if (at.endsWith('.token')) return { field: at, message: `${deviceTokenRule(at)}.` };
+      if (at.endsWith('.token')) {
+        const type = (valueAt(body, e.instancePath.replace(/\/token$/, '')) as { type?: SubscriptionType } | undefined)?.type;
+        return { field: at, message: `${installTokenRule(platformOf(type), at)}.` };
+      }
       if (at.endsWith('language')) return { field: at, message: `${at} must be a language code such as en or pt-BR.` };
       return { field: at, message: `${at} must match ${String(params.pattern)}.` };
-    case 'const':
-      return { field: at, message: `${at} must be iOSPush: Herald delivers to iOS installs only.` };
     case 'enum':
+      if (at.endsWith('.type')) return { field: at, message: `${subscriptionTypeRule(at)}.` };
       if (at.endsWith('test_type')) return { field: at, message: `${at} must be 1 (development build), 2 (ad hoc build) or null (the App's environment).` };
       return { field: at, message: `${at} ${e.message ?? 'is not valid'}.` };
     default:

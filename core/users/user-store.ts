@@ -6,6 +6,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { lockName } from './resolve.js';
 import { COPY_TO_INSTALLS, copyToInstalls } from '../subscriptions/user-copies.js';
 import { EXTERNAL_ID, ONESIGNAL_ID, USER_LIMITS } from './user-limits.js';
+import { typeOf, type Platform, type SubscriptionType } from '../formats/install-type.js';
 
 export interface UserProperties {
   tags: Record<string, string>;
@@ -18,7 +19,7 @@ export interface UserProperties {
 
 export interface UserSubscriptionView {
   id: string;
-  type: 'iOSPush';
+  type: SubscriptionType;
   token: string;
   enabled: boolean;
   test_type?: number;
@@ -48,7 +49,7 @@ export async function readUser(db: Queryable, userId: string): Promise<UserView>
   const res = await db.query(
     `SELECT u.tags, u.language, u.timezone_id, u.created_at, u.last_active,
             (SELECT coalesce(jsonb_object_agg(a.label, a.alias_id), '{}') FROM user_aliases a WHERE a.user_id = u.id) AS identity,
-            (SELECT coalesce(jsonb_agg(jsonb_build_object('id', s.id, 'token', s.token, 'enabled', s.subscribed, 'environment', s.environment) ORDER BY s.seq), '[]')
+            (SELECT coalesce(jsonb_agg(jsonb_build_object('id', s.id, 'token', s.token, 'enabled', s.subscribed, 'environment', s.environment, 'platform', s.platform) ORDER BY s.seq), '[]')
                FROM subscriptions s WHERE s.user_id = u.id) AS subscriptions
        FROM users u WHERE u.id = $1`,
     [userId],
@@ -58,9 +59,9 @@ export async function readUser(db: Queryable, userId: string): Promise<UserView>
   return {
     properties: propertiesOf(row),
     identity: { ...row.identity, [ONESIGNAL_ID]: userId },
-    subscriptions: (row.subscriptions as Array<{ id: string; token: string; enabled: boolean; environment: string | null }>).map((s) => ({
+    subscriptions: (row.subscriptions as Array<{ id: string; token: string; enabled: boolean; environment: string | null; platform: Platform }>).map((s) => ({
       id: s.id,
-      type: 'iOSPush' as const,
+      type: typeOf(s.platform),
       token: s.token,
       enabled: s.enabled,
       ...(s.environment !== null && TEST_TYPE[s.environment] !== undefined ? { test_type: TEST_TYPE[s.environment] } : {}),

@@ -7,10 +7,12 @@ import type { PoolClient } from '../store/db.js';
 import { copyToInstalls } from '../subscriptions/user-copies.js';
 import { attachInstall, type UserSubscriptionBody } from './create-user.js';
 import { checkRoom } from './user-store.js';
+import { platformOf, storedToken } from '../formats/install-type.js';
 
 /** createSubscription: the install with this token made, or moved to the user (OneSignal moves an existing token). */
 export async function addInstall(db: PoolClient, appId: string, userId: string, sub: UserSubscriptionBody): Promise<{ id: string; created: boolean }> {
-  const before = await db.query<{ user_id: string | null }>('SELECT user_id FROM subscriptions WHERE app_id = $1 AND token = $2', [appId, sub.token.toLowerCase()]);
+  const token = storedToken(platformOf(sub.type), sub.token);
+  const before = await db.query<{ user_id: string | null }>('SELECT user_id FROM subscriptions WHERE app_id = $1 AND token = $2', [appId, token]);
   const written = await attachInstall(db, appId, userId, sub);
   await checkRoom(db, userId, 'subscription');
   await copyToInstalls(db, userId);

@@ -138,6 +138,7 @@ const EDGES: Record<Exclude<keyof typeof LIMITS, 'data_key' | 'data_value'>, Edg
   thread_id: { field: 'thread_id', at: (n) => ({ thread_id: 't'.repeat(n) }) },
   summary_arg: { field: 'summary_arg', at: (n) => ({ summary_arg: 'a'.repeat(n) }) },
   target_content_identifier: { field: 'target_content_identifier', at: (n) => ({ target_content_identifier: 'i'.repeat(n) }) },
+  android_text: { field: 'android_channel_id', at: (n) => ({ android_channel_id: 'c'.repeat(n) }) },
   alert_text: { field: 'apns_alert.loc-key', at: (n) => ({ apns_alert: { 'loc-key': 'k'.repeat(n) } }) },
   alert_args: { field: 'apns_alert.loc-args', at: (n) => ({ apns_alert: { 'loc-args': range(n).map(() => 'a') } }) },
   ttl_seconds: { field: 'ttl', at: (n) => ({ ttl: n }) },
@@ -170,6 +171,11 @@ describe('the limits in the OpenAPI document (and the Send CRD, the same view of
     ['throttle_rate_per_minute', fields.throttle_rate_per_minute.maximum, LIMITS.throttle_max],
     ['ios_sound', fields.ios_sound.maxLength, LIMITS.ios_sound],
     ['target_content_identifier', fields.target_content_identifier.maxLength, LIMITS.target_content_identifier],
+    ['android_channel_id', fields.android_channel_id.maxLength, LIMITS.android_text],
+    ['existing_android_channel_id', fields.existing_android_channel_id.maxLength, LIMITS.android_text],
+    ['small_icon', fields.small_icon.maxLength, LIMITS.android_text],
+    ['android_sound', fields.android_sound.maxLength, LIMITS.android_text],
+    ['android_group', fields.android_group.maxLength, LIMITS.android_text],
   ];
   for (const [field, inDocument, limit] of stated) {
     it(`${field}: ${limit}`, () => expect(inDocument).to.equal(limit));

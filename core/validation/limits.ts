@@ -53,6 +53,13 @@ export const LIMITS = {
   thread_id: 128,
   summary_arg: 128,
   target_content_identifier: 256,
+  /**
+   * android_channel_id, existing_android_channel_id, small_icon, android_sound, android_group:
+   * each 1 to this many characters. Android's channel ids, resource names and group keys have no
+   * documented limit; 256 holds a UUID or any resource name and bounds what every device's message
+   * carries (decisions, issue 39).
+   */
+  android_text: 256,
   /** Each text of apns_alert, and the number of its -args. */
   alert_text: 256,
   alert_args: 20,

@@ -31,6 +31,7 @@ const loose = <T extends TSchema>(schema: T, how: 'any' | 'object' | 'array') =>
   Type.Unsafe<Static<T>>({ ...schema, 'x-herald-shape': how });
 
 const text = (maxLength: number, description: string) => Type.String({ maxLength, description });
+const androidText = (description: string) => Type.String({ minLength: 1, maxLength: LIMITS.android_text, description });
 
 export const INTERRUPTION_LEVELS = ['passive', 'active', 'time_sensitive', 'critical'] as const;
 export const BADGE_TYPES = ['None', 'SetTo', 'Increase'] as const;
@@ -47,6 +48,8 @@ export const APNS_ALERT_KEYS = [
   'loc-args',
 ] as const;
 const TAG_CONDITION = FilterEntry;
+/** OneSignal's android_accent_color: 8 hex digits, alpha first (FCM takes #RRGGBB; core/payload drops the alpha). */
+export const ACCENT_COLOR_PATTERN = '^[0-9A-Fa-f]{8}$';
 
 export const SendBodySchema = Type.Object({
   // Presence and type only: whether it is the key's app is the route's check (403).
@@ -115,6 +118,17 @@ export const SendBodySchema = Type.Object({
   apns_push_type_override: Type.Optional(
     stringEnum(PUSH_TYPE_OVERRIDES, 'apns-push-type. voip, location, complication, pushtotalk, widgets and controls go to the token of that type each install registered (docs/api.md "Push types"); installs without one are left out.'),
   ),
+  // Android fields, by the official client's wire names (issue 39): FCM's message.android.notification.
+  android_channel_id: Type.Optional(androidText('The notification channel → channel_id (one of android_channel_id and existing_android_channel_id).')),
+  existing_android_channel_id: Type.Optional(androidText('A channel the app created → channel_id (one of android_channel_id and existing_android_channel_id).')),
+  small_icon: Type.Optional(androidText('A drawable of the app → icon.')),
+  android_accent_color: Type.Optional(
+    Type.String({ minLength: 8, maxLength: 8, pattern: ACCENT_COLOR_PATTERN, description: 'AARRGGBB hex → color #RRGGBB.' }),
+  ),
+  android_sound: Type.Optional(androidText('A sound resource of the app → sound.')),
+  android_group: Type.Optional(androidText('Notifications of one group stack → tag.')),
+  isIos: Type.Optional(Type.Boolean({ description: 'false: no iOS device (both isIos and isAndroid true when absent; both false is a 422).' })),
+  isAndroid: Type.Optional(Type.Boolean({ description: 'false: no Android device (both isIos and isAndroid true when absent; both false is a 422).' })),
   name: Type.Optional(text(LIMITS.name, "The send's internal name (never sent to devices).")),
   custom_data: Type.Optional(freeObject('Kept with the send and returned by its stats; never sent to devices.')),
 });

@@ -3,7 +3,7 @@
 // The sentences of a broken field and the time zone rule live here too, so the NDJSON import
 // (core/subscriptions/import.ts), which takes the register call's fields, accepts what it accepts.
 import type { ErrorObject } from 'ajv';
-import { DEVICE_TOKEN_SCHEMA, deviceTokenRule } from '../formats/device-token.js';
+import { ANY_INSTALL_TOKEN_SCHEMA, installTokenRule, SUBSCRIPTION_TYPE_SCHEMA, subscriptionTypeRule, type Platform } from '../formats/install-type.js';
 import { LIMITS } from './limits.js';
 import { LANGUAGE_CODE_PATTERN } from '../formats/language-code.js';
 import { knownTimeZone } from '../time/zone-clock.js';
@@ -12,7 +12,10 @@ import { TIME_ZONE_NAME_MAX_CHARS } from '../formats/time-zone-name.js';
 import { EXTERNAL_ID_AUTH_HASH_SCHEMA } from '../formats/identity-hash.js';
 
 export const SUBSCRIPTION_FIELDS = {
-  token: DEVICE_TOKEN_SCHEMA,
+  // iOSPush (the default) or AndroidPush: which rule the token follows; an install never changes it.
+  type: { ...SUBSCRIPTION_TYPE_SCHEMA, description: 'iOSPush (the default) or AndroidPush; an install keeps the type it was registered with.' },
+  // Either rule here; the call checks the token by the type (installTokenRule).
+  token: ANY_INSTALL_TOKEN_SCHEMA,
   external_id: { type: ['string', 'null'], minLength: 1, maxLength: LIMITS.external_id },
   language: { type: ['string', 'null'], pattern: LANGUAGE_CODE_PATTERN },
   timezone: { type: ['string', 'null'], maxLength: TIME_ZONE_NAME_MAX_CHARS },
@@ -34,11 +37,12 @@ export const SUBSCRIPTION_FIELDS = {
   },
 };
 
-/** The sentence for a field the schema refused (ajv's error), without a final period. */
-export function installFieldProblem(e: ErrorObject): string {
+/** The sentence for a field the schema refused (ajv's error), without a final period; `platform`: the install's, for the token's rule. */
+export function installFieldProblem(e: ErrorObject, platform: Platform = 'ios'): string {
   const field = e.instancePath.replace(/^\//, '').replace(/\//g, '.') || (e.params as { missingProperty?: string }).missingProperty || 'body';
   if (e.keyword === 'required') return `${(e.params as { missingProperty: string }).missingProperty} is required`;
-  if (field === 'token') return deviceTokenRule('token');
+  if (field === 'token') return installTokenRule(platform, 'token');
+  if (field === 'type') return subscriptionTypeRule('type');
   if (field === 'test_type') return "test_type must be 1 (development build), 2 (ad hoc build) or null (the App's environment)";
   if (field === 'language') return 'language must be a language code such as en or pt-BR';
   if (e.keyword === 'maxLength') return `${field} is longer than ${(e.params as { limit: number }).limit} characters`;

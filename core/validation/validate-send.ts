@@ -9,6 +9,7 @@ import { APNS_PAYLOAD_LIMIT_BYTES, largestPayloadBytes } from '../payload/apns-p
 import type { SendRequest, SendTarget } from '../send-model/request.js';
 import type { FieldIssue } from '../errors.js';
 import { readApnsOptions } from './apns-options.js';
+import { readAndroidOptions, readPlatform } from './android-options.js';
 import { checkCredentialsFor, isTextless } from './push-type-rules.js';
 import { isOwnTokenPushType } from '../payload/push-types.js';
 import { readIdempotencyKey } from './idempotency-key.js';
@@ -53,6 +54,13 @@ function readAudience(shape: ShapeResult, segmentNames: string[], issues: FieldI
   // A VoIP, location, … push goes to the installs holding a token of that type, to that token.
   const pushType = shape.body.apns_push_type_override;
   if (target && isOwnTokenPushType(pushType)) target.pushToken = pushType;
+  // isIos / isAndroid: the installs of one platform, counted and planned by the same condition.
+  const platform = readPlatform(shape.body, issues);
+  if (target && platform !== undefined) target.platform = platform;
+  // Only iOS installs hold a VoIP, location, … token (the token calls refuse Android installs).
+  if (platform === 'android' && isOwnTokenPushType(pushType)) {
+    issues.push({ field: 'isIos', message: `apns_push_type_override ${pushType} reaches iOS installs only; with isIos false the send would reach none.` });
+  }
   return target;
 }
 
@@ -98,6 +106,7 @@ export function validateSendRequest(input: SendValidationInput): SendRequest {
   const throttleRatePerMinute = readThrottle(body.throttle_rate_per_minute, issues);
   const schedule = readSchedule(body, input.now, issues);
   const apns = readApnsOptions(body, shape.present, issues);
+  const android = readAndroidOptions(body, issues);
   const bookkeeping = readBookkeeping(body, issues);
 
   if (issues.length > 0 || !target || !texts) throw new ValidationError(issues);
@@ -122,6 +131,8 @@ export function validateSendRequest(input: SendValidationInput): SendRequest {
   if (schedule.timezoneDelivery !== undefined) request.timezoneDelivery = schedule.timezoneDelivery;
   if (throttleRatePerMinute !== undefined) request.throttleRatePerMinute = throttleRatePerMinute;
   if (idempotencyKey !== undefined) request.idempotencyKey = idempotencyKey;
+  if (android !== undefined) request.android = android;
+  if (target.platform !== undefined) request.platforms = [target.platform];
 
   // Last, on a complete request: the exact payload of every language, with the widest send id,
   // against Apple's limit. Too large is refused, never cut (contract "Limits").

@@ -155,6 +155,22 @@ describe('api: deleteUser erases everything of the user', () => {
     expect(await findAnywhere(env.pool, [install, token, 'imp-ext'])).to.deep.equal([]);
   });
 
+  it('erases an Android install (issue 39) as an iOS one: its FCM token and id are nowhere after', async () => {
+    const fcmToken = 'eRaSe:APA91b_Droid-7f3.' + 'Qz'.repeat(60);
+    const made = await client.createUser(app.app.id, Object.assign(new OneSignal.User(), {
+      identity: { external_id: 'droid-7f3' },
+      subscriptions: [{ type: 'AndroidPush' as const, token: fcmToken }, { type: 'iOSPush' as const, token: 'd7'.repeat(32) }],
+    }));
+    const [android, ios] = made.subscriptions!.map((s) => s.id!);
+    const send = await api.request('POST', '/api/v1/notifications', { key: app.key, body: { app_id: app.app.id, contents: { en: 'x' }, include_subscription_ids: [android, ios] } });
+    expect(send.status).to.equal(200);
+    await recordChunkEvents(env.pool, app.app.id, Number(send.body.id), 0, { sent: [android, ios], failed: [], unsubscribed: [] });
+    const needles = [android, ios, fcmToken, 'droid-7f3'];
+    expect(await findAnywhere(env.pool, needles)).to.include.members([`subscriptions.token: 1`]);
+    await client.deleteUser(app.app.id, 'external_id', 'droid-7f3');
+    expect(await findAnywhere(env.pool, needles)).to.deep.equal([]);
+  });
+
   it('a chunk that loaded an install before its erasure records its outcome without the install', async () => {
     const made = await client.createUser(app.app.id, Object.assign(new OneSignal.User(), {
       identity: { external_id: 'mid-send' },

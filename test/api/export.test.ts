@@ -63,7 +63,7 @@ describe('api: exportSubscriptions through the official client', () => {
     expect(file.headers.get('content-type')).to.equal('application/gzip');
     expect(file.headers.get('content-disposition')).to.match(/^attachment; filename="subscriptions_[0-9a-f-]{36}_\d{4}-\d\d-\d\d\.csv\.gz"$/);
     expect(file.header).to.deep.equal(headerOf([]));
-    expect(file.header).to.deep.equal(['id', 'identifier', 'language', 'timezone', 'device_type', 'tags', 'last_active', 'created_at', 'invalid_identifier']);
+    expect(file.header).to.deep.equal(['id', 'identifier', 'language', 'timezone', 'device_type', 'tags', 'last_active', 'created_at', 'invalid_identifier', 'platform']);
     const installs = await env.pool.query(
       `SELECT id::text, token, language, timezone, tags, subscribed, to_char(last_active AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS last_active
          FROM subscriptions WHERE app_id = $1 ORDER BY seq`, [a.app.id]);

@@ -39,7 +39,8 @@ describe('api: updateSubscription and deleteSubscription through the official cl
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ device_model: 'iPhone15,2' }, 'subscription.device_model is not a field Herald can change on an install (it keeps type, token, enabled and test_type).'],
       [{ enabled: false, notification_types: -2 }, 'subscription.notification_types is not a field Herald can change on an install (it keeps type, token, enabled and test_type).'],
-      [{ type: 'AndroidPush' }, 'subscription.type must be iOSPush: Herald delivers to iOS installs only.'],
+      [{ type: 'AndroidPush' }, 'type cannot change: this install is iOSPush (delete it and register the token as AndroidPush).'],
+      [{ type: 'Email' }, 'subscription.type must be iOSPush or AndroidPush: Herald delivers to iOS and Android installs only.'],
       [{ token: 'not-hex' }, 'subscription.token must be the APNs device token in hex, 8 to 200 digits (0-9, a-f).'],
       [{}, 'subscription names no field to change.'],
     ];

@@ -56,7 +56,7 @@ describe('api: the subscription calls of a user through the official client', ()
     await client.createUser(app.app.id, user({ identity: { external_id: 'lee' } }));
     const cases: Array<[Record<string, unknown>, number, string]> = [
       [{ type: 'iOSPush', token: nextToken(), device_model: 'iPhone15,2' }, 422, 'subscription.device_model is not a field Herald keeps (docs/api.md "Users").'],
-      [{ type: 'AndroidPush', token: nextToken() }, 422, 'subscription.type must be iOSPush: Herald delivers to iOS installs only.'],
+      [{ type: 'Email', token: nextToken() }, 422, 'subscription.type must be iOSPush or AndroidPush: Herald delivers to iOS and Android installs only.'],
       [{ type: 'iOSPush', token: 'zz' }, 422, 'subscription.token must be the APNs device token in hex, 8 to 200 digits (0-9, a-f).'],
       [{ type: 'iOSPush', token: nextToken(), test_type: 7 }, 422, "subscription.test_type must be 1 (development build), 2 (ad hoc build) or null (the App's environment)."],
       [{ type: 'iOSPush' }, 422, 'subscription.token is required.'],
@@ -151,10 +151,12 @@ describe('api: the subscription calls of a user through the official client', ()
     expect(await read(id)).to.include({ subscribed: true, environment: 'sandbox', token });
 
     const cases: Array<[string, string, Record<string, unknown>, number, string]> = [
-      ['iOSPush', token, { subscription: { token: nextToken() } }, 422, "subscription.token cannot be changed by token: the path's token names the install (change a token with updateSubscription)."],
+      ['iOSPush', token, { subscription: { token: nextToken() } }, 422, "subscription.token cannot be changed by token: the path's token and type name the install (change a token with updateSubscription)."],
+      ['iOSPush', token, { subscription: { type: 'AndroidPush', enabled: false } }, 422, "subscription.type cannot be changed by token: the path's token and type name the install (change a token with updateSubscription)."],
       ['iOSPush', token, { subscription: { device_model: 'x' } }, 422, 'subscription.device_model is not a field Herald can change on an install (it keeps type, token, enabled and test_type).'],
       ['iOSPush', token, { subscription: {} }, 422, 'subscription names no field to change.'],
-      ['AndroidPush', token, { subscription: { enabled: false } }, 422, 'token_type must be iOSPush: Herald delivers to iOS installs only.'],
+      ['AndroidPush', token, { subscription: { enabled: false } }, 404, 'No such subscription.'],
+      ['SMS', token, { subscription: { enabled: false } }, 422, 'token_type must be iOSPush or AndroidPush: Herald delivers to iOS and Android installs only.'],
       ['iOSPush', 'xyz', { subscription: { enabled: false } }, 422, 'token must be the APNs device token in hex, 8 to 200 digits (0-9, a-f).'],
       ['iOSPush', nextToken(), { subscription: { enabled: false } }, 404, 'No such subscription.'],
     ];
