@@ -19,18 +19,16 @@ type Counters = PlayerChange['counters'];
 
 /**
  * What the v1 calls keep beyond the install calls' write, in one statement after it: the counters
- * a body gives outright, one more session (`sessions`) when it gives no count, and the platform a
- * registration names (null: unchanged).
+ * a body gives outright, and one more session (`sessions`) when it gives no count.
  */
-async function writeCounters(db: Queryable, id: string, counters: Counters, sessions: 0 | 1, platform: Platform | null = null): Promise<void> {
+async function writeCounters(db: Queryable, id: string, counters: Counters, sessions: 0 | 1): Promise<void> {
   await db.query(
     `UPDATE subscriptions SET
        session_count = coalesce($2, session_count + $5),
        session_time  = coalesce($3, session_time),
-       amount_spent  = coalesce($4, amount_spent),
-       platform      = coalesce($6, platform)
+       amount_spent  = coalesce($4, amount_spent)
      WHERE id = $1`,
-    [id, counters.session_count ?? null, counters.session_time ?? null, counters.amount_spent ?? null, sessions, platform],
+    [id, counters.session_count ?? null, counters.session_time ?? null, counters.amount_spent ?? null, sessions],
   );
 }
 
@@ -41,9 +39,9 @@ async function writeCounters(db: Queryable, id: string, counters: Counters, sess
 export async function registerPlayer(pool: Pool, appId: string, change: PlayerChange, platform: Platform): Promise<{ id: string; created: boolean }> {
   const fields = change.fields as PlayerChange['fields'] & { token: string };
   const written = await writeInstall(pool, appId, { token: fields.token }, fields, async (db) => {
-    const result = await upsertSubscription(db, appId, fields);
-    // Migration 071: every install is 'ios' until told; an FCM token is Android's.
-    await writeCounters(db, result.id, change.counters, 1, platform);
+    // The install is written on its platform (a token of the other platform's install: 409).
+    const result = await upsertSubscription(db, appId, fields, platform);
+    await writeCounters(db, result.id, change.counters, 1);
     return result;
   });
   return { id: written!.id, created: written!.created };
