@@ -4,6 +4,7 @@
 import { expect } from 'chai';
 import { createFcmClient, FcmAccessTokens, fcmActionFor, type FcmClient } from '../../core/fcm/index.js';
 import { startFcmSim, type FcmSim } from '../../fcm-sim/index.js';
+import { FCM_MAX_MESSAGE_BYTES, fcmMessageBytes } from '../../core/payload/fcm-size.js';
 import { atSim, makeServiceAccount, messageBody, simCa } from './helpers.js';
 
 describe('FCM client against fcm-sim', function () {
@@ -145,5 +146,17 @@ describe('FCM client against fcm-sim', function () {
     expect(results.map(fcmActionFor)).to.deep.equal(bad.map(() => ({ kind: 'failed', reason: 'INVALID_ARGUMENT' })));
     const good = await clientWith(tokensOf()).send([{ token: 'g', body: messageBody('g', { data: { n: '1' }, android: { priority: 'HIGH', ttl: '3600s', notification: { color: '#ff0000' } } }) }]);
     expect(good[0].status).to.equal(200);
+  });
+
+  it('the sim holds FCM\'s 4,096 bytes as fcmMessageBytes counts them: 4,096 sent with a 4,096-character token, 4,097 INVALID_ARGUMENT', async () => {
+    const token = 'a:'.repeat(2048);
+    const sized = (n: number) => {
+      const message = { notification: { body: '' }, data: { custom: '{"i":"1"}' } };
+      message.notification.body = 'x'.repeat(n - fcmMessageBytes(message));
+      return JSON.stringify({ message: { token, ...message } });
+    };
+    const [at, over] = await clientWith(tokensOf()).send([{ token, body: sized(FCM_MAX_MESSAGE_BYTES) }, { token, body: sized(FCM_MAX_MESSAGE_BYTES + 1) }]);
+    expect([at.status, over.status, over.errorCode]).to.deep.equal([200, 400, 'INVALID_ARGUMENT']);
+    expect(sim.deliveries(token)[0].message.token).to.have.length(4096);
   });
 });
