@@ -5,3 +5,4 @@ export { FcmKeyError, FCM_SCOPE, signAssertion, loadServiceAccountKey } from './
 export { fcmActionFor, DEAD_TOKEN_CODES, TOKEN_REFUSED } from './outcomes.js';
 export { resultOf, errorCodeOf } from './result.js';
 export { FCM_PRODUCTION_URL, type FcmClient, type FcmClientOptions, type FcmMessage, type FcmResult, type FcmTarget } from './types.js';
+export { FcmClients, FcmCredentialsUnusableError, type FcmSettings } from './clients.js';

@@ -1,0 +1,81 @@
+// One FCM client per App (its service account, its access token, its connections), built on first
+// use and rebuilt when the App's FCM credentials change (fcm_credentials.updated_at, read with each
+// chunk that has Android devices). An App without FCM credentials has no client: its Android
+// devices are skipped (docs/decisions.md "Issue 39").
+import type { Queryable } from '../store/db.js';
+import type { Logger } from '../log.js';
+import { getFcmCredentials } from './credentials-store.js';
+import { FcmAccessTokens } from './access-token.js';
+import { FcmKeyError } from './assertion.js';
+import { createFcmClient } from './client.js';
+import type { FcmClient, FcmClientOptions } from './types.js';
+
+export interface FcmSettings {
+  /** HERALD_FCM_URL: overrides https://fcm.googleapis.com (the simulator). */
+  url?: string;
+  /** Content of HERALD_FCM_CA_FILE: trusted for FCM and for the token endpoint. */
+  ca?: string;
+  client?: Omit<FcmClientOptions, 'logger'>;
+}
+
+/** The App's service account could not make a client (a key that does not load). */
+export class FcmCredentialsUnusableError extends Error {
+  override name = 'FcmCredentialsUnusableError';
+}
+
+interface Known {
+  version: string;
+  client: FcmClient;
+  tokens: FcmAccessTokens;
+}
+
+export class FcmClients {
+  private readonly clients = new Map<string, Known>();
+
+  constructor(
+    private readonly db: Queryable,
+    private readonly settings: FcmSettings,
+    private readonly logger: Logger,
+  ) {}
+
+  /** The App's client; undefined when it has no FCM credentials. */
+  async get(appId: string): Promise<FcmClient | undefined> {
+    const res = await this.db.query<{ version: string }>('SELECT updated_at::text AS version FROM fcm_credentials WHERE app_id = $1', [appId]);
+    const version = res.rows[0]?.version;
+    const known = this.clients.get(appId);
+    if (version === undefined) {
+      if (known) this.drop(appId, known);
+      return undefined;
+    }
+    if (known && known.version === version) return known.client;
+    const account = await getFcmCredentials(this.db, appId);
+    if (!account) return undefined;
+    let tokens: FcmAccessTokens;
+    try {
+      tokens = new FcmAccessTokens(account, { ca: this.settings.ca, dialer: this.settings.client?.dialer });
+    } catch (error) {
+      if (error instanceof FcmKeyError) throw new FcmCredentialsUnusableError(error.message);
+      throw error;
+    }
+    const client = createFcmClient({ projectId: account.projectId, url: this.settings.url, ca: this.settings.ca, tokens }, { ...this.settings.client, logger: this.logger });
+    if (known) this.drop(appId, known);
+    this.clients.set(appId, { version, client, tokens });
+    return client;
+  }
+
+  /** Access tokens minted by this process for the App (the issue's "one per App per hour"). */
+  minted(appId: string): number {
+    return this.clients.get(appId)?.tokens.minted ?? 0;
+  }
+
+  private drop(appId: string, known: Known): void {
+    this.clients.delete(appId);
+    void known.client.close().catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.clients.values()];
+    this.clients.clear();
+    await Promise.all(all.map((c) => c.client.close().catch(() => undefined)));
+  }
+}

@@ -1,0 +1,151 @@
+// Android delivery end to end (issue 39 points 3-5): an App with APNs and FCM credentials, iOS and
+// Android installs, sends to all planned and delivered by a sender to apns-sim and fcm-sim at once,
+// counted by the same tally. The longest registration token reaches FCM as stored; UNREGISTERED
+// unsubscribes the install with FCM's code; a round of 503s is waited out (0 failed); an App
+// without FCM credentials skips its Android devices; FCM refusing the service account leaves them
+// out, never failed, while the iOS part is sent.
+import { expect } from 'chai';
+import { useTestEnv } from '../env/index.js';
+import type { Pool } from '../../core/store/db.js';
+import { getApp } from '../../core/apps/app-store.js';
+import { setFcmCredentials } from '../../core/fcm/credentials-store.js';
+import { startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
+import { startFcmSim, type FcmSim } from '../../fcm-sim/index.js';
+import type { Sender } from '../../sender/index.js';
+import { readFile } from 'node:fs/promises';
+import { addDevices, createTestApp, send, startTestSender, waitFinal, type TestApp } from './fixtures.js';
+import { makeServiceAccount } from '../fcm/helpers.js';
+
+/** Inserts Android installs with these tokens; returns them. */
+async function addAndroid(pool: Pool, appId: string, tokens: string[], language: string | null = null): Promise<string[]> {
+  await pool.query(
+    `INSERT INTO subscriptions (id, app_id, token, language, platform, last_active)
+     SELECT gen_random_uuid(), $1, t, $3, 'android', now() FROM unnest($2::text[]) AS u(t)`,
+    [appId, tokens, language],
+  );
+  return tokens;
+}
+
+const fcmToken = (prefix: string, i: number) => `${prefix}${i}:APA91b${'x'.repeat(140)}`;
+
+describe('delivery: Android through FCM beside iOS through APNs', function () {
+  this.timeout(120_000);
+  const env = useTestEnv();
+  const sa = makeServiceAccount('herald-android');
+  let apns: ApnsSim;
+  let fcm: FcmSim;
+  let sender: Sender;
+  let n = 0;
+
+  before(async () => {
+    fcm = await startFcmSim({ accounts: [{ clientEmail: sa.account.clientEmail, projectId: sa.account.projectId, publicKey: sa.publicKey }] });
+    apns = await startApnsSim();
+    sender = await startTestSender(env, apns, {}, { fcm: { url: fcm.url, ca: await readFile(fcm.caFile, 'utf8') } });
+  });
+  after(async () => {
+    await sender?.stop();
+    await Promise.all([apns?.close(), fcm?.close()]);
+  });
+  beforeEach(() => {
+    apns.reset();
+    fcm.reset();
+    fcm.setRules([]);
+  });
+
+  /** A new App with APNs credentials and, unless `fcm` is false, FCM ones (the account `account`). */
+  async function appWith(opts: { fcm?: boolean; account?: typeof sa.account } = {}): Promise<TestApp> {
+    const app = await createTestApp(env.pool, `android${++n}`);
+    if (opts.fcm !== false) await setFcmCredentials(env.pool, app.app.id, { ...(opts.account ?? sa.account), tokenUri: fcm.tokenUri });
+    return { ...app, app: (await getApp(env.pool, app.app.id))! };
+  }
+
+  it('sends to all: iOS to apns-sim, Android to fcm-sim with its message, the 4,096-character token as stored, one access token', async () => {
+    const { app } = await appWith();
+    const ios = await addDevices(env.pool, app.id, 20, { prefix: 'c1' });
+    const longest = 'L:'.repeat(2048);
+    const android = await addAndroid(env.pool, app.id, [...Array.from({ length: 19 }, (_, i) => fcmToken('d', i)), longest], 'fr');
+    const created = await send(env, app, {
+      contents: { en: 'Hello', fr: 'Bonjour' },
+      headings: { en: 'News', fr: 'Nouvelles' },
+      included_segments: ['Subscribed Users'],
+      data: { order: '12' },
+      url: 'https://example.com/o/12',
+      priority: 5,
+      ttl: 600,
+    });
+    const { final } = await waitFinal(env.pool, created.body.id);
+    expect(final).to.include({ status: 'approved', sent: 40, failed: 0, skipped: 0 });
+    expect(apns.stats().requests).to.equal(20);
+    expect(new Set(apns.deliveries().map((d) => d.token))).to.deep.equal(new Set(ios));
+    expect(new Set(fcm.deliveries().map((d) => d.token))).to.deep.equal(new Set(android));
+    const got = fcm.deliveries(longest);
+    expect(got).to.have.length(1);
+    expect(got[0].projectId).to.equal('herald-android');
+    expect(got[0].message).to.deep.equal({
+      token: longest,
+      notification: { title: 'Nouvelles', body: 'Bonjour' },
+      android: { priority: 'NORMAL', ttl: '600s' },
+      data: { order: '12', custom: JSON.stringify({ i: String(created.body.id), u: 'https://example.com/o/12', a: { order: '12' } }) },
+    });
+    expect(fcm.stats().tokensMinted).to.deep.equal({ [sa.account.clientEmail]: 1 });
+  });
+
+  it('UNREGISTERED and SENDER_ID_MISMATCH fail the device and unsubscribe the install with FCM\'s code; INVALID_ARGUMENT keeps it', async () => {
+    const { app } = await appWith();
+    await addDevices(env.pool, app.id, 3, { prefix: 'c2' });
+    await addAndroid(env.pool, app.id, [fcmToken('ok', 1), fcmToken('unreg', 1), fcmToken('mismatch', 1), fcmToken('invalid', 1)]);
+    fcm.setRules([
+      { prefix: 'unreg', status: 404 },
+      { prefix: 'mismatch', status: 403 },
+      { prefix: 'invalid', status: 400 },
+    ]);
+    const created = await send(env, app, { contents: { en: 'Hi' }, included_segments: ['Subscribed Users'] });
+    const { final } = await waitFinal(env.pool, created.body.id);
+    expect(final).to.include({ sent: 4, failed: 3, skipped: 0 });
+    const rows = await env.pool.query<{ token: string; subscribed: boolean; unsubscribed_reason: string | null }>(
+      "SELECT token, subscribed, unsubscribed_reason FROM subscriptions WHERE app_id = $1 AND platform = 'android' ORDER BY token",
+      [app.id],
+    );
+    expect(rows.rows.map((r) => [r.token.split(':')[0], r.subscribed, r.unsubscribed_reason])).to.deep.equal([
+      ['invalid1', true, null],
+      ['mismatch1', false, 'SENDER_ID_MISMATCH'],
+      ['ok1', true, null],
+      ['unreg1', false, 'UNREGISTERED'],
+    ]);
+  });
+
+  it('a round of 503s with Retry-After is waited out: every device sent, none failed', async () => {
+    const { app } = await appWith();
+    await addDevices(env.pool, app.id, 5, { prefix: 'c3' });
+    const android = await addAndroid(env.pool, app.id, Array.from({ length: 10 }, (_, i) => fcmToken('busy', i)));
+    fcm.setRules([{ prefix: 'busy', status: 503, times: 1, retryAfter: 1 }]);
+    const created = await send(env, app, { contents: { en: 'Hi' }, included_segments: ['Subscribed Users'] });
+    const { final } = await waitFinal(env.pool, created.body.id);
+    expect(final).to.include({ sent: 15, failed: 0, skipped: 0 });
+    expect(android.map((t) => fcm.attempts(t))).to.deep.equal(new Array(10).fill(2));
+    expect(fcm.stats().byErrorCode).to.deep.equal({ UNAVAILABLE: 10 });
+  });
+
+  it('an App without FCM credentials: its Android devices are skipped, its iOS ones sent', async () => {
+    const { app } = await appWith({ fcm: false });
+    await addDevices(env.pool, app.id, 4, { prefix: 'c4' });
+    await addAndroid(env.pool, app.id, [fcmToken('none', 1), fcmToken('none', 2), fcmToken('none', 3)]);
+    const created = await send(env, app, { contents: { en: 'Hi' }, included_segments: ['Subscribed Users'] });
+    const { final } = await waitFinal(env.pool, created.body.id);
+    expect(final).to.include({ status: 'approved', sent: 4, failed: 0, skipped: 3 });
+    expect(fcm.stats().requests).to.equal(0);
+  });
+
+  it('FCM refusing the service account: the Android devices are left out, none failed; the iOS part is sent', async () => {
+    const stranger = makeServiceAccount('herald-android', sa.account.clientEmail); // the account, another key
+    const { app } = await appWith({ account: stranger.account });
+    await addDevices(env.pool, app.id, 4, { prefix: 'c5' });
+    await addAndroid(env.pool, app.id, [fcmToken('ref', 1), fcmToken('ref', 2)]);
+    const created = await send(env, app, { contents: { en: 'Hi' }, included_segments: ['Subscribed Users'] });
+    const { final } = await waitFinal(env.pool, created.body.id);
+    expect(final).to.include({ status: 'approved', sent: 4, failed: 0, skipped: 0 });
+    const row = await env.pool.query('SELECT left_out FROM sends WHERE id = $1', [created.body.id]);
+    expect(row.rows[0].left_out).to.equal(2);
+    expect(fcm.stats().requests).to.equal(0);
+  });
+});
