@@ -69,7 +69,13 @@ export class Delivery {
     if (send.request.liveActivity?.event === 'end') outcome.ended = apple.devices.filter((_, i) => apple.actions[i].kind === 'sent').map(({ subscriptionId, token }) => ({ subscriptionId, token }));
     countDeliveries(this.deps.metrics, actions);
     const fcmStop = google.actions.find((a) => a.kind === 'stop');
-    if (fcmStop) log.warn({ reason: fcmStop.reason, leftOut: google.actions.filter((a) => a.kind === 'stop').length }, 'FCM refused the app credentials; its Android devices are left out');
+    if (fcmStop) {
+      log.warn({ reason: fcmStop.reason, leftOut: google.actions.filter((a) => a.kind === 'stop').length }, 'FCM refused the app credentials; its Android devices are left out');
+      // For the App's condition; the chunk's record does not wait on it (an outage here loses a note, not a device).
+      await this.deps.fcm?.refused(send.app.id, fcmStop.reason).catch((error: unknown) => log.warn({ err: error }, 'could not record the FCM refusal'));
+    } else if (google.actions.some((a) => a.kind === 'sent')) {
+      await this.deps.fcm?.accepted(send.app.id).catch((error: unknown) => log.warn({ err: error }, 'could not clear the FCM refusal'));
+    }
     if (apple.stop) log.warn({ reason: apple.stop }, 'APNs refused the app credentials; the send stops');
     return apple.stop ? { ...outcome, stop: apple.stop } : outcome;
   }

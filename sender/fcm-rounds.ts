@@ -1,10 +1,10 @@
 // An App's Android devices to FCM in rounds, as retry-rounds.ts sends iOS ones to Apple, with FCM's
 // own table (core/fcm/outcomes.ts): what it says to hold goes again after a back-off (250 ms
 // doubling, jittered, at most 5 s; FCM's Retry-After wins, up to 30 s). A device FCM did not decide
-// waits without spending an attempt while FCM is out: no answer at all (status 0), or its 429/5xx
-// before it decided any device of this chunk. Once FCM decides devices of the chunk, a 429/5xx for
-// one device spends an attempt, so a device it keeps refusing while answering the rest ends failed
-// after `maxAttempts`. The waiting lasts up to `gatewayHoldMs`; then GatewayUnavailableError hands
+// waits without spending an attempt while FCM is out: no answer at all (status 0), a 429 (the
+// project's quota), or its 5xx before it decided any device of this chunk. Once FCM decides devices
+// of the chunk, a 5xx for one device spends an attempt, so a device it keeps refusing while
+// answering the rest ends failed after `maxAttempts`. The waiting lasts up to `gatewayHoldMs`; then GatewayUnavailableError hands
 // the chunk back (lease.ts), uncounted when no gateway decided any of its devices.
 //
 // Kept apart from retry-rounds.ts (Apple's rounds, which read Apple's answers) so the two gateways
@@ -52,7 +52,9 @@ export class FcmRounds {
       let waited = 0;
       decided.forEach((action, k) => {
         const i = pending[k];
-        const waits = action.kind === 'hold' && (results[k].status === 0 || !decidedAny);
+        // A quota answer is the project's rate (FCM counts messages per project per minute), never
+        // the device's: it waits like no answer, whatever FCM decided of the others.
+        const waits = action.kind === 'hold' && (results[k].status === 0 || results[k].status === 429 || !decidedAny);
         if (waits) {
           waiting = action;
           waited++;

@@ -36,11 +36,14 @@ export interface AccessTokenOptions {
 }
 
 const RENEW_BEFORE_MS = 5 * 60_000;
+const REFUSAL_KEPT_MS = 60_000;
 
 export class FcmAccessTokens implements FleetTokenSource {
   private readonly key: KeyObject;
   private token: (FleetToken & { renewAt: number }) | undefined;
   private minting: Promise<FleetToken> | undefined;
+  /** The endpoint's last refusal, repeated without asking again for a minute (Google is not asked per chunk). */
+  private refusal: { error: FcmCredentialsRefusedError; until: number } | undefined;
   private readonly now: () => number;
   /** Tokens minted by this source (the "one per App per hour" is read from it). */
   minted = 0;
@@ -75,9 +78,15 @@ export class FcmAccessTokens implements FleetTokenSource {
 
   private async exchange(): Promise<FleetToken> {
     const issued = this.now();
+    if (this.refusal && issued < this.refusal.until) throw this.refusal.error;
     const assertion = signAssertion(this.account, this.key, Math.floor(issued / 1000));
     const answer = await postAssertion(this.account.tokenUri, tokenRequestBody(assertion), this.opts);
-    if (answer.kind === 'refused') throw new FcmCredentialsRefusedError(answer.status, answer.error);
+    if (answer.kind === 'refused') {
+      const error = new FcmCredentialsRefusedError(answer.status, answer.error);
+      this.refusal = { error, until: issued + REFUSAL_KEPT_MS };
+      throw error;
+    }
+    this.refusal = undefined;
     if (answer.kind === 'unavailable') throw new FcmTokenUnavailableError(answer.detail);
     const lifeMs = answer.expiresInS * 1000;
     const margin = Math.min(this.opts.renewBeforeMs ?? RENEW_BEFORE_MS, lifeMs / 4);

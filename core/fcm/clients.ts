@@ -8,6 +8,7 @@ import { getFcmCredentials } from './credentials-store.js';
 import { FcmAccessTokens } from './access-token.js';
 import { FcmKeyError } from './assertion.js';
 import { createFcmClient } from './client.js';
+import { clearFcmRefusal, recordFcmRefusal } from './refusals.js';
 import type { FcmClient, FcmClientOptions } from './types.js';
 
 export interface FcmSettings {
@@ -31,6 +32,7 @@ interface Known {
 
 export class FcmClients {
   private readonly clients = new Map<string, Known>();
+  private readonly refusedApps = new Set<string>();
 
   constructor(
     private readonly db: Queryable,
@@ -61,6 +63,18 @@ export class FcmClients {
     if (known) this.drop(appId, known);
     this.clients.set(appId, { version, client, tokens });
     return client;
+  }
+
+  /** FCM refused the App's service account (a stop action): recorded for its condition (refusals.ts). */
+  async refused(appId: string, reason: string): Promise<void> {
+    this.refusedApps.add(appId);
+    await recordFcmRefusal(this.db, appId, reason);
+  }
+
+  /** FCM accepted a message of the App: a refusal this process recorded is over. */
+  async accepted(appId: string): Promise<void> {
+    if (!this.refusedApps.delete(appId)) return;
+    await clearFcmRefusal(this.db, appId);
   }
 
   /** Access tokens minted by this process for the App (the "one per App per hour"). */

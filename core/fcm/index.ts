@@ -6,3 +6,4 @@ export { fcmActionFor, DEAD_TOKEN_CODES, TOKEN_REFUSED } from './outcomes.js';
 export { resultOf, errorCodeOf } from './result.js';
 export { FCM_PRODUCTION_URL, type FcmClient, type FcmClientOptions, type FcmMessage, type FcmResult, type FcmTarget } from './types.js';
 export { FcmClients, FcmCredentialsUnusableError, type FcmSettings } from './clients.js';
+export { recordFcmRefusal, clearFcmRefusal, fcmRefusal, type FcmRefusal } from './refusals.js';

@@ -9,6 +9,7 @@ import { useTestEnv } from '../env/index.js';
 import type { Pool } from '../../core/store/db.js';
 import { getApp } from '../../core/apps/app-store.js';
 import { setFcmCredentials } from '../../core/fcm/credentials-store.js';
+import { fcmRefusal } from '../../core/fcm/refusals.js';
 import { startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
 import { startFcmSim, type FcmSim } from '../../fcm-sim/index.js';
 import type { Sender } from '../../sender/index.js';
@@ -147,5 +148,11 @@ describe('delivery: Android through FCM beside iOS through APNs', function () {
     const row = await env.pool.query('SELECT left_out FROM sends WHERE id = $1', [created.body.id]);
     expect(row.rows[0].left_out).to.equal(2);
     expect(fcm.stats().requests).to.equal(0);
+    expect(await fcmRefusal(env.pool, app.id)).to.include({ reason: 'TOKEN_REFUSED' });
+    // The right key applied: the refusal concerns replaced credentials, and the next send reaches Android.
+    await setFcmCredentials(env.pool, app.id, { ...sa.account, tokenUri: fcm.tokenUri });
+    expect(await fcmRefusal(env.pool, app.id)).to.equal(undefined);
+    const again = await send(env, app, { contents: { en: 'Hi' }, included_segments: ['Subscribed Users'] });
+    expect((await waitFinal(env.pool, again.body.id)).final).to.include({ sent: 6, failed: 0 });
   });
 });
