@@ -99,7 +99,8 @@ export async function startFcmSim(opts: FcmSimOptions = {}): Promise<FcmSim> {
         res.end(JSON.stringify(body));
       };
       if (req.method !== 'POST' || new URL(req.url ?? '/', tokenUri).pathname !== '/token') return answer(404, { error: 'not_found' });
-      const r = issuer.exchange(new URLSearchParams(Buffer.concat(parts).toString()), tokenUri);
+      // The audience is this endpoint as the client named it (Google's: https://oauth2.googleapis.com/token).
+      const r = issuer.exchange(new URLSearchParams(Buffer.concat(parts).toString()), `https://${req.headers.host ?? ''}/token`);
       if (!r.ok) return answer(r.status, { error: r.error, error_description: r.description });
       answer(200, { access_token: r.accessToken, expires_in: r.expiresIn, token_type: 'Bearer' });
     });

@@ -3,8 +3,8 @@
 // open connection with the fewest streams in flight; when every one is full it waits its turn. A
 // connection that closes, fails or is told GOAWAY is replaced on the next request.
 import { connect, constants, type ClientHttp2Session, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http2';
-import { rootCertificates } from 'node:tls';
 import { directDialer, type Dialer } from '../net/dialer.js';
+import { trustedContext } from './trust.js';
 
 export interface RawAnswer {
   status: number;
@@ -86,8 +86,7 @@ export class Http2Pool {
   private session(slot: Slot): ClientHttp2Session {
     const s = slot.session;
     if (s && !s.closed && !s.destroyed) return s;
-    const ca = this.opts.ca ? [...rootCertificates, this.opts.ca] : undefined;
-    const session = connect(this.origin, { ca, createConnection: (this.opts.dialer ?? directDialer).http2Connection() });
+    const session = connect(this.origin, { secureContext: trustedContext(this.opts.ca), createConnection: (this.opts.dialer ?? directDialer).http2Connection() });
     const forget = () => {
       if (slot.session === session) slot.session = undefined;
     };

@@ -4,8 +4,8 @@
 // no answer (no connection, a 5xx, a timeout, a body that is not a token): an outage.
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { rootCertificates } from 'node:tls';
 import { directDialer, type Dialer } from '../net/dialer.js';
+import { trustedContext } from './trust.js';
 
 export type TokenAnswer =
   | { kind: 'token'; accessToken: string; expiresInS: number }
@@ -37,7 +37,7 @@ export function postAssertion(tokenUri: string, form: string, opts: TokenEndpoin
       {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(form)), 'user-agent': 'herald-fcm' },
-        createConnection: (opts.dialer ?? directDialer).requestConnection({ tls: https ? (opts.ca ? { ca: [...rootCertificates, opts.ca] } : {}) : undefined }),
+        createConnection: (opts.dialer ?? directDialer).requestConnection({ tls: https ? { secureContext: trustedContext(opts.ca) } : undefined }),
       },
       (res) => {
         const parts: Buffer[] = [];
