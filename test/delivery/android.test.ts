@@ -13,7 +13,10 @@ import { fcmRefusal } from '../../core/fcm/refusals.js';
 import { startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
 import { startFcmSim, type FcmSim } from '../../fcm-sim/index.js';
 import type { Sender } from '../../sender/index.js';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { waitFor } from '../support/wait.js';
 import { addDevices, createTestApp, send, startTestSender, waitFinal, type TestApp } from './fixtures.js';
 import { makeServiceAccount } from '../fcm/helpers.js';
 
@@ -38,8 +41,12 @@ describe('delivery: Android through FCM beside iOS through APNs', function () {
   let sender: Sender;
   let n = 0;
 
+  const simAccounts = [{ clientEmail: sa.account.clientEmail, projectId: sa.account.projectId, publicKey: sa.publicKey }];
+  let certDir: string;
+
   before(async () => {
-    fcm = await startFcmSim({ accounts: [{ clientEmail: sa.account.clientEmail, projectId: sa.account.projectId, publicKey: sa.publicKey }] });
+    certDir = await mkdtemp(join(tmpdir(), 'herald-android-'));
+    fcm = await startFcmSim({ accounts: simAccounts, certDir });
     apns = await startApnsSim();
     sender = await startTestSender(env, apns, {}, { fcm: { url: fcm.url, ca: await readFile(fcm.caFile, 'utf8') } });
   });
@@ -154,5 +161,22 @@ describe('delivery: Android through FCM beside iOS through APNs', function () {
     expect(await fcmRefusal(env.pool, app.id)).to.equal(undefined);
     const again = await send(env, app, { contents: { en: 'Hi' }, included_segments: ['Subscribed Users'] });
     expect((await waitFinal(env.pool, again.body.id)).final).to.include({ sent: 6, failed: 0 });
+  });
+
+  it('FCM unreachable mid-send (its process gone, then back on the same ports): the Android devices are held, then sent; none failed', async () => {
+    const { app } = await appWith();
+    const ios = await addDevices(env.pool, app.id, 3, { prefix: 'c6' });
+    const android = await addAndroid(env.pool, app.id, Array.from({ length: 5 }, (_, i) => fcmToken('gone', i)));
+    const ports = { port: Number(new URL(fcm.url).port), tokenPort: Number(new URL(fcm.tokenUri).port) };
+    await fcm.close();
+    const created = await send(env, app, { contents: { en: 'Hi' }, included_segments: ['Subscribed Users'] });
+    // The iOS part is sent while FCM is out; the chunk waits on its Android part.
+    await waitFor('the iOS devices at apns-sim', () => ios.every((t) => apns.deliveries(t).length === 1));
+    const held = await env.pool.query('SELECT status, sent, failed FROM sends WHERE id = $1', [created.body.id]);
+    expect(held.rows[0]).to.include({ sent: 0, failed: 0 });
+    fcm = await startFcmSim({ accounts: simAccounts, certDir, ...ports });
+    const { final } = await waitFinal(env.pool, created.body.id);
+    expect(final).to.include({ sent: 8, failed: 0, skipped: 0 });
+    expect(android.map((t) => fcm.deliveries(t).length)).to.deep.equal([1, 1, 1, 1, 1]);
   });
 });
