@@ -55,7 +55,7 @@ describe('FCM rounds', () => {
     const c = scripted({ a: [UNAVAILABLE] });
     const asked = { askedApple: false };
     const error = await rounds(0).send(c, messages('a'), asked).catch((e: unknown) => e);
-    expect(error).to.be.instanceOf(GatewayUnavailableError);
+    expect(error).to.be.instanceOf(GatewayUnavailableError).and.have.property('message', 'FCM gateway unavailable (UNAVAILABLE)');
     expect(asked.askedApple).to.equal(false);
   });
 

@@ -4,7 +4,7 @@
 // waits without spending an attempt while FCM is out: no answer at all (status 0), a 429 (the
 // project's quota), or its 5xx before it decided any device of this chunk. Once FCM decides devices
 // of the chunk, a 5xx for one device spends an attempt, so a device it keeps refusing while
-// answering the rest ends failed after `maxAttempts`. The waiting lasts up to `gatewayHoldMs`; then GatewayUnavailableError hands
+// answering the rest ends failed after `maxAttempts`. The waiting lasts up to `gatewayHoldMs`; then FcmUnavailableError (a GatewayUnavailableError) hands
 // the chunk back (lease.ts), uncounted when no gateway decided any of its devices.
 //
 // Kept apart from retry-rounds.ts (Apple's rounds, which read Apple's answers) so the two gateways
@@ -21,6 +21,14 @@ import { GatewayUnavailableError, type RetrySettings } from './retry-rounds.js';
 import { pauseUnlessStopping } from './stoppable-wait.js';
 
 const MAX_ROUND_WAIT_MS = 30_000;
+
+/** FCM gave no decision for `gatewayHoldMs`: the chunk goes back, uncounted (lease.ts reads the class). */
+export class FcmUnavailableError extends GatewayUnavailableError {
+  constructor(reason: string) {
+    super(reason);
+    this.message = `FCM gateway unavailable (${reason})`;
+  }
+}
 
 type Hold = Extract<Action, { kind: 'hold' }>;
 
@@ -67,11 +75,11 @@ export class FcmRounds {
           actions[i] = action.kind === 'retry' || action.kind === 'hold' ? { kind: 'failed', reason: action.reason } : action;
         }
       });
-      if (waiting !== undefined && waited === results.length) this.gateway.down(new GatewayUnavailableError(waiting.reason));
+      if (waiting !== undefined && waited === results.length) this.gateway.down(new FcmUnavailableError(waiting.reason));
       else this.gateway.up();
       pending = again;
       if (!pending.length) break;
-      if (waiting && Date.now() >= holdUntil) throw new GatewayUnavailableError(waiting.reason);
+      if (waiting && Date.now() >= holdUntil) throw new FcmUnavailableError(waiting.reason);
       await pauseUnlessStopping(Math.min(MAX_ROUND_WAIT_MS, Math.max(backoffMs(round, backoff, Math.random), hintMs)), () => this.deps.stopping());
     }
     return actions;
