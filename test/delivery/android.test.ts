@@ -20,12 +20,12 @@ import { waitFor } from '../support/wait.js';
 import { addDevices, createTestApp, send, startTestSender, waitFinal, type TestApp } from './fixtures.js';
 import { makeServiceAccount } from '../fcm/helpers.js';
 
-/** Inserts Android installs with these tokens; returns them. */
-async function addAndroid(pool: Pool, appId: string, tokens: string[], language: string | null = null): Promise<string[]> {
+/** Inserts Android installs with these tokens (and external ids, when given); returns them. */
+async function addAndroid(pool: Pool, appId: string, tokens: string[], language: string | null = null, externalIds?: string[]): Promise<string[]> {
   await pool.query(
-    `INSERT INTO subscriptions (id, app_id, token, language, platform, last_active)
-     SELECT gen_random_uuid(), $1, t, $3, 'android', now() FROM unnest($2::text[]) AS u(t)`,
-    [appId, tokens, language],
+    `INSERT INTO subscriptions (id, app_id, token, language, platform, external_id, last_active)
+     SELECT gen_random_uuid(), $1, t, $3, 'android', e, now() FROM unnest($2::text[], $4::text[]) AS u(t, e)`,
+    [appId, tokens, language, externalIds ?? tokens.map(() => null)],
   );
   return tokens;
 }
@@ -178,5 +178,19 @@ describe('delivery: Android through FCM beside iOS through APNs', function () {
     const { final } = await waitFinal(env.pool, created.body.id);
     expect(final).to.include({ sent: 8, failed: 0, skipped: 0 });
     expect(android.map((t) => fcm.deliveries(t).length)).to.deep.equal([1, 1, 1, 1, 1]);
+  });
+
+  it('a list of users with installs of both platforms counts each user once: sent when any install took it', async () => {
+    const { app } = await appWith();
+    await addDevices(env.pool, app.id, 1, { prefix: 'c7a', externalIdPrefix: 'both' }); // both1: iOS
+    await addDevices(env.pool, app.id, 1, { prefix: 'c7b', externalIdPrefix: 'ios' }); // ios1: iOS only
+    await addAndroid(env.pool, app.id, [fcmToken('b', 1), fcmToken('unreg', 7)], null, ['both1', 'droid1']);
+    fcm.setRules([{ prefix: 'unreg', status: 404 }]);
+    const created = await send(env, app, { contents: { en: 'Hi' }, include_external_ids: ['both1', 'ios1', 'droid1', 'nobody'] });
+    const { final } = await waitFinal(env.pool, created.body.id);
+    // both1: its iOS and Android installs took it (sent once); ios1 sent; droid1's only install is
+    // UNREGISTERED (failed); nobody has no install (skipped).
+    expect(final).to.include({ sent: 2, failed: 1, skipped: 1 });
+    expect(fcm.deliveries(fcmToken('b', 1))).to.have.length(1);
   });
 });
