@@ -58,9 +58,10 @@ export function createFcmClient(target: FcmTarget, opts: FcmClientOptions = {}):
       ),
     );
 
-  async function sendOne(m: FcmMessage): Promise<FcmResult> {
-    const first = await tokenOr(m.token, () => target.tokens.current());
-    if ('status' in first) return first;
+  /** `bearer`: the batch's token, asked once for all its messages. */
+  async function sendOne(m: FcmMessage, bearer: Promise<FleetToken | FcmResult>): Promise<FcmResult> {
+    const first = await bearer;
+    if ('status' in first) return { ...first, token: m.token };
     const result = await post(m, first);
     if (result.status !== 401 || result.errorCode === 'THIRD_PARTY_AUTH_ERROR') return result;
     const fresh = await tokenOr(m.token, () => target.tokens.renew(first));
@@ -69,7 +70,10 @@ export function createFcmClient(target: FcmTarget, opts: FcmClientOptions = {}):
   }
 
   return {
-    send: (messages) => Promise.all(messages.map(sendOne)),
+    send: (messages) => {
+      const bearer = tokenOr('', () => target.tokens.current());
+      return Promise.all(messages.map((m) => sendOne(m, bearer)));
+    },
     close: () => pool.close(),
   };
 }

@@ -25,6 +25,8 @@ export interface PoolOptions {
 interface Slot {
   session: ClientHttp2Session | undefined;
   active: number;
+  /** Streams allowed at once: ours, lowered to the peer's SETTINGS_MAX_CONCURRENT_STREAMS when it says (kept here: node's remoteSettings getter asks the native session each time). */
+  limit: number;
 }
 
 const MAX_BODY = 64 * 1024;
@@ -38,7 +40,7 @@ export class Http2Pool {
     private readonly origin: string,
     private readonly opts: PoolOptions,
   ) {
-    this.slots = Array.from({ length: Math.max(1, opts.connections) }, () => ({ session: undefined, active: 0 }));
+    this.slots = Array.from({ length: Math.max(1, opts.connections) }, () => ({ session: undefined, active: 0, limit: opts.maxConcurrentStreams }));
   }
 
   async request(headers: OutgoingHttpHeaders, body: string): Promise<PoolOutcome> {
@@ -65,15 +67,10 @@ export class Http2Pool {
     );
   }
 
-  private limit(slot: Slot): number {
-    const advertised = slot.session?.remoteSettings?.maxConcurrentStreams;
-    return Math.max(1, Math.min(this.opts.maxConcurrentStreams, advertised ?? Infinity));
-  }
-
   private async acquire(): Promise<Slot> {
     for (;;) {
       let best: Slot | undefined;
-      for (const s of this.slots) if (s.active < this.limit(s) && (!best || s.active < best.active)) best = s;
+      for (const s of this.slots) if (s.active < s.limit && (!best || s.active < best.active)) best = s;
       if (best || this.closed) {
         const slot = best ?? this.slots[0];
         slot.active++;
@@ -93,6 +90,10 @@ export class Http2Pool {
     session.on('error', forget);
     session.on('close', forget);
     session.on('goaway', forget);
+    slot.limit = this.opts.maxConcurrentStreams;
+    session.on('remoteSettings', (settings) => {
+      if (slot.session === session) slot.limit = Math.max(1, Math.min(this.opts.maxConcurrentStreams, settings.maxConcurrentStreams ?? Infinity));
+    });
     // Idle connections do not keep the process alive; a request in flight does.
     session.unref();
     slot.session = session;
