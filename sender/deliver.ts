@@ -53,14 +53,16 @@ export class Delivery {
   /** The gateways' answers for the devices, counted. `asked.askedApple` is set once a gateway decided on one. */
   async deliver(send: SendContext, claimed: Pick<ClaimedChunk, 'planned' | 'credentialsVersion'>, devices: Device[], asked: { askedApple: boolean }, log: Logger): Promise<ChunkOutcome> {
     const { ios, android } = byPlatform(devices);
-    const fcm = android.length ? await this.fcmClient(send) : undefined;
+    // FCM's client when there are Android devices, or iOS ones of an App without APNs credentials
+    // (whether it has FCM ones decides between skipping them and stopping the send).
+    const fcm = android.length || (ios.length && !send.app.hasCredentials) ? await this.fcmClient(send) : undefined;
     // FCM only: the iOS devices are skipped like Android ones of an App without FCM credentials.
     const skipIos = ios.length > 0 && !send.app.hasCredentials && fcm !== undefined && !(fcm instanceof FcmCredentialsUnusableError);
     if (android.length && fcm === undefined) log.info({ skipped: android.length }, 'the app has no FCM credentials; its Android devices are skipped');
     if (skipIos) log.info({ skipped: ios.length }, 'the app has no APNs credentials; its iOS devices are skipped');
     const [apple, google] = await Promise.all([
       ios.length && !skipIos ? this.toApple(send, claimed, ios, asked) : NONE,
-      fcm === undefined ? NONE : this.toFcm(fcm, send, android, asked),
+      fcm === undefined || !android.length ? NONE : this.toFcm(fcm, send, android, asked),
     ]);
     const all = [...apple.devices, ...google.devices];
     const actions = [...apple.actions, ...google.actions];

@@ -47,6 +47,8 @@ export class Http2Pool {
     if (this.closed) return { ok: false, reason: 'ClientClosed', detail: 'the FCM client is closed' };
     const slot = await this.acquire();
     try {
+      // Closed while it waited for a stream: no new connection for it.
+      if (this.closed) return { ok: false, reason: 'ClientClosed', detail: 'the FCM client is closed' };
       return await this.exchange(slot, headers, body);
     } finally {
       slot.active--;

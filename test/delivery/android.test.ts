@@ -7,7 +7,13 @@
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
 import type { Pool } from '../../core/store/db.js';
-import { getApp } from '../../core/apps/app-store.js';
+import { getApp, setCredentials } from '../../core/apps/app-store.js';
+import { ApnsClients } from '../../core/apns/clients.js';
+import { FcmClients } from '../../core/fcm/clients.js';
+import { silentLogger } from '../../core/log.js';
+import { validateSendRequest } from '../../core/validation/validate-send.js';
+import { Delivery } from '../../sender/deliver.js';
+import { createSenderMetrics } from '../../sender/metrics.js';
 import { setFcmCredentials } from '../../core/fcm/credentials-store.js';
 import { fcmRefusal } from '../../core/fcm/refusals.js';
 import { startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
@@ -192,5 +198,39 @@ describe('delivery: Android through FCM beside iOS through APNs', function () {
     // UNREGISTERED (failed); nobody has no install (skipped).
     expect(final).to.include({ sent: 2, failed: 1, skipped: 1 });
     expect(fcm.deliveries(fcmToken('b', 1))).to.have.length(1);
+  });
+
+  // The accept path makes a send of an App without APNs credentials a draft until it reads FCM's
+  // (issue 39's "neither credential is a draft": the API's part), so the sender's own rule is driven
+  // here through its Delivery, with the real simulators and store.
+  it('an App with FCM credentials only: the sender skips its iOS devices (even in a chunk of iOS devices alone) and sends its Android ones', async () => {
+    const { app } = await appWith();
+    await setCredentials(env.pool, app.id, null);
+    const fcmOnly = (await getApp(env.pool, app.id))!;
+    expect(fcmOnly.hasCredentials).to.equal(false);
+    const ca = await readFile(fcm.caFile, 'utf8');
+    const clients = new ApnsClients(env.pool, { url: apns.url }, silentLogger());
+    const fcmClients = new FcmClients(env.pool, { url: fcm.url, ca }, silentLogger());
+    try {
+      const delivery = new Delivery({ logger: silentLogger(), metrics: createSenderMetrics(), clients, fcm: fcmClients, settings: { maxAttempts: 2, gatewayHoldMs: 10_000, backoff: { baseMs: 10, maxMs: 10 } }, stopping: () => false });
+      const request = validateSendRequest({ body: { app_id: app.id, contents: { en: 'Hi' }, included_segments: ['Subscribed Users'] }, app: { id: app.id, bundleId: app.bundleId, segmentNames: [] }, now: new Date() });
+      const ctx = { sendId: 1, request, app: fcmOnly, payloads: new Map<string, string>(), at: Date.now() };
+      const device = (i: number, platform: 'ios' | 'android') => ({ entry: `e${platform}${i}`, subscriptionId: `s${platform}${i}`, token: platform === 'ios' ? 'ab'.repeat(32) : fcmToken('only', i), language: null, environment: null, platform });
+      const mixed = await delivery.deliver(ctx, { planned: 4, credentialsVersion: 0 }, [device(1, 'ios'), device(2, 'ios'), device(1, 'android'), device(2, 'android')], { askedApple: false }, silentLogger());
+      expect(mixed).to.include({ sent: 2, failed: 0, skipped: 2, leftOut: 0 });
+      expect(mixed.stop).to.equal(undefined);
+      const iosAlone = await delivery.deliver(ctx, { planned: 2, credentialsVersion: 0 }, [device(3, 'ios'), device(4, 'ios')], { askedApple: false }, silentLogger());
+      expect(iosAlone).to.include({ sent: 0, failed: 0, skipped: 2, leftOut: 0 });
+      expect(iosAlone.stop).to.equal(undefined);
+      expect(apns.stats().requests).to.equal(0);
+      expect(fcm.stats().byStatus).to.deep.equal({ 200: 2 });
+      // Neither credential: the send stops, as before Android (nothing failed).
+      await setFcmCredentials(env.pool, app.id, null);
+      const neither = await delivery.deliver(ctx, { planned: 2, credentialsVersion: 0 }, [device(5, 'ios'), device(3, 'android')], { askedApple: false }, silentLogger());
+      expect(neither).to.include({ sent: 0, failed: 0 });
+      expect(neither.stop).to.be.a('string');
+    } finally {
+      await Promise.all([clients.close(), fcmClients.close()]);
+    }
   });
 });
