@@ -70,7 +70,8 @@ export function createFcmClient(target: FcmTarget, opts: FcmClientOptions = {}):
   }
 
   return {
-    send: (messages) => {
+    send: async (messages) => {
+      if (!messages.length) return [];
       const bearer = tokenOr('', () => target.tokens.current());
       return Promise.all(messages.map((m) => sendOne(m, bearer)));
     },
