@@ -8,12 +8,13 @@
 // `--fcm-gateway URL --fcm-gateway-ca FILE --fcm-service-account FILE`: the devices are Android
 // installs of an App with that service account (its token_uri as the file says), delivered through
 // that FCM stand-in (e.g. `herald fcm-sim`; `--fcm-gateway-pid` measures its CPU), with the same
-// JSON lines; the ceiling is then h2load's against its messages:send.
+// JSON lines; the ceiling is then h2load's against its messages:send. `--fcm-share 0.5`: half the
+// devices Android (by seq), half iOS to the Go sink, one segment send keeping both gateways busy.
 //
 //   npx tsx bench/delivery/run.ts [--devices 1000000] [--senders 1,2] [--concurrency 8]
 //        [--connections 2] [--streams 1000] [--h2load-n 300000] [--keep-db]
 //        [--gateway URL --gateway-ca FILE] [--client lean|node-apn] [--events] [--proxy]
-//        [--fcm-gateway URL --fcm-gateway-ca FILE --fcm-service-account FILE [--fcm-gateway-pid PID] [--fcm-connections 4]]
+//        [--fcm-gateway URL --fcm-gateway-ca FILE --fcm-service-account FILE [--fcm-gateway-pid PID] [--fcm-connections 4] [--fcm-share 1]]
 //
 // Needs PostgreSQL, Redis and NATS on their usual ports (as the tests do). Prints one line per
 // run and a summary; never part of `make test`.
@@ -54,9 +55,13 @@ const { values } = parseArgs({
     'fcm-service-account': { type: 'string' },
     'fcm-gateway-pid': { type: 'string' },
     'fcm-connections': { type: 'string', default: '4' },
+    'fcm-share': { type: 'string', default: '1' },
   },
 });
 const FCM = values['fcm-gateway'];
+/** The part of the devices that are Android (by seq, every device alike otherwise); the rest go to the APNs sink, both at once. */
+const FCM_PERCENT = Math.round(Number(values['fcm-share']) * 100);
+if (!(FCM_PERCENT >= 0 && FCM_PERCENT <= 100)) throw new Error('--fcm-share must be between 0 and 1');
 if (FCM && !values['fcm-service-account']) throw new Error('--fcm-gateway needs --fcm-service-account FILE');
 const DEVICES = Number(values.devices);
 const DB = FCM ? `herald_bench_delivery_android_${DEVICES}` : `herald_bench_delivery_${DEVICES}`;
@@ -78,7 +83,10 @@ async function prepareDatabase(): Promise<{ appId: string; apiKey: string }> {
   }).then(async (app) => {
     if (FCM) {
       const pool = createPool(dbUrl, { max: 1, statementTimeoutMs: 0 });
-      await pool.query("UPDATE subscriptions SET platform = 'android' WHERE app_id = $1 AND platform <> 'android'", [app.appId]);
+      await pool.query(
+        "UPDATE subscriptions SET platform = CASE WHEN seq % 100 < $2 THEN 'android' ELSE 'ios' END WHERE app_id = $1 AND platform <> CASE WHEN seq % 100 < $2 THEN 'android' ELSE 'ios' END",
+        [app.appId, FCM_PERCENT],
+      );
       await pool.end();
     }
     return app;
@@ -180,8 +188,9 @@ async function ceiling(sim: { port: number }): Promise<{ perSecond: number; raw:
 }
 
 const { appId, apiKey } = await prepareDatabase();
-const goSink = values.gateway || FCM ? undefined : await startGoSink({ maxStreams: 1000 });
-// Android: the APNs gateway is unused (every device is Android); the FCM stand-in's CPU is the sink's.
+const goSink = values.gateway || (FCM && FCM_PERCENT === 100) ? undefined : await startGoSink({ maxStreams: 1000 });
+// All Android: the APNs gateway is unused; the FCM stand-in's CPU is the sink's. Mixed: the Go
+// sink's CPU is the sink's (the stand-in's is not read).
 const sim = goSink ?? (FCM
   ? { url: values.gateway ?? 'https://127.0.0.1:9', port: 9, caFile: values['gateway-ca'] ?? '', pid: values['fcm-gateway-pid'] ? Number(values['fcm-gateway-pid']) : undefined }
   : { url: values.gateway!, port: Number(new URL(values.gateway!).port || 443), caFile: values['gateway-ca'] ?? '', pid: undefined });
