@@ -27,7 +27,6 @@ export class FcmCredentialsUnusableError extends Error {
 interface Known {
   version: string;
   client: FcmClient;
-  tokens: FcmAccessTokens;
 }
 
 export class FcmClients {
@@ -61,7 +60,7 @@ export class FcmClients {
     }
     const client = createFcmClient({ projectId: account.projectId, url: this.settings.url, ca: this.settings.ca, tokens }, { ...this.settings.client, logger: this.logger });
     if (known) this.drop(appId, known);
-    this.clients.set(appId, { version, client, tokens });
+    this.clients.set(appId, { version, client });
     return client;
   }
 
@@ -75,11 +74,6 @@ export class FcmClients {
   async accepted(appId: string): Promise<void> {
     if (!this.refusedApps.delete(appId)) return;
     await clearFcmRefusal(this.db, appId);
-  }
-
-  /** Access tokens minted by this process for the App (the "one per App per hour"). */
-  minted(appId: string): number {
-    return this.clients.get(appId)?.tokens.minted ?? 0;
   }
 
   private drop(appId: string, known: Known): void {
