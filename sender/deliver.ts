@@ -52,7 +52,7 @@ export class Delivery {
 
   /** The gateways' answers for the devices, counted. `asked.askedApple` is set once a gateway decided on one. */
   async deliver(send: SendContext, claimed: Pick<ClaimedChunk, 'planned' | 'credentialsVersion'>, devices: Device[], asked: { askedApple: boolean }, log: Logger): Promise<ChunkOutcome> {
-    const { ios, android } = byPlatform(devices);
+    const { ios, android } = byPlatform(devices, send.request.platforms);
     // FCM's client when there are Android devices, or iOS ones of an App without APNs credentials
     // (whether it has FCM ones decides between skipping them and stopping the send).
     const fcm = android.length || (ios.length && !send.app.hasCredentials) ? await this.fcmClient(send) : undefined;

@@ -10,13 +10,23 @@ import { CredentialsUnusableError, type ApnsClients } from '../core/apns/clients
 import type { FcmMessage } from '../core/fcm/types.js';
 import { buildFcmMessage, fcmRequestBody } from '../core/payload/fcm-message.js';
 import { pickLanguage } from '../core/payload/language.js';
+import type { Platform } from '../core/send-model/request.js';
 import { payloadFor, payloadWithoutChannel, type SendContext } from './send-cache.js';
 
-/** The chunk's devices by gateway, each in the chunk's order. */
-export function byPlatform(devices: Device[]): { ios: Device[]; android: Device[] } {
+/**
+ * The chunk's devices by gateway, each in the chunk's order. A platform the send leaves out
+ * (`isIos` / `isAndroid` false: `platforms`) gets none, whatever loaded them: they are skipped.
+ */
+export function byPlatform(devices: Device[], platforms?: readonly Platform[]): { ios: Device[]; android: Device[] } {
   const ios: Device[] = [];
   const android: Device[] = [];
-  for (const d of devices) (d.platform === 'android' ? android : ios).push(d);
+  const iosToo = !platforms || platforms.includes('ios');
+  const androidToo = !platforms || platforms.includes('android');
+  for (const d of devices) {
+    if (d.platform === 'android') {
+      if (androidToo) android.push(d);
+    } else if (iosToo) ios.push(d);
+  }
   return { ios, android };
 }
 

@@ -204,12 +204,12 @@ describe('delivery: Android through FCM beside iOS through APNs', function () {
   // (issue 39's "neither credential is a draft": the API's part), so the sender's own rule is driven
   // here through its Delivery, with the real simulators and store.
   it('an App with FCM credentials only: the sender skips its iOS devices (even in a chunk of iOS devices alone) and sends its Android ones', async () => {
-    const { app } = await appWith();
+    const { app, key: appKey } = await appWith();
     await setCredentials(env.pool, app.id, null);
     const fcmOnly = (await getApp(env.pool, app.id))!;
     expect(fcmOnly.hasCredentials).to.equal(false);
     const ca = await readFile(fcm.caFile, 'utf8');
-    const clients = new ApnsClients(env.pool, { url: apns.url }, silentLogger());
+    const clients = new ApnsClients(env.pool, { url: apns.url, ca: await readFile(apns.caFile, 'utf8') }, silentLogger());
     const fcmClients = new FcmClients(env.pool, { url: fcm.url, ca }, silentLogger());
     try {
       const delivery = new Delivery({ logger: silentLogger(), metrics: createSenderMetrics(), clients, fcm: fcmClients, settings: { maxAttempts: 2, gatewayHoldMs: 10_000, backoff: { baseMs: 10, maxMs: 10 } }, stopping: () => false });
@@ -224,7 +224,14 @@ describe('delivery: Android through FCM beside iOS through APNs', function () {
       expect(iosAlone.stop).to.equal(undefined);
       expect(apns.stats().requests).to.equal(0);
       expect(fcm.stats().byStatus).to.deep.equal({ 200: 2 });
+      // A send narrowed to iOS (isAndroid false): its Android devices are skipped whatever loaded them.
+      const narrowed = { ...ctx, request: { ...request, platforms: ['ios' as const] }, app: { ...fcmOnly, hasCredentials: true } };
+      await setCredentials(env.pool, app.id, { kind: 'token', keyId: 'KEY0000001', teamId: 'TEAM000001', material: Buffer.from(appKey.privateKeyP8) });
+      const iosOnly = await delivery.deliver(narrowed, { planned: 2, credentialsVersion: 1 }, [device(6, 'ios'), device(4, 'android')], { askedApple: false }, silentLogger());
+      expect(iosOnly).to.include({ sent: 1, failed: 0, skipped: 1 });
+      expect(fcm.stats().byStatus).to.deep.equal({ 200: 2 });
       // Neither credential: the send stops, as before Android (nothing failed).
+      await setCredentials(env.pool, app.id, null);
       await setFcmCredentials(env.pool, app.id, null);
       const neither = await delivery.deliver(ctx, { planned: 2, credentialsVersion: 0 }, [device(5, 'ios'), device(3, 'android')], { askedApple: false }, silentLogger());
       expect(neither).to.include({ sent: 0, failed: 0 });
