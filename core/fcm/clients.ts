@@ -10,6 +10,7 @@ import { FcmKeyError } from './assertion.js';
 import { createFcmClient } from './client.js';
 import { clearFcmRefusal, recordFcmRefusal } from './refusals.js';
 import type { FcmClient, FcmClientOptions } from './types.js';
+import type { FleetTokenSource } from '../gateway/fleet-token.js';
 
 export interface FcmSettings {
   /** HERALD_FCM_URL: overrides https://fcm.googleapis.com (the simulator). */
@@ -17,6 +18,12 @@ export interface FcmSettings {
   /** Content of HERALD_FCM_CA_FILE: trusted for FCM and for the token endpoint. */
   ca?: string;
   client?: Omit<FcmClientOptions, 'logger'>;
+  /**
+   * The App's access tokens. Default: minted in this process (`FcmAccessTokens`, one per App
+   * client). The fleet-wide store (one token per App for every process, core/gateway/) plugs in
+   * here, wrapping the in-process source it is given as its minter.
+   */
+  tokens?: (appId: string, inProcess: FcmAccessTokens) => FleetTokenSource;
 }
 
 /** The App's service account could not make a client (a key that does not load). */
@@ -58,7 +65,8 @@ export class FcmClients {
       if (error instanceof FcmKeyError) throw new FcmCredentialsUnusableError(error.message);
       throw error;
     }
-    const client = createFcmClient({ projectId: account.projectId, url: this.settings.url, ca: this.settings.ca, tokens }, { ...this.settings.client, logger: this.logger });
+    const source = this.settings.tokens ? this.settings.tokens(appId, tokens) : tokens;
+    const client = createFcmClient({ projectId: account.projectId, url: this.settings.url, ca: this.settings.ca, tokens: source }, { ...this.settings.client, logger: this.logger });
     if (known) this.drop(appId, known);
     this.clients.set(appId, { version, client });
     return client;
