@@ -14,6 +14,7 @@ COPY tsconfig.json tsconfig.build.json ./
 # (*.test.ts) beside them: those import test/ and tools/, which are not in the build context.
 COPY api ./api
 COPY apns-sim ./apns-sim
+COPY fcm-sim ./fcm-sim
 COPY cli ./cli
 COPY controller ./controller
 COPY core ./core

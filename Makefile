@@ -46,14 +46,14 @@ dev: deps
 test: typecheck lint-regex lint-docs test-unit test-integration test-security test-dashboard test-kube test-chart test-node test-e2e test-faults
 
 test-unit: deps
-	$(MOCHA) 'api/**/*.test.ts' 'core/**/*.test.ts' 'sender/**/*.test.ts' 'controller/**/*.test.ts' 'cli/**/*.test.ts' 'apns-sim/**/*.test.ts'
+	$(MOCHA) 'api/**/*.test.ts' 'core/**/*.test.ts' 'sender/**/*.test.ts' 'controller/**/*.test.ts' 'cli/**/*.test.ts' 'apns-sim/**/*.test.ts' 'fcm-sim/**/*.test.ts'
 
 ## test-integration: two files at a time — each has its own database, stream names and Redis
 ## prefix (test/env), and most of their time is waiting on PostgreSQL, NATS and the simulator
 ## (8 min one at a time on a 2-core machine, 5.5 min two at a time)
 test-integration: services
 	bash bench/sink/build.sh >/dev/null   # the Go HTTP/2 sink of test/apns/lean-peers.test.ts
-	$(MOCHA) --parallel --jobs 2 --spec 'test/api/**/*.test.ts' --spec 'test/cli/**/*.test.ts' --spec 'test/store/**/*.test.ts' --spec 'test/limits/**/*.test.ts' --spec 'test/apns/**/*.test.ts' --spec 'test/net/**/*.test.ts' --spec 'test/delivery/**/*.test.ts'
+	$(MOCHA) --parallel --jobs 2 --spec 'test/api/**/*.test.ts' --spec 'test/cli/**/*.test.ts' --spec 'test/store/**/*.test.ts' --spec 'test/limits/**/*.test.ts' --spec 'test/apns/**/*.test.ts' --spec 'test/fcm/**/*.test.ts' --spec 'test/net/**/*.test.ts' --spec 'test/delivery/**/*.test.ts'
 
 ## lint-docs: every link of README.md and docs/ names a file of this repository
 lint-docs: deps

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { APNS_SIM_USAGE } from '../apns-sim/command.js';
+import { FCM_SIM_USAGE } from '../fcm-sim/command.js';
 import { KEY_SCOPES, SCOPE_MEANINGS } from '../core/apps/keys.js';
 
 interface CommandHelp {
@@ -24,6 +25,7 @@ export const COMMANDS: CommandHelp[] = [
   { words: ['migrate'], synopsis: 'herald migrate', summary: 'apply database migrations', page: 'Applies the schema migrations HERALD_DATABASE_URL lacks, each once, then exits.' },
   { words: ['dev'], synopsis: 'herald dev', summary: 'everything in one process, for a laptop', page: 'api, sender and scheduler in one process, with the APNs simulator unless HERALD_APNS_URL is set. `make dev` starts the services and a demo app first.' },
   { words: ['apns-sim'], synopsis: 'herald apns-sim [flags]', summary: "an APNs provider-API simulator", page: APNS_SIM_USAGE.split('\n').slice(1).join('\n') },
+  { words: ['fcm-sim'], synopsis: 'herald fcm-sim [flags]', summary: 'an FCM HTTP v1 and token endpoint simulator', page: FCM_SIM_USAGE.split('\n').slice(1).join('\n') },
   {
     words: ['apps', 'apply'],
     synopsis: 'herald apps apply -f FILE',

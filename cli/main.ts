@@ -36,6 +36,9 @@ async function main(argv: string[]): Promise<void> {
   if (argv[0] === 'apns-sim') {
     return (await import('./commands/apns-sim.js')).runApnsSim(argv.slice(1)); // it parses its own flags
   }
+  if (argv[0] === 'fcm-sim') {
+    return (await import('./commands/fcm-sim.js')).runFcmSim(argv.slice(1));
+  }
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
   const [command, sub, ...rest] = positionals;
   if (values.version || (command === 'version' && !sub)) return void process.stdout.write(`herald ${version()}\n`);

@@ -43,6 +43,12 @@ export interface Config {
   apnsCaFile?: string;
   /** Apple's channel management host for broadcast push (issue 29): overrides Apple's for the App's environment. */
   apnsBroadcastUrl?: string;
+  /** HERALD_FCM_URL: overrides https://fcm.googleapis.com (fcm-sim; issue 39). */
+  fcmUrl?: string;
+  /** HERALD_FCM_CA_FILE: a CA trusted for FCM and for the service accounts' token endpoint. */
+  fcmCaFile?: string;
+  /** HERALD_FCM_CONNECTIONS: HTTP/2 connections per App to FCM (about 100 streams each). */
+  fcmConnections: number;
   /** YAML file of App manifests, when no cluster is used. */
   appsFile?: string;
   /** Hosts an event destination may reach over plain http (HERALD_EVENT_HTTP_HOSTS); every other is https only. */
@@ -192,6 +198,9 @@ export function loadConfig(env: Env): Readonly<Config> {
     apnsSandboxUrl: optional(env, 'HERALD_APNS_SANDBOX_URL'),
     apnsCaFile: optional(env, 'HERALD_APNS_CA_FILE'),
     apnsBroadcastUrl: optional(env, 'HERALD_APNS_BROADCAST_URL'),
+    fcmUrl: optional(env, 'HERALD_FCM_URL'),
+    fcmCaFile: optional(env, 'HERALD_FCM_CA_FILE'),
+    fcmConnections: integer(env, 'HERALD_FCM_CONNECTIONS', 4, 1, 64),
     appsFile: optional(env, 'HERALD_APPS_FILE'),
     // Host names or addresses, compared lower case with a URL's host (core/events/destination-url.ts).
     eventHttpHosts: Object.freeze((optional(env, 'HERALD_EVENT_HTTP_HOSTS') ?? '').split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== '')),

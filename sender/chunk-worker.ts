@@ -19,6 +19,7 @@ import type { Logger } from '../core/log.js';
 import type { ClaimedChunk, Lane } from '../core/delivery/claim.js';
 import { loadChunkDevices, recordChunk } from '../core/delivery/chunks.js';
 import type { ApnsClients } from '../core/apns/clients.js';
+import type { FcmClients } from '../core/fcm/clients.js';
 import type { Work } from './claim-loop.js';
 import { Delivery } from './deliver.js';
 import { ChunkLease } from './lease.js';
@@ -56,6 +57,8 @@ export interface WorkerDeps {
   logger: Logger;
   metrics: SenderMetrics;
   clients: ApnsClients;
+  /** The FCM gateway's clients (one per App); absent: Android devices are skipped. */
+  fcm?: FcmClients;
   throttle?: Throttle;
   settings: WorkerSettings;
   /** True once the sender is stopping: throttle waits end with a hand-back instead. */

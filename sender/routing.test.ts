@@ -4,7 +4,7 @@ import type { Device } from '../core/delivery/chunks.js';
 import { validate } from '../core/validation/helpers.test-support.js';
 import type { ApnsClient } from '../core/apns/types.js';
 import { CredentialsUnusableError, type ApnsClients } from '../core/apns/clients.js';
-import { routeMessages } from './routing.js';
+import { byPlatform, fcmMessages, routeMessages } from './routing.js';
 import type { SendContext } from './send-cache.js';
 
 const app = { id: 'app-1', environment: 'production' } as AppRecord;
@@ -65,5 +65,32 @@ describe("routeMessages: each device to its own environment's gateway", () => {
     const c = clients();
     expect(await routeMessages(c, send(), 0, [])).to.deep.equal([]);
     expect(c.asked).to.deep.equal([]);
+  });
+});
+
+describe('byPlatform', () => {
+  const d = (token: string, platform?: 'ios' | 'android') => ({ entry: token, subscriptionId: token, token, language: null, environment: null, ...(platform ? { platform } : {}) });
+  const devices = [d('i1'), d('a1', 'android'), d('i2', 'ios'), d('a2', 'android')];
+  const tokens = (r: { ios: Array<{ token: string }>; android: Array<{ token: string }> }) => [r.ios.map((x) => x.token), r.android.map((x) => x.token)];
+
+  it('splits by subscriptions.platform (absent is iOS), keeping the chunk order; a platform the send leaves out gets none', () => {
+    expect(tokens(byPlatform(devices))).to.deep.equal([['i1', 'i2'], ['a1', 'a2']]);
+    expect(tokens(byPlatform(devices, ['ios', 'android']))).to.deep.equal([['i1', 'i2'], ['a1', 'a2']]);
+    expect(tokens(byPlatform(devices, ['ios']))).to.deep.equal([['i1', 'i2'], []]);
+    expect(tokens(byPlatform(devices, ['android']))).to.deep.equal([[], ['a1', 'a2']]);
+  });
+});
+
+describe('fcmMessages', () => {
+  it('one messages:send body per device: its token, its language, one message serialised per language', () => {
+    const ctx: SendContext = { sendId: 9, request: validate({ contents: { en: 'Hello', fr: 'Bonjour' } }), app, payloads: new Map(), at: Date.now() };
+    const bodies = fcmMessages(ctx, [device(1, null, 'fr'), device(2, null, 'en'), device(3, null, 'fr-CA')]).map((m) => ({ token: m.token, body: JSON.parse(m.body) }));
+    expect(bodies.map((b) => [b.token, b.body.message.token, b.body.message.notification.body])).to.deep.equal([
+      ['tok-1', 'tok-1', 'Bonjour'],
+      ['tok-2', 'tok-2', 'Hello'],
+      ['tok-3', 'tok-3', 'Bonjour'],
+    ]);
+    expect(JSON.parse(bodies[0].body.message.data.custom)).to.deep.equal({ i: '9' });
+    expect([...ctx.payloads.keys()].filter((k) => k.startsWith('\0fcm:'))).to.have.length(3); // by device language, as APNs payloads are
   });
 });

@@ -14,6 +14,7 @@ import { startScheduler } from '../core/send/scheduler.js';
 import { chunkBacklog } from '../core/delivery/claim.js';
 import { subscribeWake } from '../core/delivery/wake.js';
 import { ApnsClients, type ApnsSettings } from '../core/apns/clients.js';
+import { FcmClients, type FcmSettings } from '../core/fcm/clients.js';
 import { ChunkWorker, DEFAULT_WORKER_SETTINGS, type WorkerSettings } from './chunk-worker.js';
 import { runClaimLoop } from './claim-loop.js';
 import { channelSweepObserver, createSenderMetrics, dispatchObserver, type SenderMetrics } from './metrics.js';
@@ -31,6 +32,8 @@ export interface SenderOptions {
   redis?: Redis;
   redisPrefix?: string;
   apns: ApnsSettings;
+  /** The FCM gateway (HERALD_FCM_URL, HERALD_FCM_CA_FILE); absent: Android devices are skipped. */
+  fcm?: FcmSettings;
   /** Chunks worked at once. */
   concurrency?: number;
   /**
@@ -74,6 +77,7 @@ export async function startSender(opts: SenderOptions): Promise<Sender> {
   const settings: WorkerSettings = { ...DEFAULT_WORKER_SETTINGS, ...opts.worker };
   const metrics = opts.metrics ?? createSenderMetrics({ lag: () => chunkBacklog(pool), destinations: (limit) => destinationHealthForMetrics(pool, limit) });
   const clients = new ApnsClients(pool, opts.apns, logger);
+  const fcm = opts.fcm ? new FcmClients(pool, opts.fcm, logger) : undefined;
   if (!opts.redis) logger.warn('no Redis: throttle_rate_per_minute is not applied by this sender');
   let stopping = false;
   const workerDeps = {
@@ -81,6 +85,7 @@ export async function startSender(opts: SenderOptions): Promise<Sender> {
     logger,
     metrics,
     clients,
+    fcm,
     throttle: opts.redis ? createThrottle(opts.redis, opts.redisPrefix ?? 'herald:') : undefined,
     settings,
     stopping: () => stopping,
@@ -122,7 +127,7 @@ export async function startSender(opts: SenderOptions): Promise<Sender> {
       await scheduler.stop();
       await dispatcher?.stop();
       await stopRelay();
-      await Promise.all([clients.close(), laneClients?.close()]);
+      await Promise.all([clients.close(), laneClients?.close(), fcm?.close()]);
     },
   };
 }

@@ -5,11 +5,17 @@
 // (its CPU is then not measured). Beside it, the sink's ceiling measured with h2load.
 // `--proxy`: the api and senders reach the sink through a CONNECT proxy in a process of its own
 // (HTTPS_PROXY; the sink's name, sink.herald.test, resolves only there), its CPU printed apart.
+// `--fcm-gateway URL --fcm-gateway-ca FILE --fcm-service-account FILE`: the devices are Android
+// installs of an App with that service account (its token_uri as the file says), delivered through
+// that FCM stand-in (e.g. `herald fcm-sim`; `--fcm-gateway-pid` measures its CPU), with the same
+// JSON lines; the ceiling is then h2load's against its messages:send. `--fcm-share 0.5`: half the
+// devices Android (by seq), half iOS to the Go sink, one segment send keeping both gateways busy.
 //
 //   npx tsx bench/delivery/run.ts [--devices 1000000] [--senders 1,2] [--concurrency 8]
 //        [--connections 2] [--streams 1000] [--h2load-n 300000] [--keep-db]
 //        [--gateway URL --gateway-ca FILE] [--client lean|node-apn] [--events] [--proxy]
 //        [--sink-delay MS] [--sink-streams 1000]
+//        [--fcm-gateway URL --fcm-gateway-ca FILE --fcm-service-account FILE [--fcm-gateway-pid PID] [--fcm-connections 4] [--fcm-share 1]]
 //
 // `--sink-delay MS`: the sink answers each device after MS (Apple's 40–100 ms round trip);
 // `--sink-streams N`: the streams it allows a connection (Apple: about 500). `--connections`
@@ -19,7 +25,7 @@
 // run and a summary; never part of `make test`.
 import { spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isFinalStatus } from '../../core/send-model/states.js';
@@ -31,6 +37,8 @@ import { benchDatabaseUrl, cpuSeconds, prepareBenchApp } from '../support/bench-
 import { ProviderTokenSigner } from '../../core/apns/index.js';
 import { startGoSink } from '../sink/launch.js';
 import { spawnHerald } from '../support/herald-process.js';
+import { setFcmCredentials } from '../../core/fcm/credentials-store.js';
+import { FcmAccessTokens } from '../../core/fcm/access-token.js';
 
 const { values } = parseArgs({
   options: {
@@ -49,10 +57,21 @@ const { values } = parseArgs({
     client: { type: 'string', default: 'lean' },
     events: { type: 'boolean', default: false },
     proxy: { type: 'boolean', default: false },
+    'fcm-gateway': { type: 'string' },
+    'fcm-gateway-ca': { type: 'string' },
+    'fcm-service-account': { type: 'string' },
+    'fcm-gateway-pid': { type: 'string' },
+    'fcm-connections': { type: 'string', default: '4' },
+    'fcm-share': { type: 'string', default: '1' },
   },
 });
+const FCM = values['fcm-gateway'];
+/** The part of the devices that are Android (by seq, every device alike otherwise); the rest go to the APNs sink, both at once. */
+const FCM_PERCENT = Math.round(Number(values['fcm-share']) * 100);
+if (!(FCM_PERCENT >= 0 && FCM_PERCENT <= 100)) throw new Error('--fcm-share must be between 0 and 1');
+if (FCM && !values['fcm-service-account']) throw new Error('--fcm-gateway needs --fcm-service-account FILE');
 const DEVICES = Number(values.devices);
-const DB = `herald_bench_delivery_${DEVICES}`;
+const DB = FCM ? `herald_bench_delivery_android_${DEVICES}` : `herald_bench_delivery_${DEVICES}`;
 const dbUrl = benchDatabaseUrl(DB);
 const PREFIX = `BENCH${Date.now().toString(36)}`;
 
@@ -63,6 +82,21 @@ async function prepareDatabase(): Promise<{ appId: string; apiKey: string }> {
   return prepareBenchApp(DB, DEVICES, async (pool, appId) => {
     await pool.query('DELETE FROM event_destinations WHERE app_id = $1', [appId]);
     if (values.events) await pool.query(`INSERT INTO event_destinations (app_id, name, url, secret) VALUES ($1, 'bench', 'https://events.invalid/', '\\x00')`, [appId]);
+    if (FCM) {
+      // Android: the App's service account, and (once the devices are in) every install an Android one.
+      const sa = JSON.parse(await readFile(values['fcm-service-account']!, 'utf8')) as Record<string, string>;
+      await setFcmCredentials(pool, appId, { projectId: sa.project_id, clientEmail: sa.client_email, privateKey: sa.private_key, tokenUri: sa.token_uri });
+    }
+  }).then(async (app) => {
+    if (FCM) {
+      const pool = createPool(dbUrl, { max: 1, statementTimeoutMs: 0 });
+      await pool.query(
+        "UPDATE subscriptions SET platform = CASE WHEN seq % 100 < $2 THEN 'android' ELSE 'ios' END WHERE app_id = $1 AND platform <> CASE WHEN seq % 100 < $2 THEN 'android' ELSE 'ios' END",
+        [app.appId, FCM_PERCENT],
+      );
+      await pool.end();
+    }
+    return app;
   });
 }
 
@@ -93,6 +127,7 @@ async function runOnce(senders: number, sim: { url: string; caFile: string; pid?
     ...(values.connections ? { HERALD_APNS_CONNECTIONS: values.connections } : {}),
     HERALD_APNS_MAX_STREAMS: values.streams!,
     HERALD_APNS_CLIENT: values.client!,
+    ...(FCM ? { HERALD_FCM_URL: FCM, HERALD_FCM_CA_FILE: values['fcm-gateway-ca'] ?? '', HERALD_FCM_CONNECTIONS: values['fcm-connections']! } : {}),
     ...(proxy ? { HTTPS_PROXY: proxy.url, HERALD_APNS_URL: proxy.gateway } : {}),
   };
   const api = await spawnHerald(['api'], env, /^listening \d+/);
@@ -130,7 +165,22 @@ async function runOnce(senders: number, sim: { url: string; caFile: string; pid?
   return { senders, devices: body.estimate, sent: row.sent, failed: row.failed, seconds, perSecond: row.sent / seconds, senderCpuSeconds: cpu.reduce((a, b) => a + b, 0), sinkCpuSeconds: simCpu, proxyCpuSeconds: proxyCpu };
 }
 
+/** h2load against the FCM stand-in's messages:send, with an access token of the service account. */
+async function fcmCeiling(): Promise<{ perSecond: number; raw: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'herald-h2load-'));
+  const payload = join(dir, 'message.json');
+  const sa = JSON.parse(await readFile(values['fcm-service-account']!, 'utf8')) as Record<string, string>;
+  await writeFile(payload, JSON.stringify({ message: { token: 'ab'.repeat(32), notification: { body: 'Your order has shipped' }, android: { priority: 'HIGH' }, data: { custom: '{"i":"1"}' } } }));
+  const ca = values['fcm-gateway-ca'] ? await readFile(values['fcm-gateway-ca'], 'utf8') : undefined;
+  const token = await new FcmAccessTokens({ projectId: sa.project_id, clientEmail: sa.client_email, privateKey: sa.private_key, tokenUri: sa.token_uri }, { ca }).current();
+  const args = ['-n', values['h2load-n']!, '-c', values['h2load-c']!, '-m', '100', '-d', payload, '-H', 'content-type: application/json', '-H', `authorization: Bearer ${token.value}`, `${FCM}/v1/projects/${sa.project_id}/messages:send`];
+  const out = spawnSync('h2load', args, { encoding: 'utf8' });
+  const m = /finished in [\d.]+m?s, ([\d.]+) req\/s/.exec(out.stdout);
+  return { perSecond: m ? Number(m[1]) : Number.NaN, raw: out.stdout.split('\n').filter((l) => /finished in|status codes|requests:/.test(l)).join(' | ') };
+}
+
 async function ceiling(sim: { port: number }): Promise<{ perSecond: number; raw: string }> {
+  if (FCM) return fcmCeiling();
   const dir = await mkdtemp(join(tmpdir(), 'herald-h2load-'));
   const payload = join(dir, 'payload.json');
   await writeFile(payload, JSON.stringify({ aps: { alert: { body: 'Your order has shipped' }, sound: 'default' }, custom: { i: '1' } }));
@@ -145,8 +195,12 @@ async function ceiling(sim: { port: number }): Promise<{ perSecond: number; raw:
 }
 
 const { appId, apiKey } = await prepareDatabase();
-const goSink = values.gateway ? undefined : await startGoSink({ maxStreams: Number(values['sink-streams']), delayMs: Number(values['sink-delay']) });
-const sim = goSink ?? { url: values.gateway!, port: Number(new URL(values.gateway!).port || 443), caFile: values['gateway-ca'] ?? '', pid: undefined };
+const goSink = values.gateway || (FCM && FCM_PERCENT === 100) ? undefined : await startGoSink({ maxStreams: Number(values['sink-streams']), delayMs: Number(values['sink-delay']) });
+// All Android: the APNs gateway is unused; the FCM stand-in's CPU is the sink's. Mixed: the Go
+// sink's CPU is the sink's (the stand-in's is not read).
+const sim = goSink ?? (FCM
+  ? { url: values.gateway ?? 'https://127.0.0.1:9', port: 9, caFile: values['gateway-ca'] ?? '', pid: values['fcm-gateway-pid'] ? Number(values['fcm-gateway-pid']) : undefined }
+  : { url: values.gateway!, port: Number(new URL(values.gateway!).port || 443), caFile: values['gateway-ca'] ?? '', pid: undefined });
 const proxy = values.proxy ? await startProxy(sim.url) : undefined;
 const results = [];
 for (const n of values.senders!.split(',').map(Number)) {

@@ -1,6 +1,8 @@
 // `herald dev`: every role in one process for a laptop: the api, a sender (which also fires due
 // scheduled sends and runs the outbox relay) and, when HERALD_APNS_URL is not set, the APNs
-// simulator as the gateway, so a send made with curl is delivered end to end.
+// simulator as the gateway, so a send made with curl is delivered end to end; likewise fcm-sim for
+// Android when HERALD_FCM_URL is not set (its token endpoint on 2202, for a demo service account's
+// token_uri: https://127.0.0.1:2202/token).
 import type { Runtime } from '../runtime.js';
 import { runApi } from './api.js';
 import { runSender } from './sender.js';
@@ -19,6 +21,13 @@ export async function runDev(rt: Runtime): Promise<void> {
     senderRt = { ...rt, config: Object.freeze({ ...rt.config, apnsUrl: sim.url, apnsCaFile: sim.caFile, apnsBroadcastUrl: rt.config.apnsBroadcastUrl ?? sim.managementUrl }) };
     apiRt = senderRt;
     rt.onShutdown('apns simulator', () => sim.close());
+  }
+  if (!rt.config.fcmUrl) {
+    const { startFcmSim } = await import('../../fcm-sim/index.js');
+    const sim = await startFcmSim({ certDir: '.herald/fcm-sim', port: 2201, tokenPort: 2202, controlPort: 2203, logger: rt.logger.child({ component: 'fcm-sim' }) });
+    process.stdout.write(`FCM simulator: what Google would receive is at ${sim.controlUrl}/deliveries?limit=20 (token_uri ${sim.tokenUri})\n\n`);
+    senderRt = { ...senderRt, config: Object.freeze({ ...senderRt.config, fcmUrl: sim.url, fcmCaFile: sim.caFile }) };
+    rt.onShutdown('fcm simulator', () => sim.close());
   }
   await runSender(senderRt);
   await runApi(apiRt);

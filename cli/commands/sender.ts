@@ -55,6 +55,11 @@ export async function startSenderRole(rt: Runtime, opts: { serveMetrics?: boolea
       ca: config.apnsCaFile ? readFileSync(config.apnsCaFile, 'utf8') : undefined,
       client: { adapter: config.apnsClient, connections: config.apnsConnections, maxConcurrentStreams: config.apnsMaxStreams, dialer: rt.dialer, providerTokens: providerTokens.source },
     },
+    fcm: {
+      url: config.fcmUrl,
+      ca: config.fcmCaFile ? readFileSync(config.fcmCaFile, 'utf8') : undefined,
+      client: { connections: config.fcmConnections, dialer: rt.dialer },
+    },
     worker: {
       leaseMs: config.senderLeaseMs,
       maxChunkStarts: config.senderMaxChunkStarts,

@@ -43,9 +43,9 @@ export async function loadChunkDevices(db: Queryable, app: AppRecord, req: SendR
     const token = deviceTokenColumn(target, params);
     const res = await db.query<Device>(
       byId
-        ? `SELECT s.id::text AS entry, s.id::text AS "subscriptionId", s.seq::text AS seq, ${token} AS token, s.language, s.environment FROM subscriptions s
+        ? `SELECT s.id::text AS entry, s.id::text AS "subscriptionId", s.seq::text AS seq, ${token} AS token, s.language, s.environment, s.platform FROM subscriptions s
             WHERE s.app_id = $1 AND s.subscribed AND s.id = ANY($2::uuid[])${narrowed}`
-        : `SELECT s.external_id AS entry, s.id::text AS "subscriptionId", s.seq::text AS seq, ${token} AS token, s.language, s.environment FROM subscriptions s
+        : `SELECT s.external_id AS entry, s.id::text AS "subscriptionId", s.seq::text AS seq, ${token} AS token, s.language, s.environment, s.platform FROM subscriptions s
             WHERE s.app_id = $1 AND s.subscribed AND s.external_id = ANY($2::text[])${narrowed}
            ORDER BY s.seq`,
       params.values,
@@ -59,13 +59,13 @@ export async function loadChunkDevices(db: Queryable, app: AppRecord, req: SendR
   // A timezone send's chunk: the devices of its zone only (timezone.ts).
   const zone = bounds.zone ? ` AND s.timezone IS NOT DISTINCT FROM ${params.add(bounds.zone.timezone)}::text` : '';
   const token = deviceTokenColumn(target, params);
-  const res = await db.query<{ seq: number; id: string; token: string; language: string | null; environment: Device['environment'] }>(
-    `SELECT seq, s.id::text AS id, ${token} AS token, language, environment FROM subscriptions s
+  const res = await db.query<{ seq: number; id: string; token: string; language: string | null; environment: Device['environment']; platform: Device['platform'] }>(
+    `SELECT seq, s.id::text AS id, ${token} AS token, language, environment, platform FROM subscriptions s
       WHERE s.app_id = $1 AND s.subscribed AND s.seq > $2 AND s.seq <= $3 AND ${condition}${zone}
       ORDER BY seq LIMIT $4`,
     params.values,
   );
-  const devices = res.rows.map((r) => ({ entry: String(r.seq), subscriptionId: r.id, seq: String(r.seq), token: r.token, language: r.language, environment: r.environment }));
+  const devices = res.rows.map((r) => ({ entry: String(r.seq), subscriptionId: r.id, seq: String(r.seq), token: r.token, language: r.language, environment: r.environment, platform: r.platform }));
   return { devices, entries: devices.map((d) => d.entry) };
 }
 
@@ -76,7 +76,7 @@ async function loadAliasDevices(db: Queryable, app: AppRecord, target: Extract<S
   const narrowed = narrowing(app, target, params);
   const token = deviceTokenColumn(target, params);
   const res = await db.query<Device>(
-    `SELECT ${members.entry} AS entry, s.id::text AS "subscriptionId", s.seq::text AS seq, ${token} AS token, s.language, s.environment FROM subscriptions s ${members.join}
+    `SELECT ${members.entry} AS entry, s.id::text AS "subscriptionId", s.seq::text AS seq, ${token} AS token, s.language, s.environment, s.platform FROM subscriptions s ${members.join}
       WHERE s.app_id = $1 AND s.subscribed AND ${members.where}${narrowed} ORDER BY s.seq`,
     params.values,
   );

@@ -14,6 +14,8 @@ export interface Device {
   language: string | null;
   /** The gateway its token belongs to; null = the App's environment. */
   environment: 'production' | 'sandbox' | null;
+  /** subscriptions.platform (migration 071): 'android' goes to FCM; absent or 'ios' to APNs. */
+  platform?: 'ios' | 'android';
 }
 
 export interface ChunkDevices {
