@@ -11,6 +11,7 @@ import { EVENT_LANES } from '../../core/events/dispatcher.js';
 import { destinationHealthForMetrics } from '../../core/events/health.js';
 import { registerEgressMetrics } from '../../core/net/index.js';
 import { FleetProviderTokens } from '../../core/apns/fleet-provider-tokens.js';
+import { fleetFcmTokens } from '../../core/fcm/fleet-access-tokens.js';
 
 export async function runSender(rt: Runtime, opts: { serveMetrics?: boolean } = {}): Promise<void> {
   await startSenderRole(rt, opts);
@@ -59,6 +60,8 @@ export async function startSenderRole(rt: Runtime, opts: { serveMetrics?: boolea
       url: config.fcmUrl,
       ca: config.fcmCaFile ? readFileSync(config.fcmCaFile, 'utf8') : undefined,
       client: { connections: config.fcmConnections, dialer: rt.dialer },
+      // One access token per App across the fleet, as Apple's provider token (issue 39 point 2).
+      tokens: fleetFcmTokens(pool, logger, providerTokens.minted),
     },
     worker: {
       leaseMs: config.senderLeaseMs,

@@ -68,6 +68,14 @@ export class FcmAccessTokens implements FleetTokenSource {
     return this.mint();
   }
 
+  /**
+   * A token fresh from the endpoint, whatever this process holds: the fleet store's minter
+   * (fleet-access-tokens.ts), which asks only when no process's token is valid.
+   */
+  fresh(): Promise<FleetToken> {
+    return this.mint();
+  }
+
   /** One mint at a time: concurrent callers share it. */
   private mint(): Promise<FleetToken> {
     this.minting ??= this.exchange().finally(() => {

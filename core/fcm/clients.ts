@@ -4,7 +4,7 @@
 // devices are skipped (docs/decisions.md "Issue 39").
 import type { Queryable } from '../store/db.js';
 import type { Logger } from '../log.js';
-import { getFcmCredentials } from './credentials-store.js';
+import { getFcmCredentials, type FcmServiceAccount } from './credentials-store.js';
 import { FcmAccessTokens } from './access-token.js';
 import { FcmKeyError } from './assertion.js';
 import { createFcmClient } from './client.js';
@@ -23,7 +23,7 @@ export interface FcmSettings {
    * client). The fleet-wide store (one token per App for every process, core/gateway/) plugs in
    * here, wrapping the in-process source it is given as its minter.
    */
-  tokens?: (appId: string, inProcess: FcmAccessTokens) => FleetTokenSource;
+  tokens?: (account: FcmServiceAccount, inProcess: FcmAccessTokens) => FleetTokenSource;
 }
 
 /** The App's service account could not make a client (a key that does not load). */
@@ -65,7 +65,7 @@ export class FcmClients {
       if (error instanceof FcmKeyError) throw new FcmCredentialsUnusableError(error.message);
       throw error;
     }
-    const source = this.settings.tokens ? this.settings.tokens(appId, tokens) : tokens;
+    const source = this.settings.tokens ? this.settings.tokens(account, tokens) : tokens;
     const client = createFcmClient({ projectId: account.projectId, url: this.settings.url, ca: this.settings.ca, tokens: source }, { ...this.settings.client, logger: this.logger });
     if (known) this.drop(appId, known);
     this.clients.set(appId, { version, client });
