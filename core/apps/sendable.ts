@@ -29,3 +29,18 @@ export function sendableSql(alias: string): string {
 export function haltReasonSql(alias: string): string {
   return `CASE ${HALTS.map((h) => `WHEN ${alias}.${h.column} THEN '${h.reason}'`).join(' ')} END`;
 }
+
+// Whether the app can deliver at all: its sends are drafts (the contract's `draft`) when it has
+// neither APNs credentials nor Firebase ones. One of them is enough: an iOS-only, an Android-only
+// and a two-platform App all send (issue 39); which devices each reaches is the sender's matter.
+const CREDENTIAL_TABLES = ['app_credentials', 'fcm_credentials'] as const;
+
+/** The same rule in TypeScript, over what the app record says it has. */
+export function hasPushCredentials(app: { hasApnsCredentials: boolean; hasFcmCredentials: boolean }): boolean {
+  return app.hasApnsCredentials || app.hasFcmCredentials;
+}
+
+/** The rule in SQL over the apps table aliased `alias`: true when the app has any push credentials. */
+export function hasPushCredentialsSql(alias: string): string {
+  return `(${CREDENTIAL_TABLES.map((t) => `EXISTS (SELECT 1 FROM ${t} WHERE ${t}.app_id = ${alias}.id)`).join(' OR ')})`;
+}
