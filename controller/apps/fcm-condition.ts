@@ -5,6 +5,7 @@ import type { Pool } from '../../core/store/db.js';
 import type { AppliedApp } from '../../core/apps/file-source.js';
 import { FCM_NOT_CONFIGURED, fcmNotConfiguredSentence, fcmProblemSentence, readFcmState, ANDROID_SKIPPED_SENTENCE } from '../../core/apps/fcm-state.js';
 import type { ConditionInput } from '../kube/conditions.js';
+import { APNS_NOT_CONFIGURED, APNS_NOT_CONFIGURED_SENTENCE } from '../../core/apps/credentials-state.js';
 
 export const FCM_CONDITION = 'FcmCredentialsReady';
 
@@ -20,7 +21,4 @@ export async function fcmCondition(pool: Pool, applied: AppliedApp, namespace: s
 }
 
 /** CredentialsReady of an App that names no APNs credentials but Firebase ones: nothing is wrong. */
-export const APNS_NOT_CONFIGURED: ConditionInput = {
-  type: 'CredentialsReady', status: 'False', reason: FCM_NOT_CONFIGURED,
-  message: 'No APNs credentials are configured (spec.credentials): the app sends through Firebase only.',
-};
+export const APNS_NOT_CONFIGURED_CONDITION: ConditionInput = { type: 'CredentialsReady', status: 'False', reason: APNS_NOT_CONFIGURED, message: APNS_NOT_CONFIGURED_SENTENCE };

@@ -1,7 +1,7 @@
 // Reconciles one App (the cert-manager skeleton): read from the cache → return when gone →
 // finalizer on delete → compute (the same applyApp as the file adapter, then keys) → write status
 // only when it changed. User-visible problems become condition reasons and Warning events.
-import { DRAFTS_SENTENCE, problemSentence, validSentence } from '../../core/apps/credentials-state.js';
+import { APNS_NOT_CONFIGURED, DRAFTS_SENTENCE, problemSentence, validSentence } from '../../core/apps/credentials-state.js';
 import type { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import type { Logger } from '../../core/log.js';
 import type { Pool } from '../../core/store/db.js';
@@ -15,7 +15,7 @@ import type { ReconcileResult } from '../kube/work-queue.js';
 import { appDestinationHealth } from '../../core/events/health.js';
 import { EVENTS_HEALTHY, eventsHealthCondition, eventsSummary } from './event-health.js';
 import { syncKeys } from './keys.js';
-import { APNS_NOT_CONFIGURED, FCM_CONDITION, fcmCondition } from './fcm-condition.js';
+import { APNS_NOT_CONFIGURED_CONDITION, FCM_CONDITION, fcmCondition } from './fcm-condition.js';
 import { FCM_NOT_CONFIGURED } from '../../core/apps/fcm-state.js';
 import { syncIdentity } from './identity.js';
 import { APP_FINALIZER, APP_PLURAL, secretNamesOf, storeName, type AppObject, type AppStatus } from './types.js';
@@ -94,11 +94,11 @@ export async function syncApp(deps: AppSyncDeps, key: string): Promise<Reconcile
     }
 
     if (applied.credentialsProblem && !app.spec.credentials && applied.fcmConfigured) {
-      set(APNS_NOT_CONFIGURED);
+      set(APNS_NOT_CONFIGURED_CONDITION);
     } else if (applied.credentialsProblem && secretsState === 'unreadable') {
       set({ type: 'CredentialsReady', status: 'False', reason: 'SecretsNotReadable', message: `The controller may not list Secrets in namespace ${namespace}: add it to the chart's controller.appNamespaces. ${DRAFTS_SENTENCE}` });
     } else if (applied.credentialsProblem) {
-      set({ type: 'CredentialsReady', status: 'False', reason: applied.credentialsReason ?? 'CredentialsInvalid', message: problemSentence(applied.credentialsProblem) });
+      set({ type: 'CredentialsReady', status: 'False', reason: applied.credentialsReason ?? 'CredentialsInvalid', message: problemSentence(applied.credentialsProblem, applied.app.hasFcmCredentials) });
     } else {
       const creds = await getCredentials(deps.pool, applied.app.id);
       const expires = creds?.expiresAt ? new Date(creds.expiresAt) : undefined;
@@ -190,7 +190,7 @@ function recordTransitions(events: EventRecorder, app: AppObject, before: Condit
     if (c.type === 'CredentialsReady' || c.type === FCM_CONDITION) {
       // Not configured is a choice (an iOS-only or Android-only App), not a problem to warn of.
       if (c.status === 'True') events.record(app, 'Normal', c.type, c.message);
-      else if (c.reason !== FCM_NOT_CONFIGURED) events.record(app, 'Warning', c.type === FCM_CONDITION ? fcmEventReason(c.reason) : c.reason, c.message);
+      else if (![FCM_NOT_CONFIGURED, APNS_NOT_CONFIGURED].includes(c.reason)) events.record(app, 'Warning', c.type === FCM_CONDITION ? fcmEventReason(c.reason) : c.reason, c.message);
     } else if (c.type === 'EventsReady' || c.type === 'BroadcastChannelsReady') {
       if (c.status === 'False') events.record(app, 'Warning', c.reason, c.message);
     } else if (c.type === EVENTS_HEALTHY) {
