@@ -38,11 +38,18 @@ export interface InstallSummary {
   external_id: string | null;
   language: string | null;
   subscribed: boolean;
-  /** Who unsubscribed it: 'app' (its SDK), Apple's reason, or null (subscribed, or no reason recorded). */
+  /** Who unsubscribed it: 'app' (its SDK), the gateway's reason (Apple's or Google's), or null (subscribed, or no reason recorded). */
   unsubscribed_reason: string | null;
   last_active: Date | null;
   created_at: Date;
+  /** 'ios' (APNs) or 'android' (FCM), migration 071. */
+  platform: InstallPlatform;
 }
+
+/** The platforms an install has (subscriptions.platform), in the order pages name them. */
+export const INSTALL_PLATFORMS = ['ios', 'android'] as const;
+export type InstallPlatform = (typeof INSTALL_PLATFORMS)[number];
+export const isInstallPlatform = (value: unknown): value is InstallPlatform => INSTALL_PLATFORMS.includes(value as InstallPlatform);
 
 /** A search that cannot run, in a sentence naming the field and what it accepts. */
 export class FindError extends Error {
@@ -106,7 +113,7 @@ export function parseFind(by: string, q: string): Lookup[] {
 }
 
 /** The columns of an InstallSummary: every list of installs reads these. */
-export const INSTALL_SUMMARY_COLUMNS = 'id, token, external_id, language, subscribed, unsubscribed_reason, last_active, created_at';
+export const INSTALL_SUMMARY_COLUMNS = 'id, token, external_id, language, subscribed, unsubscribed_reason, last_active, created_at, platform';
 const COLUMNS = INSTALL_SUMMARY_COLUMNS;
 
 function condition(lookup: Lookup, params: Params): string {

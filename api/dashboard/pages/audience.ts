@@ -10,7 +10,7 @@ import { html, type Html } from '../html.js';
 import { count, when } from './format.js';
 import { sendsTable } from './sends-table.js';
 import { ACTIVE_DAYS, isBuiltInSegment, type BuiltInSegment } from '../../../core/formats/built-in-segments.js';
-import { ownerLink, subscribedWord, subscriptionSentence } from './install-words.js';
+import { ownerLink, platformWord, subscribedWord, subscriptionSentence } from './install-words.js';
 
 const FIND_WORDS: Record<FindBy | typeof ANY, string> = {
   any: 'Anything (the text says what it is)',
@@ -64,10 +64,11 @@ export function findPage(by: string, q: string, result: FindResult | undefined, 
       ? html`${lookedFor}<p aria-live="polite">No install matches.</p>`
       : html`${lookedFor}<p aria-live="polite">${found.length === MAX_FOUND ? `The newest ${MAX_FOUND} matches` : `${found.length} match${found.length === 1 ? '' : 'es'}`}</p>
         <div class="table-wrap"><table>
-          <thead><tr><th scope="col">Subscription id</th><th scope="col">External id</th><th scope="col">Token</th><th scope="col">Language</th>
+          <thead><tr><th scope="col">Subscription id</th><th scope="col">Platform</th><th scope="col">External id</th><th scope="col">Token</th><th scope="col">Language</th>
             <th scope="col">Subscribed</th><th scope="col">Last active (UTC)</th></tr></thead>
           <tbody class="rows">${found.map((i) => html`<tr data-id="${i.id}">
             <td data-label="Subscription id"><a class="row-link mono" href="/dashboard/audience/installs/${i.id}">${i.id}</a></td>
+            <td data-label="Platform">${platformWord(i.platform)}</td>
             <td data-label="External id">${i.external_id ?? '—'}</td>
             <td data-label="Token" class="mono">${maskedToken(i.token)}</td>
             <td data-label="Language">${i.language ?? '—'}</td>
