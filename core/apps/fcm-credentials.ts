@@ -6,7 +6,16 @@ import { createPrivateKey } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { FcmServiceAccount } from '../fcm/credentials-store.js';
 import { CredentialsError } from './credentials.js';
-import { PROTOTYPE_KEYS, unstorableText } from '../validation/untrusted-json.js';
+
+// The rules of core/validation/untrusted-json.ts for this one file, restated here: core/validation
+// reaches core/apps through the audience and Live Activity schemas, so importing it would close a
+// circle of folders (core/import-graph.test.ts).
+const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+function unstorableText(s: string): string | undefined {
+  if (s.includes('\u0000')) return 'contains U+0000 (a NUL character), which cannot be stored';
+  if (!(s as string & { isWellFormed(): boolean }).isWellFormed()) return 'contains an unpaired UTF-16 surrogate, which is not valid Unicode';
+  return undefined;
+}
 
 export interface FcmSpec {
   secretRef: { name: string };

@@ -2,7 +2,12 @@
 // sweeps a send, and for the backlog figures (a chunk of an app that may not send is no work for a
 // sender). Written once, as a table; the TypeScript check and the SQL fragment both read it.
 // A stop reason says why in the send's final message (core/send-model/transitions.ts).
-import type { AppRecord } from './app-store.js';
+
+/** What the rule reads of an app (core/apps/app-store.ts AppRecord; not imported: app-store reads the SQL below). */
+interface AppRecord {
+  disabled: boolean;
+  invoiceOverdue: boolean;
+}
 
 export type HaltReason = 'disabled' | 'paused';
 
