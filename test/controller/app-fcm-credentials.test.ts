@@ -44,7 +44,7 @@ describe('App controller: FcmCredentialsReady (real kube-apiserver)', function (
       return new RegExp(`Warning\\s+${reason}`).test(out) ? out : undefined;
     });
 
-  it('an FCM-only App: FcmCredentialsReady=True, the account sealed in PostgreSQL, Ready (it can send), the FCM column; removing spec.fcm removes it', async () => {
+  it('an FCM-only App: FcmCredentialsReady=True, the account stored in PostgreSQL, Ready (it can send), the FCM column; removing spec.fcm removes it', async () => {
     await kube.apply(secret('droid-fcm', account()));
     await kube.apply(app('droid', { fcm: { secretRef: { name: 'droid-fcm' } } }));
     const obj = await reconciled('droid', 'FcmCredentialsReady', 'True');
