@@ -32,3 +32,12 @@ export async function countInstalls(db: Queryable, appId: string, platform?: Ins
   const text = platform === 'android' ? android : platform === 'ios' ? `SELECT (${all}) - (${android})` : all;
   return Number((await db.query<{ n: string }>(`SELECT (${text}) AS n`, [appId])).rows[0].n);
 }
+
+/**
+ * One install's platform (subscriptions.platform), for its dashboard page: read apart from the
+ * install's row, which the REST keyed read shares (core/subscriptions/subscription-store.ts).
+ */
+export async function installPlatform(db: Queryable, appId: string, id: string): Promise<InstallPlatform | undefined> {
+  const res = await db.query<{ platform: InstallPlatform }>('SELECT platform FROM subscriptions WHERE app_id = $1 AND id = $2::uuid', [appId, id]);
+  return res.rows[0]?.platform;
+}

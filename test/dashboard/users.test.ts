@@ -158,9 +158,14 @@ describe('dashboard users and installs in a browser', function () {
     await page.goto(`${api.url}/dashboard/audience/installs?platform=windows`);
     expect(await page.locator('#total').innerText()).to.equal(`1–${INSTALLS_PAGE} of ${total} installs`);
 
-    // The find box's results say the platform too.
+    // The find box's results say the platform too, and so does the install's page.
     await page.goto(`${api.url}/dashboard/audience?${new URLSearchParams({ by: 'subscription_id', q: android[1] })}`);
     expect(await page.locator(`tr[data-id="${android[1]}"] td[data-label="Platform"]`).textContent()).to.equal('Android');
+    await page.goto(`${api.url}/dashboard/audience/installs/${oldestAndroid}`);
+    expect(await page.locator('#install-platform').textContent()).to.equal('Android (FCM)');
+    expect(await page.locator('#subscription').textContent()).to.equal('Not subscribed: Google answered UNREGISTERED for its token.');
+    await page.goto(`${api.url}/dashboard/audience/installs/${ann.installs[0]}`);
+    expect(await page.locator('#install-platform').textContent()).to.equal('iOS (APNs)');
     await page.close();
   });
 

@@ -3,7 +3,7 @@
 // sizes (each at most 30 s old). Read only: no form here changes an install, and a read key sees them all.
 import type { SegmentDefinition } from '../../../core/apps/app-store.js';
 import type { NotificationReport } from '../../../core/send/report.js';
-import { ANY, FIND_BY, MAX_FOUND, MAX_QUERY_CHARS, type FindBy, type InstallSummary, type Lookup } from '../../../core/subscriptions/find.js';
+import { ANY, FIND_BY, MAX_FOUND, MAX_QUERY_CHARS, type FindBy, type InstallPlatform, type InstallSummary, type Lookup } from '../../../core/subscriptions/find.js';
 import type { Install } from '../../../core/subscriptions/subscription-store.js';
 import { errorList, invalidWhen } from '../errors.js';
 import { html, type Html } from '../html.js';
@@ -78,13 +78,14 @@ export function findPage(by: string, q: string, result: FindResult | undefined, 
         </table></div>`}`;
 }
 
-export function installPage(i: Install, sends: NotificationReport[], checked: number): Html {
+export function installPage(i: Install & { platform: InstallPlatform }, sends: NotificationReport[], checked: number): Html {
   const tags = Object.entries(i.tags).sort(([a], [b]) => a.localeCompare(b));
   return html`<p><a href="/dashboard/audience">← Audience</a></p>
   <h1>Install <span class="mono">${i.id}</span></h1>
   <p id="subscription" class="${i.subscribed ? 'ok' : 'error'}">${subscriptionSentence(i)}</p>
   <dl class="header" id="install">
     <div><dt>User</dt><dd id="install-user">${ownerLink(i, true)}</dd></div>
+    <div><dt>Platform</dt><dd id="install-platform">${platformWord(i.platform)} (${i.platform === 'android' ? 'FCM' : 'APNs'})</dd></div>
     <div><dt>External id</dt><dd>${i.external_id ?? '—'}</dd></div>
     <div><dt>Token</dt><dd class="mono">${maskedToken(i.token)}</dd></div>
     <div><dt>Language</dt><dd>${i.language ?? '—'}</dd></div>
