@@ -1,14 +1,16 @@
 // Firebase credentials in an apps file (issue 39): `herald apps apply -f` reads spec.fcm and its
 // Secret's service-account.json as the controller does, seals the account, keeps why it is not
-// usable (apps.fcm_reason / fcm_problem) and says so on its line; an FCM-only App sends (it is
-// no draft); removing spec.fcm removes the credentials; `herald apps list` names both kinds.
+// usable (apps.fcm_reason / fcm_problem) and says so on its line; an FCM-only App sends (the
+// API accepts its send, no draft); removing spec.fcm removes the credentials; `herald apps list` names both kinds.
 import { expect } from 'chai';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useTestEnv } from '../env/index.js';
-import { makeP8 } from '../support/apps.js';
+import { addDevices, makeP8 } from '../support/apps.js';
+import { useTestApi } from '../support/api-server.js';
+import { createKey } from '../../core/apps/keys.js';
 import { herald } from '../support/cli.js';
 import { getAppByName } from '../../core/apps/app-store.js';
 import { getFcmCredentials } from '../../core/fcm/credentials-store.js';
@@ -35,6 +37,7 @@ ${Object.entries(entries).map(([k, v]) => `  ${k}: |\n${indent(v)}`).join('\n')}
 describe('herald apps apply: spec.fcm (Firebase credentials)', function () {
   this.timeout(60_000);
   const env = useTestEnv({ bus: false, redis: false });
+  const api = useTestApi(env, () => ({ bus: { publish: async () => undefined, ping: async () => undefined } as never }));
   let dir: string;
 
   before(async () => {
@@ -58,11 +61,20 @@ describe('herald apps apply: spec.fcm (Firebase credentials)', function () {
     });
     const list = await herald(['apps', 'list'], env.childEnv());
     expect(list.stdout).to.match(new RegExp(`^droid\\t${droid.id}\\tproduction\\tfcm\\tok$`, 'm'));
+    // A send is accepted for delivery, not saved as a draft (the contract's draft needs neither credential).
+    const [device] = await addDevices(env.pool, droid.id, [{}]);
+    await env.pool.query(`UPDATE subscriptions SET platform = 'android' WHERE id = $1`, [device]);
+    const { key } = await createKey(env.pool, droid.id, { name: 'backend' });
+    const send = () => api.request('POST', '/api/v1/notifications', { key, body: { app_id: droid.id, contents: { en: 'Hi' }, included_segments: ['Subscribed Users'] } });
+    const accepted = await send();
+    expect(accepted.status, JSON.stringify(accepted.body)).to.equal(202);
+    expect(accepted.body).to.include({ status: 'queued', estimate: 1 });
 
     const removed = await apply(app('droid', ''));
     expect(removed.stdout).to.equal(`droid\t${droid.id}  (sends are drafts: no credentials are configured)\n`);
     expect(await getFcmCredentials(env.pool, droid.id)).to.equal(undefined);
     expect(await getAppByName(env.pool, 'droid')).to.include({ hasCredentials: false, hasFcmCredentials: false });
+    expect((await send()).body.status).to.equal('draft');
   });
 
   it('an App with both: a broken service account is named on its line and kept for the dashboard; APNs still sends', async () => {
