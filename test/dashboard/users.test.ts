@@ -158,9 +158,16 @@ describe('dashboard users and installs in a browser', function () {
     await page.goto(`${api.url}/dashboard/audience/installs?platform=windows`);
     expect(await page.locator('#total').innerText()).to.equal(`1–${INSTALLS_PAGE} of ${total} installs`);
 
-    // The find box's results say the platform too, and so does the install's page.
-    await page.goto(`${api.url}/dashboard/audience?${new URLSearchParams({ by: 'subscription_id', q: android[1] })}`);
+    // The find box finds an Android install by the start of its FCM token (case kept), and its
+    // results say the platform, as the install's page does.
+    const fcmToken = `fX3kq9Zr-QmO0u3jUh1_2S:APA91bH${'Zq'.repeat(60)}`;
+    await env.pool.query('UPDATE subscriptions SET token = $2 WHERE id = $1', [android[1], fcmToken]);
+    await page.goto(`${api.url}/dashboard/audience?${new URLSearchParams({ q: fcmToken.slice(0, 30) })}`);
+    expect(await page.locator('#looked-for').textContent()).to.equal('Looked for an external id or a token prefix.');
+    expect(await page.locator('tbody.rows tr').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.id))).to.deep.equal([android[1]]);
     expect(await page.locator(`tr[data-id="${android[1]}"] td[data-label="Platform"]`).textContent()).to.equal('Android');
+    await page.goto(`${api.url}/dashboard/audience?${new URLSearchParams({ by: 'token', q: fcmToken.slice(0, 30).toLowerCase() })}`);
+    expect(await page.locator('body').textContent()).to.contain('No install matches.');
     await page.goto(`${api.url}/dashboard/audience/installs/${oldestAndroid}`);
     expect(await page.locator('#install-platform').textContent()).to.equal('Android (FCM)');
     expect(await page.locator('#subscription').textContent()).to.equal('Not subscribed: Google answered UNREGISTERED for its token.');

@@ -59,7 +59,7 @@ export function findPage(by: string, q: string, result: FindResult | undefined, 
   </form>
   ${errorList('find', error ? [error] : [])}
   ${found === undefined
-    ? html`<p class="note">An install is one device of the app. Type its subscription id, the external id your app gave it, the first digits of its APNs token, or a tag as key=value, and press Enter: the text says which it is. Find by narrows the search to one kind.</p>`
+    ? html`<p class="note">An install is one device of the app. Type its subscription id, the external id your app gave it, the start of its token (the first hex digits of an APNs token, or 8 or more characters of an FCM token, case kept), or a tag as key=value, and press Enter: the text says which it is. Find by narrows the search to one kind.</p>`
     : found.length === 0
       ? html`${lookedFor}<p aria-live="polite">No install matches.</p>`
       : html`${lookedFor}<p aria-live="polite">${found.length === MAX_FOUND ? `The newest ${MAX_FOUND} matches` : `${found.length} match${found.length === 1 ? '' : 'es'}`}</p>
