@@ -2,7 +2,8 @@
 // (the service accounts' token_uri) and FCM on 443 (networkPolicy.egress.fcm*: any public address
 // by default, Google's ranges being wide; narrowed, moved to an in-cluster simulator, or given to
 // other roles by value), the proxy replacing it as it replaces Apple; and fcm.url / fcm.caSecret
-// give every role HERALD_FCM_URL and HERALD_FCM_CA_FILE with the CA mounted where it points.
+// give every role HERALD_FCM_URL and HERALD_FCM_CA_FILE with the CA mounted where it points, and
+// fcm.connections HERALD_FCM_CONNECTIONS (1-64, core/config.ts).
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { chartDir, find, valuesDir, type Manifest, useHelm } from './helm.js';
@@ -44,9 +45,11 @@ describe('charts/herald: Google OAuth and FCM egress, the FCM CA (issue 39)', fu
     for (const role of ROLES) expect(googleRules(ms, role), role).to.deep.equal([]);
   });
 
-  it('sets neither HERALD_FCM_URL nor HERALD_FCM_CA_FILE by default, and mounts nothing', async () => {
+  it('sets neither HERALD_FCM_URL nor HERALD_FCM_CA_FILE by default, and mounts nothing; HERALD_FCM_CONNECTIONS 4, or fcm.connections', async () => {
     const ms = await render();
     expect(configMap(ms)).to.not.have.any.keys('HERALD_FCM_URL', 'HERALD_FCM_CA_FILE');
+    expect(configMap(ms).HERALD_FCM_CONNECTIONS).to.equal('4');
+    expect(configMap(await render('fcm.connections=64')).HERALD_FCM_CONNECTIONS).to.equal('64');
     for (const role of ROLES) expect(podOf(ms, role).volumes.map((v: any) => v.name), role).to.not.include('fcm-ca');
   });
 
@@ -63,6 +66,8 @@ describe('charts/herald: Google OAuth and FCM egress, the FCM CA (issue 39)', fu
   it('values.schema.json refuses an http fcm.url, a CIDR that is not one, port 0 and an unknown role', async () => {
     for (const [set, field] of [
       ['fcm.url=http://fcm.googleapis.com', "at '/fcm/url'"],
+      ['fcm.connections=0', "at '/fcm/connections'"],
+      ['fcm.connections=65', "at '/fcm/connections'"],
       ['networkPolicy.egress.fcmCIDRs={google}', "at '/networkPolicy/egress/fcmCIDRs/0'"],
       ['networkPolicy.egress.fcmPorts={0}', "at '/networkPolicy/egress/fcmPorts/0'"],
       ['networkPolicy.egress.fcmRoles={worker}', "at '/networkPolicy/egress/fcmRoles/0'"],
