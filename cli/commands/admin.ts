@@ -52,15 +52,17 @@ export async function appByName(pool: Pool, name: string | undefined): Promise<A
 /** `herald apps list`: every app, one line each. */
 export async function appsList(): Promise<void> {
   await withPool(async (pool) => {
-    const { rows } = await pool.query<{ name: string; id: string; environment: string; credentials: boolean; overdue: boolean; disabled: boolean }>(
-      `SELECT a.name, a.id, a.environment, EXISTS (SELECT 1 FROM app_credentials c WHERE c.app_id = a.id) AS credentials,
+    const { rows } = await pool.query<{ name: string; id: string; environment: string; apns: boolean; fcm: boolean; overdue: boolean; disabled: boolean }>(
+      `SELECT a.name, a.id, a.environment, EXISTS (SELECT 1 FROM app_credentials c WHERE c.app_id = a.id) AS apns,
+              EXISTS (SELECT 1 FROM fcm_credentials f WHERE f.app_id = a.id) AS fcm,
               a.invoice_overdue AS overdue, a.disabled
          FROM apps a ORDER BY a.name`,
     );
     process.stdout.write('NAME\tAPP_ID\tENVIRONMENT\tCREDENTIALS\tBILLING\n');
     for (const a of rows) {
       const billing = a.disabled ? 'deleted' : a.overdue ? 'overdue (paused)' : 'ok';
-      process.stdout.write(`${[a.name, a.id, a.environment, a.credentials ? 'yes' : 'none', billing].join('\t')}\n`);
+      const credentials = [a.apns && 'apns', a.fcm && 'fcm'].filter(Boolean).join('+') || 'none';
+      process.stdout.write(`${[a.name, a.id, a.environment, credentials, billing].join('\t')}\n`);
     }
   });
 }
@@ -69,10 +71,14 @@ export async function appsApply(file: string | undefined): Promise<void> {
   if (!file) usageError('usage: herald apps apply -f FILE');
   const { eventHttpHosts } = loadConfig(process.env);
   await withPool(async (pool) => {
-    for (const { app, credentialsProblem, eventsProblem } of await applyAppsFile(pool, file, { eventHttpHosts })) {
-      const note = credentialsProblem ? `  (sends are drafts: ${credentialsProblem})` : '';
-      const events = eventsProblem ? `  (event destinations not applied: ${eventsProblem.message})` : '';
-      process.stdout.write(`${app.name}\t${app.id}${note}${events}\n`);
+    for (const { app, credentialsProblem, credentialsReason, fcmProblem, eventsProblem } of await applyAppsFile(pool, file, { eventHttpHosts })) {
+      // Drafts only with neither credential (core/apps/sendable.ts); one unusable beside a good one is named.
+      const notes: string[] = [];
+      if (!app.hasCredentials) notes.push(`sends are drafts: ${credentialsProblem}`);
+      else if (credentialsProblem && credentialsReason !== 'NoCredentials') notes.push(`APNs credentials not usable: ${credentialsProblem}`);
+      if (fcmProblem) notes.push(`Firebase credentials not usable, Android devices are skipped: ${fcmProblem}`);
+      if (eventsProblem) notes.push(`event destinations not applied: ${eventsProblem.message}`);
+      process.stdout.write(`${app.name}\t${app.id}${notes.map((n) => `  (${n})`).join('')}\n`);
     }
   });
 }

@@ -1,8 +1,8 @@
-// `herald credentials rotate-key`: seals every stored APNs credential, identity secret and event
-// destination's signing secret with HERALD_ENCRYPTION_KEY, each bound to its app and column. Run
-// it after setting a new key with the old one in HERALD_ENCRYPTION_KEYS_PREVIOUS, then drop the
-// old key; run it once after upgrading, to seal rows stored in clear before and rows sealed
-// before values were bound to their place.
+// `herald credentials rotate-key`: seals every stored APNs credential, Firebase private key,
+// identity secret and event destination's signing secret with HERALD_ENCRYPTION_KEY, each bound
+// to its app and column. Run it after setting a new key with the old one in
+// HERALD_ENCRYPTION_KEYS_PREVIOUS, then drop the old key; run it once after upgrading, to seal
+// rows stored in clear before and rows sealed before values were bound to their place.
 import { ConfigError, loadKeyring } from '../../core/config.js';
 import { resealCredentials } from '../../core/apps/app-store.js';
 import { resealIdentitySecrets } from '../../core/apps/identity.js';

@@ -1,7 +1,7 @@
 // Reconciles one App (the cert-manager skeleton): read from the cache → return when gone →
 // finalizer on delete → compute (the same applyApp as the file adapter, then keys) → write status
 // only when it changed. User-visible problems become condition reasons and Warning events.
-import { DRAFTS_SENTENCE, problemSentence, validSentence } from '../../core/apps/credentials-state.js';
+import { APNS_NOT_CONFIGURED, DRAFTS_SENTENCE, problemSentence, validSentence } from '../../core/apps/credentials-state.js';
 import type { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import type { Logger } from '../../core/log.js';
 import type { Pool } from '../../core/store/db.js';
@@ -15,6 +15,8 @@ import type { ReconcileResult } from '../kube/work-queue.js';
 import { appDestinationHealth } from '../../core/events/health.js';
 import { EVENTS_HEALTHY, eventsHealthCondition, eventsSummary } from './event-health.js';
 import { syncKeys } from './keys.js';
+import { APNS_NOT_CONFIGURED_CONDITION, FCM_CONDITION, fcmCondition } from './fcm-condition.js';
+import { FCM_NOT_CONFIGURED } from '../../core/apps/fcm-state.js';
 import { syncIdentity } from './identity.js';
 import { APP_FINALIZER, APP_PLURAL, secretNamesOf, storeName, type AppObject, type AppStatus } from './types.js';
 
@@ -91,10 +93,12 @@ export async function syncApp(deps: AppSyncDeps, key: string): Promise<Reconcile
       delete status.events;
     }
 
-    if (applied.credentialsProblem && secretsState === 'unreadable') {
+    if (applied.credentialsProblem && !app.spec.credentials && applied.fcmConfigured) {
+      set(APNS_NOT_CONFIGURED_CONDITION);
+    } else if (applied.credentialsProblem && secretsState === 'unreadable') {
       set({ type: 'CredentialsReady', status: 'False', reason: 'SecretsNotReadable', message: `The controller may not list Secrets in namespace ${namespace}: add it to the chart's controller.appNamespaces. ${DRAFTS_SENTENCE}` });
     } else if (applied.credentialsProblem) {
-      set({ type: 'CredentialsReady', status: 'False', reason: applied.credentialsReason ?? 'CredentialsInvalid', message: problemSentence(applied.credentialsProblem) });
+      set({ type: 'CredentialsReady', status: 'False', reason: applied.credentialsReason ?? 'CredentialsInvalid', message: problemSentence(applied.credentialsProblem, applied.app.hasFcmCredentials) });
     } else {
       const creds = await getCredentials(deps.pool, applied.app.id);
       const expires = creds?.expiresAt ? new Date(creds.expiresAt) : undefined;
@@ -108,6 +112,8 @@ export async function syncApp(deps: AppSyncDeps, key: string): Promise<Reconcile
       }
     }
 
+    set(await fcmCondition(deps.pool, applied, namespace, secretsState === 'unreadable'));
+
     const overdue = app.spec.billing?.invoiceOverdue === true;
     set(overdue
       ? { type: 'DeliveryPaused', status: 'True', reason: 'InvoiceOverdue', message: 'The invoice for this app is overdue: new sends are refused (402) and running sends stop before their next chunk.' }
@@ -120,9 +126,10 @@ export async function syncApp(deps: AppSyncDeps, key: string): Promise<Reconcile
     const identity = await syncIdentity(deps, app, applied.app.id);
     if (identity) status.identity = identity;
 
-    const creds = getCondition(conditions, 'CredentialsReady')!;
+    // One usable credential, APNs or Firebase, is enough to send (core/apps/sendable.ts).
+    const usable = ['CredentialsReady', FCM_CONDITION].some((type) => getCondition(conditions, type)?.status === 'True');
     if (keys.problem) set({ type: 'Ready', status: 'False', ...keys.problem });
-    else if (creds.status !== 'True') set({ type: 'Ready', status: 'False', reason: 'CredentialsNotReady', message: 'Push credentials are not usable; see CredentialsReady.' });
+    else if (!usable) set({ type: 'Ready', status: 'False', reason: 'CredentialsNotReady', message: `Push credentials are not usable; see CredentialsReady${applied.fcmConfigured ? ` and ${FCM_CONDITION}` : ''}.` });
     else if (overdue) set({ type: 'Ready', status: 'False', reason: 'DeliveryPaused', message: 'Delivery is paused for an overdue invoice; see DeliveryPaused.' });
     else set({ type: 'Ready', status: 'True', reason: 'Ready', message: `App ${applied.app.id} is ready to send.` });
   } catch (error) {
@@ -180,9 +187,10 @@ function recordTransitions(events: EventRecorder, app: AppObject, before: Condit
     const old = getCondition(before, c.type);
     if (old && old.status === c.status && old.reason === c.reason) continue;
     if (!old && c.status === 'False' && c.type === 'DeliveryPaused') continue; // nothing happened
-    if (c.type === 'CredentialsReady') {
-      if (c.status === 'True') events.record(app, 'Normal', 'CredentialsReady', c.message);
-      else events.record(app, 'Warning', c.reason, c.message);
+    if (c.type === 'CredentialsReady' || c.type === FCM_CONDITION) {
+      // Not configured is a choice (an iOS-only or Android-only App), not a problem to warn of.
+      if (c.status === 'True') events.record(app, 'Normal', c.type, c.message);
+      else if (![FCM_NOT_CONFIGURED, APNS_NOT_CONFIGURED].includes(c.reason)) events.record(app, 'Warning', c.type === FCM_CONDITION ? fcmEventReason(c.reason) : c.reason, c.message);
     } else if (c.type === 'EventsReady' || c.type === 'BroadcastChannelsReady') {
       if (c.status === 'False') events.record(app, 'Warning', c.reason, c.message);
     } else if (c.type === EVENTS_HEALTHY) {
@@ -216,5 +224,8 @@ async function setBroadcastCondition(pool: Pool, app: AppRecord, set: (c: Condit
     set({ type: 'BroadcastChannelsReady', status: 'True', reason: 'ChannelsWorking', message: 'Live Activity updates go to broadcast channels (Apple\'s channel management answers).' });
   }
 }
+
+/** A Firebase problem's Event reason says Firebase (SecretMissing alone would read as the APNs Secret's). */
+const fcmEventReason = (reason: string) => (reason.startsWith('Fcm') ? reason : `Fcm${reason}`);
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

@@ -30,9 +30,9 @@ export const APP_KIND = 'App';
 /** Holds an App until the controller has disabled it in PostgreSQL (keys revoked, history kept). */
 export const APP_FINALIZER = 'herald.dev/disable-app';
 
-/** The Secrets an App reads: its push credentials' and its event destinations' signing secrets. */
+/** The Secrets an App reads: its push credentials' (APNs and Firebase) and its event destinations' signing secrets. */
 export function secretNamesOf(spec: Partial<AppSpec> | undefined): string[] {
-  const names = [spec?.credentials?.secretRef?.name, ...(Array.isArray(spec?.events?.destinations) ? spec.events.destinations.map((d) => d?.secretRef?.name) : [])];
+  const names = [spec?.credentials?.secretRef?.name, spec?.fcm?.secretRef?.name, ...(Array.isArray(spec?.events?.destinations) ? spec.events.destinations.map((d) => d?.secretRef?.name) : [])];
   return [...new Set(names.filter((n): n is string => typeof n === 'string' && n !== ''))];
 }
 

@@ -5,6 +5,7 @@ import { isSealedWithCurrent, seal, sealContext, sealText, unseal, unsealText } 
 import type { AudienceCondition, TagCondition } from '../send-model/request.js';
 import type { StoredCredentials } from './credentials.js';
 import { segmentDefinitions, type SegmentRef } from './segment-definitions.js';
+import { hasPushCredentialsSql } from './sendable.js';
 
 export interface SegmentDefinition {
   name: string;
@@ -36,7 +37,12 @@ export interface AppRecord {
   /** The segments made through the API, oldest first (absent: none read, as in a hand-made record). */
   apiSegments?: ApiSegment[];
   disabled: boolean;
+  /** APNs or Firebase credentials, or both (core/apps/sendable.ts): without either, sends are drafts. */
   hasCredentials: boolean;
+  /** APNs credentials are stored (a token key or a certificate). */
+  hasApnsCredentials: boolean;
+  /** Firebase credentials are stored (a service account, issue 39). */
+  hasFcmCredentials: boolean;
   /** What the stored credentials are (absent: none, or not read): Apple takes some push types over token auth only. */
   credentialsKind?: 'token' | 'certificate';
   /** spec.liveActivities.broadcast: Live Activity updates go through Apple's broadcast channels (issue 29). */
@@ -54,7 +60,9 @@ export interface AppDesiredState {
 }
 
 const SELECT_APP = `SELECT a.id, a.name, a.bundle_id, a.environment, a.invoice_overdue, a.segments, a.disabled, a.live_activity_broadcast,
-  EXISTS (SELECT 1 FROM app_credentials c WHERE c.app_id = a.id) AS has_credentials,
+  ${hasPushCredentialsSql('a')} AS has_credentials,
+  EXISTS (SELECT 1 FROM app_credentials c WHERE c.app_id = a.id) AS has_apns_credentials,
+  EXISTS (SELECT 1 FROM fcm_credentials f WHERE f.app_id = a.id) AS has_fcm_credentials,
   (SELECT c.kind FROM app_credentials c WHERE c.app_id = a.id) AS credentials_kind,
   (SELECT coalesce(jsonb_agg(jsonb_build_object('id', g.id, 'name', g.name, 'version', g.updated_at::text,
      'created_at', g.created_at, 'updated_at', g.updated_at) ORDER BY g.created_at, g.id), '[]')
@@ -70,6 +78,8 @@ export function toApp(r: Record<string, unknown>): AppRecord {
     segments: r.segments as SegmentDefinition[],
     disabled: r.disabled as boolean,
     hasCredentials: r.has_credentials as boolean,
+    hasApnsCredentials: r.has_apns_credentials === true,
+    hasFcmCredentials: r.has_fcm_credentials === true,
     liveActivityBroadcast: r.live_activity_broadcast === true,
     ...(typeof r.credentials_kind === 'string' ? { credentialsKind: r.credentials_kind as NonNullable<AppRecord['credentialsKind']> } : {}),
   };
@@ -153,6 +163,8 @@ export async function disableApp(db: Queryable, appId: string): Promise<void> {
 // Each sealed value is bound to its app and column (core/secrets/seal.ts).
 const MATERIAL = (appId: string) => sealContext('app_credentials', 'material', appId);
 const PASSPHRASE = (appId: string) => sealContext('app_credentials', 'passphrase', appId);
+// The context core/fcm/credentials-store.ts seals the Firebase private key with.
+const FCM_PRIVATE_KEY = (appId: string) => sealContext('fcm_credentials', 'private_key', appId);
 
 export async function setCredentials(db: Queryable, appId: string, creds: StoredCredentials | null): Promise<void> {
   if (!creds) {
@@ -211,6 +223,13 @@ export async function resealCredentials(db: Queryable): Promise<number> {
     const material = seal(unseal(r.material, MATERIAL(r.app_id)), MATERIAL(r.app_id));
     const passphrase = r.passphrase === null ? null : sealText(unsealText(r.passphrase, PASSPHRASE(r.app_id)), PASSPHRASE(r.app_id));
     await db.query('UPDATE app_credentials SET material = $2, passphrase = $3 WHERE app_id = $1', [r.app_id, material, passphrase]);
+    changed++;
+  }
+  // The Firebase private keys (migration 070), sealed under the same key.
+  for (const f of (await db.query('SELECT app_id, private_key FROM fcm_credentials')).rows) {
+    if (isSealedWithCurrent(f.private_key)) continue;
+    const privateKey = seal(unseal(f.private_key, FCM_PRIVATE_KEY(f.app_id)), FCM_PRIVATE_KEY(f.app_id));
+    await db.query('UPDATE fcm_credentials SET private_key = $2 WHERE app_id = $1', [f.app_id, privateKey]);
     changed++;
   }
   return changed;

@@ -11,8 +11,15 @@ export const DRAFTS_SENTENCE = 'Sends of this app are saved as drafts and not de
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-/** The condition's message when applying the App found a problem. */
-export const problemSentence = (problem: string) => `${capitalise(problem)}. ${DRAFTS_SENTENCE}`;
+/** What follows instead when the app has usable Firebase credentials (issue 39): it still sends. */
+export const FIREBASE_ONLY_SENTENCE = 'Its sends reach its Android devices through Firebase only.';
+
+/** The APNs condition's reason when the App names Firebase credentials and no APNs ones: a choice. */
+export const APNS_NOT_CONFIGURED = 'NotConfigured';
+export const APNS_NOT_CONFIGURED_SENTENCE = 'No APNs credentials are configured (spec.credentials): the app sends through Firebase only.';
+
+/** The condition's message when applying the App found a problem (`firebaseReady`: it still sends through FCM). */
+export const problemSentence = (problem: string, firebaseReady = false) => `${capitalise(problem)}. ${firebaseReady ? FIREBASE_ONLY_SENTENCE : DRAFTS_SENTENCE}`;
 
 /** The condition's message for stored, usable credentials. */
 export function validSentence(creds: Pick<StoredCredentials, 'kind' | 'keyId' | 'teamId' | 'expiresAt'>): string {
@@ -43,8 +50,9 @@ const REFUSALS_DAYS = 7;
 
 /** The app's credentials state at `now`; never reads the key material. */
 export async function readCredentialsState(db: Queryable, appId: string, now: Date): Promise<CredentialsState> {
-  const res = await db.query<{ reason: string | null; problem: string | null; kind: CredentialsState['kind'] | null; key_id: string | null; team_id: string | null; expires_at: Date | null; refused_id: string | null; refused_reason: string | null; refused_at: Date | null }>(
+  const res = await db.query<{ reason: string | null; problem: string | null; has_fcm: boolean; kind: CredentialsState['kind'] | null; key_id: string | null; team_id: string | null; expires_at: Date | null; refused_id: string | null; refused_reason: string | null; refused_at: Date | null }>(
     `SELECT a.credentials_reason AS reason, a.credentials_problem AS problem, c.kind, c.key_id, c.team_id, c.expires_at,
+            EXISTS (SELECT 1 FROM fcm_credentials f WHERE f.app_id = a.id) AS has_fcm,
             r.id AS refused_id, r.stop_detail AS refused_reason, r.updated_at AS refused_at
        FROM apps a LEFT JOIN app_credentials c ON c.app_id = a.id
        LEFT JOIN LATERAL (
@@ -57,8 +65,9 @@ export async function readCredentialsState(db: Queryable, appId: string, now: Da
   );
   const r = res.rows[0];
   if (!r?.kind) {
+    if (r?.has_fcm && (!r.reason || r.reason === 'NoCredentials')) return { ready: false, reason: APNS_NOT_CONFIGURED, message: APNS_NOT_CONFIGURED_SENTENCE };
     const problem = r?.problem ?? 'no credentials are configured';
-    return { ready: false, reason: r?.reason ?? 'NoCredentials', message: problemSentence(problem) };
+    return { ready: false, reason: r?.reason ?? 'NoCredentials', message: problemSentence(problem, r?.has_fcm) };
   }
   const stored = { kind: r.kind, keyId: r.key_id ?? undefined, teamId: r.team_id ?? undefined, expiresAt: r.expires_at ?? undefined };
   const refused = r.refused_id ? { sendId: Number(r.refused_id), reason: r.refused_reason ?? 'refused', at: r.refused_at! } : undefined;

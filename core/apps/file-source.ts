@@ -3,12 +3,15 @@
 // The Kubernetes adapter (controller/) applies the same manifests through applyApp.
 import { readFile } from 'node:fs/promises';
 import { watch } from 'node:fs';
-import type { Pool } from '../store/db.js';
+import type { Pool, Queryable } from '../store/db.js';
 import type { Logger } from '../log.js';
 import { parseManifests, type AppManifest } from './manifest.js';
 import { setCredentials, upsertApp, type AppRecord } from './app-store.js';
 import { credentialsFromSecret, CredentialsError } from './credentials.js';
 import { recordCredentialsProblem } from './credentials-state.js';
+import { fcmCredentialsFromSecret } from './fcm-credentials.js';
+import { recordFcmProblem } from './fcm-state.js';
+import { setFcmCredentials } from '../fcm/credentials-store.js';
 import { inTransaction } from '../store/db.js';
 import { checkEventsSpec, DestinationError, signingSecretOf, storeDestinations, type DestinationSpec } from '../events/destinations.js';
 
@@ -18,6 +21,12 @@ export interface AppliedApp {
   credentialsProblem?: string;
   /** A CamelCase reason for the same problem (the controller's CredentialsReady condition). */
   credentialsReason?: string;
+  /** spec.fcm names Firebase credentials (whether or not they are usable). */
+  fcmConfigured: boolean;
+  /** Why the Firebase credentials named in spec.fcm are not usable (Android devices are skipped), if they are not. */
+  fcmProblem?: string;
+  /** A CamelCase reason for the same problem (the controller's FcmCredentialsReady condition). */
+  fcmReason?: string;
   /** Why the event destinations were not applied (the ones stored before stay), if they were not. */
   eventsProblem?: DestinationError;
 }
@@ -70,9 +79,36 @@ export async function applyApp(pool: Pool, manifest: AppManifest, secrets: Map<s
     }
     // Kept for the dashboard, which cannot read the App's CredentialsReady condition.
     await recordCredentialsProblem(db, app.id, credentialsProblem ? { reason: credentialsReason ?? 'CredentialsInvalid', message: credentialsProblem } : undefined);
+    const fcm = await applyFcm(db, app.id, manifest.spec.fcm, secrets);
     if (destinations) await storeDestinations(db, app.id, destinations, { stream: manifest.spec.events?.stream === true });
-    return { app: { ...app, hasCredentials: !credentialsProblem }, credentialsProblem, credentialsReason, eventsProblem };
+    const hasApnsCredentials = !credentialsProblem;
+    const hasFcmCredentials = fcm.configured && !fcm.problem;
+    return {
+      app: { ...app, hasApnsCredentials, hasFcmCredentials, hasCredentials: hasApnsCredentials || hasFcmCredentials },
+      credentialsProblem, credentialsReason, fcmConfigured: fcm.configured, fcmProblem: fcm.problem, fcmReason: fcm.reason, eventsProblem,
+    };
   });
+}
+
+/** Stores (or removes) the App's Firebase credentials and keeps why they are not usable. */
+async function applyFcm(db: Queryable, appId: string, spec: AppManifest['spec']['fcm'], secrets: Map<string, Record<string, Buffer>>): Promise<{ configured: boolean; problem?: string; reason?: string }> {
+  if (!spec) {
+    await setFcmCredentials(db, appId, null);
+    await recordFcmProblem(db, appId, undefined);
+    return { configured: false };
+  }
+  try {
+    const data = secrets.get(spec.secretRef.name);
+    if (!data) throw new CredentialsError('SecretMissing', `Secret ${spec.secretRef.name} was not found`);
+    await setFcmCredentials(db, appId, fcmCredentialsFromSecret(spec, data));
+    await recordFcmProblem(db, appId, undefined);
+    return { configured: true };
+  } catch (error) {
+    if (!(error instanceof CredentialsError)) throw error;
+    await setFcmCredentials(db, appId, null);
+    await recordFcmProblem(db, appId, { reason: error.reason, message: error.message });
+    return { configured: true, problem: error.message, reason: error.reason };
+  }
 }
 
 export async function applyAppsFile(pool: Pool, path: string, opts: ApplyOptions = {}): Promise<AppliedApp[]> {
@@ -86,8 +122,8 @@ export async function applyAppsFile(pool: Pool, path: string, opts: ApplyOptions
 export async function watchAppsFile(pool: Pool, path: string, logger: Logger, opts: ApplyOptions = {}): Promise<() => void> {
   const apply = async () => {
     try {
-      for (const { app, credentialsProblem, eventsProblem } of await applyAppsFile(pool, path, opts)) {
-        logger.info({ app: app.name, appId: app.id, credentialsProblem, eventsProblem: eventsProblem?.message }, 'app applied');
+      for (const { app, credentialsProblem, fcmProblem, eventsProblem } of await applyAppsFile(pool, path, opts)) {
+        logger.info({ app: app.name, appId: app.id, credentialsProblem, fcmProblem, eventsProblem: eventsProblem?.message }, 'app applied');
       }
     } catch (error) {
       logger.error({ err: error, path }, 'apps file not applied');

@@ -3,6 +3,7 @@
 import { parseAllDocuments } from 'yaml';
 import type { SegmentDefinition } from './app-store.js';
 import type { CredentialsSpec } from './credentials.js';
+import type { FcmSpec } from './fcm-credentials.js';
 import type { KeyScope } from './keys.js';
 import { checkEventsSpec, DestinationError, type EventsSpec } from '../events/destinations.js';
 
@@ -14,6 +15,8 @@ export interface AppManifest {
     bundleId: string;
     environment?: 'production' | 'sandbox';
     credentials?: CredentialsSpec;
+    /** Firebase credentials: a Secret whose service-account.json is Google's service-account JSON (issue 39). */
+    fcm?: FcmSpec;
     billing?: { invoiceOverdue?: boolean };
     segments?: SegmentDefinition[];
     apiKeys?: { name: string; allowIPs?: string[]; revoked?: boolean; scope?: KeyScope }[];
@@ -50,6 +53,10 @@ export function parseManifests(yamlText: string, source = 'manifest', httpHosts:
       const broadcast = obj.spec.liveActivities?.broadcast;
       if (broadcast !== undefined && typeof broadcast !== 'boolean') {
         throw new ManifestError(`${source}: App ${name} spec.liveActivities.broadcast must be true or false`);
+      }
+      const fcm = obj.spec.fcm;
+      if (fcm !== undefined && (typeof fcm?.secretRef?.name !== 'string' || !fcm.secretRef.name)) {
+        throw new ManifestError(`${source}: App ${name} spec.fcm needs secretRef.name, the Secret holding service-account.json`);
       }
       try {
         checkEventsSpec(obj.spec.events, httpHosts);

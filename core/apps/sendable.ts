@@ -2,7 +2,12 @@
 // sweeps a send, and for the backlog figures (a chunk of an app that may not send is no work for a
 // sender). Written once, as a table; the TypeScript check and the SQL fragment both read it.
 // A stop reason says why in the send's final message (core/send-model/transitions.ts).
-import type { AppRecord } from './app-store.js';
+
+/** What the rule reads of an app (core/apps/app-store.ts AppRecord; not imported: app-store reads the SQL below). */
+interface AppRecord {
+  disabled: boolean;
+  invoiceOverdue: boolean;
+}
 
 export type HaltReason = 'disabled' | 'paused';
 
@@ -28,4 +33,19 @@ export function sendableSql(alias: string): string {
 /** The halt reason in SQL (NULL when the app may send), for a sweep that stops sends. */
 export function haltReasonSql(alias: string): string {
   return `CASE ${HALTS.map((h) => `WHEN ${alias}.${h.column} THEN '${h.reason}'`).join(' ')} END`;
+}
+
+// Whether the app can deliver at all: its sends are drafts (the contract's `draft`) when it has
+// neither APNs credentials nor Firebase ones. One of them is enough: an iOS-only, an Android-only
+// and a two-platform App all send (issue 39); which devices each reaches is the sender's matter.
+const CREDENTIAL_TABLES = ['app_credentials', 'fcm_credentials'] as const;
+
+/** The same rule in TypeScript, over what the app record says it has. */
+export function hasPushCredentials(app: { hasApnsCredentials: boolean; hasFcmCredentials: boolean }): boolean {
+  return app.hasApnsCredentials || app.hasFcmCredentials;
+}
+
+/** The rule in SQL over the apps table aliased `alias`: true when the app has any push credentials. */
+export function hasPushCredentialsSql(alias: string): string {
+  return `(${CREDENTIAL_TABLES.map((t) => `EXISTS (SELECT 1 FROM ${t} WHERE ${t}.app_id = ${alias}.id)`).join(' OR ')})`;
 }

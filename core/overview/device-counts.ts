@@ -3,18 +3,17 @@
 // platform (migration 076), so the overview reads at most 31 rows where a count of a 10,000,000-
 // install app takes seconds. An app is counted again once its count is COUNT_EVERY_MS old; the
 // page says when its figures were counted. Unsubscribed installs are told apart by who said so:
-// the app's SDK (reason 'app'), the gateway (Apple's reason) or no reason recorded.
+// the app's SDK (reason 'app'), the gateway (Apple's or Google's reason) or no reason recorded.
+// Each platform (subscriptions.platform, migration 071) has its row.
 import type { Pool, Queryable } from '../store/db.js';
 
 /** How old a count may get before the duty counts the app again. */
 export const COUNT_EVERY_MS = 10 * 60_000;
 /** Days of counts kept (the overview shows 30). */
 export const COUNTS_KEPT_DAYS = 90;
-/**
- * The platform of an install. iOS only today; when Android lands it is the install's platform
- * column, and every count below is already grouped by it (one row per platform and day).
- */
-export const PLATFORM_SQL = `'ios'`;
+/** The platforms of an install (migration 071), in the order the dashboard shows them. */
+export const PLATFORMS = ['ios', 'android'] as const;
+export type Platform = (typeof PLATFORMS)[number];
 
 export interface DeviceCount {
   subscribed: number;
@@ -23,27 +22,34 @@ export interface DeviceCount {
   unsubscribedUnknown: number;
 }
 
-/** Counts the app's installs now and keeps them as today's row of each platform. */
+/** Counts the app's installs now and keeps them as today's row of each platform (both, zeros included). */
 export async function countAppDevices(db: Queryable, appId: string, now: Date): Promise<void> {
-  // One statement, one snapshot: the unsubscribed from their partial index (subscriptions_unsubscribed),
-  // all installs from the audience index, both index-only; the subscribed are the difference.
+  // One statement, one snapshot, each part index-only: all installs from the audience index, the
+  // unsubscribed from their partial index (subscriptions_unsubscribed), the Android ones from
+  // theirs (subscriptions_android, migration 074); iOS is what is not Android, the subscribed
+  // what is not unsubscribed. A row per platform every time, so a platform that lost its last
+  // install reads 0 today rather than keeping an earlier count.
   await db.query(
-    `WITH un AS (
-       SELECT ${PLATFORM_SQL} AS platform, count(*) AS n,
-              count(*) FILTER (WHERE unsubscribed_reason = 'app') AS by_app,
+    `WITH total AS (SELECT count(*) AS n FROM subscriptions WHERE app_id = $1),
+     un AS (
+       SELECT count(*) AS n, count(*) FILTER (WHERE unsubscribed_reason = 'app') AS by_app,
               count(*) FILTER (WHERE unsubscribed_reason <> 'app') AS by_gateway,
               count(*) FILTER (WHERE unsubscribed_reason IS NULL) AS unknown
-         FROM subscriptions WHERE app_id = $1 AND NOT subscribed GROUP BY 1
-     ), total AS (
-       SELECT ${PLATFORM_SQL} AS platform, count(*) AS n FROM subscriptions WHERE app_id = $1 GROUP BY 1
+         FROM subscriptions WHERE app_id = $1 AND NOT subscribed
+     ), android AS (
+       SELECT count(*) AS n, count(*) FILTER (WHERE NOT subscribed) AS un,
+              count(*) FILTER (WHERE NOT subscribed AND unsubscribed_reason = 'app') AS by_app,
+              count(*) FILTER (WHERE NOT subscribed AND unsubscribed_reason <> 'app') AS by_gateway,
+              count(*) FILTER (WHERE NOT subscribed AND unsubscribed_reason IS NULL) AS unknown
+         FROM subscriptions WHERE app_id = $1 AND platform = 'android'
+     ), platforms (platform, subscribed, by_app, by_gateway, unknown) AS (
+       SELECT 'ios', (total.n - un.n) - (android.n - android.un), un.by_app - android.by_app, un.by_gateway - android.by_gateway, un.unknown - android.unknown
+         FROM total, un, android
+       UNION ALL
+       SELECT 'android', android.n - android.un, android.by_app, android.by_gateway, android.unknown FROM android
      )
      INSERT INTO app_device_counts (app_id, day, platform, subscribed, unsubscribed_app, unsubscribed_gateway, unsubscribed_unknown, counted_at)
-     SELECT $1, ($2::timestamptz AT TIME ZONE 'UTC')::date, coalesce(total.platform, un.platform), coalesce(total.n, 0) - coalesce(un.n, 0),
-            coalesce(un.by_app, 0), coalesce(un.by_gateway, 0), coalesce(un.unknown, 0), $2
-       FROM total FULL JOIN un ON un.platform = total.platform
-     UNION ALL
-     -- An app with no install yet has a row of zeros: counted, and nothing to count.
-     SELECT $1, ($2::timestamptz AT TIME ZONE 'UTC')::date, ${PLATFORM_SQL}, 0, 0, 0, 0, $2 WHERE NOT EXISTS (SELECT 1 FROM total)
+     SELECT $1, ($2::timestamptz AT TIME ZONE 'UTC')::date, platform, subscribed, by_app, by_gateway, unknown, $2 FROM platforms
      ON CONFLICT (app_id, day, platform) DO UPDATE SET subscribed = excluded.subscribed, unsubscribed_app = excluded.unsubscribed_app,
        unsubscribed_gateway = excluded.unsubscribed_gateway, unsubscribed_unknown = excluded.unsubscribed_unknown, counted_at = excluded.counted_at`,
     [appId, now],
@@ -75,19 +81,35 @@ export async function countDueApps(pool: Pool, opts: { now: () => Date; stop: ()
 
 export interface DeviceDay extends DeviceCount {
   day: string;
+  /** The same figures for each platform; the day's own are their sums. */
+  platforms: Record<Platform, DeviceCount>;
 }
 
-/** The app's counts of the last `days` days (all platforms together), oldest first, and when the latest was counted. */
+const zero = (): DeviceCount => ({ subscribed: 0, unsubscribedApp: 0, unsubscribedGateway: 0, unsubscribedUnknown: 0 });
+const KEYS = ['subscribed', 'unsubscribedApp', 'unsubscribedGateway', 'unsubscribedUnknown'] as const;
+
+/** The app's counts of the last `days` days (all platforms together, and each), oldest first, and when the latest was counted. */
 export async function deviceCounts(db: Queryable, appId: string, days: number, now: Date): Promise<{ days: DeviceDay[]; countedAt?: Date }> {
-  const res = await db.query<{ day: string; subscribed: string; app: string; gateway: string; unknown: string; counted_at: Date }>(
-    `SELECT day::text, sum(subscribed) AS subscribed, sum(unsubscribed_app) AS app, sum(unsubscribed_gateway) AS gateway,
-            sum(unsubscribed_unknown) AS unknown, max(counted_at) AS counted_at
+  const res = await db.query<{ day: string; platform: string; subscribed: string; app: string; gateway: string; unknown: string; counted_at: Date }>(
+    `SELECT day::text, platform, subscribed, unsubscribed_app AS app, unsubscribed_gateway AS gateway, unsubscribed_unknown AS unknown, counted_at
        FROM app_device_counts WHERE app_id = $1 AND day > ($2::timestamptz AT TIME ZONE 'UTC')::date - $3::int
-      GROUP BY day ORDER BY day`,
+      ORDER BY day, platform`,
     [appId, now, days],
   );
-  return {
-    days: res.rows.map((r) => ({ day: r.day, subscribed: Number(r.subscribed), unsubscribedApp: Number(r.app), unsubscribedGateway: Number(r.gateway), unsubscribedUnknown: Number(r.unknown) })),
-    countedAt: res.rows.at(-1)?.counted_at,
-  };
+  // At most a row per platform and day: 62 rows for the overview's 30 days.
+  const byDay = new Map<string, DeviceDay>();
+  let countedAt: Date | undefined; // the latest day's last count
+  for (const r of res.rows) {
+    let d = byDay.get(r.day);
+    if (!d) byDay.set(r.day, (d = { day: r.day, ...zero(), platforms: { ios: zero(), android: zero() } }));
+    const figures: DeviceCount = { subscribed: Number(r.subscribed), unsubscribedApp: Number(r.app), unsubscribedGateway: Number(r.gateway), unsubscribedUnknown: Number(r.unknown) };
+    const platform = d.platforms[r.platform as Platform];
+    for (const k of KEYS) {
+      d[k] += figures[k];
+      if (platform) platform[k] += figures[k];
+    }
+    if (r.day !== res.rows.at(-1)!.day) continue;
+    if (!countedAt || r.counted_at > countedAt) countedAt = r.counted_at;
+  }
+  return { days: [...byDay.values()], countedAt };
 }

@@ -37,6 +37,12 @@ describe('audience search: parseFind', () => {
   it('reads ids, tokens and external ids trimmed, as before', () => {
     expect(parseFind('subscription_id', ` ${APP.toUpperCase()} `)).to.deep.equal([{ by: 'subscription_id', value: APP }]);
     expect(parseFind('token', ' B2000 ')).to.deep.equal([{ by: 'token', value: 'b2000' }]);
+    // An FCM token's start keeps its case (FCM tokens are case-sensitive), and is bounded by U+007F.
+    expect(parseFind('token', ' fX3kq9Zr:APA ')).to.deep.equal([{ by: 'token', value: 'fX3kq9Zr:APA' }]);
+    expect(findInstallsQuery(APP, parseFind('token', 'fX3kq9Zr:APA')).values).to.deep.equal([APP, 'fX3kq9Zr:APA', 'fX3kq9Zr:APA\u007f']);
+    expect(findInstallsQuery(APP, parseFind('token', 'B2000')).values).to.deep.equal([APP, 'b2000', 'b2000g']);
+    const rule = 'A token prefix is 4 to 200 hex digits (0-9, a-f) for an iOS install, or 8 to 256 characters of A-Z, a-z, 0-9, _, :, . and - for an Android one.';
+    for (const q of ['vip-3', 'fX3kq9Z', 'fX3kq9Zr!', APP]) expect(refusal('token', q), q).to.equal(rule);
     expect(parseFind('external_id', ' u42 ')).to.deep.equal([{ by: 'external_id', value: 'u42' }]);
   });
 
@@ -53,7 +59,12 @@ describe('audience search: parseFind', () => {
       ['user@example.com', ['external_id']],
       ['🙂'.repeat(128), ['external_id']], // 128 characters (code points), as the rule counts them
       ['a'.repeat(128), ['external_id', 'token']],
-      ['g'.repeat(128), ['external_id']],
+      ['g'.repeat(128), ['external_id', 'token']], // an FCM token's start (Android)
+      ['g'.repeat(7), ['external_id']], // too short for one
+      ['vip-1', ['external_id']],
+      ['fX3kq9Zr-QmO0u3jUh1_2S:APA91bH', ['external_id', 'token']],
+      [`fX3kq9Zr:${'A'.repeat(247)}`, ['token']], // 256 characters: longer than an external id
+      ['5B0B6F2E', ['external_id', 'token']], // hex: an APNs token's start, lowercased
       ['f'.repeat(200), ['token']], // longer than an external id, as long as a token
       [`k=${'v'.repeat(200)}`, ['tag']],
     ];
@@ -75,10 +86,10 @@ describe('audience search: parseFind', () => {
     });
 
     it('is bounded: 257 characters refused before reading; blank, and what no install can have, refused', () => {
-      const nothing = 'q is nothing an install has: an external id is at most 128 characters, a token at most 200 hex digits, a tag key=value.';
+      const nothing = 'q is nothing an install has: an external id is at most 128 characters, a token at most 200 hex digits (iOS) or 256 of A-Z, a-z, 0-9, _, :, . and - (Android), a tag key=value.';
       expect(refusal('any', 'x'.repeat(257))).to.equal('q is longer than 256 characters.');
       expect(refusal('any', '   ')).to.equal('q is empty: type what to look for.');
-      for (const q of ['x'.repeat(256), 'a'.repeat(201), `=${'x'.repeat(200)}`]) expect(refusal('any', q), q.slice(0, 3)).to.equal(nothing);
+      for (const q of ['x'.repeat(255) + '!', 'a'.repeat(201), `=${'x'.repeat(200)}`]) expect(refusal('any', q), q.slice(0, 3)).to.equal(nothing);
       expect(refusal('anything', 'u42')).to.equal('by is one of any, subscription_id, external_id, token, tag.');
     });
   });

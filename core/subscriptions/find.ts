@@ -1,7 +1,8 @@
 // Finding an app's installs for the dashboard's audience pages. One box takes what a person has at
 // hand and the text says what it is (issue 26): a UUID is a subscription id, hex digits the start
-// of a token, key=value a tag, and any text can be an external id (the one alias Herald keeps), so
-// a UUID, hex digits or key=value are also looked up as an external id: an app whose external ids
+// of an APNs token (8 or more of an FCM token's characters, not all hex, the start of an Android
+// one), key=value a tag, and any text can be an external id (the one alias Herald keeps), so a
+// UUID, a token's start or key=value are also looked up as an external id: an app whose external ids
 // are UUIDs or numbers finds them as typed. The select narrows the search to one kind.
 // Read only; every lookup is one app's, bounded and served by an index (the token prefix by
 // migration 022's; the tag by the GIN index through core/audience's tag condition, so a tag means
@@ -24,6 +25,16 @@ export const MAX_FOUND = 50;
 export const MAX_QUERY_CHARS = 256;
 /** The start of a token: enough digits to mean something, at most a whole token. */
 const TOKEN_PREFIX = new RegExp(`^[0-9a-f]{4,${DEVICE_TOKEN_MAX_HEX}}$`);
+/**
+ * The start of an FCM registration token (an Android install, core/formats/fcm-token.ts): its
+ * characters, kept as typed (FCM tokens are case-sensitive), from 8 (a short word is not read as
+ * one) to what the box takes. Hex digits alone are an APNs token's start.
+ */
+const FCM_MIN_PREFIX = 8;
+const FCM_PREFIX = new RegExp(`^[A-Za-z0-9_:.-]{${FCM_MIN_PREFIX},${MAX_QUERY_CHARS}}$`);
+const HEX = /^[0-9a-fA-F]+$/;
+const isFcmPrefix = (text: string) => FCM_PREFIX.test(text) && !HEX.test(text) && !isUuid(text);
+const TOKEN_RULE = `A token prefix is 4 to ${DEVICE_TOKEN_MAX_HEX} hex digits (0-9, a-f) for an iOS install, or ${FCM_MIN_PREFIX} to ${MAX_QUERY_CHARS} characters of A-Z, a-z, 0-9, _, :, . and - for an Android one.`;
 
 /** One way to read the text: a kind and its value (a tag's value apart). */
 export interface Lookup {
@@ -38,11 +49,18 @@ export interface InstallSummary {
   external_id: string | null;
   language: string | null;
   subscribed: boolean;
-  /** Who unsubscribed it: 'app' (its SDK), Apple's reason, or null (subscribed, or no reason recorded). */
+  /** Who unsubscribed it: 'app' (its SDK), the gateway's reason (Apple's or Google's), or null (subscribed, or no reason recorded). */
   unsubscribed_reason: string | null;
   last_active: Date | null;
   created_at: Date;
+  /** 'ios' (APNs) or 'android' (FCM), migration 071. */
+  platform: InstallPlatform;
 }
+
+/** The platforms an install has (subscriptions.platform), in the order pages name them. */
+export const INSTALL_PLATFORMS = ['ios', 'android'] as const;
+export type InstallPlatform = (typeof INSTALL_PLATFORMS)[number];
+export const isInstallPlatform = (value: unknown): value is InstallPlatform => INSTALL_PLATFORMS.includes(value as InstallPlatform);
 
 /** A search that cannot run, in a sentence naming the field and what it accepts. */
 export class FindError extends Error {
@@ -68,6 +86,7 @@ function readAny(q: string, text: string): Lookup[] {
   if (isUuid(text)) lookups.push({ by: 'subscription_id', value: lower });
   if (codePointLength(text) <= LIMITS.external_id) lookups.push({ by: 'external_id', value: text });
   if (TOKEN_PREFIX.test(lower)) lookups.push({ by: 'token', value: lower });
+  else if (isFcmPrefix(text)) lookups.push({ by: 'token', value: text });
   const tag = tagOf(q);
   if (tag) lookups.push(tag);
   return lookups;
@@ -86,7 +105,7 @@ export function parseFind(by: string, q: string): Lookup[] {
   switch (by as FindBy | typeof ANY) {
     case ANY: {
       const lookups = readAny(q, text);
-      if (lookups.length === 0) throw new FindError(`q is nothing an install has: an external id is at most ${LIMITS.external_id} characters, a token at most ${DEVICE_TOKEN_MAX_HEX} hex digits, a tag key=value.`);
+      if (lookups.length === 0) throw new FindError(`q is nothing an install has: an external id is at most ${LIMITS.external_id} characters, a token at most ${DEVICE_TOKEN_MAX_HEX} hex digits (iOS) or ${MAX_QUERY_CHARS} of A-Z, a-z, 0-9, _, :, . and - (Android), a tag key=value.`);
       return lookups;
     }
     case 'subscription_id':
@@ -95,7 +114,8 @@ export function parseFind(by: string, q: string): Lookup[] {
     case 'external_id':
       return [{ by: 'external_id', value: text }];
     case 'token':
-      if (!TOKEN_PREFIX.test(text.toLowerCase())) throw new FindError(`A token prefix is 4 to ${DEVICE_TOKEN_MAX_HEX} hex digits (0-9, a-f).`);
+      if (isFcmPrefix(text)) return [{ by: 'token', value: text }];
+      if (!TOKEN_PREFIX.test(text.toLowerCase())) throw new FindError(TOKEN_RULE);
       return [{ by: 'token', value: text.toLowerCase() }];
     case 'tag': {
       const tag = tagOf(q);
@@ -106,7 +126,7 @@ export function parseFind(by: string, q: string): Lookup[] {
 }
 
 /** The columns of an InstallSummary: every list of installs reads these. */
-export const INSTALL_SUMMARY_COLUMNS = 'id, token, external_id, language, subscribed, unsubscribed_reason, last_active, created_at';
+export const INSTALL_SUMMARY_COLUMNS = 'id, token, external_id, language, subscribed, unsubscribed_reason, last_active, created_at, platform';
 const COLUMNS = INSTALL_SUMMARY_COLUMNS;
 
 function condition(lookup: Lookup, params: Params): string {
@@ -116,8 +136,9 @@ function condition(lookup: Lookup, params: Params): string {
     case 'external_id':
       return `external_id = ${params.add(lookup.value)}`;
     case 'token':
-      // Tokens are lowercase hex, so every token starting with the prefix sorts before prefix || 'g'.
-      return `token ~>=~ ${params.add(lookup.value)} AND token ~<~ ${params.add(`${lookup.value}g`)}`;
+      // APNs tokens are lowercase hex, so every token starting with the prefix sorts before
+      // prefix || 'g'; an FCM token's characters are all below U+007F, so prefix || U+007F bounds it.
+      return `token ~>=~ ${params.add(lookup.value)} AND token ~<~ ${params.add(`${lookup.value}${/^[0-9a-f]+$/.test(lookup.value) ? 'g' : '\u007f'}`)}`;
     case 'tag':
       return tagCondition({ key: lookup.value, relation: '=', value: lookup.tagValue ?? '' }, params);
   }

@@ -86,9 +86,9 @@ describe('charts/herald: the egress proxy, PgBouncer and the database connection
   describe('the NetworkPolicy', () => {
     const vendorPorts = [443, 2195, 2196, 2197, 2199];
 
-    it('without a proxy: Apple on its ports; no PgBouncer port', async () => {
+    it('without a proxy: Apple on its ports (and Google on 443: test/chart/egress-fcm.test.ts); no PgBouncer port', async () => {
       const ms = await render('networkPolicy.enabled=true');
-      expect(egressOf(ms, 'sender').filter((e) => vendorPorts.includes(e.port)).map((e) => e.to)).to.deep.equal(Array(5).fill('17.0.0.0/8'));
+      expect(egressOf(ms, 'sender').filter((e) => vendorPorts.includes(e.port)).map((e) => e.to)).to.deep.equal([...Array(5).fill('17.0.0.0/8'), '0.0.0.0/0']);
       expect(egressOf(ms, 'sender').map((e) => e.port)).to.not.include(6432);
     });
 

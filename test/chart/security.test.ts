@@ -35,15 +35,15 @@ describe('charts/herald: security defaults', function () {
     expect(ingress.spec.tls).to.have.length(1);
   });
 
-  it('renders no NetworkPolicy unless asked; with networkPolicy.enabled, senders reach only the datastores, DNS and Apple (its gateway and channel management)', async () => {
+  it('renders no NetworkPolicy unless asked; with networkPolicy.enabled, senders reach only the datastores, DNS, Apple (its gateway and channel management) and Google (443: test/chart/egress-fcm.test.ts)', async () => {
     expect((await helm().template(['-n', NS, '-f', minimal])).filter((m) => m.kind === 'NetworkPolicy')).to.deep.equal([]);
     const ms = await helm().template(['-n', NS, '-f', minimal, '--set', 'networkPolicy.enabled=true']);
     expect(ms.filter((m) => m.kind === 'NetworkPolicy').map((m) => m.metadata.name).sort()).to.deep.equal(['herald-api', 'herald-controller', 'herald-sender']);
     type Egress = { ports?: Array<{ port: number | string }>; to?: Array<{ ipBlock?: { cidr: string } }> };
     const egress: Egress[] = find(ms, 'NetworkPolicy', 'herald-sender').spec.egress;
     const ports = egress.flatMap((e) => (e.ports ?? []).map((p) => p.port)).sort();
-    expect(ports).to.deep.equal([2195, 2196, 2197, 2199, 4222, 443, 53, 53, 5432, 6379].sort());
-    const apple = egress.find((e) => e.ports?.some((p) => p.port === 443))!;
+    expect(ports).to.deep.equal([2195, 2196, 2197, 2199, 4222, 443, 443, 53, 53, 5432, 6379].sort());
+    const apple = egress.find((e) => e.ports?.some((p) => p.port === 2197))!;
     expect(apple.to).to.deep.equal([{ ipBlock: { cidr: '17.0.0.0/8' } }]);
     // Whichever sender or controller leads the scheduler deletes ended Live Activities' channels
     // at Apple's management host; the controller talks to nothing else of Apple's.

@@ -128,7 +128,7 @@ describe('dashboard audience pages in a browser', function () {
       await page.getByLabel('Look for').fill('vip-3');
       await page.getByLabel('Find by').selectOption('token');
       await page.getByLabel('Look for').press('Enter');
-      expect(await page.locator('#find-errors').textContent(), 'narrowed to tokens, vip-3 is none').to.equal('A token prefix is 4 to 200 hex digits (0-9, a-f).');
+      expect(await page.locator('#find-errors').textContent(), 'narrowed to tokens, vip-3 is none').to.equal('A token prefix is 4 to 200 hex digits (0-9, a-f) for an iOS install, or 8 to 256 characters of A-Z, a-z, 0-9, _, :, . and - for an Android one.');
     } finally {
       await env.pool.query(`UPDATE subscriptions SET external_id = NULL WHERE id = ANY($1::uuid[])`, [[uuidUser, hexUser]]);
     }
@@ -137,7 +137,7 @@ describe('dashboard audience pages in a browser', function () {
   it('refuses unbounded or malformed searches with a sentence naming what is accepted', async () => {
     const error = () => page.locator('#find-errors').textContent();
     expect(await find('token', 'xyz')).to.equal(400);
-    expect(await error()).to.equal('A token prefix is 4 to 200 hex digits (0-9, a-f).');
+    expect(await error()).to.equal('A token prefix is 4 to 200 hex digits (0-9, a-f) for an iOS install, or 8 to 256 characters of A-Z, a-z, 0-9, _, :, . and - for an Android one.');
     expect(await find('token', 'b')).to.equal(400);
     expect(await find('subscription_id', 'not-a-uuid')).to.equal(400);
     expect(await error()).to.contain('A subscription id is a UUID');
@@ -242,6 +242,8 @@ describe('dashboard audience pages in a browser', function () {
     expect(await plan('external_id', 'u42')).to.match(/subscriptions_external/);
     expect(await plan('tag', 'n=42')).to.match(/Bitmap Index Scan on subscriptions_tags/);
     expect(await plan('subscription_id', '5b0b6f2e-0f55-4c3c-9d0b-1f0a0e6f6c11')).to.match(/subscriptions_pkey/);
+    // The start of an FCM token (an Android install, case kept) on the same index.
+    expect(await plan('token', 'fX3kq9Zr:APA91b')).to.match(/Index Scan using subscriptions_token_prefix|Bitmap Index Scan on subscriptions_token_prefix/).and.not.match(/Seq Scan/);
     for (const [by, q] of [['token', 'c4ca'], ['external_id', 'u42'], ['tag', 'n=42']]) expect(await plan(by, q)).to.not.match(/Seq Scan/);
     // The one box: each way the text can be read on its own index.
     expect(await plan('any', 'c4ca')).to.match(/subscriptions_token_prefix/).and.match(/subscriptions_external/);

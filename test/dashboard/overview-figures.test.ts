@@ -1,6 +1,6 @@
 // The overview's figures against the database (issue 40 point 1): the device counts the duty keeps
-// (subscribed, unsubscribed by the app and by Apple told apart, one row per day, counted again
-// when due), the failure reasons of finished sends counted once, and the delivery figures of a
+// (subscribed, unsubscribed by the app and by the gateway told apart, one row per day and platform,
+// counted again when due), the failure reasons of finished sends counted once, and the delivery figures of a
 // range's buckets from the sends' counters; one app never counts another's.
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
@@ -10,6 +10,13 @@ import { failureReasons, rollupFailureReasons, UNRECORDED } from '../../core/ove
 import { runOverviewDuties } from '../../core/overview/duties.js';
 import { deliveryByTime } from '../../core/dashboard-reads/delivery-by-time.js';
 import { seedSend } from '../support/seed-sends.js';
+
+const ZERO = { subscribed: 0, unsubscribedApp: 0, unsubscribedGateway: 0, unsubscribedUnknown: 0 };
+/** A day of an app with iOS installs only: its figures are iOS's, Android's are zeros. */
+const iosOnly = (d: { day: string; subscribed: number; unsubscribedApp: number; unsubscribedGateway: number; unsubscribedUnknown: number }) => {
+  const { day, ...figures } = d;
+  return { ...d, platforms: { ios: figures, android: ZERO } };
+};
 
 describe('overview figures', () => {
   const env = useTestEnv({ bus: false, redis: false });
@@ -31,13 +38,53 @@ describe('overview figures', () => {
     await countAppDevices(env.pool, app.app.id, now); // the day's last count replaces its earlier one
     const counts = await deviceCounts(env.pool, app.app.id, 30, now);
     expect(counts.days).to.deep.equal([
-      { day: '2026-03-09', subscribed: 3, unsubscribedApp: 2, unsubscribedGateway: 1, unsubscribedUnknown: 1 },
-      { day: '2026-03-10', subscribed: 2, unsubscribedApp: 2, unsubscribedGateway: 2, unsubscribedUnknown: 1 },
+      iosOnly({ day: '2026-03-09', subscribed: 3, unsubscribedApp: 2, unsubscribedGateway: 1, unsubscribedUnknown: 1 }),
+      iosOnly({ day: '2026-03-10', subscribed: 2, unsubscribedApp: 2, unsubscribedGateway: 2, unsubscribedUnknown: 1 }),
     ]);
     expect(counts.countedAt?.toISOString()).to.equal(now.toISOString());
     // 30 days back and no further.
     expect((await deviceCounts(env.pool, app.app.id, 1, now)).days.map((d) => d.day)).to.deep.equal(['2026-03-10']);
     expect((await deviceCounts(env.pool, other.app.id, 30, now)).days).to.deep.equal([]);
+  });
+
+  it('counts each platform apart (subscriptions.platform), the sums the same; a platform that lost its installs reads 0', async () => {
+    const app = await makeApp(env.pool);
+    const ios = await addDevices(env.pool, app.app.id, Array.from({ length: 5 }, () => ({})));
+    const android = await addDevices(env.pool, app.app.id, Array.from({ length: 6 }, () => ({})));
+    await env.pool.query(`UPDATE subscriptions SET platform = 'android' WHERE id = ANY($1)`, [android]);
+    // iOS: 3 subscribed, 1 by the app, 1 by Apple. Android: 2 subscribed, 2 by the app, 1 by Google, 1 with no reason.
+    const unsubscribe = (ids: string[], reason: string | null) => env.pool.query('UPDATE subscriptions SET subscribed = false, unsubscribed_reason = $2 WHERE id = ANY($1)', [ids, reason]);
+    await unsubscribe([ios[0]], 'app');
+    await unsubscribe([ios[1]], 'Unregistered');
+    await unsubscribe(android.slice(0, 2), 'app');
+    await unsubscribe([android[2]], 'UNREGISTERED');
+    await unsubscribe([android[3]], null);
+    await countAppDevices(env.pool, app.app.id, now);
+    const [today] = (await deviceCounts(env.pool, app.app.id, 1, now)).days;
+    expect(today).to.deep.equal({
+      day: '2026-03-10', subscribed: 5, unsubscribedApp: 3, unsubscribedGateway: 2, unsubscribedUnknown: 1,
+      platforms: {
+        ios: { subscribed: 3, unsubscribedApp: 1, unsubscribedGateway: 1, unsubscribedUnknown: 0 },
+        android: { subscribed: 2, unsubscribedApp: 2, unsubscribedGateway: 1, unsubscribedUnknown: 1 },
+      },
+    });
+    // The Android figures can come from their index alone (migration 074); a table this small
+    // would be scanned, so the planner is told not to.
+    const client = await env.pool.connect();
+    try {
+      await client.query('SET enable_seqscan = off');
+      const plan = await client.query(`EXPLAIN SELECT count(*) FILTER (WHERE NOT subscribed AND unsubscribed_reason = 'app') FROM subscriptions WHERE app_id = $1 AND platform = 'android'`, [app.app.id]);
+      expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).to.contain('Index Only Scan using subscriptions_android');
+    } finally {
+      await client.query('RESET enable_seqscan');
+      client.release();
+    }
+
+    await env.pool.query('DELETE FROM subscriptions WHERE id = ANY($1)', [android]);
+    await countAppDevices(env.pool, app.app.id, new Date(now.getTime() + 60_000));
+    const [after] = (await deviceCounts(env.pool, app.app.id, 1, now)).days;
+    expect(after.platforms.android).to.deep.equal(ZERO);
+    expect(after).to.deep.include({ subscribed: 3, unsubscribedApp: 1, unsubscribedGateway: 1, unsubscribedUnknown: 0 });
   });
 
   it('counts an app when its count is missing or due, and not before; an app without installs counts zeros', async () => {
@@ -48,7 +95,7 @@ describe('overview figures', () => {
     const counted = async (t: Date) => (await deviceCounts(env.pool, app.app.id, 1, t)).countedAt?.toISOString();
     expect(await countDueApps(env.pool, { now: () => at, stop: never })).to.be.at.least(2);
     expect(await counted(at)).to.equal(at.toISOString());
-    expect((await deviceCounts(env.pool, empty.app.id, 1, at)).days).to.deep.equal([{ day: '2026-04-01', subscribed: 0, unsubscribedApp: 0, unsubscribedGateway: 0, unsubscribedUnknown: 0 }]);
+    expect((await deviceCounts(env.pool, empty.app.id, 1, at)).days).to.deep.equal([iosOnly({ day: '2026-04-01', ...ZERO })]);
     const soon = new Date(at.getTime() + COUNT_EVERY_MS - 1000);
     await addDevices(env.pool, app.app.id, [{}]);
     expect(await countDueApps(env.pool, { now: () => soon, stop: never })).to.equal(0);

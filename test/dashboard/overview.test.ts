@@ -1,6 +1,7 @@
 // The overview in a real browser against a real api, sender and APNs simulator (issue 40 point 1):
 // a day with known sends, failures and opens gives those figures in each chart's table and in the
-// tiles; the reachable devices tell apart the installs the app unsubscribed and those Apple did;
+// tiles; the reachable devices tell apart the installs the app unsubscribed and those Apple or
+// Google did, and each platform's;
 // the range picker changes the buckets; another app's sends are never counted.
 import { expect } from 'chai';
 import { join } from 'node:path';
@@ -48,6 +49,10 @@ describe('dashboard: the overview', function () {
       const opened = await stack.api.request('POST', `/api/v1/notifications/${sent.body.id}/opened`, { body: { app_id: appId, subscription_id: await idOf(t) } });
       expect(opened.status).to.equal(200);
     }
+    // Android installs beside them (subscriptions.platform, issue 39): 2 reachable, 1 Google refused.
+    const droids = await addDevices(env.pool, appId, 3, { prefix: 'c0' });
+    await env.pool.query(`UPDATE subscriptions SET platform = 'android' WHERE app_id = $1 AND token = ANY($2)`, [appId, droids]);
+    await env.pool.query(`UPDATE subscriptions SET subscribed = false, unsubscribed_reason = 'UNREGISTERED' WHERE app_id = $1 AND token = $2`, [appId, droids[0]]);
     // Two days ago: 40 sent, 10 opened. Another app's sends the same days are not this app's.
     await seedSend(env.pool, appId, { at: new Date(Date.now() - 2 * 86_400_000), sent: 40, clicked: 10 });
     const other = await createTestApp(env.pool, 'ovelsewhere');
@@ -65,14 +70,19 @@ describe('dashboard: the overview', function () {
     await stack?.close();
   });
 
-  it('is the first page after sign-in: devices now, the app and Apple told apart, and their last 30 days', async () => {
+  it('is the first page after sign-in: devices now, the app, Apple and Google told apart, each platform, and their last 30 days', async () => {
     expect(await page.locator('h1').textContent()).to.equal('Overview');
     expect(await page.locator('nav[aria-label="Main"] a[aria-current="page"]').textContent()).to.equal('Overview');
-    expect([await tile('reachable'), await tile('unsubscribed-app'), await tile('unsubscribed-apple')]).to.deep.equal(['6', '2', '3']);
+    expect([await tile('reachable'), await tile('unsubscribed-app'), await tile('unsubscribed-apple'), await tile('unsubscribed-google')]).to.deep.equal(['8', '2', '3', '1']);
+    expect([await tile('reachable-ios'), await tile('reachable-android')]).to.deep.equal(['6', '2']);
     const days = await table('devices-chart');
     expect(days).to.have.length(30);
-    expect(days.at(-1)).to.deep.equal([today(), '6', '2', '3']);
+    expect(days.at(-1)).to.deep.equal([today(), '8', '2', '4']);
     expect(days[0].slice(1)).to.deep.equal(['—', '—', '—']); // not counted that day
+    expect(await page.locator('#devices-chart-table thead th').allTextContents()).to.include('Unsubscribed by Apple or Google');
+    const platforms = await table('platforms-chart');
+    expect(platforms.at(-1)).to.deep.equal([today(), '6', '2']);
+    expect(await page.locator('#platforms-chart-table thead th').allTextContents()).to.include.members(['iOS', 'Android']);
     expect(await page.locator('#devices-chart svg').getAttribute('aria-label')).to.match(/^Devices by state at the end of each day, last 30 days/);
     // Both axes are named.
     expect(await page.locator('#devices-chart .axis-title').allTextContents()).to.deep.equal(['Day (UTC)', 'Devices']);

@@ -2,7 +2,8 @@
 // copied; the keys with their scope, allow-list, creation, last use and origin; a key made by an
 // admin session behind one confirmation, shown once (never in the database, a page after it or
 // the logs) and working, then revoked behind another; the App resource's keys read-only; a session
-// of another scope sees the list and changes nothing; the credentials' state and the destinations.
+// of another scope sees the list and changes nothing; the credentials' state (APNs and Firebase)
+// and the destinations.
 import { expect } from 'chai';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -16,6 +17,7 @@ import { applyApp } from '../../core/apps/file-source.js';
 import { storeDestinations } from '../../core/events/destinations.js';
 import { keyUse } from '../../api/shared/key-use.js';
 import { waitFor } from '../support/wait.js';
+import { generateKeyPairSync } from 'node:crypto';
 
 const SHOTS = process.env.HERALD_DASHBOARD_SCREENSHOTS;
 
@@ -170,5 +172,39 @@ describe('dashboard: settings', function () {
     expect(await page.locator('#credentials-message').textContent()).to.equal('Secret gone was not found. Sends of this app are saved as drafts and not delivered.');
     // Another app's key is not found here.
     expect((await page.request.get(`${api.url}/dashboard/settings/keys/${gitopsId}/revoke`)).status()).to.equal(403); // a read session: refused first
+  });
+
+  it('shows the Firebase credentials beside APNs: not configured, ready with the project and service account (never the key), or why not', async () => {
+    const field = (section: string, name: string) => page.locator(`#${section} dd[data-field="${name}"]`).textContent();
+    await signIn(adminKey); // settings-shop: APNs only
+    await page.goto(`${api.url}/dashboard/settings`);
+    expect(await field('fcm-credentials', 'State')).to.equal('Not configured (NotConfigured)');
+    expect(await page.locator('#fcm-credentials-message').textContent()).to.equal("No Firebase credentials are configured (spec.fcm). The app's Android devices are skipped.");
+
+    const privateKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const json = (over: Record<string, string> = {}) => Buffer.from(JSON.stringify({
+      type: 'service_account', project_id: 'droid-shop', private_key: privateKey, client_email: 'push@droid-shop.iam.gserviceaccount.com', token_uri: 'https://oauth2.googleapis.com/token', ...over,
+    }));
+    const droid = await applyApp(env.pool, { name: 'settings-droid', spec: { bundleId: 'com.example.droid', fcm: { secretRef: { name: 'droid-fcm' } } } }, new Map([['droid-fcm', { 'service-account.json': json() }]]));
+    await signIn((await createKey(env.pool, droid.app.id, { scope: 'read' })).key);
+    await page.goto(`${api.url}/dashboard/settings`);
+    expect(await field('fcm-credentials', 'State')).to.equal('Ready (CredentialsValid)');
+    expect([await field('fcm-credentials', 'Project id'), await field('fcm-credentials', 'Service account')]).to.deep.equal(['droid-shop', 'push@droid-shop.iam.gserviceaccount.com']);
+    expect(await page.locator('#fcm-credentials-message').textContent()).to.equal('Service account push@droid-shop.iam.gserviceaccount.com of Firebase project droid-shop has a readable RSA key.');
+    // No APNs credentials beside usable Firebase ones is a choice: the app still sends.
+    expect(await field('credentials', 'State')).to.equal('Not ready (NotConfigured)');
+    expect(await page.locator('#credentials-message').textContent()).to.equal('No APNs credentials are configured (spec.credentials): the app sends through Firebase only.');
+    const content = await page.content();
+    expect(content).to.not.contain('PRIVATE KEY');
+    expect(content).to.not.contain(privateKey.split('\n')[1]);
+    if (SHOTS) await page.screenshot({ path: join(SHOTS, 'settings-fcm.png'), fullPage: true });
+
+    // A token_uri in plain http to Google: not stored; the condition's reason and sentence.
+    await applyApp(env.pool, { name: 'settings-droid', spec: { bundleId: 'com.example.droid', fcm: { secretRef: { name: 'droid-fcm' } } } }, new Map([['droid-fcm', { 'service-account.json': json({ token_uri: 'http://oauth2.googleapis.com/token' }) }]]));
+    await page.reload();
+    expect(await field('fcm-credentials', 'State')).to.equal('Not ready (FcmTokenUriInvalid)');
+    expect(await page.locator('#fcm-credentials dd[data-field="Project id"]').count()).to.equal(0);
+    expect(await page.locator('#fcm-credentials-message').textContent()).to.equal("Token_uri in service-account.json of Secret droid-fcm must be https (http is accepted for this machine only: localhost, 127.0.0.1, ::1). The app's Android devices are skipped.");
+    expect(await page.locator('#credentials-message').textContent()).to.equal('No credentials are configured. Sends of this app are saved as drafts and not delivered.');
   });
 });

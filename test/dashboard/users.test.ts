@@ -117,6 +117,65 @@ describe('dashboard users and installs in a browser', function () {
     await page.close();
   });
 
+  it('names each install\'s platform and filters the list by it, page by page with its own total; Google\'s refusals are Google\'s', async () => {
+    // Android installs among the anonymous ones (subscriptions.platform): a page and a few more.
+    const ANDROID = INSTALLS_PAGE + 5;
+    const android = (await env.pool.query(
+      `UPDATE subscriptions SET platform = 'android' WHERE id IN (SELECT id FROM subscriptions WHERE app_id = $1 AND user_id IS NULL AND external_id IS NULL ORDER BY seq LIMIT $2) RETURNING id`,
+      [main.app.id, ANDROID],
+    )).rows.map((r) => r.id as string);
+    const newest = (platform: string) => env.pool.query('SELECT id FROM subscriptions WHERE app_id = $1 AND platform = $2 ORDER BY seq DESC', [main.app.id, platform]).then((r) => r.rows.map((x) => x.id as string));
+    const oldestAndroid = (await newest('android')).at(-1)!; // on the filter's second page
+    await env.pool.query(`UPDATE subscriptions SET subscribed = false, unsubscribed_reason = 'UNREGISTERED' WHERE id = $1`, [oldestAndroid]);
+    const total = 2 + (USERS - 1) + ANONYMOUS;
+    const page = await signedIn(readKey);
+    await page.goto(`${api.url}/dashboard/audience/installs`);
+    expect(await page.locator('#platform-filter a[aria-current="page"]').textContent()).to.equal('All');
+    const shown = (await env.pool.query('SELECT platform FROM subscriptions WHERE app_id = $1 ORDER BY seq DESC LIMIT $2', [main.app.id, INSTALLS_PAGE])).rows;
+    const platforms = await page.locator('#installs td[data-label="Platform"]').allTextContents();
+    expect(platforms).to.deep.equal(shown.map((r) => (r.platform === 'android' ? 'Android' : 'iOS')));
+    expect(new Set(platforms)).to.deep.equal(new Set(['iOS', 'Android'])); // the newest page holds both
+
+    await page.locator('#platform-filter').getByRole('link', { name: 'Android' }).click();
+    await page.waitForURL(`${api.url}/dashboard/audience/installs?platform=android`);
+    expect(await page.locator('#platform-filter a[aria-current="page"]').textContent()).to.equal('Android');
+    expect(await page.locator('#total').innerText()).to.equal(`1–${INSTALLS_PAGE} of ${ANDROID} Android installs`);
+    const androidNewest = await newest('android');
+    expect(await rowIds(page, 'installs')).to.deep.equal(androidNewest.slice(0, INSTALLS_PAGE));
+    expect(new Set(await page.locator('#installs td[data-label="Platform"]').allTextContents())).to.deep.equal(new Set(['Android']));
+    // The next page keeps the filter.
+    await page.getByRole('link', { name: 'Next page' }).click();
+    await page.waitForLoadState();
+    expect(page.url()).to.contain('platform=android&before=');
+    expect(await rowIds(page, 'installs')).to.deep.equal(androidNewest.slice(INSTALLS_PAGE));
+    expect(await page.locator(`#installs tr[data-id="${oldestAndroid}"] td[data-label="Subscribed"]`).textContent()).to.equal('No: Google (UNREGISTERED)');
+    expect(await page.getByRole('link', { name: 'Next page' }).count()).to.equal(0);
+
+    await page.goto(`${api.url}/dashboard/audience/installs?platform=ios`);
+    expect(await page.locator('#total').innerText()).to.equal(`1–${INSTALLS_PAGE} of ${total - ANDROID} iOS installs`);
+    expect(await rowIds(page, 'installs')).to.deep.equal((await newest('ios')).slice(0, INSTALLS_PAGE));
+    // A value the links never give is no filter.
+    await page.goto(`${api.url}/dashboard/audience/installs?platform=windows`);
+    expect(await page.locator('#total').innerText()).to.equal(`1–${INSTALLS_PAGE} of ${total} installs`);
+
+    // The find box finds an Android install by the start of its FCM token (case kept), and its
+    // results say the platform, as the install's page does.
+    const fcmToken = `fX3kq9Zr-QmO0u3jUh1_2S:APA91bH${'Zq'.repeat(60)}`;
+    await env.pool.query('UPDATE subscriptions SET token = $2 WHERE id = $1', [android[1], fcmToken]);
+    await page.goto(`${api.url}/dashboard/audience?${new URLSearchParams({ q: fcmToken.slice(0, 30) })}`);
+    expect(await page.locator('#looked-for').textContent()).to.equal('Looked for an external id or a token prefix.');
+    expect(await page.locator('tbody.rows tr').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.id))).to.deep.equal([android[1]]);
+    expect(await page.locator(`tr[data-id="${android[1]}"] td[data-label="Platform"]`).textContent()).to.equal('Android');
+    await page.goto(`${api.url}/dashboard/audience?${new URLSearchParams({ by: 'token', q: fcmToken.slice(0, 30).toLowerCase() })}`);
+    expect(await page.locator('body').textContent()).to.contain('No install matches.');
+    await page.goto(`${api.url}/dashboard/audience/installs/${oldestAndroid}`);
+    expect(await page.locator('#install-platform').textContent()).to.equal('Android (FCM)');
+    expect(await page.locator('#subscription').textContent()).to.equal('Not subscribed: Google answered UNREGISTERED for its token.');
+    await page.goto(`${api.url}/dashboard/audience/installs/${ann.installs[0]}`);
+    expect(await page.locator('#install-platform').textContent()).to.equal('iOS (APNs)');
+    await page.close();
+  });
+
   it("shows a user's aliases, tags, installs and the sends that reached it; a read key cannot erase", async () => {
     const post = async (text: string, target: Record<string, unknown>) => {
       const res = await api.request('POST', '/api/v1/notifications', { key: sendKey, body: { app_id: main.app.id, contents: { en: text }, ...target } });

@@ -43,7 +43,7 @@ export async function makeApp(pool: Pool, opts: { keyCount?: number; devices?: n
     const token = randomBytes(32).toString('hex');
     subscriptionIds.push((await upsertSubscription(pool, app.id, { token, language: 'en' })).id);
   }
-  return { app: { ...app, hasCredentials: true }, keys, subscriptionIds };
+  return { app: { ...app, hasCredentials: true, hasApnsCredentials: true }, keys, subscriptionIds };
 }
 
 export interface RunningApi {

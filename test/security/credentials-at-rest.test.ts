@@ -1,13 +1,14 @@
-// APNs credentials are sealed in PostgreSQL (AES-256-GCM). A dump of the table holds no
-// key, certificate or passphrase; `herald credentials rotate-key` seals rows stored in clear
+// APNs credentials and Firebase private keys are sealed in PostgreSQL (AES-256-GCM). A dump of
+// the tables holds no key, certificate or passphrase; `herald credentials rotate-key` seals rows stored in clear
 // before and moves rows to a new key.
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
 import { makeApp } from '../support/apps.js';
 import { getCredentials, setCredentials } from '../../core/apps/app-store.js';
 import { SealError, useKeyring } from '../../core/secrets/seal.js';
 import { herald } from '../support/cli.js';
+import { getFcmCredentials, setFcmCredentials } from '../../core/fcm/credentials-store.js';
 
 describe('APNs credentials sealed at rest', function () {
   this.timeout(60_000);
@@ -47,6 +48,42 @@ describe('APNs credentials sealed at rest', function () {
     expect(await dump()).to.not.include('PRIVATE KEY');
     useKeyring({ current: k2, previous: [] }); // the old key is gone
     expect((await getCredentials(env.pool, legacy.app.id))!.material.toString()).to.equal(legacy.p8);
+  });
+
+  /** The fcm_credentials table as a dump prints it. */
+  const fcmDump = async () =>
+    JSON.stringify((await env.pool.query("SELECT row_to_json(f)::text AS row, encode(private_key, 'escape') AS k FROM fcm_credentials f")).rows);
+  const serviceAccount = () => ({
+    projectId: 'herald-demo', clientEmail: 'push@herald-demo.iam.gserviceaccount.com', tokenUri: 'https://oauth2.googleapis.com/token',
+    privateKey: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  });
+
+  it('the Firebase private key: never in clear in fcm_credentials; rotate-key seals a row in clear and moves sealed rows to the new key', async () => {
+    useKeyring({ current: k1, previous: [] });
+    const sealedApp = await makeApp(env.pool);
+    const sealedAccount = serviceAccount();
+    await setFcmCredentials(env.pool, sealedApp.app.id, sealedAccount);
+    expect(await fcmDump()).to.not.include('PRIVATE KEY');
+    expect(await fcmDump()).to.not.include(sealedAccount.privateKey.split('\n')[1]);
+    useKeyring({ previous: [] }); // a row from before encryption
+    const legacyApp = await makeApp(env.pool);
+    const legacyAccount = serviceAccount();
+    await setFcmCredentials(env.pool, legacyApp.app.id, legacyAccount);
+    expect(await fcmDump()).to.include('PRIVATE KEY');
+
+    const run = await herald(['credentials', 'rotate-key'], env.childEnv({
+      HERALD_ENCRYPTION_KEY: k2.toString('base64'),
+      HERALD_ENCRYPTION_KEYS_PREVIOUS: k1.toString('hex'),
+    }));
+    expect(run.stderr).to.equal('');
+    expect(await fcmDump()).to.not.include('PRIVATE KEY');
+    useKeyring({ current: k2, previous: [] }); // k1 is gone: both rows open with k2 alone
+    expect((await getFcmCredentials(env.pool, sealedApp.app.id))!.privateKey).to.equal(sealedAccount.privateKey);
+    expect((await getFcmCredentials(env.pool, legacyApp.app.id))!.privateKey).to.equal(legacyAccount.privateKey);
+    // Nothing left to move: a second run changes no Firebase row.
+    const before = (await env.pool.query('SELECT private_key FROM fcm_credentials ORDER BY app_id')).rows;
+    await herald(['credentials', 'rotate-key'], env.childEnv({ HERALD_ENCRYPTION_KEY: k2.toString('base64') }));
+    expect((await env.pool.query('SELECT private_key FROM fcm_credentials ORDER BY app_id')).rows).to.deep.equal(before);
   });
 
   it("a sealed value copied to another app's row does not open there", async () => {

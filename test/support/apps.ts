@@ -33,7 +33,7 @@ export async function makeApp(
   }
   if (opts.overdue) await setInvoiceOverdue(pool, app.id, true);
   const { key, record } = await createKey(pool, app.id, { allowIps: opts.allowIps });
-  return { app: { ...app, hasCredentials: opts.credentials !== false }, key, keyId: record.id, p8 };
+  return { app: { ...app, hasCredentials: opts.credentials !== false, hasApnsCredentials: opts.credentials !== false }, key, keyId: record.id, p8 };
 }
 
 export interface DeviceSpec {

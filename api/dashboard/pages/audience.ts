@@ -3,14 +3,14 @@
 // sizes (each at most 30 s old). Read only: no form here changes an install, and a read key sees them all.
 import type { SegmentDefinition } from '../../../core/apps/app-store.js';
 import type { NotificationReport } from '../../../core/send/report.js';
-import { ANY, FIND_BY, MAX_FOUND, MAX_QUERY_CHARS, type FindBy, type InstallSummary, type Lookup } from '../../../core/subscriptions/find.js';
+import { ANY, FIND_BY, MAX_FOUND, MAX_QUERY_CHARS, type FindBy, type InstallPlatform, type InstallSummary, type Lookup } from '../../../core/subscriptions/find.js';
 import type { Install } from '../../../core/subscriptions/subscription-store.js';
 import { errorList, invalidWhen } from '../errors.js';
 import { html, type Html } from '../html.js';
 import { count, when } from './format.js';
 import { sendsTable } from './sends-table.js';
 import { ACTIVE_DAYS, isBuiltInSegment, type BuiltInSegment } from '../../../core/formats/built-in-segments.js';
-import { ownerLink, subscribedWord, subscriptionSentence } from './install-words.js';
+import { ownerLink, platformWord, subscribedWord, subscriptionSentence } from './install-words.js';
 
 const FIND_WORDS: Record<FindBy | typeof ANY, string> = {
   any: 'Anything (the text says what it is)',
@@ -59,15 +59,16 @@ export function findPage(by: string, q: string, result: FindResult | undefined, 
   </form>
   ${errorList('find', error ? [error] : [])}
   ${found === undefined
-    ? html`<p class="note">An install is one device of the app. Type its subscription id, the external id your app gave it, the first digits of its APNs token, or a tag as key=value, and press Enter: the text says which it is. Find by narrows the search to one kind.</p>`
+    ? html`<p class="note">An install is one device of the app. Type its subscription id, the external id your app gave it, the start of its token (the first hex digits of an APNs token, or 8 or more characters of an FCM token, case kept), or a tag as key=value, and press Enter: the text says which it is. Find by narrows the search to one kind.</p>`
     : found.length === 0
       ? html`${lookedFor}<p aria-live="polite">No install matches.</p>`
       : html`${lookedFor}<p aria-live="polite">${found.length === MAX_FOUND ? `The newest ${MAX_FOUND} matches` : `${found.length} match${found.length === 1 ? '' : 'es'}`}</p>
         <div class="table-wrap"><table>
-          <thead><tr><th scope="col">Subscription id</th><th scope="col">External id</th><th scope="col">Token</th><th scope="col">Language</th>
+          <thead><tr><th scope="col">Subscription id</th><th scope="col">Platform</th><th scope="col">External id</th><th scope="col">Token</th><th scope="col">Language</th>
             <th scope="col">Subscribed</th><th scope="col">Last active (UTC)</th></tr></thead>
           <tbody class="rows">${found.map((i) => html`<tr data-id="${i.id}">
             <td data-label="Subscription id"><a class="row-link mono" href="/dashboard/audience/installs/${i.id}">${i.id}</a></td>
+            <td data-label="Platform">${platformWord(i.platform)}</td>
             <td data-label="External id">${i.external_id ?? '—'}</td>
             <td data-label="Token" class="mono">${maskedToken(i.token)}</td>
             <td data-label="Language">${i.language ?? '—'}</td>
@@ -77,13 +78,14 @@ export function findPage(by: string, q: string, result: FindResult | undefined, 
         </table></div>`}`;
 }
 
-export function installPage(i: Install, sends: NotificationReport[], checked: number): Html {
+export function installPage(i: Install & { platform: InstallPlatform }, sends: NotificationReport[], checked: number): Html {
   const tags = Object.entries(i.tags).sort(([a], [b]) => a.localeCompare(b));
   return html`<p><a href="/dashboard/audience">← Audience</a></p>
   <h1>Install <span class="mono">${i.id}</span></h1>
   <p id="subscription" class="${i.subscribed ? 'ok' : 'error'}">${subscriptionSentence(i)}</p>
   <dl class="header" id="install">
     <div><dt>User</dt><dd id="install-user">${ownerLink(i, true)}</dd></div>
+    <div><dt>Platform</dt><dd id="install-platform">${platformWord(i.platform)} (${i.platform === 'android' ? 'FCM' : 'APNs'})</dd></div>
     <div><dt>External id</dt><dd>${i.external_id ?? '—'}</dd></div>
     <div><dt>Token</dt><dd class="mono">${maskedToken(i.token)}</dd></div>
     <div><dt>Language</dt><dd>${i.language ?? '—'}</dd></div>

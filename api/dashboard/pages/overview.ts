@@ -1,5 +1,6 @@
 // The overview (issue 40 point 1), the first page after signing in: the app's reachable devices now
-// and over 30 days (subscribed; unsubscribed by the app and by Apple told apart), sends and devices
+// and over 30 days (subscribed; unsubscribed by the app and by Apple or Google told apart; iOS and
+// Android, issue 39 point 8), sends and devices
 // sent, failed and opened per hour or day of the range with the open rate, and why devices failed;
 // each a chart with named axes and its numbers in a table view. The range picker is a set of links
 // (no script). Figures: core/dashboard-reads/overview.ts.
@@ -26,16 +27,20 @@ function tile(id: string, label: string, value: string, note?: Html | string): H
   return html`<div class="tile" id="${id}"><dt>${label}</dt><dd><strong>${value}</strong>${note ? html`<span class="note">${note}</span>` : ''}</dd></div>`;
 }
 
-/** Now: the latest count, and who said the others no longer take pushes. */
+/** Now: the latest count, each platform's reachable devices, and who said the others no longer take pushes. */
 function devicesNow(o: Overview): Html {
   const last = o.devices.at(-1);
   if (!last || !o.countedAt) {
     return html`<p class="note" id="devices-now">Devices are counted every ${COUNT_EVERY_MS / 60_000} minutes; this app has not been counted yet.</p>`;
   }
+  const { ios, android } = last.platforms;
   return html`<dl class="tiles" id="devices-now">
     ${tile('reachable', 'Reachable now', count(last.subscribed), `subscribed, counted ${when(Math.floor(o.countedAt.getTime() / 1000))}`)}
+    ${tile('reachable-ios', 'iOS', count(ios.subscribed), 'reachable through APNs')}
+    ${tile('reachable-android', 'Android', count(android.subscribed), 'reachable through FCM')}
     ${tile('unsubscribed-app', 'Unsubscribed by the app', count(last.unsubscribedApp), 'its SDK said the user turned pushes off')}
-    ${tile('unsubscribed-apple', 'Unsubscribed by Apple', count(last.unsubscribedGateway), 'Apple refused the token for good')}
+    ${tile('unsubscribed-apple', 'Unsubscribed by Apple', count(ios.unsubscribedGateway), 'Apple refused the token for good')}
+    ${android.unsubscribedGateway ? tile('unsubscribed-google', 'Unsubscribed by Google', count(android.unsubscribedGateway), 'FCM said the token is no longer valid') : ''}
     ${last.unsubscribedUnknown ? tile('unsubscribed-unknown', 'Unsubscribed, no reason recorded', count(last.unsubscribedUnknown), 'before Herald kept the reason') : ''}
   </dl>`;
 }
@@ -44,18 +49,26 @@ function devicesChart(o: Overview, now: Date): Html {
   const days = Array.from({ length: DEVICE_DAYS }, (_, i) => day(new Date(now.getTime() - (DEVICE_DAYS - 1 - i) * 86_400_000)));
   const byDay = new Map(o.devices.map((d) => [d.day, d]));
   const values = (pick: (d: NonNullable<ReturnType<typeof byDay.get>>) => number) => days.map((d) => (byDay.has(d) ? pick(byDay.get(d)!) : null));
-  // Android's devices join as one more platform of the same rows (core/overview/device-counts.ts):
-  // a platform choice here, or a series per platform, when they do.
-  return timeChart({
-    id: 'devices-chart', title: `Devices by state at the end of each day, last ${DEVICE_DAYS} days`, xTitle: 'Day (UTC)', yTitle: 'Devices', stacked: true,
-    labels: days.map((d) => ({ short: d.slice(5), long: d })),
+  // The gateway's refusals are Apple's until an Android install has been counted, then both's.
+  const google = o.devices.some((d) => d.platforms.android.subscribed || d.platforms.android.unsubscribedApp || d.platforms.android.unsubscribedGateway);
+  const labels = days.map((d) => ({ short: d.slice(5), long: d }));
+  return html`${timeChart({
+    id: 'devices-chart', title: `Devices by state at the end of each day, last ${DEVICE_DAYS} days`, xTitle: 'Day (UTC)', yTitle: 'Devices', stacked: true, labels,
     series: [
       { name: 'Subscribed', kind: 'bar', tone: 1, values: values((d) => d.subscribed) },
       { name: 'Unsubscribed by the app', kind: 'bar', tone: 2, values: values((d) => d.unsubscribedApp) },
-      { name: 'Unsubscribed by Apple', kind: 'bar', tone: 3, values: values((d) => d.unsubscribedGateway) },
+      { name: google ? 'Unsubscribed by Apple or Google' : 'Unsubscribed by Apple', kind: 'bar', tone: 3, values: values((d) => d.unsubscribedGateway) },
       ...(o.devices.some((d) => d.unsubscribedUnknown) ? [{ name: 'Unsubscribed, no reason recorded', kind: 'bar' as const, tone: 4 as const, values: values((d) => d.unsubscribedUnknown) }] : []),
     ],
-  });
+  })}
+  <h3>Reachable devices by platform</h3>
+  ${timeChart({
+    id: 'platforms-chart', title: `Subscribed devices by platform at the end of each day, last ${DEVICE_DAYS} days`, xTitle: 'Day (UTC)', yTitle: 'Devices', stacked: true, labels,
+    series: [
+      { name: 'iOS', kind: 'bar', tone: 1, values: values((d) => d.platforms.ios.subscribed) },
+      { name: 'Android', kind: 'bar', tone: 2, values: values((d) => d.platforms.android.subscribed) },
+    ],
+  })}`;
 }
 
 function totals(o: Overview): Html {

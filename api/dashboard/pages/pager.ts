@@ -21,7 +21,7 @@ export function pager(base: string, shown: number, noun: string, p: Paging): Htm
     : html`${shown ? `${count(p.from + 1)}–${count(p.from + shown)} of ` : 'None here, of '}<strong>${plural(p.total, noun)}</strong>`}</p>
   ${p.later || p.next ? html`<nav class="pager" aria-label="Pages">
     ${p.later ? html`<a href="${base}">First page</a>` : ''}
-    ${p.next ? html`<a href="${base}?${p.next}" rel="next">Next page</a>` : ''}
+    ${p.next ? html`<a href="${base}${base.includes('?') ? '&' : '?'}${p.next}" rel="next">Next page</a>` : ''}
   </nav>` : ''}`;
 }
 

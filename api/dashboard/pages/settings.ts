@@ -1,11 +1,12 @@
 // The Settings page (issue 40 point 2): the App ID with a copy button (dashboard.js), the push
-// credentials' state (core/apps/credentials-state.ts, the controller's condition in the same
-// words), the app's keys (name, scope, allow-list, created, last used, where each was made) with
+// credentials' state, APNs and Firebase (core/apps/credentials-state.ts and fcm-state.ts, the
+// controller's conditions in the same words), the app's keys (name, scope, allow-list, created, last used, where each was made) with
 // New key and Revoke for a session whose key is of scope admin, and the event destinations. What
 // comes from the App resource (its keys, credentials and destinations) is shown read-only with
 // that said, as its segments are.
 import type { AppRecord } from '../../../core/apps/app-store.js';
 import type { CredentialsState } from '../../../core/apps/credentials-state.js';
+import type { FcmState } from '../../../core/apps/fcm-state.js';
 import { mayUse, type KeyRecord } from '../../../core/apps/keys.js';
 import type { DestinationView } from '../../../core/dashboard-reads/app-events.js';
 import { STREAM_DESTINATION } from '../../../core/events/stream.js';
@@ -17,6 +18,8 @@ import { when } from './format.js';
 export interface SettingsData {
   app: AppRecord;
   credentials: CredentialsState;
+  /** The Firebase credentials (issue 39): the FcmCredentialsReady condition's words. */
+  fcm: FcmState;
   keys: KeyRecord[];
   destinations: DestinationView[];
   /** A sentence on top: what the last change did, or why it was refused. */
@@ -46,7 +49,7 @@ function appSection(app: AppRecord): Html {
 }
 
 function credentialsSection(c: CredentialsState): Html {
-  return html`<h2>Push credentials</h2>
+  return html`<h2>Push credentials: APNs (iOS)</h2>
   <dl class="header" id="credentials">
     <div><dt>State</dt><dd data-field="State" class="${c.ready ? 'ok' : 'error'}">${c.ready ? 'Ready' : 'Not ready'} <span class="note mono">(${c.reason})</span></dd></div>
     ${c.kind ? html`<div><dt>Kind</dt><dd data-field="Kind">${c.kind === 'token' ? 'Token (.p8 key)' : 'Certificate'}</dd></div>` : ''}
@@ -57,6 +60,19 @@ function credentialsSection(c: CredentialsState): Html {
   <p id="credentials-message">${c.message}</p>
   ${c.refused ? html`<p class="error" id="credentials-refused">Apple refused them for <a href="/dashboard/sends/${c.refused.sendId}">send ${c.refused.sendId}</a> at ${when(seconds(c.refused.at))}: ${c.refused.reason}.</p>` : ''}
   <p class="note">Credentials come from the App resource's Secret (spec.credentials), or <code>herald apps apply</code>: change them there. The key itself is never shown.</p>`;
+}
+
+/** Beside APNs: the state, the project and the service account; never the private key. */
+function fcmSection(f: FcmState): Html {
+  return html`<h2>Push credentials: Firebase (Android)</h2>
+  <dl class="header" id="fcm-credentials">
+    <div><dt>State</dt><dd data-field="State" class="${f.ready ? 'ok' : f.reason === 'NotConfigured' ? '' : 'error'}">${f.ready ? 'Ready' : f.reason === 'NotConfigured' ? 'Not configured' : 'Not ready'} <span class="note mono">(${f.reason})</span></dd></div>
+    ${f.projectId ? html`<div><dt>Project id</dt><dd data-field="Project id" class="mono">${f.projectId}</dd></div>` : ''}
+    ${f.clientEmail ? html`<div class="wide"><dt>Service account</dt><dd data-field="Service account" class="mono">${f.clientEmail}</dd></div>` : ''}
+    ${f.updatedAt ? html`<div><dt>Stored</dt><dd data-field="Stored">${when(seconds(f.updatedAt))}</dd></div>` : ''}
+  </dl>
+  <p id="fcm-credentials-message">${f.message}</p>
+  <p class="note">Firebase credentials come from the App resource's Secret (spec.fcm, its service-account.json), or <code>herald apps apply</code>: change them there. The private key is never shown.</p>`;
 }
 
 function keyRow(k: KeyRecord, s: DashboardSession): Html {
@@ -108,6 +124,7 @@ export function settingsPage(d: SettingsData, s: DashboardSession): Html {
   ${d.notice ? html`<p class="${d.notice.refused ? 'error' : 'ok'}" role="${d.notice.refused ? 'alert' : 'status'}" id="notice">${d.notice.text}</p>` : ''}
   ${appSection(d.app)}
   ${credentialsSection(d.credentials)}
+  ${fcmSection(d.fcm)}
   ${keysSection(d.keys, s)}
   ${destinationsSection(d.destinations)}`;
 }

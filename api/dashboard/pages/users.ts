@@ -14,7 +14,8 @@ import { audienceTabs, maskedToken } from './audience.js';
 import { count, when } from './format.js';
 import { sendsTable } from './sends-table.js';
 import { pager, plural, type Paging } from './pager.js';
-import { aliasHref, ownerLink, subscribedWord } from './install-words.js';
+import { aliasHref, ownerLink, platformWord, subscribedWord } from './install-words.js';
+import type { InstallPlatform } from '../../../core/subscriptions/find.js';
 import { errorList } from '../errors.js';
 
 export type { Paging };
@@ -68,22 +69,27 @@ export function usersPage(users: UserEntry[], paging: Paging, erased?: string, f
   <p class="note">Users made or named through the API (createUser, an alias call) in OneSignal id order, then the users your app named only by an external id, in its order: their OneSignal id is made the first time a user call names them, and their installs carry their tags until then. An install with neither is a user of its own: it is under Installs.</p>`;
 }
 
-export function installsPage(installs: BrowsedInstall[], paging: Paging): Html {
+const PLATFORM_FILTERS: readonly { value?: InstallPlatform; label: string }[] = [{ label: 'All' }, { value: 'ios', label: 'iOS' }, { value: 'android', label: 'Android' }];
+
+export function installsPage(installs: BrowsedInstall[], paging: Paging, platform?: InstallPlatform): Html {
+  const base = `/dashboard/audience/installs${platform ? `?platform=${platform}` : ''}`;
   return html`<h1>Audience</h1>${audienceTabs('installs')}
-  ${pager('/dashboard/audience/installs', installs.length, 'install', paging)}
+  <nav class="tabs" id="platform-filter" aria-label="Platform">${PLATFORM_FILTERS.map((f) => html`<a href="/dashboard/audience/installs${f.value ? `?platform=${f.value}` : ''}" ${f.value === platform ? html`aria-current="page"` : ''}>${f.label}</a>`)}</nav>
+  ${pager(base, installs.length, platform ? `${platformWord(platform)} install` : 'install', paging)}
   ${installs.length ? html`<div class="table-wrap"><table id="installs">
-    <thead><tr><th scope="col">Subscription id</th><th scope="col">User</th><th scope="col">External id</th><th scope="col">Token</th>
+    <thead><tr><th scope="col">Subscription id</th><th scope="col">User</th><th scope="col">Platform</th><th scope="col">External id</th><th scope="col">Token</th>
       <th scope="col">Language</th><th scope="col">Subscribed</th><th scope="col">Last active (UTC)</th></tr></thead>
     <tbody class="rows">${installs.map((i) => html`<tr data-id="${i.id}">
       <td data-label="Subscription id"><a class="mono" href="/dashboard/audience/installs/${i.id}">${i.id}</a></td>
       <td data-label="User">${ownerLink(i)}</td>
+      <td data-label="Platform">${platformWord(i.platform)}</td>
       <td data-label="External id">${i.external_id ?? '—'}</td>
       <td data-label="Token" class="mono">${maskedToken(i.token)}</td>
       <td data-label="Language">${i.language ?? '—'}</td>
       <td data-label="Subscribed">${subscribedWord(i)}</td>
       <td data-label="Last active" class="date">${when(seconds(i.last_active), false)}</td>
     </tr>`)}</tbody></table></div>` : ''}
-  <p class="note">Newest first. Find an install looks one up by id, external id, token or tag.</p>`;
+  <p class="note">Newest first${platform ? `, ${platformWord(platform)} only` : ''}. Find an install looks one up by id, external id, token or tag.</p>`;
 }
 
 export interface UserPageData {
@@ -138,9 +144,10 @@ function userDetails(d: UserShown): Html {
   <h2>Installs</h2>
   ${d.installs.length
     ? html`<div class="table-wrap"><table id="user-installs">
-        <thead><tr><th scope="col">Subscription id</th><th scope="col">Token</th><th scope="col">Subscribed</th><th scope="col">Last active (UTC)</th></tr></thead>
+        <thead><tr><th scope="col">Subscription id</th><th scope="col">Platform</th><th scope="col">Token</th><th scope="col">Subscribed</th><th scope="col">Last active (UTC)</th></tr></thead>
         <tbody class="rows">${d.installs.map((i) => html`<tr data-id="${i.id}">
           <td data-label="Subscription id"><a class="row-link mono" href="/dashboard/audience/installs/${i.id}">${i.id}</a></td>
+          <td data-label="Platform">${platformWord(i.platform)}</td>
           <td data-label="Token" class="mono">${maskedToken(i.token)}</td>
           <td data-label="Subscribed">${subscribedWord(i)}</td>
           <td data-label="Last active" class="date">${when(seconds(i.last_active), false)}</td>

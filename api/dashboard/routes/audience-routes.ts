@@ -9,6 +9,7 @@ import { describeSegment, segmentsOf } from '../../../core/audience/segments.js'
 import { SENDS_CHECKED, sendsOfInstall } from '../../../core/audience/member.js';
 import { readNotification, type NotificationReport } from '../../../core/send/report.js';
 import { ANY, FindError, findInstalls, parseFind } from '../../../core/subscriptions/find.js';
+import { installPlatform } from '../../../core/subscriptions/browse-installs.js';
 import { readInstall } from '../../../core/subscriptions/subscription-store.js';
 import type { ApiDeps } from '../../shared/deps.js';
 import { audienceSizes, SIZE_KEPT_MS } from '../audience-sizes.js';
@@ -40,7 +41,8 @@ export function mountAudience(router: Router, deps: ApiDeps, signedIn: Middlewar
     if (!install || !app) throw new NotFoundError('No such install in this app.');
     const ids = await sendsOfInstall(deps.pool, app, install);
     const sends = (await Promise.all(ids.slice(0, 10).map((id) => readNotification(deps.pool, s.appId, id)))).filter((n): n is NotificationReport => !!n);
-    page(ctx, layoutOf(ctx, `Install ${install.id}`, 'audience'), installPage(install, sends, SENDS_CHECKED));
+    const platform = (await installPlatform(deps.pool, s.appId, install.id)) ?? 'ios';
+    page(ctx, layoutOf(ctx, `Install ${install.id}`, 'audience'), installPage({ ...install, platform }, sends, SENDS_CHECKED));
   });
 
   router.get('/dashboard/audience/segments', ...signedIn, async (ctx) => {

@@ -6,6 +6,7 @@ import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { getApp, type AppRecord } from '../../../core/apps/app-store.js';
 import { readCredentialsState } from '../../../core/apps/credentials-state.js';
+import { readFcmState } from '../../../core/apps/fcm-state.js';
 import { readKeyRequest, revokeOwnKey } from '../../../core/apps/key-requests.js';
 import { createKey, listKeys, mayUse } from '../../../core/apps/keys.js';
 import { appDestinations } from '../../../core/dashboard-reads/app-events.js';
@@ -28,10 +29,10 @@ export function mountSettings(router: Router, deps: ApiDeps, signedIn: Middlewar
   };
   const showSettings = async (ctx: Context, notice?: { text: string; refused?: boolean }, status = 200) => {
     const app = await appOf(ctx);
-    const [credentials, keys, destinations] = await Promise.all([
-      readCredentialsState(deps.pool, app.id, deps.now?.() ?? new Date()), listKeys(deps.pool, app.id), appDestinations(deps.pool, app.id),
+    const [credentials, fcm, keys, destinations] = await Promise.all([
+      readCredentialsState(deps.pool, app.id, deps.now?.() ?? new Date()), readFcmState(deps.pool, app.id), listKeys(deps.pool, app.id), appDestinations(deps.pool, app.id),
     ]);
-    page(ctx, layoutOf(ctx, 'Settings', 'settings'), settingsPage({ app, credentials, keys, destinations, notice }, session(ctx)), status);
+    page(ctx, layoutOf(ctx, 'Settings', 'settings'), settingsPage({ app, credentials, fcm, keys, destinations, notice }, session(ctx)), status);
   };
   const admin = (ctx: Context) => {
     if (!mayUse(session(ctx).scope, 'admin')) throw new ForbiddenError(NEEDS_ADMIN);

@@ -11,6 +11,7 @@ import { ForbiddenError, NotFoundError } from '../../../core/errors.js';
 import { SENDS_CHECKED, sendsOfInstall } from '../../../core/audience/member.js';
 import { readNotification, type NotificationReport } from '../../../core/send/report.js';
 import { browseInstalls, countInstalls, INSTALLS_PAGE } from '../../../core/subscriptions/browse-installs.js';
+import { isInstallPlatform } from '../../../core/subscriptions/find.js';
 import { installsOfUser, userOfApp } from '../../../core/users/browse-users.js';
 import { browseAllUsers, countAllUsers, unnamedUser, userOfAlias, type UsersCursor } from '../../../core/dashboard-reads/users-list.js';
 import type { AppRecord } from '../../../core/apps/app-store.js';
@@ -92,9 +93,12 @@ export function mountUsers(router: Router, deps: ApiDeps, signedIn: Middleware[]
     const appId = session(ctx).appId;
     const before = /^\d{1,18}$/.test(one(ctx.query.before)) ? Number(one(ctx.query.before)) : undefined;
     const from = before !== undefined ? fromOf(ctx) : 0;
-    const [{ installs, more }, total] = await Promise.all([browseInstalls(deps.pool, appId, before), countInstalls(deps.pool, appId)]);
+    // The filter's links give ios or android; anything else is the whole list, as no filter.
+    const asked = one(ctx.query.platform);
+    const platform = isInstallPlatform(asked) ? asked : undefined;
+    const [{ installs, more }, total] = await Promise.all([browseInstalls(deps.pool, appId, before, platform), countInstalls(deps.pool, appId, platform)]);
     const next = more ? `before=${installs[installs.length - 1].seq}&from=${from + INSTALLS_PAGE}` : undefined;
-    page(ctx, layoutOf(ctx, 'Installs', 'audience'), installsPage(installs, { total, from, next, later: before !== undefined }));
+    page(ctx, layoutOf(ctx, 'Installs', 'audience'), installsPage(installs, { total, from, next, later: before !== undefined }, platform));
   });
 
   router.get('/dashboard/audience/users/:id', ...signedIn, async (ctx) => {

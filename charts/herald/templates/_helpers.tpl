@@ -254,3 +254,24 @@ topologySpreadConstraints:
         path: ca.pem
 {{- end }}
 {{- end }}
+
+{{/* The CA the FCM client trusts for fcm.url and the service accounts' token_uri
+     (HERALD_FCM_CA_FILE, configmap.yaml): fcm.caSecret, a simulator's. The ConfigMap is every
+     role's, so every role mounts the file its configuration names. */}}
+{{- define "herald.fcmCaMount" -}}
+{{- if .Values.fcm.caSecret.name -}}
+- name: fcm-ca
+  mountPath: /etc/herald/fcm-ca
+  readOnly: true
+{{- end }}
+{{- end }}
+{{- define "herald.fcmCaVolume" -}}
+{{- if .Values.fcm.caSecret.name -}}
+- name: fcm-ca
+  secret:
+    secretName: {{ .Values.fcm.caSecret.name }}
+    items:
+      - key: {{ .Values.fcm.caSecret.key }}
+        path: ca.pem
+{{- end }}
+{{- end }}
