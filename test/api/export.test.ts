@@ -20,6 +20,7 @@ import { LINK_TTL_MS } from '../../core/exports/export-links.js';
 import { CONCURRENT_EXPORTS } from '../../api/routes/exports.js';
 import { waitFor } from '../support/wait.js';
 import { parseCsv } from '../support/csv.js';
+import { inTransaction } from '../../core/store/db.js';
 
 describe('api: exportSubscriptions through the official client', () => {
   const env = useTestEnv();
@@ -242,9 +243,14 @@ describe('api: exportSubscriptions through the official client', () => {
     const big = await makeApp(env.pool);
     // Random tokens: a file far larger than what the sockets and the client buffer, so a download
     // nobody reads stays open (backpressure) until it is aborted.
-    await env.pool.query(
-      `INSERT INTO subscriptions (id, app_id, token, tags) SELECT gen_random_uuid(), $1, md5(random()::text) || md5(random()::text), '{"k":"v"}'
-         FROM generate_series(1, 300000)`, [big.app.id]);
+    // The fixture's 300,000-row insert is not what is tested: it runs without the pool's 30 s
+    // statement cap, which a loaded machine (the integration suite two files at a time) can reach.
+    await inTransaction(env.pool, async (db) => {
+      await db.query('SET LOCAL statement_timeout = 0');
+      await db.query(
+        `INSERT INTO subscriptions (id, app_id, token, tags) SELECT gen_random_uuid(), $1, md5(random()::text) || md5(random()::text), '{"k":"v"}'
+           FROM generate_series(1, 300000)`, [big.app.id]);
+    });
     const bigClient = officialClient(api.url, big.key);
     const links: string[] = [];
     for (let i = 0; i <= CONCURRENT_EXPORTS; i++) links.push((await bigClient.exportSubscriptions(big.app.id, body({}))).csv_file_url!);
