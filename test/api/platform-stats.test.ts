@@ -3,7 +3,7 @@
 // Android installs, one of each refused by its gateway, reads platform_delivery_stats ios
 // {successful 2, failed 1} and android {successful 1, failed 1}; the opens count under the
 // platform of their install; exportEvents says each install's device_type (0 iOS, 1 Android);
-// getOutcomes counts the opens of both.
+// getOutcomes counts the opens of both; a message over FCM's 4,096 bytes is a 422 naming Android.
 import { expect } from 'chai';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,7 @@ import { setFcmCredentials } from '../../core/fcm/credentials-store.js';
 import { startFcmSim, type FcmSim } from '../../fcm-sim/index.js';
 import { makeServiceAccount } from '../fcm/helpers.js';
 import { nextBatch } from '../../core/events/batch.js';
+import { refused } from '../support/onesignal.js';
 import { parseCsv } from '../support/csv.js';
 
 const fcmToken = (prefix: string, i: number) => `${prefix}${i}:APA91b${'x'.repeat(140)}`;
@@ -136,5 +137,20 @@ describe('api: platform_delivery_stats, events files and outcomes per platform (
     expect(await clicks('1')).to.equal(1);
     expect(await clicks('0,1')).to.equal(2);
     expect(await clicks('5')).to.equal(0);
+  });
+
+  // Last: a send accepted here would be the app's newest, which the list test reads first.
+  it('createNotification: a message over FCM\'s 4,096 bytes is a 422 naming Android; over both, naming both; nothing recorded', async () => {
+    const before = (await env.pool.query('SELECT count(*)::int AS n FROM sends WHERE app_id = $1', [appId])).rows[0].n;
+    const notification = (changes: Record<string, unknown>) => Object.assign(new OneSignal.Notification(), { app_id: appId, included_segments: ['Subscribed Users'], contents: { en: 'Big' }, ...changes });
+    // Two data values of 1,100 characters: about 2,300 bytes for Apple, twice that for FCM.
+    const data = { a: 'v'.repeat(1100), b: 'w'.repeat(1100) };
+    const android = await refused(stack.client.createNotification(notification({ data })));
+    expect([android.code, android.body.errors]).to.deep.equal([422, ['This notification is larger than 4KB for Android (FCM counts the message without its token). It is not cut short.']]);
+    const both = await refused(stack.client.createNotification(notification({ data, contents: { en: 'x'.repeat(2000) } })));
+    expect([both.code, both.body.errors]).to.deep.equal([422, ['This notification is larger than 4KB for both iOS and Android. It is not cut short.']]);
+    const ios = await refused(stack.client.createNotification(notification({ data, contents: { en: 'x'.repeat(2000) }, is_android: false })));
+    expect([ios.code, ios.body.errors]).to.deep.equal([422, ['This notification is larger than 4KB. It is not cut short.']]);
+    expect((await env.pool.query('SELECT count(*)::int AS n FROM sends WHERE app_id = $1', [appId])).rows[0].n).to.equal(before);
   });
 });
