@@ -44,6 +44,17 @@ describe('tally: a chunk counted by audience entry', () => {
     expect(tally(2, [device('1'), device('2')], [sent, failed])).to.not.have.property('history');
   });
 
+  it('counts the Android share of sent and failed by the platform of the install that decided the entry; none: no android key', () => {
+    const on = (entry: string, n: number, platform: Device['platform']): Device => ({ ...device(entry, n), ...(platform ? { platform } : {}) });
+    // 1 iOS sent, 2 Android sent, 1 Android failed, 1 iOS failed, 1 Android left out; an external id
+    // with an iOS install failed and an Android one sent counts as sent on Android.
+    const devices = [on('1', 0, 'ios'), on('2', 0, 'android'), on('3', 0, 'android'), on('4', 0, undefined), on('5', 0, 'android'), on('x', 0, 'ios'), on('x', 1, 'android')];
+    const outcome = tally(6, devices, [sent, sent, failed, gone, stop, failed, sent]);
+    expect(outcome).to.include({ sent: 3, failed: 2, leftOut: 1 });
+    expect(outcome.android).to.deep.equal({ sent: 2, failed: 1 });
+    expect(tally(2, [on('1', 0, 'ios'), on('2', 0, undefined)], [sent, failed])).to.not.have.property('android');
+  });
+
   it('skips the planned entries with no device now, never fewer than none', () => {
     expect(tally(5, [device('1'), device('2')], [sent, sent])).to.include({ sent: 2, skipped: 3 });
     expect(tally(0, [device('1')], [sent])).to.include({ sent: 1, skipped: 0 });

@@ -12,6 +12,8 @@ import type { SenderMetrics } from './metrics.js';
 export function tally(planned: number, devices: Device[], actions: Action[]): ChunkOutcome {
   const rank = { sent: 3, failed: 2, unsubscribe: 2, retry: 2, hold: 2, stop: 1 } as const;
   const best = new Map<string, Action['kind']>();
+  // The platform of the install that decided each entry's outcome: the entry counts under it.
+  const bestPlatform = new Map<string, Device['platform']>();
   const unsubscribe: ChunkOutcome['unsubscribe'] = [];
   // Each install's own outcome, for its events (core/events/record.ts); a left-out one has none.
   const sentTo: string[] = [];
@@ -33,19 +35,33 @@ export function tally(planned: number, devices: Device[], actions: Action[]): Ch
       }
     }
     const prev = best.get(d.entry);
-    if (!prev || rank[a.kind] > rank[prev]) best.set(d.entry, a.kind);
+    if (!prev || rank[a.kind] > rank[prev]) {
+      best.set(d.entry, a.kind);
+      bestPlatform.set(d.entry, d.platform);
+    }
   });
   let sent = 0;
   let failed = 0;
   let leftOut = 0;
-  for (const kind of best.values()) {
-    if (kind === 'sent') sent++;
-    else if (kind === 'stop') leftOut++;
-    else failed++;
+  const android = { sent: 0, failed: 0 };
+  for (const [entry, kind] of best) {
+    const onAndroid = bestPlatform.get(entry) === 'android';
+    if (kind === 'sent') {
+      sent++;
+      if (onAndroid) android.sent++;
+    } else if (kind === 'stop') leftOut++;
+    else {
+      failed++;
+      if (onAndroid) android.failed++;
+    }
   }
   // Entries planned but not found now (unsubscribed since the plan, unknown ids) are skipped.
   const kept = devices.some((d) => d.seq !== undefined);
-  return { sent, failed, skipped: Math.max(0, planned - best.size), leftOut, unsubscribe, sentTo, failedFor, ...(kept ? { history } : {}) };
+  return {
+    sent, failed, skipped: Math.max(0, planned - best.size), leftOut, unsubscribe, sentTo, failedFor,
+    ...(android.sent || android.failed ? { android } : {}),
+    ...(kept ? { history } : {}),
+  };
 }
 
 /** herald_sender_deliveries_total: each device's final outcome, with Apple's reason. */

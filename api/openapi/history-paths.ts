@@ -76,7 +76,7 @@ export function historyPaths({ ok, r, json, ref, AUTHENTICATED }: Helpers) {
           query('outcome_names', `Comma-separated; only ${CLICK_OUTCOME}.count is recorded (any other name: 400).`, { type: 'string' }),
           query('outcome_names[]', 'One name (a name with a comma).', { type: 'string', maxLength: OUTCOME_LIMITS.name }),
           query('outcome_time_range', 'The last hour, day or 30 days (default 1h; 30d as 1mo).', { type: 'string', enum: Object.keys(OUTCOME_TIME_RANGES) }),
-          query('outcome_platforms', `Comma-separated device types (${OUTCOME_PLATFORMS.join(', ')}); Herald's installs are 0, iOS.`, { type: 'string' }),
+          query('outcome_platforms', `Comma-separated device types (${OUTCOME_PLATFORMS.join(', ')}); Herald's installs are 0, iOS, and 1, Android.`, { type: 'string' }),
           query('outcome_attribution', 'A click is direct: influenced and unattributed are 0 (default total).', { type: 'string', enum: OUTCOME_ATTRIBUTIONS }),
         ],
         responses: { '200': ok('The outcome.', 'Outcomes'), '400': r('BadRequest'), ...AUTHENTICATED },

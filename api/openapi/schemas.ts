@@ -22,6 +22,13 @@ const STATUS = { type: 'string', enum: SEND_STATUSES };
 const COUNT = { type: 'integer', minimum: 0 };
 const LANGUAGE_MAP = { type: 'object', additionalProperties: { type: 'string' } };
 const UNIX_SECONDS = { type: 'integer', description: 'Unix time in seconds.' };
+/** OneSignal's DeliveryData for one platform, `received` absent. */
+const PLATFORM_COUNTS = {
+  type: 'object',
+  required: ['successful', 'failed', 'errored', 'converted'],
+  additionalProperties: false,
+  properties: { successful: COUNT, failed: COUNT, errored: COUNT, converted: COUNT },
+};
 
 const stats = {
   id: { type: 'integer', description: 'The send id.' },
@@ -39,16 +46,9 @@ const stats = {
   errored: COUNT,
   platform_delivery_stats: {
     type: 'object',
-    description: "OneSignal's per-platform counts: iOS only, Herald's own counters. `received` is absent: Herald has no confirmed delivery.",
-    required: ['ios'],
-    properties: {
-      ios: {
-        type: 'object',
-        required: ['successful', 'failed', 'errored', 'converted'],
-        additionalProperties: false,
-        properties: { successful: COUNT, failed: COUNT, errored: COUNT, converted: COUNT },
-      },
-    },
+    description: "OneSignal's per-platform counts, Herald's own counters split by the platform of each install. `received` is absent: Herald has no confirmed delivery.",
+    required: ['ios', 'android'],
+    properties: { ios: PLATFORM_COUNTS, android: PLATFORM_COUNTS },
   },
   contents: LANGUAGE_MAP,
   headings: LANGUAGE_MAP,

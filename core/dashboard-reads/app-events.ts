@@ -5,7 +5,7 @@
 // app's, and a signing secret is never read.
 import type { Queryable } from '../store/db.js';
 import { expandRecord, subscriptionIdsOf, type HeraldEvent, type RecordRow } from '../events/expand.js';
-import { isExpandable } from '../events/batch.js';
+import { INSTALLS_LOOKUP, isExpandable } from '../events/batch.js';
 import { appDestinationHealth, type DestinationHealth } from '../events/health.js';
 
 export interface DestinationView extends DestinationHealth {
@@ -66,12 +66,12 @@ export async function latestEvents(db: Queryable, appId: string, from?: EventCur
     );
     const older = res.rows.length > limit;
     const rows: RecordRow[] = res.rows.slice(0, limit).map((r) => ({ ...r, id: Number(r.id), sendId: r.sendId === null ? null : Number(r.sendId) }));
-    const externalIds = await externalIdsOf(db, appId, rows.filter(isExpandable));
+    const { externalIds, android } = await installsOf(db, appId, rows.filter(isExpandable));
     for (const row of rows) {
       // A record that cannot be expanded (written by hand or by a bug) is passed over, as the dispatcher does.
       if (!isExpandable(row)) continue;
       const skip = row.id === from?.before ? from.skip : 0;
-      const all = expandRecord(row, externalIds, skip);
+      const all = expandRecord(row, externalIds, skip, { android });
       const room = EVENTS_PAGE - events.length;
       events.push(...all.slice(0, room));
       if (all.length > room) return { events, next: { before: row.id, skip: skip + room } };
@@ -82,10 +82,13 @@ export async function latestEvents(db: Queryable, appId: string, from?: EventCur
   }
 }
 
-/** The external ids of the installs these records name, this app's only (an install erased since has none). */
-async function externalIdsOf(db: Queryable, appId: string, rows: RecordRow[]): Promise<Map<string, string | null>> {
+/**
+ * The external ids of the installs these records name, this app's only (an install erased since has
+ * none), and those on Android (their events say so, as the dispatcher's do).
+ */
+async function installsOf(db: Queryable, appId: string, rows: RecordRow[]): Promise<{ externalIds: Map<string, string | null>; android: Set<string> }> {
   const ids = [...new Set(rows.flatMap(subscriptionIdsOf))];
-  if (!ids.length) return new Map();
-  const res = await db.query<{ id: string; external_id: string | null }>('SELECT id::text, external_id FROM subscriptions WHERE app_id = $1 AND id = ANY($2::uuid[])', [appId, ids]);
-  return new Map(res.rows.map((r) => [r.id, r.external_id]));
+  if (!ids.length) return { externalIds: new Map(), android: new Set() };
+  const res = await db.query<{ id: string; external_id: string | null; android: boolean }>(INSTALLS_LOOKUP, [appId, ids]);
+  return { externalIds: new Map(res.rows.map((r) => [r.id, r.external_id])), android: new Set(res.rows.filter((r) => r.android).map((r) => r.id)) };
 }

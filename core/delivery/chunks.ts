@@ -86,6 +86,8 @@ async function loadAliasDevices(db: Queryable, app: AppRecord, target: Extract<S
 export interface ChunkOutcome {
   sent: number;
   failed: number;
+  /** The Android share of `sent` and `failed` (absent: none); iOS's is the rest (migration 085). */
+  android?: { sent: number; failed: number };
   skipped: number;
   /** Entries not sent because the send stopped (credentials refused) inside this chunk. */
   leftOut: number;
@@ -131,13 +133,15 @@ export async function recordChunk(
       name: 'herald-record-chunk',
       text: `WITH closed AS (
            UPDATE send_chunks SET state = 'done', sent = $3, failed = $4, skipped = $5, left_out = $6, lease_until = NULL, finished_at = now(),
-                  sent_seqs = $7, failed_seqs = $8, failed_reasons = $9, unsubscribed_seqs = $10
+                  sent_seqs = $7, failed_seqs = $8, failed_reasons = $9, unsubscribed_seqs = $10, sent_android = $11, failed_android = $12
             WHERE send_id = $1 AND chunk = $2 AND state IN ('planned', 'working') RETURNING 1)
          UPDATE sends SET sent = sent + $3, failed = failed + $4, skipped = skipped + $5, left_out = left_out + $6,
+                sent_android = sent_android + $11, failed_android = failed_android + $12,
                 chunks_done = chunks_done + 1, updated_at = now()
           WHERE id = $1 AND EXISTS (SELECT 1 FROM closed)
       RETURNING chunks_done, chunks_total, stopped`,
-      values: [sendId, chunk, outcome.sent, outcome.failed, outcome.skipped, outcome.leftOut, ...historyValues(outcome.history, pushToken !== undefined)],
+      values: [sendId, chunk, outcome.sent, outcome.failed, outcome.skipped, outcome.leftOut, ...historyValues(outcome.history, pushToken !== undefined),
+        outcome.android?.sent ?? 0, outcome.android?.failed ?? 0],
     });
     const s = moved.rows[0];
     if (!s) return { counted: false };

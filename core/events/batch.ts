@@ -85,14 +85,18 @@ export async function nextBatch(db: Queryable, appId: string, destination: strin
   // The app's installs that exist now: an id not among them (erased since, whatever the records
   // say; or not this app's) goes out with no subscription and no user (expand.ts existingOnly).
   const external = ids.size
-    ? await db.query<{ id: string; external_id: string | null }>('SELECT id::text, external_id FROM subscriptions WHERE app_id = $1 AND id = ANY($2::uuid[])', [appId, [...ids]])
+    ? await db.query<{ id: string; external_id: string | null; android: boolean }>(INSTALLS_LOOKUP, [appId, [...ids]])
     : { rows: [] };
   const installs = new Map(external.rows.map((r) => [r.id, r.external_id]));
+  const android = new Set(external.rows.filter((r) => r.android).map((r) => r.id));
   const events = picked.flatMap(({ row, start, end }) =>
-    expandRecord(row, installs, start, { existingOnly: true, to: end }).filter((e) => !wanted || wanted.has(e.event.kind)),
+    expandRecord(row, installs, start, { existingOnly: true, to: end, android }).filter((e) => !wanted || wanted.has(e.event.kind)),
   );
   return { events, next, poisoned: poisoned.filter((id) => id <= next.through), webhookId: batchId(appId, destination, from, next, kinds) };
 }
+
+/** The installs of a batch's events, with each its platform: an Android install's events say so (issue 39 point 6). */
+export const INSTALLS_LOOKUP = `SELECT id::text, external_id, platform = 'android' AS android FROM subscriptions WHERE app_id = $1 AND id = ANY($2::uuid[])`;
 
 /** Up to `limit` of the app's records after id `after` (and up to `until` when given), in id order. */
 async function readRecords(db: Queryable, appId: string, after: number, limit: number, until: number | undefined): Promise<RecordRow[]> {

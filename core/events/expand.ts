@@ -25,7 +25,8 @@ export interface HeraldEvent {
     timestamp: number; // Unix seconds
     datetime: string; // ISO 8601, UTC
     app_id: string;
-    subscription_device_type?: 'iOS';
+    /** OneSignal's names: the platform of the install (issue 39 point 6). */
+    subscription_device_type?: 'iOS' | 'Android';
     data?: Record<string, unknown>;
   };
   /** The send; absent for a fact of no send (the app removed a Live Activity token). */
@@ -89,9 +90,13 @@ export function eventCount(row: Pick<RecordRow, 'kind' | 'body'>): number {
  * installs' external ids (an install erased since has none). `existingOnly`: `externalIds` holds
  * every install of the app that still exists, and one missing from it is delivered as erased (no
  * subscription, no user): a record committed while its install was being erased (the erasure's
- * scrub ran before that commit) still never carries the erased id to a receiver.
+ * scrub ran before that commit) still never carries the erased id to a receiver. `android`: the
+ * installs on Android, read with their external ids; every other install's events say iOS (an
+ * install erased since is not read, and keeps the field's value from before Android).
  */
-export function expandRecord(row: RecordRow, externalIds: ReadonlyMap<string, string | null>, from = 0, opts: { existingOnly?: boolean; to?: number } = {}): HeraldEvent[] {
+export function expandRecord(
+  row: RecordRow, externalIds: ReadonlyMap<string, string | null>, from = 0, opts: { existingOnly?: boolean; to?: number; android?: ReadonlySet<string> } = {},
+): HeraldEvent[] {
   // What every event of the row shares, made once: a 1,000,000-device send is a million events.
   const timestamp = Math.floor(row.recordedAt.getTime() / 1000);
   const datetime = row.recordedAt.toISOString();
@@ -108,7 +113,8 @@ export function expandRecord(row: RecordRow, externalIds: ReadonlyMap<string, st
   const events: HeraldEvent[] = [];
   for (let i = from; i < to; i++) {
     const d = devices[i];
-    const event: HeraldEvent = { event: { kind: d.kind, id: eventId(row.id, i), timestamp, datetime, app_id: row.appId, subscription_device_type: 'iOS', data: d.data } };
+    const type = d.subscriptionId !== null && opts.android?.has(d.subscriptionId) ? 'Android' : 'iOS';
+    const event: HeraldEvent = { event: { kind: d.kind, id: eventId(row.id, i), timestamp, datetime, app_id: row.appId, subscription_device_type: type, data: d.data } };
     if (message) event.message = message;
     // An install erased since (core/events/record.ts forgetInstallsInEvents): its event keeps
     // its place and id, with no subscription and no user.

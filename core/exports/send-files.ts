@@ -16,15 +16,19 @@ const epoch = (column: string) => `extract(epoch FROM ${column})::bigint`;
  * (`seq = ANY`, in seq order), not a probe per device: 2.9 s against 8.7 s at 1,000,000 devices
  * (docs/benchmarks.md "History and events of a send").
  */
-const SENT = `SELECT c.finished_at, s.id, s.user_id, s.external_id
-  FROM send_chunks c CROSS JOIN LATERAL (SELECT id, user_id, external_id FROM subscriptions WHERE app_id = $1::uuid AND seq = ANY(c.sent_seqs)) s
+const SENT = `SELECT c.finished_at, s.id, s.user_id, s.external_id, s.platform
+  FROM send_chunks c CROSS JOIN LATERAL (SELECT id, user_id, external_id, platform FROM subscriptions WHERE app_id = $1::uuid AND seq = ANY(c.sent_seqs)) s
  WHERE c.send_id = $2::bigint`;
 
-/** OneSignal's history columns (no timestamp for `sent`). */
-const HISTORY_SENT = `SELECT id AS player_id, user_id AS onesignal_id, external_id, 'push' AS target_channel FROM (${SENT}) sent`;
+/** OneSignal's device types (issue 39 point 6): 0 iOS, 1 Android, as the installs export writes them. */
+const deviceType = (platform: string) => `CASE WHEN ${platform} = 'android' THEN 1 ELSE 0 END`;
+
+/** OneSignal's history columns (no timestamp for `sent`), then Herald's device_type. */
+const HISTORY_SENT = `SELECT id AS player_id, user_id AS onesignal_id, external_id, 'push' AS target_channel, ${deviceType('platform')} AS device_type FROM (${SENT}) sent`;
 
 /** The installs that opened it (the app's open reports), with when. */
-const HISTORY_CLICKED = `SELECT s.id AS player_id, s.user_id AS onesignal_id, s.external_id, 'push' AS target_channel, ${epoch('o.opened_at')} AS timestamp
+const HISTORY_CLICKED = `SELECT s.id AS player_id, s.user_id AS onesignal_id, s.external_id, 'push' AS target_channel, ${epoch('o.opened_at')} AS timestamp,
+       ${deviceType('s.platform')} AS device_type
   FROM opens o JOIN subscriptions s ON s.id = o.subscription_id AND s.app_id = $1::uuid
  WHERE o.send_id = $2::bigint`;
 
@@ -34,13 +38,13 @@ const HISTORY_CLICKED = `SELECT s.id AS player_id, s.user_id AS onesignal_id, s.
  * `delivered` (confirmed delivery) is left out: Herald has no receipt from the device.
  */
 const EVENTS = `WITH outcome AS (
-    SELECT id, user_id, external_id, finished_at AS sent_at, NULL::timestamptz AS failed_at, NULL::text AS reason, false AS unsubscribed FROM (${SENT}) sent
+    SELECT id, user_id, external_id, platform, finished_at AS sent_at, NULL::timestamptz AS failed_at, NULL::text AS reason, false AS unsubscribed FROM (${SENT}) sent
     UNION ALL
-    SELECT s.id, s.user_id, s.external_id, NULL, c.finished_at, f.reason, f.seq = ANY(c.unsubscribed_seqs)
+    SELECT s.id, s.user_id, s.external_id, s.platform, NULL, c.finished_at, f.reason, f.seq = ANY(c.unsubscribed_seqs)
       FROM send_chunks c CROSS JOIN LATERAL unnest(c.failed_seqs, c.failed_reasons) AS f(seq, reason)
       JOIN subscriptions s ON s.app_id = $1::uuid AND s.seq = f.seq
      WHERE c.send_id = $2::bigint)
-  SELECT d.external_id AS external_user_id, d.id AS subscription_id, 0 AS device_type, ${epoch('d.sent_at')} AS sent,
+  SELECT d.external_id AS external_user_id, d.id AS subscription_id, ${deviceType('d.platform')} AS device_type, ${epoch('d.sent_at')} AS sent,
          ${epoch('o.opened_at')} AS clicked, d.user_id AS onesignal_id, ${epoch('d.failed_at')} AS failed,
          CASE WHEN d.unsubscribed THEN ${epoch('d.failed_at')} END AS unsubscribed, d.reason AS failure_message
     FROM outcome d LEFT JOIN opens o ON o.send_id = $2::bigint AND o.subscription_id = d.id`;
@@ -49,8 +53,8 @@ const QUERIES = { history_sent: HISTORY_SENT, history_clicked: HISTORY_CLICKED, 
 
 /** The header of each file, in its columns' order (the tests read the files against it). */
 export const SEND_FILE_HEADERS: Readonly<Record<keyof typeof QUERIES, readonly string[]>> = {
-  history_sent: ['player_id', 'onesignal_id', 'external_id', 'target_channel'],
-  history_clicked: ['player_id', 'onesignal_id', 'external_id', 'target_channel', 'timestamp'],
+  history_sent: ['player_id', 'onesignal_id', 'external_id', 'target_channel', 'device_type'],
+  history_clicked: ['player_id', 'onesignal_id', 'external_id', 'target_channel', 'timestamp', 'device_type'],
   events: ['external_user_id', 'subscription_id', 'device_type', 'sent', 'clicked', 'onesignal_id', 'failed', 'unsubscribed', 'failure_message'],
 };
 

@@ -46,7 +46,7 @@ export async function recordOpen(pool: Pool, appId: string, sendId: number, subs
       [sendId, appId],
     );
     if (!send.rowCount) return 'unknown_send';
-    const sub = await db.query('SELECT 1 FROM subscriptions WHERE id = $1 AND app_id = $2', [subscriptionId, appId]);
+    const sub = await db.query<{ android: boolean }>(`SELECT platform = 'android' AS android FROM subscriptions WHERE id = $1 AND app_id = $2`, [subscriptionId, appId]);
     if (!sub.rowCount) return 'unknown_subscription';
     const app = await getApp(db, appId);
     if (!app || !(await inAudience(db, app, send.rows[0], subscriptionId))) return 'not_in_audience';
@@ -55,7 +55,8 @@ export async function recordOpen(pool: Pool, appId: string, sendId: number, subs
       [sendId, subscriptionId],
     );
     if (!inserted.rowCount) return 'repeat';
-    await db.query('UPDATE sends SET clicked = clicked + 1, updated_at = now() WHERE id = $1', [sendId]);
+    // The Android share beside it (migration 085), by the install's platform: platform_delivery_stats.
+    await db.query('UPDATE sends SET clicked = clicked + 1, clicked_android = clicked_android + $2, updated_at = now() WHERE id = $1', [sendId, sub.rows[0].android ? 1 : 0]);
     // Its event with the count, once per install and send as the count (a repeat reports nothing);
     // last, as it takes the app's event lock until the commit (core/events/record.ts).
     await recordDeviceEvents(db, appId, sendId, [['message.push.clicked', subscriptionId, {}]]);

@@ -69,7 +69,8 @@ export interface NotificationReport extends SendStats {
 
 /** The columns toNotification reads, for every query that feeds it. */
 // Only these parts of the request: a list send's request holds up to 500 ids, not read here.
-export const NOTIFICATION_COLUMNS = `id, app_id, status, total_recipients, sent, failed, skipped, left_out, clicked, source,
+export const NOTIFICATION_COLUMNS = `id, app_id, status, total_recipients, sent, failed, skipped, left_out, clicked,
+  sent_android, failed_android, clicked_android, source,
   ${json('request', 'contents')} AS contents, ${json('request', 'headings')} AS headings, ${text('request', 'name')} AS name,
   ${json('request', 'customData')} AS custom_data, message, throttle_per_min, send_after, created_at,
   finished_at, canceled_at, ${text('request', 'liveActivity', 'event')} AS la_event,

@@ -11,6 +11,18 @@ export interface SendRow {
   skipped: number;
   left_out: number;
   clicked: number;
+  /** The Android share of sent, failed and clicked (migration 085); absent in a row read without them: none. */
+  sent_android?: number;
+  failed_android?: number;
+  clicked_android?: number;
+}
+
+/** OneSignal's DeliveryData for one platform: `received` absent (no receipt from the device). */
+export interface PlatformCounts {
+  successful: number;
+  failed: number;
+  errored: number;
+  converted: number;
 }
 
 export interface SendStats {
@@ -27,11 +39,12 @@ export interface SendStats {
   converted: number;
   errored: number;
   /**
-   * OneSignal's per-platform counts (its client's PlatformDeliveryData / DeliveryData names): iOS
-   * only, Herald's own counters. `received` is absent: Herald has no confirmed delivery (no
-   * receipt from the device), only Apple's acceptance, which is `successful`.
+   * OneSignal's per-platform counts (its client's PlatformDeliveryData / DeliveryData names), from
+   * Herald's own counters: an entry counts under the platform of the install that decided it
+   * (sender/tally.ts), an open under its install's. `received` is absent: Herald has no confirmed
+   * delivery (no receipt from the device), only Apple's or Google's acceptance, which is `successful`.
    */
-  platform_delivery_stats: { ios: { successful: number; failed: number; errored: number; converted: number } };
+  platform_delivery_stats: { ios: PlatformCounts; android: PlatformCounts };
 }
 
 export function toStats(row: SendRow): SendStats {
@@ -51,6 +64,13 @@ export function toStats(row: SendRow): SendStats {
     clicked: row.clicked,
     converted: row.clicked,
     errored: 0,
-    platform_delivery_stats: { ios: { successful: row.sent, failed: row.failed, errored: 0, converted: row.clicked } },
+    platform_delivery_stats: platformCounts(row),
   };
+}
+
+/** iOS is the total less Android: rows from before migration 085 (every device iOS) read right as they are. */
+function platformCounts(row: SendRow): SendStats['platform_delivery_stats'] {
+  const android = { successful: row.sent_android ?? 0, failed: row.failed_android ?? 0, errored: 0, converted: row.clicked_android ?? 0 };
+  const ios = { successful: row.sent - android.successful, failed: row.failed - android.failed, errored: 0, converted: row.clicked - android.converted };
+  return { ios, android };
 }

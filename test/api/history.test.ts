@@ -107,9 +107,10 @@ describe('api: history, events and outcomes of a send through the official clien
     expect([large.sent, large.failure_message, large.unsubscribed]).to.deep.equal(['', 'PayloadTooLarge', '']);
   });
 
-  it("getNotification carries platform_delivery_stats for iOS with Herald's counts, and no received", async () => {
+  it("getNotification carries platform_delivery_stats for iOS with Herald's counts (Android's none), and no received", async () => {
     const n = await stack.client.getNotification(appId, sendId);
     expect(n.platform_delivery_stats?.ios).to.deep.equal(Object.assign(new OneSignal.DeliveryData(), { successful: 4, failed: 2, errored: 0, converted: 2 }));
+    expect(n.platform_delivery_stats?.android).to.deep.equal(Object.assign(new OneSignal.DeliveryData(), { successful: 0, failed: 0, errored: 0, converted: 0 }));
     expect(n.received).to.equal(undefined);
     const page = await stack.client.getNotifications(appId, 1);
     expect(page.notifications?.[0].platform_delivery_stats?.ios?.successful).to.equal(4);

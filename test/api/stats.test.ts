@@ -29,7 +29,7 @@ describe('api: send stats', () => {
     expect(rest).to.deep.equal({
       id: sendId, app_id: app.app.id, status: 'queued', total_recipients: 10, processed: 0, remaining: 10,
       sent: 0, successful: 0, failed: 0, skipped: 0, clicked: 0, converted: 0, errored: 0,
-      platform_delivery_stats: { ios: { successful: 0, failed: 0, errored: 0, converted: 0 } },
+      platform_delivery_stats: { ios: { successful: 0, failed: 0, errored: 0, converted: 0 }, android: { successful: 0, failed: 0, errored: 0, converted: 0 } },
       contents: { en: 'x' }, headings: {}, source: 'api', completed_at: null, throttle_rate_per_minute: null, canceled: false,
     });
     expect(Math.abs(queued_at - Date.now() / 1000)).to.be.below(120);
@@ -41,8 +41,14 @@ describe('api: send stats', () => {
     await env.pool.query("UPDATE sends SET status = 'sending', sent = 4, failed = 2, skipped = 1, clicked = 3 WHERE id = $1", [sendId]);
     const res = await stats(sendId);
     expect(res.body).to.include({ status: 'sending', processed: 7, remaining: 3, sent: 4, successful: 4, failed: 2, skipped: 1, clicked: 3, converted: 3, errored: 0 });
-    // OneSignal's per-platform counts: the same counters under ios; no received (no confirmed delivery).
-    expect(res.body.platform_delivery_stats).to.deep.equal({ ios: { successful: 4, failed: 2, errored: 0, converted: 3 } });
+    // OneSignal's per-platform counts: no Android share, so all under ios; no received (no confirmed delivery).
+    expect(res.body.platform_delivery_stats).to.deep.equal({ ios: { successful: 4, failed: 2, errored: 0, converted: 3 }, android: { successful: 0, failed: 0, errored: 0, converted: 0 } });
+    // The Android share (migration 085) out of the same counters: iOS is the rest.
+    await env.pool.query('UPDATE sends SET sent_android = 1, failed_android = 2, clicked_android = 3 WHERE id = $1', [sendId]);
+    const split = await stats(sendId);
+    expect(split.body.platform_delivery_stats).to.deep.equal({ ios: { successful: 3, failed: 0, errored: 0, converted: 0 }, android: { successful: 1, failed: 2, errored: 0, converted: 3 } });
+    expect(split.body).to.include({ successful: 4, failed: 2, converted: 3 });
+    await env.pool.query('UPDATE sends SET sent_android = 0, failed_android = 0, clicked_android = 0 WHERE id = $1', [sendId]);
   });
 
   it('shows remaining 0 once a send is finished, and leaves paused-out devices in neither count', async () => {

@@ -65,4 +65,14 @@ describe('dashboard: an app\'s latest events, a page at a time', () => {
     const second = await latestEvents(env.pool, a, first.next);
     expect(second.events.map((e) => e.subscription!.id)).to.deep.equal(ids.slice(50, 100));
   });
+
+  it('names the platform of each install in its events, as the dispatcher does (issue 39 point 6)', async () => {
+    const a = await app('evplatform');
+    const installs = await env.pool.query<{ id: string; platform: string }>(
+      `INSERT INTO subscriptions (id, app_id, token, platform) VALUES (gen_random_uuid(), $1, 'ev-ios', 'ios'), (gen_random_uuid(), $1, 'ev-android', 'android') RETURNING id::text, platform`, [a]);
+    await env.pool.query(`INSERT INTO event_records (app_id, send_id, kind, body) VALUES ($1, 9, 'chunk', $2)`, [a, JSON.stringify({ chunk: 0, s: installs.rows.map((r) => r.id), f: [], u: [] })]);
+    const { events } = await latestEvents(env.pool, a);
+    const expected = Object.fromEntries(installs.rows.map((r) => [r.id, r.platform === 'android' ? 'Android' : 'iOS']));
+    expect(Object.fromEntries(events.map((e) => [e.subscription!.id, e.event.subscription_device_type]))).to.deep.equal(expected);
+  });
 });

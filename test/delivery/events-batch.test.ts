@@ -5,14 +5,14 @@
 // up only the installs of its own events (a round reads up to 52 chunk records, 26,000 installs).
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
-import { nextBatch, type Place } from '../../core/events/batch.js';
+import { INSTALLS_LOOKUP, nextBatch, type Place } from '../../core/events/batch.js';
 import { expandRecord, type HeraldEvent, type RecordRow } from '../../core/events/expand.js';
 import type { EventKind } from '../../core/events/kinds.js';
 import type { Pool } from '../../core/store/db.js';
 import { addDevices, createTestApp } from './fixtures.js';
 
 const SIZE = 500;
-const LOOKUP = 'SELECT id::text, external_id FROM subscriptions WHERE app_id = $1 AND id = ANY($2::uuid[])';
+const LOOKUP = INSTALLS_LOOKUP;
 
 describe('events: a destination\'s batches, one after another from its place', function () {
   this.timeout(60_000);
