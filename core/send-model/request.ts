@@ -13,7 +13,9 @@ import type { OwnTokenPushType } from '../formats/push-type.js';
  * as SendRequest.platforms), so the count, the estimate and the plan read one condition.
  */
 export type SendTarget = (
-  | { kind: 'segment'; segment: string }
+  // included_segments: `segment` the first name, `orSegments` the others (issue 38: their union,
+  // each install once); absent for one name, so records written before read the same.
+  | { kind: 'segment'; segment: string; orSegments?: string[] }
   | { kind: 'tag'; tag: TagCondition }
   | { kind: 'filters'; groups: AudienceCondition[][] } // OR of groups, AND within a group
   | { kind: 'subscription_ids'; ids: string[] } // distinct, in first-seen order

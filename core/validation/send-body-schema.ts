@@ -60,7 +60,7 @@ export const SendBodySchema = Type.Object({
   template_id: Type.Optional(
     Type.String({ maxLength: UUID_LENGTH, pattern: UUID_PATTERN, description: "A template of the app: its fields fill the body's, the body's own taking precedence (docs/api.md \"Templates\")." }),
   ),
-  included_segments: Type.Optional(Type.Array(text(LIMITS.tag, 'A segment name.'), { maxItems: 1 })),
+  included_segments: Type.Optional(loose(Type.Array(text(LIMITS.tag, 'A segment name.'), { maxItems: LIMITS.included_segments }), 'array')),
   tag: Type.Optional(loose(TAG_CONDITION, 'object')),
   filters: Type.Optional(loose(Type.Array(FilterEntry, { maxItems: LIMITS.filter_entries }), 'array')),
   excluded_segments: Type.Optional(loose(Type.Array(text(LIMITS.tag, 'A segment name.'), { maxItems: LIMITS.excluded_segments }), 'array')),

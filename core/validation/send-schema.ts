@@ -23,7 +23,7 @@ export const SHAPE_MESSAGES: Record<string, string> = {
   contents: 'contents must be an object of language code to text.',
   headings: 'headings must be an object of language code to text.',
   template_id: 'template_id must be text: the id of a template of this app.',
-  included_segments: 'included_segments must be an array holding one segment name.',
+  included_segments: 'included_segments must be an array of segment names.',
   tag: 'tag must be an object such as {"key": "level", "relation": ">", "value": "10"}.',
   filters: 'filters must be an array of conditions (and {"operator": "OR"} entries).',
   excluded_segments: 'excluded_segments must be an array of segment names.',
