@@ -97,6 +97,7 @@ export function specFromRequest(appName: string, req: SendRequest): SendSpec {
     spec.delayed_option = 'timezone';
     spec.delivery_time_of_day = zone.timeOfDay;
   }
+  if (req.lastActiveDelivery) spec.delayed_option = 'last-active';
   if (req.url) spec.url = req.url;
   if (req.imageUrl) spec.big_picture = req.imageUrl;
   if (req.data && Object.keys(req.data).length) spec.data = req.data;

@@ -126,6 +126,11 @@ export interface SendRequest {
   sendAfter?: Date;
   /** `delayed_option: timezone`: clock time of day "HH:MM" (24 h) each device receives it at. */
   timezoneDelivery?: { timeOfDay: string; fallbackOffsetMinutes: number };
+  /**
+   * `delayed_option: last-active` (issue 38, OneSignal's intelligent delivery): each install at the
+   * hour of the day (UTC) it was last active, within 24 h of the start; never active: at the start.
+   */
+  lastActiveDelivery?: true;
   throttleRatePerMinute?: number;
   idempotencyKey?: string;
   apns: ApnsOptions;

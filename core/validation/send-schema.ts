@@ -31,7 +31,7 @@ export const SHAPE_MESSAGES: Record<string, string> = {
   include_external_ids: 'include_external_ids must be an array of External IDs.',
   include_aliases: 'include_aliases must be {"<alias label>": [...]} with an array of ids, such as {"external_id": [...]}.',
   send_after: 'send_after must be a date and time as text, such as 2026-11-24T14:00:00-07:00.',
-  delayed_option: 'delayed_option must be the text timezone.',
+  delayed_option: 'delayed_option must be the text timezone or last-active.',
   delivery_time_of_day: 'delivery_time_of_day must be a clock time as text, such as 9:00AM or 21:45.',
   url: 'url must be text: an https address or an address handled by the app.',
   app_url: 'app_url must be text: an https address or an address handled by the app.',
