@@ -10,7 +10,8 @@ import type { Sender } from '../../sender/index.js';
 import { fireDueSends } from '../../core/send/fire-due.js';
 import { releaseDueChunks } from '../../core/delivery/timezone.js';
 import { hourMoment } from '../../core/delivery/last-active.js';
-import { addDevices, createTestApp, send, stats, token, type TestApp, startTestSender } from './fixtures.js';
+import { addDevices, createTestApp, send, stats, token, waitFinal, type TestApp, startTestSender } from './fixtures.js';
+import { cancelSend } from '../../core/send/cancel.js';
 import { waitFor } from '../support/wait.js';
 
 const HOUR = 3_600_000;
@@ -146,5 +147,49 @@ describe('delivery: delayed_option last-active', function () {
     await waitFor(`send ${id} approved`, async () => (await stats(env.pool, id)).status === 'approved', 30_000, 50);
     expect(sim.deliveries(token('f7', 1))).to.have.length(1);
     expect(sim.deliveries(token('f8', 0))).to.have.length(0);
+  });
+  it('a list send: each id at the hour of its first install, an id with no install at the start, counted once', async () => {
+    const app = (await createTestApp(env.pool, 'hourlist', { key: main.key, teamId: main.teamId })).app;
+    await addDevices(env.pool, app.id, 2, { prefix: 'f9', externalIdPrefix: 'u-' }); // u-1, u-2: 16:10
+    await addDevices(env.pool, app.id, 1, { prefix: 'fa', externalIdPrefix: 'u-' }); // u-1's second install: 03:00
+    await lastActiveAt(app.id, 'f9', '2026-01-01T16:10:00Z');
+    await lastActiveAt(app.id, 'fa', '2026-01-01T03:00:00Z');
+    const day = isoDate(Date.now() + 2 * DAY);
+    const start = new Date(`${day}T06:00:00Z`);
+    const created = await send(env, app, { include_external_ids: ['u-1', 'u-2', 'nobody'], included_segments: undefined, contents: { en: 'x' }, delayed_option: 'last-active', send_after: start.toISOString() });
+    expect(created.body.status).to.equal('scheduled');
+    await fireDueSends({ pool: env.pool, bus: env.bus, now: start });
+    const chunks = await env.pool.query('SELECT planned, entries, not_before, by_zone, timezone FROM send_chunks WHERE send_id = $1 ORDER BY chunk', [created.body.id]);
+    expect(chunks.rows.map((c) => [c.not_before.toISOString(), c.planned, c.entries, c.by_zone, c.timezone])).to.deep.equal([
+      [start.toISOString(), 1, ['nobody'], false, null],
+      [`${day}T16:00:00.000Z`, 2, ['u-1', 'u-2'], false, null], // u-1 goes with its first install (by seq)
+    ]);
+    await releaseDueChunks({ pool: env.pool, bus: env.bus, now: new Date(`${day}T16:00:00Z`) });
+    const { final } = await waitFinal(env.pool, created.body.id);
+    expect(final).to.include({ status: 'approved', total_recipients: 3, sent: 2, skipped: 1, remaining: 0 }); // counted by id
+    expect(sim.deliveries(token('fa', 0))).to.have.length(1); // u-1's second install, with u-1
+    expect(sim.stats().requests).to.equal(3);
+  });
+
+  it('a cancel between groups: the groups not yet out are left out, the send ends approved', async () => {
+    const app = (await createTestApp(env.pool, 'hourcancel', { key: main.key, teamId: main.teamId })).app;
+    await addDevices(env.pool, app.id, 2, { prefix: 'fb' }); // never active: at the start
+    await addDevices(env.pool, app.id, 3, { prefix: 'fc' }); // 20:30
+    await lastActiveAt(app.id, 'fb', null);
+    await lastActiveAt(app.id, 'fc', '2026-01-01T20:30:00Z');
+    const day = isoDate(Date.now() + 2 * DAY);
+    const start = new Date(`${day}T06:00:00Z`);
+    const created = await send(env, app, { included_segments: ['All'], contents: { en: 'x' }, delayed_option: 'last-active', send_after: start.toISOString() });
+    const id = created.body.id;
+    await fireDueSends({ pool: env.pool, bus: env.bus, now: start });
+    await releaseDueChunks({ pool: env.pool, bus: env.bus, now: start });
+    await waitChunksDone(id, 1);
+    expect(await stats(env.pool, id)).to.include({ status: 'scheduled', sent: 2, remaining: 3 });
+    expect(await cancelSend(env.pool, app.id, id)).to.deep.equal({ kind: 'canceled' });
+    const { final } = await waitFinal(env.pool, id);
+    expect(final).to.include({ status: 'approved', total_recipients: 5, sent: 2, processed: 2, remaining: 0 });
+    expect((await env.pool.query('SELECT left_out, canceled_at IS NOT NULL AS canceled FROM sends WHERE id = $1', [id])).rows[0]).to.deep.equal({ left_out: 3, canceled: true });
+    expect(await releaseDueChunks({ pool: env.pool, bus: env.bus, now: new Date(`${day}T21:00:00Z`) })).to.deep.equal([]);
+    expect(sim.stats().requests).to.equal(2);
   });
 });
