@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import * as OneSignal from '@onesignal/node-onesignal';
 import { useTestEnv } from '../env/index.js';
 import { addDevices, startDeliveryStack, waitFinal, type DeliveryStack } from './fixtures.js';
+import { sendAudiences } from '../../api/dashboard/send-audiences.js';
 
 const segment = (name: string, filters: Record<string, unknown>[]) => Object.assign(new OneSignal.Segment(), { name, filters });
 const tag = (key: string, relation: string, value?: string) => ({ field: 'tag', key, relation, ...(value === undefined ? {} : { value }) });
@@ -43,7 +44,7 @@ describe('delivery: several included_segments', () => {
     expect(res.status, JSON.stringify(res.body)).to.equal(202);
     const { final } = await waitFinal(env.pool, Number(res.body.id));
     const tokens = stack.sim.deliveries().slice(before).map((d) => d.token).sort();
-    return { estimate: res.body.estimate as number, final, tokens };
+    return { id: Number(res.body.id), estimate: res.body.estimate as number, final, tokens };
   }
 
   it('Subscribed Users and a tag segment: every subscribed install once, those in both included', async () => {
@@ -56,7 +57,8 @@ describe('delivery: several included_segments', () => {
 
   it('two overlapping tag segments with excluded_segments subtracted: the union once, less the excluded', async () => {
     // Gold ∪ Beta = gold, frenchGold, goldBeta (in both), beta; French subtracts frenchGold.
-    const { estimate, final, tokens } = await sendTo({ included_segments: ['Gold', 'Beta'], excluded_segments: ['French'] });
+    const { id, estimate, final, tokens } = await sendTo({ included_segments: ['Gold', 'Beta'], excluded_segments: ['French'] });
+    expect((await sendAudiences(env.pool, appId, [id])).get(id)).to.equal('Gold or Beta, without French'); // the dashboard's words
     expect(estimate).to.equal(5);
     expect(final).to.include({ status: 'approved', total_recipients: 5, sent: 5, failed: 0 });
     expect(tokens).to.deep.equal([...gold, ...goldBeta, ...beta].sort());
