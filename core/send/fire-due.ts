@@ -7,7 +7,9 @@
 // transitions table decides: `queued` (segment, tag: a sender plans it), `sending` (list: its one
 // chunk recorded here), `approved` (empty), `draft` (app paused, no credentials), or a
 // `delayed_option: timezone` send stays `scheduled` and is planned here in chunks grouped by
-// device time zone, each with the instant it may go out (core/delivery/timezone.ts).
+// device time zone, each with the instant it may go out (core/delivery/timezone.ts); a
+// `delayed_option: last-active` send likewise, by the hour of each install's last activity
+// (core/delivery/last-active.ts).
 import type { Pool, PoolClient } from '../store/db.js';
 import { inTransaction } from '../store/db.js';
 import type { Bus } from '../bus/jetstream.js';
