@@ -68,7 +68,7 @@ export class AudienceSizes {
  * App resource is counted afresh instead of showing its old size for 30 s.
  */
 function definitionOf(app: AppRecord, target: SendTarget): string {
-  const names = [...(target.kind === 'segment' ? [target.segment] : []), ...(target.excluding ?? [])];
+  const names = [...(target.kind === 'segment' ? [target.segment, ...(target.orSegments ?? [])] : []), ...(target.excluding ?? [])];
   // A hand-made record without segments (tests of this cache) names none.
   return app.segments ? names.map((name) => JSON.stringify(findSegment(app, name)?.groups ?? null)).join(' ') : '';
 }

@@ -14,6 +14,8 @@ interface Row {
   id: string;
   target_kind: string;
   segment: string | null;
+  /** included_segments' other names (issue 38: their union). */
+  or_segments?: string[] | null;
   tag: { key: string; relation: string; value?: string } | null;
   groups: number | null;
   ids: number | null;
@@ -28,7 +30,7 @@ interface Row {
 
 export function describe(r: Omit<Row, 'id'>): string {
   const base =
-    r.target_kind === 'segment' ? (r.segment ?? 'a segment')
+    r.target_kind === 'segment' ? [r.segment ?? 'a segment', ...(r.or_segments ?? [])].join(' or ')
       : r.target_kind === 'tag' && r.tag ? `tag ${r.tag.key} ${r.tag.relation}${r.tag.value !== undefined ? ` ${r.tag.value}` : ''}`
         : r.target_kind === 'filters' ? `filters (${r.groups ?? 1} group${r.groups === 1 ? '' : 's'})`
           : r.target_kind === 'subscription_ids' ? `${r.ids ?? 0} subscription id${r.ids === 1 ? '' : 's'}`
@@ -48,6 +50,7 @@ export const describeTarget = (t: SendTarget) =>
   describe({
     target_kind: t.kind,
     segment: t.kind === 'segment' ? t.segment : null,
+    or_segments: t.kind === 'segment' ? (t.orSegments ?? null) : null,
     tag: t.kind === 'tag' ? t.tag : null,
     groups: t.kind === 'filters' ? t.groups.length : null,
     ids: t.kind === 'subscription_ids' || t.kind === 'external_ids' || t.kind === 'aliases' ? t.ids.length : null,
@@ -59,7 +62,8 @@ export const describeTarget = (t: SendTarget) =>
 export async function sendAudiences(db: Queryable, appId: string, ids: number[]): Promise<Map<number, string>> {
   if (!ids.length) return new Map();
   const res = await db.query<Row>(
-    `SELECT id, target_kind, ${requestTextSql('request', 'target', 'segment')} AS segment, ${target('tag')} AS tag,
+    `SELECT id, target_kind, ${requestTextSql('request', 'target', 'segment')} AS segment,
+            ${target('orSegments')} AS or_segments, ${target('tag')} AS tag,
             ${arrayLength(target('groups'))} AS groups, CASE WHEN target_kind IN (${LIST_KINDS.map((k) => `'${k}'`).join(', ')}) THEN total_recipients END AS ids,
             ${target('excluding')} AS excluding, ${requestTextSql('request', 'target', 'activityId')} AS activity,
             ${requestTextSql('request', 'target', 'pushToStart')} AS push_to_start, ${requestTextSql('request', 'target', 'label')} AS label, ${requestTextSql('request', 'liveActivity', 'event')} AS la_event

@@ -21,8 +21,11 @@ export function classifySend(body: Record<string, unknown>): Pick<RateDraw, 'buc
   if (filters !== undefined) named.push('filters');
   if (!named.length) return { bucket: 'send' };
   if (named.length > 1) return { bucket: 'broadcast' };
-  if (named[0] === 'segment' && Array.isArray(segments) && segments.length === 1 && typeof segments[0] === 'string') {
-    return { bucket: 'broadcast', audience: `segment:${segmentNamed(segments[0])}` }; // an older name shares its segment's bucket
+  if (named[0] === 'segment' && Array.isArray(segments) && segments.length > 0 && segments.every((s) => typeof s === 'string')) {
+    // An older name shares its segment's bucket. Several names: one bucket for the set, sorted and
+    // without duplicates, so the same union is the same audience (docs/decisions.md "Several segments").
+    const names = [...new Set(segments.map((s: string) => segmentNamed(s)))].sort();
+    return { bucket: 'broadcast', audience: names.length === 1 ? `segment:${names[0]}` : `segments:${JSON.stringify(names)}` };
   }
   const tag = named[0] === 'tag' ? body.tag : singleTagFilter(filters);
   if (tag && typeof tag === 'object') {

@@ -32,6 +32,8 @@ const word = fc.stringMatching(/^[A-Za-z0-9]{1,12}$/);
 const texts = (max: number) => fc.dictionary(fc.constantFrom('en', 'fr', 'de', 'pt-BR'), fc.string({ minLength: 1, maxLength: max }), { minKeys: 1 });
 const target = fc.oneof(
   fc.constant({ included_segments: ['Power users'] }),
+  // Several segments (issue 38): their union, kept in the order given.
+  fc.record({ included_segments: fc.shuffledSubarray(['Power users', 'Active Users', 'Inactive Users', 'Subscribed Users'], { minLength: 2 }) }),
   fc.record({ tag: fc.record({ key: word, relation: fc.constantFrom('=', '!=', '>', '<'), value: word }) }),
   fc.record({ filters: fc.tuple(fc.record({ field: fc.constant('tag'), key: word, relation: fc.constantFrom('exists', 'not_exists') })) }),
   fc.record({
@@ -61,7 +63,7 @@ const alertFields = fc.record(
     data: fc.dictionary(word, fc.oneof(word, fc.integer(), fc.boolean()), { maxKeys: 4 }),
     buttons: fc.constant([{ id: 'o', text: 'Open' }]),
     send_after: fc.constantFrom('2099-01-01T09:30:00+02:00', '2099-01-02T00:00:00Z'),
-    delayed_option: fc.constant('timezone'),
+    delayed_option: fc.constantFrom('timezone', 'last-active'),
     delivery_time_of_day: fc.constantFrom('9:00AM', '21:45'),
     throttle_rate_per_minute: fc.oneof(fc.integer({ min: 1, max: 100_000 }), fc.constant('600')),
     idempotency_key: word,

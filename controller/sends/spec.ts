@@ -61,7 +61,7 @@ function withOffset(date: Date, offsetMinutes: number): string {
 }
 
 function targetSpec(spec: SendSpec, t: SendRequest['target']): void {
-  if (t.kind === 'segment') spec.included_segments = [t.segment];
+  if (t.kind === 'segment') spec.included_segments = [t.segment, ...(t.orSegments ?? [])];
   else if (t.kind === 'tag') spec.tag = { key: t.tag.key, relation: t.tag.relation, ...(t.tag.value !== undefined ? { value: t.tag.value } : {}) };
   else if (t.kind === 'filters') spec.filters = filterEntries(t.groups);
   else if (t.kind === 'subscription_ids') spec.include_subscription_ids = t.ids;
@@ -97,6 +97,7 @@ export function specFromRequest(appName: string, req: SendRequest): SendSpec {
     spec.delayed_option = 'timezone';
     spec.delivery_time_of_day = zone.timeOfDay;
   }
+  if (req.lastActiveDelivery) spec.delayed_option = 'last-active';
   if (req.url) spec.url = req.url;
   if (req.imageUrl) spec.big_picture = req.imageUrl;
   if (req.data && Object.keys(req.data).length) spec.data = req.data;

@@ -84,7 +84,7 @@ export function audienceCondition(app: AppRecord, target: SendTarget, params: Pa
       ? tagCondition(target.tag, params)
       : target.kind === 'filters'
         ? groupsCondition(target.groups, params)
-        : segmentCondition(app, target.segment, params);
+        : segmentsCondition(app, [target.segment, ...(target.orSegments ?? [])], params);
   return `${included}${narrowing(app, target, params)}`;
 }
 
@@ -138,6 +138,16 @@ const BUILT_IN_CONDITIONS: Readonly<Record<BuiltInSegment, string>> = {
 /** Groups ORed, conditions within a group ANDed (a `filters` list's reading); an empty group holds everyone. */
 function groupsCondition(groups: AudienceCondition[][], params: Params): string {
   return `(${groups.map((g) => (g.length ? `(${g.map((c) => filterCondition(c, params)).join(' AND ')})` : 'true')).join(' OR ')})`;
+}
+
+/**
+ * included_segments' names: one segment's condition, or their OR (their union). One condition on
+ * the install row, so the planner's keyset pages by seq read each install once, whatever number of
+ * segments hold it, and the estimate counts it once.
+ */
+function segmentsCondition(app: AppRecord, names: string[], params: Params): string {
+  if (names.length === 1) return segmentCondition(app, names[0], params);
+  return `(${names.map((name) => segmentCondition(app, name, params)).join(' OR ')})`;
 }
 
 /** Any segment, whichever its source, through the one lookup (core/audience/segments.ts). */

@@ -44,7 +44,7 @@ export async function sendsOfInstall(db: Queryable, app: AppRecord, install: { i
     }
     if (s.audience_max_seq === null || install.seq > Number(s.audience_max_seq)) continue;
     // A custom segment since removed (from the App or through the API): its condition is unknown now.
-    const named = [...(t.kind === 'segment' ? [t.segment] : []), ...(t.excluding ?? [])];
+    const named = [...(t.kind === 'segment' ? [t.segment, ...(t.orSegments ?? [])] : []), ...(t.excluding ?? [])];
     if (!named.every(known(app))) continue;
     const params = new Params([app.id, install.id]);
     const condition = audienceCondition(app, t, params);

@@ -56,8 +56,13 @@ export async function loadChunkDevices(db: Queryable, app: AppRecord, req: SendR
   }
   const params = new Params([app.id, bounds.fromSeq ?? 0, bounds.toSeq ?? 0, bounds.planned]);
   const condition = audienceCondition(app, target, params);
-  // A timezone send's chunk: the devices of its zone only (timezone.ts).
-  const zone = bounds.zone ? ` AND s.timezone IS NOT DISTINCT FROM ${params.add(bounds.zone.timezone)}::text` : '';
+  // A timezone send's chunk: the devices of its zone only (timezone.ts). A last-active send's: the
+  // installs it recorded at planning, by seq (last-active.ts), still within its bounds.
+  const zone = bounds.zone
+    ? ` AND s.timezone IS NOT DISTINCT FROM ${params.add(bounds.zone.timezone)}::text`
+    : bounds.entries
+      ? ` AND s.seq = ANY(${params.add(bounds.entries)}::bigint[])`
+      : '';
   const token = deviceTokenColumn(target, params);
   const res = await db.query<{ seq: number; id: string; token: string; language: string | null; environment: Device['environment']; platform: Device['platform'] }>(
     `SELECT seq, s.id::text AS id, ${token} AS token, language, environment, platform FROM subscriptions s

@@ -23,13 +23,14 @@ export interface ClaimedChunk {
   claims: number;
   /** Timezone sends (timezone.ts): the chunk holds only the devices of this zone (null: no zone). */
   zone?: { timezone: string | null };
-  /** Timezone list sends: the given ids this chunk counts for. */
+  /** Timezone list sends: the given ids this chunk counts for; last-active sends: those, or the seqs of its installs (last-active.ts). */
   entries?: string[];
   appId: string;
   /** app_credentials.updated_at in ms (0: no credentials): a change rebuilds the APNs client. */
   credentialsVersion: number;
   throttlePerMinute: number | null;
   targetKind: SendRequest['target']['kind'];
+  /** A timezone or last-active send: its chunks wait for their moment, never throttled. */
   timezone: boolean;
   /** Some accepted send waits to be planned: the worker plans before its next claim. */
   unplannedWaiting: boolean;
@@ -51,7 +52,7 @@ const TURN = `UPDATE sends s SET last_claim_at = clock_timestamp()
              FROM apps a LEFT JOIN app_credentials c ON c.app_id = a.id
             WHERE s.id = $1 AND a.id = s.app_id
         RETURNING s.status, s.app_id, coalesce(extract(epoch FROM c.updated_at) * 1000, 0) AS cred_version,
-                  s.throttle_per_min, s.target_kind, ${requestHasSql('s.request', 'timezoneDelivery')} AS timezone,
+                  s.throttle_per_min, s.target_kind, (${requestHasSql('s.request', 'timezoneDelivery')} OR ${requestHasSql('s.request', 'lastActiveDelivery')}) AS timezone,
                   EXISTS (SELECT 1 FROM sends u WHERE ${unplannedSql('u')} AND u.stopped IS NULL) AS unplanned`;
 
 /**

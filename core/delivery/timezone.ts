@@ -71,13 +71,13 @@ async function segmentGroups(db: Queryable, app: AppRecord, req: SendRequest, ma
 }
 
 /** An include_aliases send: each id with the zone of its users' first install the send goes to. */
-function aliasZones(db: Queryable, app: AppRecord, target: Extract<SendRequest['target'], { kind: 'aliases' }>) {
+function aliasZones(db: Queryable, app: AppRecord, target: Extract<SendRequest['target'], { kind: 'aliases' }>, key: string) {
   const params = new Params([app.id]);
   const members = aliasInstalls(target.label, target.ids, params);
   const narrowed = narrowing(app, target, params);
   return db.query<{ entry: string; timezone: string | null }>(
     `SELECT DISTINCT ON (entry) entry, timezone FROM (
-       SELECT ${members.entry} AS entry, s.timezone, s.seq FROM subscriptions s ${members.join}
+       SELECT ${members.entry} AS entry, ${key} AS timezone, s.seq FROM subscriptions s ${members.join}
         WHERE s.app_id = $1 AND s.subscribed AND ${members.where}${narrowed}) m ORDER BY entry, seq`,
     params.values,
   );
@@ -87,8 +87,9 @@ function aliasZones(db: Queryable, app: AppRecord, target: Extract<SendRequest['
  * List sends: each given id goes with the zone of its first subscribed install the send goes to
  * (none: no zone). Narrowed as the chunk's devices are (chunks.ts): an install left out (an
  * excluded segment, no token of a VoIP, location, … send's type) does not choose the moment.
+ * `key`: what groups them, a column of install `s` (its zone; a last-active send's hour, last-active.ts).
  */
-async function listGroups(db: Queryable, app: AppRecord, req: SendRequest, size: number) {
+export async function listGroups(db: Queryable, app: AppRecord, req: SendRequest, size: number, key = 's.timezone') {
   const target = req.target;
   const groups = new Map<string | null, ZoneGroup['parts']>();
   if (target.kind !== 'subscription_ids' && target.kind !== 'external_ids' && target.kind !== 'aliases') return groups;
@@ -96,11 +97,11 @@ async function listGroups(db: Queryable, app: AppRecord, req: SendRequest, size:
   const entries = byId ? target.ids.map((id) => id.toLowerCase()) : target.ids;
   const params = new Params([app.id, entries]);
   const narrowed = target.kind === 'aliases' ? '' : narrowing(app, target, params);
-  const res = target.kind === 'aliases' ? await aliasZones(db, app, target) : await db.query<{ entry: string; timezone: string | null }>(
+  const res = target.kind === 'aliases' ? await aliasZones(db, app, target, key) : await db.query<{ entry: string; timezone: string | null }>(
     byId
-      ? `SELECT DISTINCT ON (s.id) s.id::text AS entry, s.timezone FROM subscriptions s
+      ? `SELECT DISTINCT ON (s.id) s.id::text AS entry, ${key} AS timezone FROM subscriptions s
           WHERE s.app_id = $1 AND s.subscribed AND s.id::text = ANY($2::text[])${narrowed} ORDER BY s.id, s.seq`
-      : `SELECT DISTINCT ON (s.external_id) s.external_id AS entry, s.timezone FROM subscriptions s
+      : `SELECT DISTINCT ON (s.external_id) s.external_id AS entry, ${key} AS timezone FROM subscriptions s
           WHERE s.app_id = $1 AND s.subscribed AND s.external_id = ANY($2::text[])${narrowed} ORDER BY s.external_id, s.seq`,
     params.values,
   );
@@ -147,12 +148,15 @@ export async function timezoneChunks(
   return chunks;
 }
 
-/** Records the zone chunks and chunks_total of a timezone send, inside the firing transaction. */
-export async function recordTimezonePlan(db: Queryable, sendId: number, chunks: ZoneChunk[]): Promise<void> {
+/**
+ * Records the zone chunks and chunks_total of a timezone send, inside the firing transaction.
+ * `byZone` false: chunks whose devices are their entries whatever their zone (a last-active list send).
+ */
+export async function recordTimezonePlan(db: Queryable, sendId: number, chunks: ZoneChunk[], opts: { byZone?: boolean } = {}): Promise<void> {
   if (chunks.length) {
     await db.query(
       `INSERT INTO send_chunks (send_id, chunk, from_seq, to_seq, planned, by_zone, timezone, not_before, entries)
-       SELECT $1, c, f, t, p, true, z, nb, CASE WHEN jsonb_typeof(e) = 'array' THEN ARRAY(SELECT jsonb_array_elements_text(e)) END
+       SELECT $1, c, f, t, p, $9, z, nb, CASE WHEN jsonb_typeof(e) = 'array' THEN ARRAY(SELECT jsonb_array_elements_text(e)) END
          FROM unnest($2::int[], $3::bigint[], $4::bigint[], $5::int[], $6::text[], $7::timestamptz[], $8::jsonb[]) AS u(c, f, t, p, z, nb, e)
        ON CONFLICT DO NOTHING`,
       [
@@ -164,6 +168,7 @@ export async function recordTimezonePlan(db: Queryable, sendId: number, chunks: 
         chunks.map((c) => c.timezone),
         chunks.map((c) => c.notBefore.toISOString()),
         chunks.map((c) => JSON.stringify(c.entries)),
+        opts.byZone ?? true,
       ],
     );
   }

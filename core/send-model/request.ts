@@ -13,7 +13,9 @@ import type { OwnTokenPushType } from '../formats/push-type.js';
  * as SendRequest.platforms), so the count, the estimate and the plan read one condition.
  */
 export type SendTarget = (
-  | { kind: 'segment'; segment: string }
+  // included_segments: `segment` the first name, `orSegments` the others (issue 38: their union,
+  // each install once); absent for one name, so records written before read the same.
+  | { kind: 'segment'; segment: string; orSegments?: string[] }
   | { kind: 'tag'; tag: TagCondition }
   | { kind: 'filters'; groups: AudienceCondition[][] } // OR of groups, AND within a group
   | { kind: 'subscription_ids'; ids: string[] } // distinct, in first-seen order
@@ -124,6 +126,11 @@ export interface SendRequest {
   sendAfter?: Date;
   /** `delayed_option: timezone`: clock time of day "HH:MM" (24 h) each device receives it at. */
   timezoneDelivery?: { timeOfDay: string; fallbackOffsetMinutes: number };
+  /**
+   * `delayed_option: last-active` (issue 38, OneSignal's intelligent delivery): each install at the
+   * hour of the day (UTC) it was last active, within 24 h of the start; never active: at the start.
+   */
+  lastActiveDelivery?: true;
   throttleRatePerMinute?: number;
   idempotencyKey?: string;
   apns: ApnsOptions;

@@ -25,7 +25,9 @@ export function decideStatus(req: SendRequest, app: { hasCredentials: boolean },
     ? req.sendAfter.toISOString()
     : req.timezoneDelivery
       ? `${req.timezoneDelivery.timeOfDay} in each device's time zone`
-      : undefined;
+      : req.lastActiveDelivery
+        ? 'the time of day each device was last active'
+        : undefined;
   const step = nextStep('new', 'accept', { hasCredentials: app.hasCredentials, scheduledFor, audience: estimate, broadcast: isBroadcast(req) })!;
   const plan = isUnderwayStatus(step.to);
   return { status: step.to, httpStatus: step.to === 'queued' ? 202 : 200, message: step.message!, plan };

@@ -28,6 +28,7 @@ const CASES: Case[] = [
   { name: 'firing for a deleted or disabled app', from: 'scheduled', event: 'fire', facts: { ...creds, halted: 'disabled', audience: 10, broadcast: true }, to: 'draft', message: 'Not sent: the app was deleted or disabled.' },
   { name: 'firing without credentials', from: 'scheduled', event: 'fire', facts: { hasCredentials: false, audience: 10 }, to: 'draft', message: /no push key or certificate/ },
   { name: 'firing on an empty audience', from: 'scheduled', event: 'fire', facts: { ...creds, audience: 0, broadcast: true }, to: 'approved', message: /reached no one/ },
+  { name: 'firing a last-active send', from: 'scheduled', event: 'fire', facts: { ...creds, audience: 1000, lastActive: true, broadcast: true }, to: 'scheduled', message: 'Going out to 1,000 devices, each at the time of day it was last active (within 24 hours).' },
   { name: 'firing a timezone send', from: 'scheduled', event: 'fire', facts: { ...creds, audience: 1000, timezone: '09:00', broadcast: true }, to: 'scheduled', message: "Going out to 1,000 devices at 09:00 in each device's time zone." },
   { name: 'firing a segment send', from: 'scheduled', event: 'fire', facts: { ...creds, audience: 15, broadcast: true }, to: 'queued', message: 'Queued for 15 devices; delivery goes on in the background.' },
   { name: 'firing a list send', from: 'scheduled', event: 'fire', facts: { ...creds, audience: 2 }, to: 'sending', message: 'Sending to 2 devices.' },

@@ -26,6 +26,7 @@ export interface Facts {
   halted?: 'paused' | 'disabled'; // the app may not send now (core/apps/sendable.ts): why
   scheduledFor?: string; // send_after (ISO) or "HH:MM in each device's time zone" at accept
   timezone?: string; // delayed_option: timezone, its time of day, at firing
+  lastActive?: boolean; // delayed_option: last-active, at firing
   audience?: number; // devices measured (accept, fire)
   sent?: number;
   failed?: number;
@@ -73,6 +74,7 @@ export const TRANSITIONS: readonly Transition[] = [
   { from: ['scheduled'], event: 'fire', guard: (f) => f.halted === 'paused', to: 'draft', message: () => 'Not sent: delivery is paused until the invoice for the app is paid.' },
   { from: ['scheduled'], event: 'fire', guard: (f) => !f.hasCredentials, to: 'draft', message: () => NO_CREDENTIALS },
   { from: ['scheduled'], event: 'fire', guard: (f) => !f.audience, to: 'approved', message: () => EMPTY },
+  { from: ['scheduled'], event: 'fire', guard: (f) => !!f.lastActive, to: 'same', message: (f) => `Going out to ${n(f.audience)}, each at the time of day it was last active (within 24 hours).` },
   { from: ['scheduled'], event: 'fire', guard: (f) => !!f.timezone, to: 'same', message: (f) => `Going out to ${n(f.audience)} at ${f.timezone} in each device's time zone.` },
   { from: ['scheduled'], event: 'fire', guard: (f) => !!f.broadcast, to: 'queued', message: queued },
   { from: ['scheduled'], event: 'fire', guard: always, to: 'sending', message: sending },

@@ -7,13 +7,16 @@
 // transitions table decides: `queued` (segment, tag: a sender plans it), `sending` (list: its one
 // chunk recorded here), `approved` (empty), `draft` (app paused, no credentials), or a
 // `delayed_option: timezone` send stays `scheduled` and is planned here in chunks grouped by
-// device time zone, each with the instant it may go out (core/delivery/timezone.ts).
+// device time zone, each with the instant it may go out (core/delivery/timezone.ts); a
+// `delayed_option: last-active` send likewise, by the hour of each install's last activity
+// (core/delivery/last-active.ts).
 import type { Pool, PoolClient } from '../store/db.js';
 import { inTransaction } from '../store/db.js';
 import type { Bus } from '../bus/jetstream.js';
 import { getApp } from '../apps/app-store.js';
 import { measureAudience } from '../audience/measure.js';
 import { recordTimezonePlan, timezoneChunks } from '../delivery/timezone.js';
+import { planLastActive } from '../delivery/last-active.js';
 import { recordListPlan } from '../delivery/planner.js';
 import { finishIfComplete } from '../delivery/finish.js';
 import { wakeSenders } from '../delivery/wake.js';
@@ -55,6 +58,7 @@ async function fireOne(db: PoolClient, row: DueSend): Promise<FiredSend> {
     hasCredentials: !!app?.hasCredentials,
     audience: total,
     timezone: req.timezoneDelivery?.timeOfDay,
+    lastActive: !!req.lastActiveDelivery,
     broadcast: isBroadcast(req),
   });
   if (!step) throw new Error('the send is no longer scheduled');
@@ -71,10 +75,17 @@ async function fireOne(db: PoolClient, row: DueSend): Promise<FiredSend> {
     if (halted === 'paused') await recordNotificationEvent(db, row.id, 'notification.paused', { status: 'scheduled' });
     await recordClosedSend(db, row.id, halted ?? null);
   } else if (step.to === 'scheduled') {
-    // Planned now, in this transaction; its chunks wait for their zone's moment.
-    const chunks = await timezoneChunks(db, app!, req, { maxSeq: measured?.maxSeq ?? 0, cap: total, from: new Date(row.starts) });
-    await recordTimezonePlan(db, row.id, chunks);
-    if (!chunks.length) await finishIfComplete(db, row.id); // nothing left to deliver after all
+    // Planned now, in this transaction; its chunks wait for their zone's (or last-active hour's) moment.
+    const opts = { maxSeq: measured?.maxSeq ?? 0, cap: total, from: new Date(row.starts) };
+    let count: number;
+    if (req.lastActiveDelivery) {
+      count = (await planLastActive(db, app!, row.id, req, opts)).chunks;
+    } else {
+      const chunks = await timezoneChunks(db, app!, req, opts);
+      await recordTimezonePlan(db, row.id, chunks);
+      count = chunks.length;
+    }
+    if (!count) await finishIfComplete(db, row.id); // nothing left to deliver after all
   } else if (step.to === 'sending') {
     await recordListPlan(db, row.id, req);
   }

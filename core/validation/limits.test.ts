@@ -124,6 +124,7 @@ const EDGES: Record<Exclude<keyof typeof LIMITS, 'data_key' | 'data_value'>, Edg
   tag: { field: 'tag.key', at: (n) => ({ ...noSegment, tag: { key: 'k'.repeat(n), relation: 'exists' } }) },
   external_id: { field: 'include_external_ids[0]', at: (n) => ({ ...noSegment, include_external_ids: ['e'.repeat(n)] }) },
   ids_per_list: { field: 'include_external_ids', at: (n) => ({ ...noSegment, include_external_ids: range(n).map((i) => `u${i}`) }) },
+  included_segments: { field: 'included_segments', at: (n) => ({ included_segments: range(n).map((i) => (i % 2 ? 'VIP' : 'All')) }) },
   excluded_segments: { field: 'excluded_segments', at: (n) => ({ excluded_segments: range(n).map(() => 'VIP') }) },
   filter_entries: { field: 'filters', at: (n) => ({ ...noSegment, filters: range(n).map(() => ({ field: 'tag', key: 'k', relation: 'exists' })) }) },
   send_after: { field: 'send_after', at: (n) => ({ send_after: '2026-03-02T12:00:00Z'.padEnd(n, ' ') }) },

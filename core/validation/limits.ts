@@ -34,6 +34,8 @@ export const LIMITS = {
   external_id: 128,
   /** Ids in one include_subscription_ids / include_external_ids list (contract "Limits"). */
   ids_per_list: 500,
+  /** Segments whose union one send reaches (included_segments; docs/decisions.md "Several segments"). */
+  included_segments: 50,
   /** Segments one send may leave out (excluded_segments). */
   excluded_segments: 10,
   filter_entries: MAX_FILTER_ENTRIES,

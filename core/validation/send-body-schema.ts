@@ -60,7 +60,7 @@ export const SendBodySchema = Type.Object({
   template_id: Type.Optional(
     Type.String({ maxLength: UUID_LENGTH, pattern: UUID_PATTERN, description: "A template of the app: its fields fill the body's, the body's own taking precedence (docs/api.md \"Templates\")." }),
   ),
-  included_segments: Type.Optional(Type.Array(text(LIMITS.tag, 'A segment name.'), { maxItems: 1 })),
+  included_segments: Type.Optional(loose(Type.Array(text(LIMITS.tag, 'A segment name.'), { maxItems: LIMITS.included_segments }), 'array')),
   tag: Type.Optional(loose(TAG_CONDITION, 'object')),
   filters: Type.Optional(loose(Type.Array(FilterEntry, { maxItems: LIMITS.filter_entries }), 'array')),
   excluded_segments: Type.Optional(loose(Type.Array(text(LIMITS.tag, 'A segment name.'), { maxItems: LIMITS.excluded_segments }), 'array')),
@@ -82,7 +82,7 @@ export const SendBodySchema = Type.Object({
     ),
   ),
   send_after: Type.Optional(text(LIMITS.send_after, 'RFC 3339 or a date string OneSignal documents; at most 30 days ahead.')),
-  delayed_option: Type.Optional(Type.String({ maxLength: LIMITS.delayed_option, description: 'timezone' })),
+  delayed_option: Type.Optional(Type.String({ maxLength: LIMITS.delayed_option, description: 'timezone or last-active' })),
   delivery_time_of_day: Type.Optional(text(LIMITS.delivery_time_of_day, 'A clock time such as 9:00AM or 21:45.')),
   throttle_rate_per_minute: Type.Optional(loose(Type.Integer({ minimum: LIMITS.throttle_min, maximum: LIMITS.throttle_max }), 'any')),
   url: Type.Optional(text(LIMITS.url, 'Opened on tap → custom.u.')),

@@ -92,8 +92,16 @@ describe('delayed_option and delivery_time_of_day', () => {
     expect(req.timezoneDelivery).to.deep.equal({ timeOfDay: '21:45', fallbackOffsetMinutes: -300 });
   });
 
+  it('takes delayed_option last-active, with or without send_after (which moves its start)', () => {
+    expect(validate({ delayed_option: 'last-active' })).to.include({ lastActiveDelivery: true }).and.not.have.property('timezoneDelivery');
+    const later = validate({ delayed_option: 'last-active', send_after: '2026-03-02T09:30:00Z' });
+    expect(later.lastActiveDelivery).to.equal(true);
+    expect(later.sendAfter?.toISOString()).to.equal('2026-03-02T09:30:00.000Z');
+  });
+
   const refused: Array<[Record<string, unknown>, string]> = [
-    [{ delayed_option: 'last-active', send_after: '2026-03-02T09:30:00Z' }, 'delayed_option allows only timezone.'],
+    [{ delayed_option: 'intelligent', send_after: '2026-03-02T09:30:00Z' }, 'delayed_option is timezone or last-active.'],
+    [{ delayed_option: 'last-active', delivery_time_of_day: '9:00' }, 'delivery_time_of_day goes with delayed_option timezone; last-active sends each device at the time of day it was last active.'],
     [{ delayed_option: 'timezone' }, 'delayed_option timezone needs send_after or delivery_time_of_day.'],
     [{ delayed_option: 'timezone', delivery_time_of_day: '25:00' }, 'delivery_time_of_day must be a clock time such as 9:00AM or 21:45.'],
     [{ delivery_time_of_day: '9:00AM' }, 'delivery_time_of_day needs delayed_option: timezone.'],

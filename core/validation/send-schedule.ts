@@ -29,7 +29,7 @@ export function readThrottle(value: unknown, issues: FieldIssue[]): number | und
   return rate;
 }
 
-export type Schedule = Pick<SendRequest, 'sendAfter' | 'timezoneDelivery'>;
+export type Schedule = Pick<SendRequest, 'sendAfter' | 'timezoneDelivery' | 'lastActiveDelivery'>;
 
 export function readSchedule(body: SendBody, now: Date, issues: FieldIssue[]): Schedule {
   const before = issues.length;
@@ -54,8 +54,10 @@ export function readSchedule(body: SendBody, now: Date, issues: FieldIssue[]): S
   }
 
   const timezone = body.delayed_option === 'timezone';
-  if (body.delayed_option !== undefined && !timezone) {
-    issues.push({ field: 'delayed_option', message: 'delayed_option allows only timezone.' });
+  // last-active (issue 38): send_after, if given, only moves the start of its 24 hours.
+  const lastActive = body.delayed_option === 'last-active';
+  if (body.delayed_option !== undefined && !timezone && !lastActive) {
+    issues.push({ field: 'delayed_option', message: 'delayed_option is timezone or last-active.' });
   }
   let timeOfDay: string | undefined;
   if (body.delivery_time_of_day !== undefined) {
@@ -63,6 +65,8 @@ export function readSchedule(body: SendBody, now: Date, issues: FieldIssue[]): S
     timeOfDay = body.delivery_time_of_day.length > LIMITS.delivery_time_of_day ? undefined : parseTimeOfDay(body.delivery_time_of_day);
     if (timeOfDay === undefined) {
       issues.push({ field: 'delivery_time_of_day', message: 'delivery_time_of_day must be a clock time such as 9:00AM or 21:45.' });
+    } else if (lastActive) {
+      issues.push({ field: 'delivery_time_of_day', message: 'delivery_time_of_day goes with delayed_option timezone; last-active sends each device at the time of day it was last active.' });
     } else if (!timezone && body.delayed_option === undefined) {
       // Ignoring it would send now what the caller meant for later.
       issues.push({ field: 'delivery_time_of_day', message: 'delivery_time_of_day needs delayed_option: timezone.' });
@@ -73,6 +77,7 @@ export function readSchedule(body: SendBody, now: Date, issues: FieldIssue[]): S
   }
 
   if (issues.length > before) return {};
+  if (lastActive) schedule.lastActiveDelivery = true;
   if (timezone) {
     // DECISIONS "Time": the clock time of delivery_time_of_day, else of send_after as written;
     // devices with no known zone use send_after's offset (UTC when there is none).

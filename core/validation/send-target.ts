@@ -57,24 +57,37 @@ function isEmpty(value: unknown): boolean {
   return false;
 }
 
-function readSegment(list: string[], segmentNames: string[], issues: FieldIssue[]) {
-  if (list.length !== 1) {
-    issues.push({ field: 'included_segments', message: 'included_segments holds exactly one segment name.' });
+/**
+ * included_segments: 1 to LIMITS.included_segments names, their union (issue 38). Names as the
+ * segment calls read them (an older built-in name is its segment), duplicates dropped, so
+ * ["All", "Subscribed Users"] is one segment. The first wrong name is the one reported.
+ */
+function readSegments(list: unknown, segmentNames: string[], issues: FieldIssue[]): SendTarget | undefined {
+  if (!Array.isArray(list) || list.length === 0 || list.length > LIMITS.included_segments) {
+    const count = Array.isArray(list) ? `; this request names ${list.length}` : '';
+    issues.push({ field: 'included_segments', message: `included_segments holds 1 to ${LIMITS.included_segments} segment names${count}.` });
     return undefined;
   }
-  if (codePointLength(list[0]) > LIMITS.tag) {
-    issues.push({ field: 'included_segments[0]', message: `included_segments[0] is longer than ${LIMITS.tag} characters.` });
-    return undefined;
+  const names: string[] = [];
+  for (const [i, given] of (list as unknown[]).entries()) {
+    const field = `included_segments[${i}]`;
+    if (typeof given !== 'string') {
+      issues.push({ field, message: `${field} must be a segment name.` });
+      return undefined;
+    }
+    if (codePointLength(given) > LIMITS.tag) {
+      issues.push({ field, message: `${field} is longer than ${LIMITS.tag} characters.` });
+      return undefined;
+    }
+    const name = segmentNamed(given);
+    if (!isBuiltInSegment(name) && !segmentNames.includes(name)) {
+      issues.push({ field, message: `Unknown segment "${given}". Use ${BUILT_IN_SEGMENT_LIST} or a segment defined for this app.` });
+      return undefined;
+    }
+    if (!names.includes(name)) names.push(name);
   }
-  const name = segmentNamed(list[0]);
-  if (isBuiltInSegment(name) || segmentNames.includes(name)) {
-    return name;
-  }
-  issues.push({
-    field: 'included_segments[0]',
-    message: `Unknown segment "${list[0]}". Use ${BUILT_IN_SEGMENT_LIST} or a segment defined for this app.`,
-  });
-  return undefined;
+  const [segment, ...others] = names;
+  return others.length ? { kind: 'segment', segment, orSegments: others } : { kind: 'segment', segment };
 }
 
 /** A tag condition, from `tag` or from one entry of `filters` (`where` names it in messages). */
@@ -203,10 +216,7 @@ export function readTarget(
 
   const field = named[0];
   if (field === 'include_player_ids' || field === 'include_external_user_ids') return readV1List(body, field, issues);
-  if (body.included_segments) {
-    const segment = readSegment(body.included_segments, segmentNames, issues);
-    return segment === undefined ? undefined : { kind: 'segment', segment };
-  }
+  if (body.included_segments) return readSegments(body.included_segments, segmentNames, issues);
   if (body.tag) {
     const tag = readTag(body.tag, 'tag', issues);
     return tag && { kind: 'tag', tag };

@@ -73,7 +73,7 @@ describe('validateSendRequest: shapes and types', () => {
     ['contents a string', { contents: 'Hello' }, 'contents must be an object of language code to text.'],
     ['contents with a number', { contents: { en: 5 } }, 'contents must be an object of language code to text.'],
     ['headings an array', { headings: ['x'] }, 'headings must be an object of language code to text.'],
-    ['included_segments a string', { included_segments: 'All' }, 'included_segments must be an array holding one segment name.'],
+    ['included_segments a string', { included_segments: 'All' }, 'included_segments must be an array of segment names.'],
     ['tag a string', { included_segments: undefined, tag: 'level' }, 'tag must be an object such as {"key": "level", "relation": ">", "value": "10"}.'],
     ['ids not strings', { included_segments: undefined, include_subscription_ids: [1] }, 'include_subscription_ids must be an array of Subscription IDs.'],
     ['external ids an object', { included_segments: undefined, include_external_ids: {} }, 'include_external_ids must be an array of External IDs.'],

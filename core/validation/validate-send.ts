@@ -136,6 +136,7 @@ export function validateSendRequest(input: SendValidationInput): SendRequest {
   if (button !== undefined) request.button = button;
   if (schedule.sendAfter !== undefined) request.sendAfter = schedule.sendAfter;
   if (schedule.timezoneDelivery !== undefined) request.timezoneDelivery = schedule.timezoneDelivery;
+  if (schedule.lastActiveDelivery) request.lastActiveDelivery = true;
   if (throttleRatePerMinute !== undefined) request.throttleRatePerMinute = throttleRatePerMinute;
   if (idempotencyKey !== undefined) request.idempotencyKey = idempotencyKey;
   if (android !== undefined) request.android = android;

@@ -34,7 +34,7 @@ function rules(fields: string[]) {
       message: 'contents is required unless content_available (or apns_push_type_override background) makes a background push',
     },
     {
-      rule: '!has(self.delayed_option) || has(self.send_after) || has(self.delivery_time_of_day)',
+      rule: "!has(self.delayed_option) || self.delayed_option == 'last-active' || has(self.send_after) || has(self.delivery_time_of_day)",
       message: 'delayed_option timezone needs send_after or delivery_time_of_day',
     },
     {
