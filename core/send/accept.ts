@@ -10,7 +10,7 @@ import type { AppRecord } from '../apps/app-store.js';
 import { AuthError, PaymentRequiredError, type FieldIssue } from '../errors.js';
 import { haltReason } from '../apps/sendable.js';
 import { validateSendRequest, type SendValidationInput } from '../validation/validate-send.js';
-import type { SendRequest } from '../send-model/request.js';
+import type { Platform, SendRequest } from '../send-model/request.js';
 import { createSend, type CreateSendDeps } from './create-send.js';
 import { withTemplate } from '../templates/apply-template.js';
 import { readIdempotencyKey } from '../validation/idempotency-key.js';
@@ -64,7 +64,15 @@ export interface AcceptInput {
 
 /** What a send's rules read of its app: the accept path's and the estimate's (estimate.ts). */
 export function rulesApp(app: AppRecord): SendValidationInput['app'] {
-  return { id: app.id, bundleId: app.bundleId, segmentNames: customSegmentNames(app), ...(app.credentialsKind ? { credentialsKind: app.credentialsKind } : {}) };
+  // The platforms it can reach now; an App with no credentials yet (a draft) is held to both.
+  const reaches: Platform[] = [...(app.hasApnsCredentials ? ['ios' as const] : []), ...(app.hasFcmCredentials ? ['android' as const] : [])];
+  return {
+    id: app.id,
+    bundleId: app.bundleId,
+    segmentNames: customSegmentNames(app),
+    ...(app.credentialsKind ? { credentialsKind: app.credentialsKind } : {}),
+    ...(reaches.length ? { reaches } : {}),
+  };
 }
 
 export async function acceptSend(deps: AcceptDeps, input: AcceptInput): Promise<{ created: CreatedSend; replayed: boolean }> {

@@ -8,7 +8,7 @@ import { ValidationError } from '../errors.js';
 import { APNS_PAYLOAD_LIMIT_BYTES, largestPayloadBytes } from '../payload/apns-payload.js';
 import { largestFcmMessageBytes } from '../payload/fcm-message.js';
 import { FCM_MAX_MESSAGE_BYTES } from '../payload/fcm-size.js';
-import type { SendRequest, SendTarget } from '../send-model/request.js';
+import type { Platform, SendRequest, SendTarget } from '../send-model/request.js';
 import type { FieldIssue } from '../errors.js';
 import { readApnsOptions } from './apns-options.js';
 import { readAndroidOptions, readPlatform } from './android-options.js';
@@ -47,6 +47,12 @@ export interface SendValidationInput {
     segmentNames: string[];
     /** The app's stored credentials (absent: unknown): a type Apple takes over token auth only is refused for a certificate. */
     credentialsKind?: 'token' | 'certificate';
+    /**
+     * The platforms the App holds credentials for now (absent: both, as for an App with none yet:
+     * a draft is delivered with the credentials of later). The 4 KB rule is held for these only,
+     * so an iOS-only App's message is not refused for FCM's size.
+     */
+    reaches?: Platform[];
   };
   /** Injected clock, for send_after's window. */
   now: Date;
@@ -142,19 +148,19 @@ export function validateSendRequest(input: SendValidationInput): SendRequest {
   if (android !== undefined) request.android = android;
   if (target.platform !== undefined) request.platforms = [target.platform];
 
-  const tooLarge = payloadTooLarge(request);
+  const tooLarge = payloadTooLarge(request, input.app.reaches);
   if (tooLarge) throw new ValidationError(tooLarge);
   return request;
 }
 
 /**
  * Last, on a complete request: the exact payload of every language, with the widest send id,
- * against each gateway's 4 KB for each platform the send can reach (its isIos / isAndroid; both
- * when not narrowed, whatever credentials the App holds today: a scheduled send or a draft is
- * delivered with the credentials of later). Too large is refused, never cut (contract "Limits").
+ * against each gateway's 4 KB for each platform the send can reach: its isIos / isAndroid, within
+ * the platforms the App holds credentials for (`reaches`; absent: both). Too large is refused,
+ * never cut (contract "Limits").
  */
-export function payloadTooLarge(request: SendRequest): string | undefined {
-  const platforms = request.platforms ?? ['ios', 'android'];
+export function payloadTooLarge(request: SendRequest, reaches: readonly Platform[] = ['ios', 'android']): string | undefined {
+  const platforms = (request.platforms ?? ['ios', 'android']).filter((p) => reaches.includes(p));
   const ios = platforms.includes('ios') && largestPayloadBytes(request) > APNS_PAYLOAD_LIMIT_BYTES;
   const android = platforms.includes('android') && largestFcmMessageBytes(request) > FCM_MAX_MESSAGE_BYTES;
   if (ios && android) return BOTH_PAYLOADS_TOO_LARGE;

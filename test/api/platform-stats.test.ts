@@ -153,4 +153,21 @@ describe('api: platform_delivery_stats, events files and outcomes per platform (
     expect([ios.code, ios.body.errors]).to.deep.equal([422, ['This notification is larger than 4KB. It is not cut short.']]);
     expect((await env.pool.query('SELECT count(*)::int AS n FROM sends WHERE app_id = $1', [appId])).rows[0].n).to.equal(before);
   });
+
+  it('the 4 KB rule holds for the platforms the App can reach: without FCM credentials the Android size is not held, with them it is', async () => {
+    const notification = (changes: Record<string, unknown>) => Object.assign(new OneSignal.Notification(), { app_id: appId, included_segments: ['Subscribed Users'], contents: { en: 'Big' }, ...changes });
+    const data = { a: 'v'.repeat(1100), b: 'w'.repeat(1100) };
+    await setFcmCredentials(env.pool, appId, null);
+    try {
+      // An iOS-only App (APNs credentials alone): Apple's 4 KB is the rule, FCM's is not its concern.
+      const accepted = await stack.client.createNotification(notification({ data }));
+      expect(accepted.id).to.be.a('number');
+      const iosOver = await refused(stack.client.createNotification(notification({ data, contents: { en: 'x'.repeat(2000) } })));
+      expect([iosOver.code, iosOver.body.errors]).to.deep.equal([422, ['This notification is larger than 4KB. It is not cut short.']]);
+    } finally {
+      await setFcmCredentials(env.pool, appId, { ...sa.account, tokenUri: fcm.tokenUri });
+    }
+    const android = await refused(stack.client.createNotification(notification({ data })));
+    expect(android.code).to.equal(422);
+  });
 });
