@@ -12,7 +12,7 @@ const BADGES = [['None', 'Leave the badge as it is'], ['SetTo', 'Set to'], ['Inc
 const LEVELS = [['', 'Active (default)'], ['passive', 'Passive'], ['active', 'Active'], ['time_sensitive', 'Time sensitive'], ['critical', 'Critical']] as const;
 
 /** A one-line text input of a body field of the same name, bounded by its limit. */
-function textField(field: string, label: string, maxlength: number, convert: (s: string) => unknown = (s) => s, inputmode?: 'numeric' | 'decimal'): FormField {
+export function textField(field: string, label: string, maxlength: number, convert: (s: string) => unknown = (s) => s, inputmode?: 'numeric' | 'decimal'): FormField {
   return {
     area: field,
     body: [field],
