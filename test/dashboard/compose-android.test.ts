@@ -65,6 +65,7 @@ describe('dashboard: Android in compose, review, report and the template editor'
     expect(await dd('message-fields', 'Platforms')).to.equal('Android only');
     const listed = { Channel: 'news', 'Small icon': 'ic_stat_bell', 'Accent colour': 'FF0099CC (#0099CC)', Sound: 'chime', Group: 'scores', Priority: 'high' };
     for (const [label, value] of Object.entries(listed)) expect(await dd('android', label), label).to.equal(value);
+    expect(await dd('ios', 'Sent to iOS')).to.equal('no: this message is for Android only');
     // The server draws the same card on Review (no script needed).
     expect(await page.locator('#android-preview [data-preview="accent"]').getAttribute('fill')).to.equal('#0099CC');
     if (SHOTS) await page.screenshot({ path: join(SHOTS, 'compose-android-review.png'), fullPage: true });
@@ -76,6 +77,7 @@ describe('dashboard: Android in compose, review, report and the template editor'
     // The report: the platforms and every Android field of the sent send.
     expect(await dd('message-fields', 'Platforms')).to.equal('Android only');
     for (const [label, value] of Object.entries(listed)) expect(await dd('android', label), label).to.equal(value);
+    if (SHOTS) await page.screenshot({ path: join(SHOTS, 'report-android.png'), fullPage: true });
   });
 
   it("refuses a bad accent colour with the REST call's sentence beside its field, and iOS only leaves Android out", async () => {

@@ -47,6 +47,9 @@ export function iosFields(m: MessageFields): [string, string][] {
   ];
 }
 
+/** A message narrowed to Android: no iOS field goes out. */
+const androidOnly = (m: MessageFields) => m.platforms?.length === 1 && m.platforms[0] === 'android';
+
 /** The template line: its name linking to its page, or its id when it has been deleted since. */
 function templateLine(t: NonNullable<SendMessage['template']>): Html {
   return t.name === null
@@ -83,7 +86,7 @@ export function messageDetails(m: SendMessage, ofTemplate = false): Html {
       : html`<p class="note" id="data">None.</p>`}
     <h2 id="ios-title">On iOS</h2>
     <dl class="header" id="ios" aria-labelledby="ios-title">
-      ${iosFields(m).map(([k, v]) => html`<div><dt>${k}</dt><dd data-field="${k}">${v}</dd></div>`)}
+      ${(androidOnly(m) ? [['Sent to iOS', 'no: this message is for Android only']] : iosFields(m)).map(([k, v]) => html`<div><dt>${k}</dt><dd data-field="${k}">${v}</dd></div>`)}
     </dl>
     <h2 id="android-title">On Android</h2>
     <dl class="header" id="android" aria-labelledby="android-title">
