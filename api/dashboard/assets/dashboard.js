@@ -83,8 +83,11 @@
       b.textContent = button.value;
       b.hidden = !button.value;
     }
-    android.querySelector('.android-card').hidden = silent;
-    android.querySelector('.silent-note').hidden = !silent;
+    // Data-only on Android only when there is no text at all (the payload builder's isBackground).
+    var texts = Array.prototype.some.call(form.elements, function (el) { return /^content_\d{1,3}$/.test(el.name) && el.value; });
+    var dataOnly = silent && !texts;
+    android.querySelector('.android-card').hidden = dataOnly;
+    android.querySelector('.silent-note').hidden = !dataOnly;
   }
   form.addEventListener('input', update);
   form.addEventListener('change', update);

@@ -4,9 +4,7 @@
 // small icon, accent colour (as given and as FCM's #RRGGBB), sound, group, the priority, the time
 // to live and the collapse key, each with what Android does when it is not set.
 import type { MessageFields } from '../../../core/dashboard-reads/send-message.js';
-import { messagePushType } from '../../../core/payload/apns-headers.js';
 import { fcmColor } from '../../../core/payload/fcm-message.js';
-import { PUSH_TYPES } from '../../../core/payload/push-types.js';
 import { count } from './format.js';
 
 /** The platforms a message goes to, in words. */
@@ -20,8 +18,9 @@ export function androidFields(m: MessageFields): [string, string][] {
   if (m.platforms?.length === 1 && m.platforms[0] === 'ios') return [['Sent to Android', 'no: this message is for iOS only']];
   const a = m.android ?? {};
   const { priority, ttlSeconds, collapseId } = m.apns;
-  // A background send is data-only on Android (no notification fields), with priority HIGH.
-  const background = PUSH_TYPES[messagePushType(m)]?.payload === 'background' && !Object.values(m.contents).some((t) => t !== '');
+  // A background send is data-only on Android (no notification fields), with priority HIGH: the
+  // payload builder's rule (core/payload/fcm-message.ts isBackground), content_available and no text.
+  const background = m.apns.contentAvailable === true && !Object.values(m.contents).some((t) => t !== '');
   const shown = (value: string | undefined, absent: string) => (background ? 'none (a data-only message)' : (value ?? absent));
   const rows: [string, string][] = [
     ['Channel', shown(a.channelId, "the app's default channel")],

@@ -20,8 +20,10 @@ const ACCENT = new RegExp(ACCENT_COLOR_PATTERN);
 export const accentOf = (typed: string | undefined) => (typed && ACCENT.test(typed) ? fcmColor(typed)! : NO_ACCENT);
 
 export function androidPreview(appName: string, form: FormValues): Html {
-  const silent = form.content_available === 'on';
-  const first = langRows(form).find((i) => form[`lang_${i}`]) ?? 0;
+  const rows = langRows(form);
+  // Data-only on Android only without text (the payload builder's isBackground), unlike iOS's silent push.
+  const silent = form.content_available === 'on' && !rows.some((i) => form[`content_${i}`]);
+  const first = rows.find((i) => form[`lang_${i}`]) ?? 0;
   const accent = accentOf(form.android_accent_color);
   return html`<figure class="android-preview" id="android-preview" aria-labelledby="android-preview-caption">
     <figcaption id="android-preview-caption">Preview: the notification as Android shows it</figcaption>
