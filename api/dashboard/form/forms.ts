@@ -9,7 +9,7 @@ import { audienceField, nameField } from './audience-fields.js';
 import { throttleField, whenField } from './delivery-fields.js';
 import { fieldsOf, type BodyContext, type FormSection, type FormValues, type RenderContext } from './form-field.js';
 import { ANDROID_FIELDS } from './android-fields.js';
-import { IOS_DELIVERY_FIELDS, IOS_MORE_FIELDS, IOS_SHOWN_FIELDS } from './ios-fields.js';
+import { IOS_DELIVERY_FIELDS, IOS_MORE_FIELDS, IOS_SHOWN_FIELDS, ttlField } from './ios-fields.js';
 import { MESSAGE_FIELDS } from './message-fields.js';
 
 export const COMPOSE_SECTIONS: FormSection[] = [
@@ -18,7 +18,7 @@ export const COMPOSE_SECTIONS: FormSection[] = [
   { legend: 'On iOS', fields: [...IOS_SHOWN_FIELDS, ...IOS_DELIVERY_FIELDS] },
   { legend: 'More iOS options', fields: IOS_MORE_FIELDS, folded: true },
   { legend: 'Android', fields: ANDROID_FIELDS },
-  { legend: 'Delivery', fields: [whenField, throttleField] },
+  { legend: 'Delivery', fields: [whenField, ttlField, throttleField] },
 ];
 
 /** A template's content: what TEMPLATE_FIELDS names (core/templates/template-schema.ts), nothing of a send's audience or delivery. */
