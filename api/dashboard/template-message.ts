@@ -17,8 +17,8 @@ export function templateMessage(app: AppRecord, template: Template, now: Date): 
     // The rules need an audience and a template has none: the template's own id stands for one
     // install (any UUID is a well-formed Subscription ID; nothing is counted or sent).
     const request = validateSendRequest({ body: { ...template.content, app_id: app.id, include_subscription_ids: [template.id] }, app: rulesApp(app), now });
-    const { contents, headings, subtitle, url, imageUrl, data, button, apns } = request;
-    return { ok: true, message: { contents, headings, subtitle, url, imageUrl, data, button, apns } };
+    const { contents, headings, subtitle, url, imageUrl, data, button, apns, android, platforms } = request;
+    return { ok: true, message: { contents, headings, subtitle, url, imageUrl, data, button, apns, android, platforms } };
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     return { ok: false, problems: error.issues.map((i) => i.message) };

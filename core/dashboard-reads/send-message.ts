@@ -1,12 +1,12 @@
 // What a send's report shows of its message (issue 30 point 6): every language's texts, the link,
-// the image, the data, the button, the iOS fields, and the template its content came from. Read
+// the image, the data, the button, the iOS fields, the platforms and Android fields, and the template its content came from. Read
 // from the recorded request (the validated SendRequest, core/send-model/request.ts) by its parts,
 // never its audience (a list send's request holds up to 500 ids the report does not need).
 import type { Queryable } from '../store/db.js';
 import { requestJsonSql as json, requestTextSql as text, type SendRequest } from '../send-model/request.js';
 
 /** A message as the dashboard shows it: a send's recorded request, a template's or a composed one's. */
-export type MessageFields = Pick<SendRequest, 'contents' | 'headings' | 'subtitle' | 'url' | 'imageUrl' | 'data' | 'button' | 'apns'>;
+export type MessageFields = Pick<SendRequest, 'contents' | 'headings' | 'subtitle' | 'url' | 'imageUrl' | 'data' | 'button' | 'apns' | 'android' | 'platforms'>;
 
 export interface SendMessage extends MessageFields {
   /** The template the send named; `name` null when it has been deleted since. */
@@ -22,6 +22,8 @@ interface Row {
   data: Record<string, string> | null;
   button: SendRequest['button'] | null;
   apns: SendRequest['apns'] | null;
+  android: SendRequest['android'] | null;
+  platforms: SendRequest['platforms'] | null;
   template_id: string | null;
   template_name: string | null;
 }
@@ -37,6 +39,7 @@ export async function readSendMessage(db: Queryable, appId: string, id: number):
             ${json('s.request', 'subtitle')} AS subtitle, ${text('s.request', 'url')} AS url,
             ${text('s.request', 'imageUrl')} AS image_url, ${json('s.request', 'data')} AS data,
             ${json('s.request', 'button')} AS button, ${json('s.request', 'apns')} AS apns,
+            ${json('s.request', 'android')} AS android, ${json('s.request', 'platforms')} AS platforms,
             ${text('s.request', 'templateId')} AS template_id, t.name AS template_name
        FROM sends s LEFT JOIN templates t ON t.app_id = s.app_id AND t.id::text = ${text('s.request', 'templateId')}
       WHERE s.id = $1 AND s.app_id = $2`,
@@ -53,6 +56,8 @@ export async function readSendMessage(db: Queryable, appId: string, id: number):
     data: defined(r.data),
     button: defined(r.button),
     apns: r.apns ?? {},
+    android: defined(r.android),
+    platforms: defined(r.platforms),
     ...(r.template_id !== null ? { template: { id: r.template_id, name: r.template_name } } : {}),
   };
 }

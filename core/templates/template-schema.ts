@@ -2,7 +2,9 @@
 // it may carry (TEMPLATE_FIELDS; docs/api.md "Templates"). The content is checked by the send's own
 // rules (validateSendRequest: the send body's one schema and its rule stage, payload size
 // included), as the body of a send to one install would be, so a template that is accepted here is
-// one a send can carry; the sentences are the send's, naming the field.
+// one a send can carry; the sentences are the send's, naming the field. Android's fields and
+// OneSignal's platform flags (isIos / isAndroid) are carried as OneSignal's templates carry them
+// ("channel/platform flags"): checked by core/validation/android-options.ts, the send's one rule.
 import { ValidationError, type FieldIssue } from '../errors.js';
 import { SEND_BODY_FIELDS, type SendBody } from '../validation/send-body-schema.js';
 import { validateSendRequest, type SendValidationInput } from '../validation/validate-send.js';
@@ -11,9 +13,11 @@ import { codePointLength } from '../validation/text.js';
 import { TEMPLATE_LIMITS } from './template-limits.js';
 
 /**
- * What a template may carry: the message and how it shows on the device. Not the audience, the
- * schedule or the delivery options (ttl, priority, collapse_id, background, push type), which are
- * the send's, nor bookkeeping (name, custom_data, idempotency).
+ * What a template may carry: the message and how it shows on the device (iOS and Android), and
+ * which platforms it is for (isIos / isAndroid: OneSignal's templates carry their platform flags;
+ * a send naming the template may give its own, which take precedence as every field's do). Not the
+ * audience, the schedule or the delivery options (ttl, priority, collapse_id, background, push
+ * type), which are the send's, nor bookkeeping (name, custom_data, idempotency).
  */
 export const TEMPLATE_FIELDS = [
   'contents',
@@ -37,6 +41,14 @@ export const TEMPLATE_FIELDS = [
   'target_content_identifier',
   'mutable_content',
   'apns_alert',
+  'android_channel_id',
+  'existing_android_channel_id',
+  'small_icon',
+  'android_accent_color',
+  'android_sound',
+  'android_group',
+  'isIos',
+  'isAndroid',
 ] as const satisfies readonly (keyof SendBody)[];
 
 export type TemplateContent = Partial<Record<(typeof TEMPLATE_FIELDS)[number], unknown>>;

@@ -43,6 +43,23 @@ describe('api: sends with template_id through the official client', () => {
     expect([r.contents, r.headings]).to.deep.equal([{ de: 'Eigener Text' }, { en: 'Template title' }]);
   });
 
+  it("a template's Android fields and platform flag go out as a send's (SendRequest.android, platforms); the send's own flags take precedence", async () => {
+    const made = await api.request('POST', '/api/v1/templates', {
+      key: app.key,
+      body: { app_id: app.app.id, name: 'Android only', contents: { en: 'x' }, existing_android_channel_id: 'news', small_icon: 'ic_bell', android_accent_color: 'FF0099CC', android_sound: 'chime', android_group: 'g', isIos: false },
+    });
+    expect(made.status, JSON.stringify(made.body)).to.equal(200);
+    const stored = async (fields: Record<string, unknown>) => {
+      const res = await api.request('POST', '/api/v1/notifications', { key: app.key, body: { app_id: app.app.id, included_segments: ['Subscribed Users'], template_id: made.body.id, ...fields } });
+      expect(res.status, JSON.stringify(res.body)).to.be.oneOf([200, 202]);
+      return (await env.pool.query('SELECT request FROM sends WHERE id = $1', [res.body.id])).rows[0].request;
+    };
+    const plain = await stored({});
+    expect([plain.android, plain.platforms]).to.deep.equal([{ channelId: 'news', smallIcon: 'ic_bell', accentColor: 'FF0099CC', sound: 'chime', group: 'g' }, ['android']]);
+    const both = await stored({ isIos: true, android_sound: 'other' });
+    expect([both.android.sound, both.platforms]).to.deep.equal(['other', undefined]);
+  });
+
   it("a missing, malformed or other app's template is a 422 naming template_id; without one contents is required as before", async () => {
     const other = await makeApp(env.pool);
     const theirs = await officialClient(api.url, other.key).createTemplate(Object.assign(new OneSignal.CreateTemplateRequest(), { app_id: other.app.id, name: 'Theirs', contents: { en: 'theirs' } }));

@@ -100,6 +100,35 @@ describe('api: templates through the official client', () => {
     expect([noApp.status, noApp.body.errors]).to.deep.equal([422, ["app_id is required: the App ID of the key's app."]]);
   });
 
+  it("Android's fields and the platform flags are kept, checked by the send's own rule (android-options.ts) at its edges, and removed by null", async () => {
+    const android = { contents: { en: 'x' }, android_channel_id: 'news', small_icon: 'ic_stat_bell', android_accent_color: 'FF0099CC', android_sound: 'chime', android_group: 'scores', isIos: false };
+    const made = await rawCreate(app, { name: 'Android', ...android });
+    expect([made.status, made.body.content]).to.deep.equal([200, android]);
+    const existing = { contents: { en: 'x' }, existing_android_channel_id: 'c'.repeat(LIMITS.android_text), isAndroid: false, isIos: true };
+    const longest = await rawCreate(app, { name: 'Existing channel', ...existing });
+    expect([longest.status, longest.body.content]).to.deep.equal([200, existing]);
+    const refusals: Record<string, unknown>[] = [
+      { contents: { en: 'x' }, small_icon: 'i'.repeat(LIMITS.android_text + 1) },
+      { contents: { en: 'x' }, android_group: '' },
+      { contents: { en: 'x' }, android_channel_id: 'a', existing_android_channel_id: 'b' },
+      { contents: { en: 'x' }, android_accent_color: '#0099CC' },
+      { contents: { en: 'x' }, android_accent_color: 'FF0099C' },
+      { contents: { en: 'x' }, isIos: false, isAndroid: false },
+      { contents: { en: 'x' }, isIos: 'no' },
+    ];
+    for (const fields of refusals) {
+      const refusal = await rawCreate(app, { name: 'n', ...fields });
+      expect([refusal.status, refusal.body.errors], JSON.stringify(fields).slice(0, 80)).to.deep.equal([422, await sendErrors(fields)]);
+    }
+    const patch = (body: Record<string, unknown>) => api.request('PATCH', `/api/v1/templates/${made.body.id}?app_id=${app.app.id}`, { key: app.key, body });
+    const removed = await patch({ android_accent_color: null, isIos: null });
+    const { android_accent_color: _color, isIos: _flag, ...rest } = android;
+    expect([removed.status, removed.body.content]).to.deep.equal([200, rest]);
+    // The result is checked whole: a second channel name next to the stored one is the send's sentence.
+    const both = await patch({ existing_android_channel_id: 'other' });
+    expect([both.status, both.body.errors]).to.deep.equal([422, await sendErrors({ ...rest, existing_android_channel_id: 'other' })]);
+  });
+
   it(`an app keeps at most ${TEMPLATE_LIMITS.per_app} templates: the next is a 422 naming it`, async () => {
     const t = await makeApp(env.pool);
     await env.pool.query(

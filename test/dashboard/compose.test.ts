@@ -118,4 +118,13 @@ describe('dashboard compose over HTTP', function () {
     clockOffset += SIZE_KEPT_MS;
     expect(await estimate(), 'counted again 30 s later').to.equal(5);
   });
+
+  it("estimate.json reads the platform choice (isIos / isAndroid narrow the count), each platform's size kept apart", async () => {
+    const { get } = await session();
+    await addDevices(env.pool, shop.app.id, 4, { prefix: 'p1', tags: { team: 'blue' } });
+    await env.pool.query(`UPDATE subscriptions SET platform = 'android' WHERE app_id = $1 AND token = ANY(SELECT token FROM subscriptions WHERE app_id = $1 AND tags->>'team' = 'blue' ORDER BY seq LIMIT 1)`, [shop.app.id]);
+    const estimate = async (platforms: string) =>
+      (await (await get(`/dashboard/compose/estimate.json?${new URLSearchParams({ target: 'tag', tag_key: 'team', tag_relation: 'exists', platforms })}`)).json()).estimate as number;
+    expect([await estimate(''), await estimate('android'), await estimate('ios'), await estimate('')]).to.deep.equal([4, 1, 3, 4]);
+  });
 });

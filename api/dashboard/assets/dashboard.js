@@ -50,14 +50,53 @@
     var silent = !!(silentBox && silentBox.checked);
     preview.querySelector('.banner').hidden = silent;
     preview.querySelector('.silent-note').hidden = !silent;
+    updateAndroid(silent);
+  }
+  // The Android card (api/dashboard/pages/android-preview.ts): the same texts, the small icon's
+  // name, the accent colour as the icon's fill (AARRGGBB → #RRGGBB, Android's grey when it is not
+  // one), the big picture named, and which platform the choice leaves out.
+  var android = document.getElementById('android-preview');
+  function updateAndroid(silent) {
+    var platforms = field('platforms') ? field('platforms').value : '';
+    var leftOut = preview.querySelector('[data-preview="left-out"]');
+    if (leftOut) leftOut.hidden = platforms !== 'android';
+    if (!android) return;
+    android.querySelector('[data-preview="left-out"]').hidden = platforms !== 'ios';
+    ['heading', 'content'].forEach(function (k) {
+      android.querySelector('[data-preview="' + k + '"]').textContent = field(k + '_0').value;
+    });
+    var icon = field('small_icon');
+    if (icon) android.querySelector('[data-preview="small_icon"]').textContent = icon.value || 'default icon';
+    var color = field('android_accent_color');
+    if (color) {
+      var hex = /^[0-9A-Fa-f]{8}$/.test(color.value) ? '#' + color.value.slice(2).toUpperCase() : '#5F6368';
+      android.querySelector('[data-preview="accent"]').setAttribute('fill', hex);
+    }
+    var image = field('image');
+    if (image) {
+      android.querySelector('[data-preview="image"]').hidden = !image.value;
+      android.querySelector('[data-preview="image_url"]').textContent = image.value;
+    }
+    var button = field('button_text');
+    if (button) {
+      var b = android.querySelector('[data-preview="button_text"]');
+      b.textContent = button.value;
+      b.hidden = !button.value;
+    }
+    // Data-only on Android only when there is no text at all (the payload builder's isBackground).
+    var texts = Array.prototype.some.call(form.elements, function (el) { return /^content_\d{1,3}$/.test(el.name) && el.value; });
+    var dataOnly = silent && !texts;
+    android.querySelector('.android-card').hidden = dataOnly;
+    android.querySelector('.silent-note').hidden = !dataOnly;
   }
   form.addEventListener('input', update);
   form.addEventListener('change', update);
 
   // The audience estimate, asked again (at most every 400 ms) as the audience fields change
-  // (api/dashboard/form/audience-fields.ts AUDIENCE_INPUTS: the target, its fields, the segments left out).
+  // (api/dashboard/form/audience-fields.ts ESTIMATE_INPUTS: the target, its fields, the segments left
+  // out, and the platform choice).
   var estimate = document.getElementById('live-estimate');
-  var isTarget = function (name) { return /^(target|segment|tag_key|tag_relation|tag_value|filters|ids|exclude_\d{1,3})$/.test(name); };
+  var isTarget = function (name) { return /^(target|segment|tag_key|tag_relation|tag_value|filters|ids|exclude_\d{1,3}|platforms)$/.test(name); };
   var timer = null;
   var asked = 0;
   function ask() {

@@ -59,6 +59,8 @@ const TARGET_KINDS: TargetKind[] = [
 
 /** The form inputs of the audience (the estimate's question: compose's script and estimate.json). */
 export const AUDIENCE_INPUTS = /^(target|segment|tag_key|tag_relation|tag_value|filters|ids|exclude_\d{1,3})$/;
+/** The inputs the live estimate reads: the audience's and the platform choice (isIos / isAndroid narrow the count). */
+export const ESTIMATE_INPUTS = /^(target|segment|tag_key|tag_relation|tag_value|filters|ids|exclude_\d{1,3}|platforms)$/;
 
 export const audienceField: FormField = {
   area: 'audience',

@@ -2,13 +2,14 @@
 // message, audience, iOS, delivery) and the template editor (a template: the message and how it
 // shows, TEMPLATE_FIELDS' every field), and what both derive from their rows: the REST body, where
 // each issue goes, the inputs Review carries over, the form a template's content fills, and the
-// fieldsets on the page. Android's fields, when they land, are one more section of rows here.
+// fieldsets on the page. Android's fields and the platform choice are one more section of rows.
 import type { FieldIssue } from '../../../core/errors.js';
 import { html, type Html } from '../html.js';
 import { audienceField, nameField } from './audience-fields.js';
 import { throttleField, whenField } from './delivery-fields.js';
 import { fieldsOf, type BodyContext, type FormSection, type FormValues, type RenderContext } from './form-field.js';
-import { IOS_DELIVERY_FIELDS, IOS_MORE_FIELDS, IOS_SHOWN_FIELDS } from './ios-fields.js';
+import { ANDROID_FIELDS } from './android-fields.js';
+import { IOS_DELIVERY_FIELDS, IOS_MORE_FIELDS, IOS_SHOWN_FIELDS, ttlField } from './ios-fields.js';
 import { MESSAGE_FIELDS } from './message-fields.js';
 
 export const COMPOSE_SECTIONS: FormSection[] = [
@@ -16,7 +17,8 @@ export const COMPOSE_SECTIONS: FormSection[] = [
   { legend: 'Audience', fields: [audienceField] },
   { legend: 'On iOS', fields: [...IOS_SHOWN_FIELDS, ...IOS_DELIVERY_FIELDS] },
   { legend: 'More iOS options', fields: IOS_MORE_FIELDS, folded: true },
-  { legend: 'Delivery', fields: [whenField, throttleField] },
+  { legend: 'Android', fields: ANDROID_FIELDS },
+  { legend: 'Delivery', fields: [whenField, ttlField, throttleField] },
 ];
 
 /** A template's content: what TEMPLATE_FIELDS names (core/templates/template-schema.ts), nothing of a send's audience or delivery. */
@@ -24,6 +26,7 @@ export const TEMPLATE_SECTIONS: FormSection[] = [
   { legend: 'Message', fields: MESSAGE_FIELDS },
   { legend: 'On iOS', fields: IOS_SHOWN_FIELDS },
   { legend: 'More iOS options', fields: IOS_MORE_FIELDS, folded: true },
+  { legend: 'Android', fields: ANDROID_FIELDS },
 ];
 
 /** The REST body the form stands for (empty inputs are left out, as a caller would). */

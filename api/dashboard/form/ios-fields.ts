@@ -12,7 +12,7 @@ const BADGES = [['None', 'Leave the badge as it is'], ['SetTo', 'Set to'], ['Inc
 const LEVELS = [['', 'Active (default)'], ['passive', 'Passive'], ['active', 'Active'], ['time_sensitive', 'Time sensitive'], ['critical', 'Critical']] as const;
 
 /** A one-line text input of a body field of the same name, bounded by its limit. */
-function textField(field: string, label: string, maxlength: number, convert: (s: string) => unknown = (s) => s, inputmode?: 'numeric' | 'decimal'): FormField {
+export function textField(field: string, label: string, maxlength: number, convert: (s: string) => unknown = (s) => s, inputmode?: 'numeric' | 'decimal'): FormField {
   return {
     area: field,
     body: [field],
@@ -107,5 +107,11 @@ export const IOS_MORE_FIELDS = [
 /** How a send is delivered on iOS: not a template's (a template holds the message, a send its delivery). */
 export const IOS_DELIVERY_FIELDS = [
   flagField('content_available', 'Silent push (wakes the app in the background, shows nothing)'),
-  textField('ttl', 'Time to live (seconds, empty: 3 days; 0: now or never)', String(LIMITS.ttl_seconds).length, integer, 'numeric'),
 ];
+
+/**
+ * How long a send may wait for a device, on both platforms (apns-expiration, FCM's android.ttl):
+ * in the Delivery section. Absent: 3 days on iOS (core/payload/apns-headers.ts writes OneSignal's
+ * default), and none on Android, where FCM keeps a message up to 4 weeks (fcm-message.ts writes none).
+ */
+export const ttlField = textField('ttl', "Time to live (seconds; empty: 3 days on iOS, FCM's 4 weeks on Android; 0: now or never)", String(LIMITS.ttl_seconds).length, integer, 'numeric');

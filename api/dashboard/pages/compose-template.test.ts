@@ -7,7 +7,9 @@ import { LIMITS } from '../../../core/validation/limits.js';
 import { fieldsNotShown, formFromTemplate } from './compose-template.js';
 import { bodyFromForm as bodyOf, COMPOSE_SECTIONS } from '../form/forms.js';
 import { langRows } from '../form/message-fields.js';
-import type { FormValues } from '../form/form-field.js';
+import { fieldsOf, type FormValues } from '../form/form-field.js';
+import { TEMPLATE_SECTIONS } from '../form/forms.js';
+import { TEMPLATE_FIELDS } from '../../../core/templates/template-schema.js';
 
 const bodyFromForm = (form: FormValues, appId: string) => bodyOf(COMPOSE_SECTIONS, form, { app_id: appId });
 
@@ -31,6 +33,24 @@ describe('dashboard compose from a template', () => {
     // The body it stands for: the texts whole, the template named; filled by apply-template, the template's content.
     const body = bodyFromForm({ ...form, target: 'segment', segment: 'All' }, APP);
     expect(body).to.deep.include({ template_id: t.id, contents: t.content.contents, headings: t.content.headings, subtitle: t.content.subtitle, ios_badgeType: 'SetTo', ios_badgeCount: 3 });
+  });
+
+  it('compose and the template editor have an input for every field a template carries (TEMPLATE_FIELDS), Android and the platform flags included', () => {
+    for (const sections of [COMPOSE_SECTIONS, TEMPLATE_SECTIONS]) {
+      const shown = new Set(fieldsOf(sections).flatMap((f) => f.body));
+      expect(TEMPLATE_FIELDS.filter((f) => !shown.has(f))).to.deep.equal([]);
+    }
+    const android = { android_channel_id: 'n', existing_android_channel_id: 'e', small_icon: 'i', android_accent_color: 'FF0099CC', android_sound: 's', android_group: 'g' };
+    for (const [flags, platforms] of [[{ isIos: false }, 'android'], [{ isAndroid: false }, 'ios'], [{}, undefined]] as const) {
+      const t = template({ contents: { en: 'x' }, ...android, ...flags });
+      const form = formFromTemplate(t);
+      expect(form).to.include(android);
+      expect(form.platforms).to.equal(platforms);
+      expect(fieldsNotShown(t)).to.deep.equal([]);
+      // From a template both flags go, so the choice shown replaces the template's.
+      const body = bodyFromForm({ ...form, target: 'segment', segment: 'All' }, APP);
+      expect(body).to.deep.include({ ...android, isIos: platforms !== 'android', isAndroid: platforms !== 'ios' });
+    }
   });
 
   it(`shows three rows at least and at most ${LIMITS.languages} (the languages' limit): a row past it is not read`, () => {

@@ -93,6 +93,31 @@ describe('dashboard compose', () => {
     expect(bodyFromForm({ target: 'segment', segment: 'All', ttl: '1h' }, app)).to.include({ ttl: '1h' });
   });
 
+  it("maps the Android fields to OneSignal's wire names and the platform choice to isIos / isAndroid (both: neither flag, from a template: both true)", () => {
+    const android = { android_channel_id: 'news', small_icon: 'ic_bell', android_accent_color: 'FF0099CC', android_sound: 'chime', android_group: 'scores' };
+    const base = { lang_0: 'en', content_0: 'Hi', target: 'segment', segment: 'All' };
+    expect(bodyFromForm({ ...base, ...android, platforms: 'android' }, app)).to.deep.include({ ...android, isIos: false }).and.not.have.property('isAndroid');
+    expect(bodyFromForm({ ...base, platforms: 'ios' }, app)).to.include({ isAndroid: false }).and.not.have.property('isIos');
+    expect(bodyFromForm({ ...base, platforms: '' }, app)).to.not.have.any.keys('isIos', 'isAndroid', ...Object.keys(android));
+    expect(bodyFromForm({ ...base, platforms: 'something' }, app)).to.not.have.any.keys('isIos', 'isAndroid');
+    const fromTemplate = (platforms: string) => bodyFromForm({ ...base, template_id: 'T', platforms }, app);
+    expect([fromTemplate(''), fromTemplate('ios'), fromTemplate('android')].map((b) => [b.isIos, b.isAndroid])).to.deep.equal([[true, true], [true, false], [false, true]]);
+    // Each refusal of android-options.ts goes under the field it names; both flags false (only by hand) under the choice.
+    const refused = (form: ComposeForm) => {
+      try {
+        validateSendRequest({ body: bodyFromForm({ ...base, ...form }, APP), app: { id: APP, bundleId: 'com.example.shop', segmentNames: [] }, now: new Date() });
+        return [];
+      } catch (error) {
+        return (error as ValidationError).issues.map((i) => [areaOf(i.field), i.message]);
+      }
+    };
+    expect(refused({ android_accent_color: '0099CC' })).to.deep.equal([['android_accent_color', 'android_accent_color must be 8 hex digits, alpha then red, green and blue (AARRGGBB), such as FF0099CC.']]);
+    expect(refused({ android_accent_color: 'FF0099CC' })).to.deep.equal([]);
+    expect(refused({ android_channel_id: 'a', existing_android_channel_id: 'b' }).map(([area]) => area)).to.deep.equal(['existing_android_channel_id']);
+    expect(areaOf('isAndroid')).to.equal('platforms');
+    expect(areaOf('isIos')).to.equal('platforms');
+  });
+
   it('passes a non-number throttle through, so the REST rule and message apply', () => {
     expect(bodyFromForm({ target: 'segment', segment: 'All', throttle: 'abc' }, app)).to.include({ throttle_rate_per_minute: 'abc' });
   });
@@ -147,6 +172,9 @@ describe('dashboard compose', () => {
       ['thread_id', LIMITS.thread_id, (n) => ({ thread_id: 't'.repeat(n) }), 'thread_id'],
       ['summary_arg', LIMITS.summary_arg, (n) => ({ summary_arg: 's'.repeat(n) }), 'summary_arg'],
       ['target_content_identifier', LIMITS.target_content_identifier, (n) => ({ target_content_identifier: 't'.repeat(n) }), 'target_content_identifier'],
+      ...(['android_channel_id', 'existing_android_channel_id', 'small_icon', 'android_sound', 'android_group'] as const).map(
+        (f): [string, number, (n: number) => ComposeForm, string] => [f, LIMITS.android_text, (n) => ({ [f]: 'a'.repeat(n) }), f],
+      ),
     ];
     const refusals = (form: ComposeForm) => {
       try {

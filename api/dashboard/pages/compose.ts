@@ -3,7 +3,8 @@
 // and how many, when, the throttle, the whole message as the report shows it, the preview) above
 // the button that sends. The body goes through the same validateSendRequest and acceptSend as
 // POST /api/v1/notifications, so the rules and their sentences are the REST call's; each sentence
-// is shown next to the form area of the body field it names (its `field`, never its wording).
+// is shown next to the form area of the body field it names (its `field`, never its wording). The
+// previews (iOS and Android) are ./previews.ts and ./android-preview.ts.
 import type { FieldIssue } from '../../../core/errors.js';
 import type { SendRequest } from '../../../core/send-model/request.js';
 import { html, type Html } from '../html.js';
@@ -11,31 +12,11 @@ import type { DashboardSession } from '../session.js';
 import { COMPOSE_SECTIONS, errorsByArea, formSections, keptFields } from '../form/forms.js';
 import type { FormValues } from '../form/form-field.js';
 import { errorList } from '../errors.js';
-import { langRows } from '../form/message-fields.js';
+import { previews } from './previews.js';
 import { count } from './format.js';
 import { messageDetails } from './message.js';
 
 export type ComposeForm = FormValues;
-
-/** The notification as iOS shows it on the lock screen: app, time, image, title, subtitle and (cut) text. */
-export function iosPreview(appName: string, form: FormValues): Html {
-  const silent = form.content_available === 'on';
-  const first = langRows(form).find((i) => form[`lang_${i}`]) ?? 0;
-  return html`<figure class="ios-preview" id="preview" aria-labelledby="preview-caption">
-    <figcaption id="preview-caption">Preview: the notification as iOS shows it</figcaption>
-    <div class="phone">
-      <div class="banner" ${silent ? html`hidden` : ''}>
-        <div class="banner-head"><img src="/dashboard/assets/favicon.svg" alt="" width="20" height="20"><span class="app">${appName}</span><span class="time">now</span></div>
-        <p class="title" data-preview="heading">${form[`heading_${first}`] ?? ''}</p>
-        <p class="subtitle" data-preview="subtitle">${form[`subtitle_${first}`] ?? ''}</p>
-        <p class="body" data-preview="content">${form[`content_${first}`] ?? ''}</p>
-        <p class="image-note" data-preview="image" ${form.image ? '' : html`hidden`}>With an image (shown by the app's notification extension)</p>
-        <p class="button-preview" data-preview="button_text" ${form.button_text ? '' : html`hidden`}>${form.button_text ?? ''}</p>
-      </div>
-      <p class="silent-note" ${silent ? '' : html`hidden`}>A silent push shows nothing: iOS wakes the app in the background.</p>
-    </div>
-  </figure>`;
-}
 
 /** A template compose may start from (the chooser), and the one it started from. */
 export interface ComposeTemplates {
@@ -76,7 +57,7 @@ export function composePage(session: DashboardSession, appName: string, segments
     ${formSections(COMPOSE_SECTIONS, form, { errors, segments })}
     <button type="submit" name="step" value="review">Review</button>
   </form>
-  ${iosPreview(appName, form)}
+  ${previews(appName, form)}
   </div>`;
 }
 
@@ -121,6 +102,6 @@ export function reviewPage(session: DashboardSession, appName: string, form: For
       <button type="submit" name="step" value="edit" class="secondary-button">Edit</button>
     </div>
   </form>
-  ${iosPreview(appName, form)}
+  ${previews(appName, form)}
   </div>`;
 }

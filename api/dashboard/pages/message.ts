@@ -1,7 +1,7 @@
 // The whole message as the dashboard shows it (issue 30 point 6), one renderer for a send's report,
 // a template's page and compose's review step: every language's title, subtitle and text (not
 // only the default), the link, the image, the data, the button, the template it came from, and
-// every iOS field that is set. It renders a validated request (MessageFields), so what it shows is
+// every iOS field that is set, the platforms and the Android fields (./android-details.ts). It renders a validated request (MessageFields), so what it shows is
 // what the payload builder reads; every value goes through html`` (escaped).
 import type { MessageFields, SendMessage } from '../../../core/dashboard-reads/send-message.js';
 import { html, type Html } from '../html.js';
@@ -9,6 +9,7 @@ import { breakableUrl, count } from './format.js';
 import { languagesOf } from '../form/languages.js';
 import { messagePushType } from '../../../core/payload/apns-headers.js';
 import { PUSH_TYPES } from '../../../core/payload/push-types.js';
+import { androidFields, platformsOf } from './android-details.js';
 
 /** The iOS fields: the six a team sets most always (with their defaults), the others when set. */
 export function iosFields(m: MessageFields): [string, string][] {
@@ -46,6 +47,9 @@ export function iosFields(m: MessageFields): [string, string][] {
   ];
 }
 
+/** A message narrowed to Android: no iOS field goes out. */
+const androidOnly = (m: MessageFields) => m.platforms?.length === 1 && m.platforms[0] === 'android';
+
 /** The template line: its name linking to its page, or its id when it has been deleted since. */
 function templateLine(t: NonNullable<SendMessage['template']>): Html {
   return t.name === null
@@ -55,7 +59,7 @@ function templateLine(t: NonNullable<SendMessage['template']>): Html {
 
 /**
  * The message's sections; a page shows one message, so the ids (#languages, #data, #ios) are
- * unique. `ofTemplate`: a template's own page, which names no template.
+ * unique (#android too). `ofTemplate`: a template's own page, which names no template.
  */
 export function messageDetails(m: SendMessage, ofTemplate = false): Html {
   const langs = languagesOf(m);
@@ -71,6 +75,7 @@ export function messageDetails(m: SendMessage, ofTemplate = false): Html {
     <dl class="header" id="message-fields">
       <div><dt>Link</dt><dd data-field="Link">${m.url ? breakableUrl(m.url) : '—'}</dd></div>
       ${m.imageUrl ? html`<div><dt>Image</dt><dd data-field="Image">${breakableUrl(m.imageUrl)}</dd></div>` : ''}
+      <div><dt>Platforms</dt><dd data-field="Platforms">${platformsOf(m)}</dd></div>
       <div><dt>Button</dt><dd data-field="Button">${m.button ? html`${m.button.text} <span class="note">(id ${m.button.id})</span>` : '—'}</dd></div>
       ${ofTemplate ? '' : html`<div><dt>Template</dt><dd data-field="Template">${m.template ? templateLine(m.template) : '—'}</dd></div>`}
     </dl>
@@ -81,6 +86,10 @@ export function messageDetails(m: SendMessage, ofTemplate = false): Html {
       : html`<p class="note" id="data">None.</p>`}
     <h2 id="ios-title">On iOS</h2>
     <dl class="header" id="ios" aria-labelledby="ios-title">
-      ${iosFields(m).map(([k, v]) => html`<div><dt>${k}</dt><dd data-field="${k}">${v}</dd></div>`)}
+      ${(androidOnly(m) ? [['Sent to iOS', 'no: this message is for Android only']] : iosFields(m)).map(([k, v]) => html`<div><dt>${k}</dt><dd data-field="${k}">${v}</dd></div>`)}
+    </dl>
+    <h2 id="android-title">On Android</h2>
+    <dl class="header" id="android" aria-labelledby="android-title">
+      ${androidFields(m).map(([k, v]) => html`<div><dt>${k}</dt><dd data-field="${k}">${v}</dd></div>`)}
     </dl>`;
 }

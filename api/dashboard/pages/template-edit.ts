@@ -9,7 +9,7 @@ import { errorList, invalidWhen } from '../errors.js';
 import { errorsByArea, formSections, TEMPLATE_SECTIONS } from '../form/forms.js';
 import type { FormValues } from '../form/form-field.js';
 import { html, type Html } from '../html.js';
-import { iosPreview } from './compose.js';
+import { previews } from './previews.js';
 
 /** The form of a new template (`template` absent) or of a template, as posted or filled from it. */
 export function templateFormPage(o: { csrf: string; appName: string; form: FormValues; template?: Template; issues?: FieldIssue[] }): Html {
@@ -29,7 +29,7 @@ export function templateFormPage(o: { csrf: string; appName: string; form: FormV
     <p class="note">A template holds a message and how it shows; a send names it by <code>template_id</code> and chooses its audience and delivery, its own fields first.</p>
     <button type="submit">${o.template ? 'Save the template' : 'Create the template'}</button>
   </form>
-  ${iosPreview(o.appName, o.form)}
+  ${previews(o.appName, o.form)}
   </div>`;
 }
 

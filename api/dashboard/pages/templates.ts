@@ -11,7 +11,7 @@ import type { TemplateMessage } from '../template-message.js';
 import { messageDetails } from './message.js';
 import { pager, type Paging } from './pager.js';
 import { count } from './format.js';
-import { iosPreview } from './compose.js';
+import { previews } from './previews.js';
 import { formFromContent, TEMPLATE_SECTIONS } from '../form/forms.js';
 
 /** Templates a page: an app holds at most TEMPLATE_LIMITS.per_app (1,000), so 40 pages at most. */
@@ -63,6 +63,6 @@ export function templatePage(t: Template, shown: TemplateMessage, session: Dashb
       ? messageDetails(shown.message, true)
       : html`<p class="field-errors" role="alert">This template no longer passes the send's rules: ${shown.problems.join(' ')} A send naming it is refused until it is changed.</p>
         <pre id="template-content">${JSON.stringify(t.content, null, 2)}</pre>`}</div>
-    ${iosPreview(appName, formFromContent(TEMPLATE_SECTIONS, t.content))}
+    ${previews(appName, formFromContent(TEMPLATE_SECTIONS, t.content))}
   </div>`;
 }

@@ -14,7 +14,7 @@ import type { ApiDeps, RateDraw } from '../../shared/deps.js';
 import { classifySend } from '../../routes/notifications.js';
 import { audienceSizes } from '../audience-sizes.js';
 import { composePage, reviewPage, type ComposeForm, type ComposeTemplates } from '../pages/compose.js';
-import { AUDIENCE_INPUTS } from '../form/audience-fields.js';
+import { ESTIMATE_INPUTS } from '../form/audience-fields.js';
 import { areaOf, bodyFromForm, COMPOSE_SECTIONS } from '../form/forms.js';
 import { withTemplate } from '../../../core/templates/apply-template.js';
 import { findTemplate, listTemplates } from '../../../core/templates/template-store.js';
@@ -140,7 +140,7 @@ export async function composeSend(ctx: Context, deps: ApiDeps, method: 'show' | 
 
 /**
  * The audience estimate while composing (compose's script asks as the audience fields change): the
- * target fields only, checked by the REST rules, sized by audience-sizes.ts (shared and kept 30 s:
+ * target fields and the platform choice only, checked by the REST rules, sized by audience-sizes.ts (shared and kept 30 s:
  * the script asks on load and after each change). A GET: it draws the key's read bucket like a page.
  */
 export async function composeEstimate(ctx: Context, deps: ApiDeps): Promise<void> {
@@ -148,7 +148,7 @@ export async function composeEstimate(ctx: Context, deps: ApiDeps): Promise<void
   const app = mayUse(s.scope, 'send') ? await getApp(deps.pool, s.appId) : undefined;
   if (!app) throw new ForbiddenError('Composing a message needs a key of scope send.'); // .json: the REST body
   const form: ComposeForm = { lang_0: 'en', content_0: 'estimate' }; // the text is not the question here
-  for (const [k, v] of Object.entries(ctx.query)) if (AUDIENCE_INPUTS.test(k) && typeof v === 'string') form[k] = v;
+  for (const [k, v] of Object.entries(ctx.query)) if (ESTIMATE_INPUTS.test(k) && typeof v === 'string') form[k] = v;
   try {
     const { estimate, audience } = await review(deps, app, form, deps.now?.() ?? new Date());
     ctx.body = { estimate, audience };
