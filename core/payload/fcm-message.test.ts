@@ -20,10 +20,10 @@ function request(extra: Partial<SendRequest> = {}): SendRequest {
 const custom = (m: Record<string, unknown>) => JSON.parse((m.data as Record<string, string>).custom);
 
 describe('buildFcmMessage', () => {
-  it('builds the minimal message: body, HIGH priority, custom with the send id', () => {
+  it('builds the minimal message: body, HIGH priority, 3 days to live as for Apple, custom with the send id', () => {
     expect(buildFcmMessage(request(), 'fr', { sendId: 42 })).to.deep.equal({
       notification: { body: 'Bonjour' },
-      android: { priority: 'HIGH' },
+      android: { priority: 'HIGH', ttl: '259200s' },
       data: { custom: '{"i":"42"}' },
     });
   });
@@ -41,6 +41,7 @@ describe('buildFcmMessage', () => {
     ['priority 5 → NORMAL', { apns: { priority: 5 } }, (m) => m.android.priority, 'NORMAL'],
     ['priority 1 → NORMAL', { apns: { priority: 1 } }, (m) => m.android.priority, 'NORMAL'],
     ['ttl → "<s>s"', { apns: { ttlSeconds: 3600 } }, (m) => m.android.ttl, '3600s'],
+    ['no ttl → 3 days, as Apple gets (not FCM\'s 4 weeks)', {}, (m) => m.android.ttl, '259200s'],
     ['ttl 0 → "0s"', { apns: { ttlSeconds: 0 } }, (m) => m.android.ttl, '0s'],
     ['collapse_id → collapse_key', { apns: { collapseId: 'score' } }, (m) => m.android.collapse_key, 'score'],
     ['android_channel_id → channel_id', { android: { channelId: 'news' } }, (m) => m.android.notification.channel_id, 'news'],

@@ -6,7 +6,7 @@
 //   notification.title / .body      heading and message in the device's language (contract "Language rule")
 //   notification.image              big_picture (SendRequest.imageUrl)
 //   android.priority                HIGH for priority 10 or none, NORMAL for 5 and below
-//   android.ttl                     "<seconds>s" from ttl
+//   android.ttl                     "<seconds>s" from ttl (absent: 3 days, as for Apple)
 //   android.collapse_key            collapse_id
 //   android.notification            channel_id (android_channel_id / existing_android_channel_id),
 //                                   icon (small_icon), color (#RRGGBB of android_accent_color's
@@ -20,6 +20,7 @@ import type { SendRequest } from '../send-model/request.js';
 import { pickLanguage, textFor } from './language.js';
 import { PLACEHOLDER_SEND_ID } from './apns-payload.js';
 import { fcmMessageBytes } from './fcm-size.js';
+import { DEFAULT_TTL_SECONDS } from './apns-headers.js';
 
 export interface FcmMessageOptions {
   sendId?: number | bigint | string;
@@ -45,7 +46,8 @@ export function isBackground(req: SendRequest): boolean {
 function androidOf(req: SendRequest, background: boolean): Record<string, unknown> {
   const { priority, ttlSeconds, collapseId } = req.apns;
   const android: Record<string, unknown> = { priority: background || priority === undefined || priority === 10 ? 'HIGH' : 'NORMAL' };
-  if (ttlSeconds !== undefined) android.ttl = `${ttlSeconds}s`;
+  // OneSignal's 3 days when `ttl` is absent, as Apple's apns-expiration (FCM's own default is 4 weeks).
+  android.ttl = `${ttlSeconds ?? DEFAULT_TTL_SECONDS}s`;
   if (collapseId !== undefined) android.collapse_key = collapseId;
   if (background) return android;
   const a = req.android ?? {};

@@ -88,8 +88,8 @@ describe('4 KB rule per platform (issue 39 point 3)', () => {
   const iosOnly = { isAndroid: false };
   const cases: Array<[string, number, number, Record<string, unknown>, string | undefined]> = [
     // Android alone: its 4,096 bytes decide; the Apple payload (over 4 KB) is not measured.
-    ['Android alone at 4,096 (Apple payload over, not reached)', 4186, 4096, androidOnly, undefined],
-    ['Android alone at 4,097', 4186, 4097, androidOnly, ANDROID_PAYLOAD_TOO_LARGE],
+    ['Android alone at 4,096 (Apple payload over, not reached)', 4166, 4096, androidOnly, undefined],
+    ['Android alone at 4,097', 4166, 4097, androidOnly, ANDROID_PAYLOAD_TOO_LARGE],
     // iOS alone: Apple's 4,096 decide; the FCM message (over 4 KB) is not measured.
     ['iOS alone at 4,096 (FCM message over, not reached)', 4096, 4396, iosOnly, undefined],
     ['iOS alone at 4,097', 4097, 4396, iosOnly, PAYLOAD_TOO_LARGE],

@@ -111,7 +111,7 @@ export const IOS_DELIVERY_FIELDS = [
 
 /**
  * How long a send may wait for a device, on both platforms (apns-expiration, FCM's android.ttl):
- * in the Delivery section. Absent: 3 days on iOS (core/payload/apns-headers.ts writes OneSignal's
- * default), and none on Android, where FCM keeps a message up to 4 weeks (fcm-message.ts writes none).
+ * in the Delivery section. Absent: OneSignal's 3 days on both (core/payload/apns-headers.ts
+ * DEFAULT_TTL_SECONDS, which fcm-message.ts writes too).
  */
-export const ttlField = textField('ttl', "Time to live (seconds; empty: 3 days on iOS, FCM's 4 weeks on Android; 0: now or never)", String(LIMITS.ttl_seconds).length, integer, 'numeric');
+export const ttlField = textField('ttl', 'Time to live (seconds; empty: 3 days; 0: now or never)', String(LIMITS.ttl_seconds).length, integer, 'numeric');

@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import { validateSendRequest } from '../../../core/validation/validate-send.js';
 import { buildFcmMessage } from '../../../core/payload/fcm-message.js';
 import { androidFields, platformsOf } from './android-details.js';
+import { count } from './format.js';
 
 const APP = '5b0b6f2e-0f55-4c3c-9d0b-1f0a0e6f6c11';
 const request = (fields: Record<string, unknown>) =>
@@ -12,10 +13,10 @@ const request = (fields: Record<string, unknown>) =>
 const rows = (fields: Record<string, unknown>) => Object.fromEntries(androidFields(request(fields)));
 
 describe('dashboard: the Android fields of a message', () => {
-  it("lists every field with Android's default when absent, priority high and FCM's time to live", () => {
+  it("lists every field with Android's default when absent, priority high and 3 days to live (as for Apple)", () => {
     expect(rows({ contents: { en: 'x' } })).to.deep.equal({
       Channel: "the app's default channel", 'Small icon': "the app's default icon", 'Accent colour': 'none', Sound: "the channel's", Group: 'none',
-      Priority: 'high', 'Time to live': "FCM's default (4 weeks)",
+      Priority: 'high', 'Time to live': '259,200 s (3 days, the default)',
     });
   });
 
@@ -45,7 +46,7 @@ describe('dashboard: the Android fields of a message', () => {
       const shown = Object.fromEntries(androidFields(req));
       const android = buildFcmMessage(req, 'en').android as { priority: string; ttl?: string; collapse_key?: string; notification?: Record<string, string> };
       expect(shown.Priority, JSON.stringify(body)).to.equal(android.priority.toLowerCase());
-      if (android.ttl) expect(shown['Time to live']).to.equal(`${android.ttl.slice(0, -1)} s`);
+      expect(shown['Time to live'].startsWith(`${count(Number(android.ttl!.slice(0, -1)))} s`), shown['Time to live']).to.equal(true);
       expect(shown['Collapse key']).to.equal(android.collapse_key);
       const n = android.notification ?? {};
       if (n.channel_id) expect(shown.Channel).to.equal(n.channel_id);

@@ -6,6 +6,7 @@
 import type { MessageFields } from '../../../core/dashboard-reads/send-message.js';
 import { fcmColor } from '../../../core/payload/fcm-message.js';
 import { count } from './format.js';
+import { DEFAULT_TTL_SECONDS } from '../../../core/payload/apns-headers.js';
 
 /** The platforms a message goes to, in words. */
 export function platformsOf(m: Pick<MessageFields, 'platforms'>): string {
@@ -29,7 +30,7 @@ export function androidFields(m: MessageFields): [string, string][] {
     ['Sound', shown(a.sound, "the channel's")],
     ['Group', shown(a.group, 'none')],
     ['Priority', background || priority === undefined || priority === 10 ? 'high' : 'normal'],
-    ['Time to live', ttlSeconds === undefined ? "FCM's default (4 weeks)" : `${count(ttlSeconds)} s`],
+    ['Time to live', ttlSeconds === undefined ? `${count(DEFAULT_TTL_SECONDS)} s (3 days, the default)` : `${count(ttlSeconds)} s`],
   ];
   if (collapseId !== undefined) rows.push(['Collapse key', collapseId]);
   return rows;
