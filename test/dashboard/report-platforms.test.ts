@@ -2,13 +2,16 @@
 // and Android, the figures of the REST report's platform_delivery_stats (iOS the total less
 // Android), in the page and in live.json's refreshed markup; Android's row left out only when the
 // send counted no Android device and the App has no Android install. Sends are seeded with their
-// counters in the database, as the overview's tests seed theirs; the pages come from a real api.
+// counters in the database, as the overview's tests seed theirs; the pages come from a real api,
+// and Debian's Chromium watches a running send's table refresh without a reload.
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
 import { useTestApi } from '../support/api-server.js';
 import { addDevices, makeApp, type TestApp } from '../support/apps.js';
 import { seedSend } from '../support/seed-sends.js';
 import { createKey } from '../../core/apps/keys.js';
+import { signedInBrowser } from '../support/browser.js';
+import { waitFor } from '../support/wait.js';
 
 type Row = [platform: string, sent: string, failed: string, opened: string, openedOfSent: string];
 
@@ -95,5 +98,23 @@ describe('dashboard: a send report per platform', function () {
     // Each counter alone is enough: one failed Android device, nothing else.
     await androidCounts(id, 0, 1, 0);
     expect((await shown(app, await signIn(app), id)).page).to.deep.equal([['iOS', '1', '0', '0', '0.0%'], ['Android', '0', '1', '0', '—']]);
+  });
+
+  it("refreshes a running send's table in the browser as its counters move, Android's row appearing with its first device", async () => {
+    const app = await makeApp(env.pool);
+    await addDevices(env.pool, app.app.id, [{}]);
+    const id = await seedSend(env.pool, app.app.id, { at, sent: 3, failed: 1, finished: false });
+    const { browser, page } = await signedInBrowser(api.url, app.key);
+    try {
+      await page.goto(`${api.url}/dashboard/sends/${id}`);
+      const rows = () => page.locator('#platforms-table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+      expect(await rows()).to.deep.equal([['iOS', '3', '1', '0', '0.0%']]);
+      await env.pool.query('UPDATE sends SET sent = 5, clicked = 1 WHERE id = $1', [id]);
+      await androidCounts(id, 2, 0, 1);
+      const want = [['iOS', '3', '1', '0', '0.0%'], ['Android', '2', '0', '1', '50.0%']];
+      await waitFor('the refreshed per-platform table', async () => JSON.stringify(await rows()) === JSON.stringify(want), 15_000);
+    } finally {
+      await browser.close();
+    }
   });
 });
