@@ -4,10 +4,9 @@
 // the answer costs the same for 10 installs or 10,000,000.
 import type { Queryable } from '../store/db.js';
 
+/** The query ($1 the App's id), exported so a test can read its plan. */
+export const ANDROID_INSTALLS_SQL = `SELECT EXISTS (SELECT 1 FROM subscriptions WHERE app_id = $1 AND platform = 'android') AS any`;
+
 export async function appHasAndroidInstalls(db: Queryable, appId: string): Promise<boolean> {
-  const res = await db.query<{ any: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM subscriptions WHERE app_id = $1 AND platform = 'android') AS any`,
-    [appId],
-  );
-  return res.rows[0].any;
+  return (await db.query<{ any: boolean }>(ANDROID_INSTALLS_SQL, [appId])).rows[0].any;
 }

@@ -11,6 +11,7 @@ import { addDevices, makeApp, type TestApp } from '../support/apps.js';
 import { seedSend } from '../support/seed-sends.js';
 import { createKey } from '../../core/apps/keys.js';
 import { signedInBrowser } from '../support/browser.js';
+import { ANDROID_INSTALLS_SQL, appHasAndroidInstalls } from '../../core/dashboard-reads/app-platforms.js';
 import { waitFor } from '../support/wait.js';
 
 type Row = [platform: string, sent: string, failed: string, opened: string, openedOfSent: string];
@@ -89,6 +90,18 @@ describe('dashboard: a send report per platform', function () {
     await env.pool.query(`UPDATE subscriptions SET platform = 'android' WHERE id = $1`, [one]);
     const mixedId = await seedSend(env.pool, mixed.app.id, { at, sent: 2, failed: 0, clicked: 1 });
     expect((await shown(mixed, await signIn(mixed), mixedId)).page).to.deep.equal([['iOS', '2', '0', '1', '50.0%'], ['Android', '0', '0', '0', '—']]);
+    // The question is one probe of the partial index (migration 074), whatever the App's iOS installs; a
+    // table this small would be scanned, so the planner is told not to.
+    const client = await env.pool.connect();
+    try {
+      await client.query('SET enable_seqscan = off');
+      expect(await appHasAndroidInstalls(client, iosApp.app.id)).to.equal(false);
+      const plan = await client.query(`EXPLAIN ${ANDROID_INSTALLS_SQL}`, [iosApp.app.id]);
+      expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).to.contain('subscriptions_android');
+    } finally {
+      await client.query('RESET enable_seqscan');
+      client.release();
+    }
   });
 
   it('keeps the row of a send that counted Android devices after the App lost its last Android install', async () => {
