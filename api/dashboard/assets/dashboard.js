@@ -155,6 +155,9 @@
     if (data.wentOut) { set('broadcast', data.wentOut.broadcast); set('broadcast-tokens', data.wentOut.tokens); }
     // The chart's markup is drawn (and escaped) by the server: api/dashboard/pages/chart.ts.
     document.getElementById('chart-box').innerHTML = data.chart;
+    // So is the per-platform table: api/dashboard/pages/report-platforms.ts.
+    var platforms = document.getElementById('platforms-box');
+    if (platforms && data.platforms) platforms.innerHTML = data.platforms;
     set('duration', data.duration);
     if (data.final) {
       var cancel = document.getElementById('cancel-form');

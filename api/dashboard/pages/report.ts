@@ -11,6 +11,7 @@ import { deliveryChart, deliveryChartMarkup } from './chart.js';
 import type { DashboardSession } from '../session.js';
 import type { SendMessage } from '../../../core/dashboard-reads/send-message.js';
 import { messageDetails } from './message.js';
+import { platformSection, platformTableMarkup } from './report-platforms.js';
 import { count, duration, rate, SOURCE_NAMES, statusClass, statusName, when, type StatusWord } from './format.js';
 
 export interface LiveReport {
@@ -28,6 +29,9 @@ export interface LiveReport {
   chart: string;
   /** A Live Activity update or end: how it went out (wentOut). */
   wentOut?: WentOut;
+  /** Whether the App has Android installs, and the per-platform table's markup (report-platforms.ts). */
+  androidInstalls: boolean;
+  platforms: string;
 }
 
 export interface WentOut {
@@ -54,7 +58,7 @@ export function wentOut(r: NotificationReport): WentOut | undefined {
 }
 
 /** "1,150 of 1,200 devices (95%)": delivered of the audience, whatever the state (a canceled send is not 100 %). */
-export function live(report: NotificationReport, timeline: DeliveryPoint[]): LiveReport {
+export function live(report: NotificationReport, timeline: DeliveryPoint[], androidInstalls = false): LiveReport {
   const progress = report.total_recipients ? Math.floor((report.sent / report.total_recipients) * 100) : 0;
   return {
     report, timeline, final: isFinalStatus(report.status), statusWord: statusName(report), statusClass: statusClass(report),
@@ -63,6 +67,7 @@ export function live(report: NotificationReport, timeline: DeliveryPoint[]): Liv
     duration: duration(report.send_after, report.completed_at),
     chart: deliveryChartMarkup(timeline, report.send_after),
     wentOut: wentOut(report),
+    androidInstalls, platforms: platformTableMarkup(report, androidInstalls),
   };
 }
 
@@ -104,6 +109,7 @@ export function reportPage(data: LiveReport, session: DashboardSession, extra: {
       ${step('Clicked', r.clicked, rate(r.clicked, r.sent), 'clicked')}
     </ol>
     <p class="note">Rates: sent and failed of the audience; clicked of sent. Skipped: <span id="skipped">${count(r.skipped)}</span>.</p>
+    ${platformSection(r, data.androidInstalls)}
     <h2 id="chart-title">Delivery over time</h2>
     <div id="chart-box">${deliveryChart(data.timeline, r.send_after)}</div>
   </section>

@@ -9,6 +9,7 @@ import { deliveryTimeline, readNotification } from '../../../core/send/report.js
 import { parseListFilter } from '../../../core/send/list-query.js';
 import { cancelSend } from '../../../core/send/cancel.js';
 import { readSendMessage } from '../../../core/dashboard-reads/send-message.js';
+import { appHasAndroidInstalls } from '../../../core/dashboard-reads/app-platforms.js';
 import type { ApiDeps } from '../../shared/deps.js';
 import type { Html } from '../html.js';
 import { layoutOf, page, session } from '../respond.js';
@@ -42,7 +43,9 @@ export function mountSends(router: Router, deps: ApiDeps, signedIn: Middleware[]
   const loadReport = async (ctx: Context) => {
     const id = String(ctx.params.id);
     const report = ID.test(id) ? await readNotification(deps.pool, session(ctx).appId, Number(id)) : undefined;
-    return report && live(report, await deliveryTimeline(deps.pool, report.id));
+    if (!report) return undefined;
+    const [timeline, android] = await Promise.all([deliveryTimeline(deps.pool, report.id), appHasAndroidInstalls(deps.pool, session(ctx).appId)]);
+    return live(report, timeline, android);
   };
 
   router.get('/dashboard/sends/:id', ...signedIn, async (ctx) => {
