@@ -34,7 +34,10 @@ export class FcmRounds {
         undecided: (_r, action) => action.kind === 'hold',
         waitsAnyway: (r) => r.status === 429,
         unavailable: (reason) => new FcmUnavailableError(reason),
-        round: () => undefined,
+        round: (held, out) => {
+          if (held) metrics.fcmHeld.inc(held);
+          metrics.fcmUnavailable.set(out ? 1 : 0);
+        },
       },
       deps,
     );
@@ -53,14 +56,22 @@ export class FcmRounds {
 function timedSend(metrics: SenderMetrics, messages: Routed[]): Promise<FcmResult[]> {
   if (!messages.length) return Promise.resolve([]);
   const client = messages[0].client;
-  metrics.inflight.inc(messages.length);
-  return client.send(messages.map(({ token, body }) => ({ token, body }))).then(
+  metrics.fcmInflight.inc(messages.length);
+  let open = messages.length;
+  const answered = (status: number, seconds: number) => {
+    open--;
+    metrics.fcmInflight.dec();
+    metrics.fcmSeconds.observe({ status: String(status) }, seconds);
+  };
+  // Whatever the client did not report as answered leaves the gauge when the batch ends.
+  const settle = () => metrics.fcmInflight.dec(Math.max(0, open));
+  return client.send(messages.map(({ token, body }) => ({ token, body })), answered).then(
     (r) => {
-      metrics.inflight.dec(messages.length);
+      settle();
       return r;
     },
     (error: Error): FcmResult[] => {
-      metrics.inflight.dec(messages.length);
+      settle();
       // A bug in the client is not an outage: it fails the chunk (handed back, logged).
       if (isProgrammingError(error)) throw error;
       return messages.map((m) => ({ token: m.token, status: 0, errorCode: 'ClientError' }));

@@ -57,5 +57,14 @@ describe('delivery: an FCM outage decided per round', function () {
     const { final } = await waitFinal(env.pool, id);
     expect(final).to.include({ status: 'approved', sent: 2 * HALF, failed: 0 });
     for (const tok of [...early, ...late]) expect(fcm.deliveries(tok).some((d) => d.status === 200), tok).to.equal(true);
+    // The sender's metrics say it as FCM's: the outage held and over, each answer timed by the client.
+    const m = sender.metrics;
+    expect((await m.deliveries.get()).values.filter((v) => v.labels.gateway === 'fcm').map((v) => [v.labels.outcome, v.value])).to.deep.equal([['sent', 2 * HALF]]);
+    expect((await m.fcmHeld.get()).values[0].value).to.be.at.least(5 * HALF);
+    expect((await m.fcmUnavailable.get()).values[0].value).to.equal(0);
+    const answers = Object.fromEntries((await m.fcmSeconds.get()).values.filter((v) => v.metricName === 'herald_sender_fcm_request_duration_seconds_count').map((v) => [v.labels.status, v.value]));
+    expect(answers['200']).to.equal(2 * HALF);
+    expect(answers['503']).to.be.at.least(5 * HALF);
+    expect((await m.apnsHeld.get()).values[0]?.value ?? 0).to.equal(0);
   });
 });
