@@ -19,17 +19,15 @@ export class FcmUnavailableError extends GatewayUnavailableError {
   }
 }
 
-type Routed = FcmMessage & { client: FcmClient };
-
 export class FcmRounds {
-  private readonly loop: GatewayRounds<Routed, FcmResult>;
+  private readonly loop: GatewayRounds<FcmMessage, FcmResult, FcmClient>;
 
   constructor(deps: { logger: Logger; metrics: SenderMetrics; settings: RetrySettings; stopping(): boolean }) {
     const { metrics } = deps;
-    this.loop = new GatewayRounds<Routed, FcmResult>(
+    this.loop = new GatewayRounds<FcmMessage, FcmResult, FcmClient>(
       {
         name: 'FCM',
-        send: (messages) => timedSend(metrics, messages),
+        send: (messages, client) => timedSend(metrics, client, messages),
         actionFor: (r) => fcmActionFor(r),
         undecided: (_r, action) => action.kind === 'hold',
         waitsAnyway: (r) => r.status === 429,
@@ -45,27 +43,18 @@ export class FcmRounds {
 
   /** Each message's final action, in order. Sets `asked.askedApple` once a gateway (here FCM) decided on a device. */
   send(client: FcmClient, messages: FcmMessage[], asked: { askedApple: boolean }): Promise<Action[]> {
-    return this.loop.send(
-      messages.map((m) => ({ ...m, client })),
-      asked,
-    );
+    return this.loop.send(messages, asked, client);
   }
 }
 
-/** One round through the App's client (every message of a round shares it: one access token asked). */
-function timedSend(metrics: SenderMetrics, messages: Routed[]): Promise<FcmResult[]> {
+/** One round through the App's client (one access token asked for the round). */
+function timedSend(metrics: SenderMetrics, client: FcmClient, messages: FcmMessage[]): Promise<FcmResult[]> {
   if (!messages.length) return Promise.resolve([]);
-  const client = messages[0].client;
   metrics.fcmInflight.inc(messages.length);
-  let open = messages.length;
-  const answered = (status: number, seconds: number) => {
-    open--;
-    metrics.fcmInflight.dec();
-    metrics.fcmSeconds.observe({ status: String(status) }, seconds);
-  };
-  // Whatever the client did not report as answered leaves the gauge when the batch ends.
-  const settle = () => metrics.fcmInflight.dec(Math.max(0, open));
-  return client.send(messages.map(({ token, body }) => ({ token, body })), answered).then(
+  const settle = () => metrics.fcmInflight.dec(messages.length);
+  // Each answer timed as it arrives (the client reports it); the gauge follows the round.
+  const answered = (status: number, seconds: number) => metrics.fcmSeconds.observe({ status: String(status) }, seconds);
+  return client.send(messages, answered).then(
     (r) => {
       settle();
       return r;

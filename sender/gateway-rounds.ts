@@ -51,11 +51,11 @@ export interface Answer {
 }
 
 /** One gateway as the loop sees it: how to send a round, and how to read its answers. */
-export interface RoundGateway<M, R extends Answer> {
+export interface RoundGateway<M, R extends Answer, C = undefined> {
   /** "APNs", "FCM": the outage log's and the error's name. */
   name: string;
-  /** One answer per message, in order; rejects only for a bug in the client. */
-  send(messages: M[]): Promise<R[]>;
+  /** One answer per message, in order; rejects only for a bug in the client. `context`: the caller's (FCM: the App's client). */
+  send(messages: M[], context: C): Promise<R[]>;
   /** The gateway's outcome table. */
   actionFor(answer: R, message: M): Action;
   /** The answer decides nothing about the device: the gateway's own trouble. */
@@ -72,20 +72,20 @@ const MAX_ROUND_WAIT_MS = 30_000;
 
 type Hold = Extract<Action, { kind: 'hold' }>;
 
-export class GatewayRounds<M, R extends Answer> {
+export class GatewayRounds<M, R extends Answer, C = undefined> {
   private readonly outage: OutageLog;
   /** When (performance.now()) the gateway last decided a device of any chunk of this sender. */
   private lastDecidedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
-    private readonly gateway: RoundGateway<M, R>,
+    private readonly gateway: RoundGateway<M, R, C>,
     private readonly deps: { logger: Logger; settings: RetrySettings; stopping(): boolean },
   ) {
     this.outage = outageLog(deps.logger, `${gateway.name} gateway`);
   }
 
   /** Each message's final action, in order. Sets `asked.askedApple` once the gateway decided on a device. */
-  async send(messages: M[], asked: { askedApple: boolean }): Promise<Action[]> {
+  async send(messages: M[], asked: { askedApple: boolean }, context: C): Promise<Action[]> {
     const { maxAttempts, backoff, gatewayHoldMs } = this.deps.settings;
     const gw = this.gateway;
     const actions: Action[] = new Array(messages.length);
@@ -96,7 +96,7 @@ export class GatewayRounds<M, R extends Answer> {
     const heldReason = new Map<number, string>();
     for (let round = 1; pending.length; round++) {
       const sentAt = performance.now();
-      const results = await gw.send(pending.map((i) => messages[i]));
+      const results = await gw.send(pending.map((i) => messages[i]), context);
       const decided = results.map((r, k) => gw.actionFor(r, messages[pending[k]]));
       const gatewayOnly = results.map((r, k) => !r.local && gw.undecided(r, decided[k]));
       // A local refusal reached no one: it is no decision of the gateway's.

@@ -47,7 +47,7 @@ export class RetryRounds {
 
   /** Each message's final action, in order. Sets `asked.askedApple` once Apple decided on a device. */
   send(messages: RoutedMessage[], asked: { askedApple: boolean }): Promise<Action[]> {
-    return this.loop.send(messages, asked);
+    return this.loop.send(messages, asked, undefined);
   }
 }
 
