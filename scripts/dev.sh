@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `make dev`: Herald on this machine against local PostgreSQL, Redis and NATS (started here, after
-# saying what will change and asking, when they are not running yet), with a demo app, a REST
-# API key and 1,000 demo devices, then `herald dev` (api + sender + scheduler + APNs simulator in
-# one process). Safe to run again: it reuses what it made before (state in .herald/dev/).
+# saying what will change and asking, when they are not running yet), with a demo app (APNs and
+# FCM credentials), a REST API key, 1,000 iOS and 500 Android demo devices, then `herald dev` (api +
+# sender + scheduler + the APNs and FCM simulators in one process). Safe to run again: it reuses what it made before (state in .herald/dev/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -98,11 +98,37 @@ if [ ! -f "$state/devices.ndjson" ]; then
   herald import --app demo "$state/devices.ndjson" 2>/dev/null
 fi
 
+# Android: 500 installs of users of their own (user-1000 … user-1499), and a Firebase service
+# account of the demo's own, which herald dev stores as the App's FCM credentials pointed at
+# fcm-sim's token endpoint (when it starts the simulator: HERALD_FCM_URL unset).
+if [ ! -f "$state/devices-android.ndjson" ]; then
+  node -e '
+    const langs = ["en", "fr", "de", "pt-BR"];
+    for (let i = 0; i < 500; i++) {
+      const lang = langs[i % 4];
+      console.log(JSON.stringify({ platform: "android", token: "demo" + i + ":APA91b" + "x".repeat(140), external_id: "user-" + (1000 + i),
+        language: lang, timezone: "Europe/Paris", tags: { lang: lang.slice(0, 2), level: String(i % 20) } }));
+    }' > "$state/devices-android.ndjson"
+  herald import --app demo "$state/devices-android.ndjson" 2>/dev/null
+fi
+if [ ! -f "$state/fcm-service-account.json" ]; then
+  node -e '
+    const { generateKeyPairSync } = require("node:crypto");
+    const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+    console.log(JSON.stringify({ type: "service_account", project_id: "herald-demo", client_email: "herald-demo@herald-demo.iam.gserviceaccount.com",
+      private_key: privateKey, token_uri: "https://127.0.0.1:2202/token" }, null, 2));' > "$state/fcm-service-account.json"
+fi
+if [[ -z "${HERALD_FCM_URL:-}" ]]; then
+  export HERALD_DEV_FCM_APP=demo HERALD_DEV_FCM_SERVICE_ACCOUNT="$state/fcm-service-account.json"
+fi
+
 host="${HERALD_HTTP_HOST}"
 case "$host" in 0.0.0.0|::) host=127.0.0.1 ;; esac
 cat <<TXT
 
 Herald is starting on http://${host}:${HERALD_HTTP_PORT}, listening on ${HERALD_HTTP_HOST}  (app "demo", app id ${app_id})
+
+  Demo devices: 1,000 iOS (user-0 … user-999) and 500 Android (user-1000 … user-1499).
 
   Send to everyone (202, queued):
     curl -s http://${host}:${HERALD_HTTP_PORT}/api/v1/notifications \\
@@ -117,8 +143,8 @@ Herald is starting on http://${host}:${HERALD_HTTP_PORT}, listening on ${HERALD_
   The key (scope send) is kept in ${state}/rest-api-key:
     ${key}
 
-  What Apple would receive: the simulator's deliveries URL is printed below once it starts
-  (GET it for the last payloads and headers; ?token=HEX for one device).
+  What Apple and Google would receive: the simulators' deliveries URLs are printed below once they
+  start (GET them for the last payloads; ?token=... for one device).
   Stop with Ctrl-C.
 
 TXT

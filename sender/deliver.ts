@@ -15,7 +15,7 @@ import { CredentialsUnusableError, type ApnsClients } from '../core/apns/clients
 import { FcmCredentialsUnusableError, type FcmClients } from '../core/fcm/clients.js';
 import type { FcmClient } from '../core/fcm/types.js';
 import type { Action } from '../core/gateway/action.js';
-import type { SenderMetrics } from './metrics.js';
+import { forGateway, type SenderMetrics } from './metrics.js';
 import { FcmRounds } from './fcm-rounds.js';
 import { RetryRounds, type RetrySettings } from './retry-rounds.js';
 import { byPlatform, fcmMessages, routeMessages } from './routing.js';
@@ -69,7 +69,8 @@ export class Delivery {
     const outcome = tally(claimed.planned, all, actions);
     // An end: the tokens Apple took it for, dropped with the chunk's record (recordChunk).
     if (send.request.liveActivity?.event === 'end') outcome.ended = apple.devices.filter((_, i) => apple.actions[i].kind === 'sent').map(({ subscriptionId, token }) => ({ subscriptionId, token }));
-    countDeliveries(this.deps.metrics, actions);
+    countDeliveries(forGateway(this.deps.metrics, 'apns'), apple.actions);
+    countDeliveries(forGateway(this.deps.metrics, 'fcm'), google.actions);
     const fcmStop = google.actions.find((a) => a.kind === 'stop');
     if (fcmStop) {
       log.warn({ reason: fcmStop.reason, leftOut: google.actions.filter((a) => a.kind === 'stop').length }, 'FCM refused the app credentials; its Android devices are left out');

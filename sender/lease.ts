@@ -59,7 +59,7 @@ export class ChunkLease {
     if (error instanceof HandBack) {
       metrics.chunks.inc({ result: 'handed_back_stopping' });
     } else if (error instanceof GatewayUnavailableError) {
-      log.warn({ reason: error.reason, claims }, 'APNs gateway unavailable past the hold; the chunk is handed back');
+      log.warn({ reason: error.reason, gateway: error.gateway, claims }, `${error.gateway} gateway unavailable past the hold; the chunk is handed back`);
       metrics.chunks.inc({ result: 'handed_back_gateway' });
     } else {
       log.warn({ err: error, claims }, 'chunk failed; it is handed back');

@@ -1,5 +1,7 @@
-// Sender metrics on /metrics (docs/operations.md "Metrics"): deliveries by outcome and reason, chunk
-// duration, APNs latency, streams in flight, consumer lag, failed Live Activity channel deletions.
+// Sender metrics on /metrics (docs/operations.md "Metrics"): deliveries by gateway, outcome and
+// reason, chunk duration, each gateway's latency, held attempts, unavailable gauge and requests in
+// flight (APNs' and FCM's twins: the APNs names predate FCM and dashboards read them), consumer
+// lag, failed Live Activity channel deletions.
 import { createServer, type Server } from 'node:http';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { listen } from '../core/http/listen.js';
@@ -10,13 +12,18 @@ import type { ChannelSweepObserver } from '../core/live-activities/channel-sweep
 
 export interface SenderMetrics {
   registry: Registry;
-  deliveries: Counter<'outcome' | 'reason'>;
+  /** Each device's final outcome; `gateway` apns or fcm (forGateway), absent for a chunk exhausted before any gateway. */
+  deliveries: Counter<'outcome' | 'reason' | 'gateway'>;
   chunks: Counter<'result'>;
   chunkSeconds: Histogram<string>;
   apnsSeconds: Histogram<'status'>;
   inflight: Gauge<string>;
   apnsHeld: Counter<string>;
   apnsUnavailable: Gauge<string>;
+  fcmSeconds: Histogram<'status'>;
+  fcmInflight: Gauge<string>;
+  fcmHeld: Counter<string>;
+  fcmUnavailable: Gauge<string>;
   consumerLag: Gauge<'kind'>;
   eventsDelivered: Counter<string>;
   eventAttemptsFailed: Counter<'kind'>;
@@ -42,8 +49,8 @@ export function createSenderMetrics(
     registry,
     deliveries: new Counter({
       name: 'herald_sender_deliveries_total',
-      help: 'Device deliveries by final outcome (sent, failed, unsubscribed, left_out) and APNs reason',
-      labelNames: ['outcome', 'reason'],
+      help: 'Device deliveries by gateway (apns, fcm), final outcome (sent, failed, unsubscribed, left_out: the credentials refused) and the gateway\'s reason',
+      labelNames: ['outcome', 'reason', 'gateway'],
       registers: [registry],
     }),
     chunks: new Counter({
@@ -80,6 +87,28 @@ export function createSenderMetrics(
       help: '1 while the last round of a chunk got no decision from the APNs gateway (unreachable or failing), else 0',
       registers: [registry],
     }),
+    fcmSeconds: new Histogram({
+      name: 'herald_sender_fcm_request_duration_seconds',
+      help: 'FCM request latency, per device attempt, by HTTP status (0: no answer)',
+      labelNames: ['status'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+      registers: [registry],
+    }),
+    fcmInflight: new Gauge({
+      name: 'herald_sender_fcm_streams_in_flight',
+      help: 'FCM requests (HTTP/2 streams) awaiting an answer',
+      registers: [registry],
+    }),
+    fcmHeld: new Counter({
+      name: 'herald_sender_fcm_held_total',
+      help: 'Device attempts FCM did not decide (no answer, its own 5xx, the project\'s quota), held and retried, never counted failed',
+      registers: [registry],
+    }),
+    fcmUnavailable: new Gauge({
+      name: 'herald_sender_fcm_unavailable',
+      help: '1 while the last round of a chunk got no decision from FCM (unreachable, failing or over quota), else 0',
+      registers: [registry],
+    }),
     consumerLag: new Gauge({
       name: 'herald_sender_consumer_lag',
       help: 'Chunks of running sends: pending (waiting to be claimed) and ack_pending (claimed, being delivered)',
@@ -110,6 +139,18 @@ export function createSenderMetrics(
     }),
     channelFailures: new Counter({ ...CHANNEL_FAILURES_METRIC, registers: [registry] }),
   };
+}
+
+/**
+ * The same metrics with every delivery counted under `gateway` (the tally counts outcomes without
+ * knowing which gateway decided them: sender/deliver.ts counts each gateway's part through this).
+ */
+export function forGateway(metrics: SenderMetrics, gateway: 'apns' | 'fcm'): SenderMetrics {
+  const all = metrics.deliveries;
+  const deliveries = Object.create(all) as SenderMetrics['deliveries'];
+  deliveries.inc = ((labels?: Partial<Record<'outcome' | 'reason' | 'gateway', string>> | number, value?: number) =>
+    typeof labels === 'object' ? all.inc({ ...labels, gateway }, value) : all.inc({ gateway }, labels)) as typeof all.inc;
+  return { ...metrics, deliveries };
 }
 
 /** The channel sweep's failed deletions as this process's counter (stage "delete"). */

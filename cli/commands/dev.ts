@@ -2,10 +2,13 @@
 // scheduled sends and runs the outbox relay) and, when HERALD_APNS_URL is not set, the APNs
 // simulator as the gateway, so a send made with curl is delivered end to end; likewise fcm-sim for
 // Android when HERALD_FCM_URL is not set (its token endpoint on 2202, for a demo service account's
-// token_uri: https://127.0.0.1:2202/token).
+// token_uri: https://127.0.0.1:2202/token). With HERALD_DEV_FCM_APP and
+// HERALD_DEV_FCM_SERVICE_ACCOUNT (scripts/dev.sh sets both), that App gets the service account as
+// its FCM credentials, pointed at the simulator (dev-fcm.ts).
 import type { Runtime } from '../runtime.js';
 import { runApi } from './api.js';
 import { runSender } from './sender.js';
+import { storeDemoFcmCredentials } from './dev-fcm.js';
 
 export async function runDev(rt: Runtime): Promise<void> {
   let senderRt = rt;
@@ -28,6 +31,9 @@ export async function runDev(rt: Runtime): Promise<void> {
     process.stdout.write(`FCM simulator: what Google would receive is at ${sim.controlUrl}/deliveries?limit=20 (token_uri ${sim.tokenUri})\n\n`);
     senderRt = { ...senderRt, config: Object.freeze({ ...senderRt.config, fcmUrl: sim.url, fcmCaFile: sim.caFile }) };
     rt.onShutdown('fcm simulator', () => sim.close());
+    const app = process.env.HERALD_DEV_FCM_APP;
+    const serviceAccountFile = process.env.HERALD_DEV_FCM_SERVICE_ACCOUNT;
+    if (app && serviceAccountFile) await storeDemoFcmCredentials({ databaseUrl: rt.config.databaseUrl, app, serviceAccountFile, tokenUri: sim.tokenUri }, rt.logger);
   }
   await runSender(senderRt);
   await runApi(apiRt);

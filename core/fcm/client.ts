@@ -70,10 +70,19 @@ export function createFcmClient(target: FcmTarget, opts: FcmClientOptions = {}):
   }
 
   return {
-    send: async (messages) => {
+    send: async (messages, answered) => {
       if (!messages.length) return [];
       const bearer = tokenOr('', () => target.tokens.current());
-      return Promise.all(messages.map((m) => sendOne(m, bearer)));
+      if (!answered) return Promise.all(messages.map((m) => sendOne(m, bearer)));
+      const t0 = performance.now();
+      return Promise.all(
+        messages.map((m) =>
+          sendOne(m, bearer).then((r) => {
+            answered(r.status, (performance.now() - t0) / 1000);
+            return r;
+          }),
+        ),
+      );
     },
     close: () => pool.close(),
   };

@@ -42,8 +42,12 @@ export interface FcmResult {
 }
 
 export interface FcmClient {
-  /** Sends every message concurrently; results in the same order. Never rejects for one message's failure. */
-  send(messages: FcmMessage[]): Promise<FcmResult[]>;
+  /**
+   * Sends every message concurrently; results in the same order. Never rejects for one message's
+   * failure. `answered`, when given, is called as each message's answer arrives (its status, 0 for
+   * none, and the seconds since the batch began): the sender's latency histogram.
+   */
+  send(messages: FcmMessage[], answered?: (status: number, seconds: number) => void): Promise<FcmResult[]>;
   close(): Promise<void>;
 }
 

@@ -72,7 +72,7 @@ describe('charts/herald: operating it (KEDA, alerts, dashboard)', function () {
   });
 
   describe('the PrometheusRule', () => {
-    it('carries the ten alerts, with the labels your Prometheus selects rules by', () => {
+    it('carries the twelve alerts, with the labels your Prometheus selects rules by', () => {
       const rule = find(ms, 'PrometheusRule', 'herald');
       expect(rule.apiVersion).to.equal('monitoring.coreos.com/v1');
       expect(rule.metadata.labels).to.include({ release: 'prometheus', 'app.kubernetes.io/instance': 'herald' });
@@ -81,6 +81,8 @@ describe('charts/herald: operating it (KEDA, alerts, dashboard)', function () {
         'HeraldSendsStuck',
         'HeraldDeliveryFailureRatioHigh',
         'HeraldApnsUnavailable',
+        'HeraldFcmUnavailable',
+        'HeraldCredentialsRefused',
         'HeraldConsumerLagGrowing',
         'HeraldCredentialsExpiring',
         'HeraldControllerLeaderMissing',

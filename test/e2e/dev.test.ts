@@ -1,6 +1,7 @@
 // `make dev` as a newcomer runs it (scripts/dev.sh, with this test's database, port and state
-// directory): it listens on 127.0.0.1 only and says so, prints where the simulator shows what
-// Apple would receive, and the curl it prints delivers a push that shows there.
+// directory): it listens on 127.0.0.1 only and says so, prints where the simulators show what
+// Apple and Google would receive, and the curl it prints delivers a push that shows there, to an
+// iOS demo device at apns-sim and an Android one at fcm-sim (the demo App has both credentials).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,7 +28,7 @@ describe('make dev (scripts/dev.sh)', function () {
     if (child?.pid) process.kill(-child.pid, 'SIGTERM');
   });
 
-  it('listens on 127.0.0.1 only, prints the simulator\'s deliveries URL, and its curl delivers a push shown there', async () => {
+  it('listens on 127.0.0.1 only, prints the simulators\' deliveries URLs, and its curl delivers a push shown there, iOS and Android', async () => {
     const [port] = await freePorts(1);
     const state = mkdtempSync(join(tmpdir(), 'herald-dev-'));
     const childEnv = env.childEnv({ HERALD_HTTP_PORT: String(port), HERALD_DEV_STATE: state, HERALD_LOG_LEVEL: 'warn' });
@@ -35,19 +36,21 @@ describe('make dev (scripts/dev.sh)', function () {
     child = spawn('bash', ['scripts/dev.sh'], { env: childEnv, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.on('data', (d) => (out += d));
     child.stderr!.on('data', (d) => (out += d));
-    const deliveries = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no deliveries URL printed:\n${out}`)), 120_000);
+    const [deliveries, fcmDeliveries] = await new Promise<[string, string]>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no deliveries URLs printed:\n${out}`)), 120_000);
       const check = () => {
-        const m = /what Apple would receive is at (http:\/\/127\.0\.0\.1:\d+\/deliveries\?limit=20)/.exec(out);
-        if (m) {
+        const apple = /what Apple would receive is at (http:\/\/127\.0\.0\.1:\d+\/deliveries\?limit=20)/.exec(out);
+        const google = /what Google would receive is at (http:\/\/127\.0\.0\.1:\d+\/deliveries\?limit=20)/.exec(out);
+        if (apple && google) {
           clearTimeout(timer);
-          resolve(m[1]);
+          resolve([apple[1], google[1]]);
         }
       };
       child!.stdout!.on('data', check);
       child!.once('exit', (code) => reject(new Error(`dev.sh exited ${code}:\n${out}`)));
     });
     expect(out).to.contain(`Herald is starting on http://127.0.0.1:${port}, listening on 127.0.0.1`);
+    expect(out).to.contain('Demo devices: 1,000 iOS (user-0 … user-999) and 500 Android (user-1000 … user-1499).');
 
     // The api comes up after the simulator: wait for its socket, then check where it listens.
     const base = `http://127.0.0.1:${port}`;
@@ -60,7 +63,7 @@ describe('make dev (scripts/dev.sh)', function () {
     const sent = await fetch(`${base}/api/v1/notifications`, {
       method: 'POST',
       headers: { Authorization: `Key ${key}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ app_id: appId, contents: { en: 'Hello from make dev' }, include_external_ids: ['user-1'] }),
+      body: JSON.stringify({ app_id: appId, contents: { en: 'Hello from make dev' }, include_external_ids: ['user-1', 'user-1001'] }),
     });
     expect(sent.status, await sent.clone().text()).to.equal(200);
     let shown: { deliveries: Array<{ payload: string }> } = { deliveries: [] };
@@ -69,5 +72,15 @@ describe('make dev (scripts/dev.sh)', function () {
       shown = (await (await fetch(deliveries)).json()) as typeof shown;
     }
     expect(shown.deliveries.map((d) => JSON.parse(d.payload).aps.alert.body)).to.include('Hello from make dev');
+
+    // The Android demo device of user-1001, at fcm-sim, through the demo App's FCM credentials.
+    type FcmShown = { deliveries: Array<{ token: string; status: number; message: { notification?: { body?: string } } }> };
+    let google: FcmShown = { deliveries: [] };
+    for (let i = 0; i < 100 && !google.deliveries.some((d) => d.message.notification?.body === 'Hello from make dev'); i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      google = (await (await fetch(fcmDeliveries)).json()) as FcmShown;
+    }
+    const android = google.deliveries.filter((d) => d.message.notification?.body === 'Hello from make dev');
+    expect(android.map((d) => [d.token, d.status])).to.deep.equal([[`demo1:APA91b${'x'.repeat(140)}`, 200]]);
   });
 });
