@@ -7,8 +7,9 @@ import { LIMITS } from './limits.js';
 import type { SendBody } from './send-schema.js';
 import { codePointLength, quoted } from './text.js';
 import { isUuid } from '../formats/uuid.js';
-import { ALIAS_LABEL_MAX, ALIAS_LABEL_PATTERN, ONESIGNAL_ID } from '../formats/alias-label.js';
+import { ALIAS_LABEL_MAX, ALIAS_LABEL_RULE, ONESIGNAL_ID, isAliasLabel } from '../formats/alias-label.js';
 import { isLanguageCode } from '../formats/language-code.js';
+import { TAG_RELATIONS, isTagRelation } from '../formats/tags.js';
 import { BUILT_IN_SEGMENT_LIST, isBuiltInSegment, segmentNamed } from '../formats/built-in-segments.js';
 
 
@@ -49,7 +50,6 @@ const UNSUPPORTED_AUDIENCE_FIELDS = [
 export const NO_TARGET =
   'Name one audience: included_segments, tag, include_subscription_ids or include_external_ids.';
 
-const RELATIONS: readonly TagRelation[] = ['=', '!=', '>', '<', 'exists', 'not_exists'];
 
 function isEmpty(value: unknown): boolean {
   if (Array.isArray(value)) return value.length === 0;
@@ -109,8 +109,8 @@ function readTag(
     issues.push({ field: `${where}.key`, message: `${where}.key is longer than ${LIMITS.tag} characters.` });
   }
   const relation = raw.relation;
-  if (typeof relation !== 'string' || !RELATIONS.includes(relation as TagRelation)) {
-    issues.push({ field: `${where}.relation`, message: `${where}.relation must be one of =, !=, >, <, exists, not_exists.` });
+  if (!isTagRelation(relation)) {
+    issues.push({ field: `${where}.relation`, message: `${where}.relation must be one of ${TAG_RELATIONS.join(', ')}.` });
   }
   const needsValue = relation !== 'exists' && relation !== 'not_exists';
   let value: string | undefined;
@@ -257,7 +257,6 @@ function readV1List(body: SendBody, field: (typeof V1_TARGET_FIELDS)[number], is
   return ids && (subscriptions ? { kind: 'subscription_ids', ids } : { kind: 'external_ids', ids });
 }
 
-const ALIAS_LABEL = new RegExp(ALIAS_LABEL_PATTERN);
 
 /**
  * include_aliases: one label per send (docs/decisions.md "include_aliases"), its ids a list as the
@@ -272,8 +271,8 @@ function readAliases(aliases: Record<string, unknown>, issues: FieldIssue[]): Se
   }
   const label = labels[0];
   const field = `include_aliases.${label.slice(0, ALIAS_LABEL_MAX)}`;
-  if (label !== ONESIGNAL_ID && !ALIAS_LABEL.test(label)) {
-    issues.push({ field: 'include_aliases', message: `include_aliases: ${JSON.stringify(label.slice(0, ALIAS_LABEL_MAX))} is not an alias label (letters, digits, _ - . up to ${ALIAS_LABEL_MAX} characters, or onesignal_id).` });
+  if (label !== ONESIGNAL_ID && !isAliasLabel(label)) {
+    issues.push({ field: 'include_aliases', message: `include_aliases: ${JSON.stringify(label.slice(0, ALIAS_LABEL_MAX))} is not an alias label (${ALIAS_LABEL_RULE}, or onesignal_id).` });
     return undefined;
   }
   const list = aliases[label];
