@@ -1,5 +1,5 @@
 // The send request after validation: the one shape that the API, the Send reconciler and the
-// sender share. Built only by `api/validation` (validateSendRequest); everything downstream
+// sender share. Built only by `core/validation/validate-send.ts` (validateSendRequest); everything downstream
 // trusts it. Field meanings: docs/api.md "Send request body".
 import type { OwnTokenPushType } from '../formats/push-type.js';
 import type { TagRelation } from '../formats/tags.js';
