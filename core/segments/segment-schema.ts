@@ -9,6 +9,7 @@ import { FilterEntry } from '../audience/filter-schema.js';
 import { readFilters } from '../validation/send-target.js';
 import type { AudienceCondition } from '../send-model/request.js';
 import { SEGMENT_LIMITS } from './segment-limits.js';
+import { isUuid } from '../formats/uuid.js';
 
 const NAME = { type: 'string', minLength: 1, maxLength: SEGMENT_LIMITS.name, description: 'Unique among the app\'s segments; sends name it in included_segments / excluded_segments.' };
 // Entries are objects here; what each may hold is readFilters' (a sentence per broken rule).
@@ -35,8 +36,7 @@ export const UPDATE_SEGMENT_SCHEMA = {
 /** The OpenAPI form of one entry (the send body's FilterEntry). */
 export const SEGMENT_FILTER_ENTRY = FilterEntry;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ajv = new Ajv({ allErrors: false, formats: { uuid: UUID } });
+const ajv = new Ajv({ allErrors: false, formats: { uuid: isUuid } });
 const checks = { create: ajv.compile(CREATE_SEGMENT_SCHEMA), update: ajv.compile(UPDATE_SEGMENT_SCHEMA) };
 
 export interface SegmentBody {
