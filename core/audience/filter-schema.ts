@@ -1,7 +1,7 @@
 // One entry of a send's `filters`, as the official client sends it: a condition on a field of the
 // install, or `{"operator": "OR"}` between groups of conditions (neighbours are ANDed). One flat
 // object (every member optional) rather than a union: a CRD's structural schema takes no unions,
-// and the rule stage (core/validation/send-target.ts) says which combinations are valid, each
+// and the rule stage (core/validation/filter-conditions.ts) says which combinations are valid, each
 // with its own sentence. The send body's one schema takes it from here; so do the OpenAPI
 // document and the Send CRD, generated from that schema.
 import Type, { type Static } from 'typebox';

@@ -1,12 +1,12 @@
 // The bodies of createSegment and updateSegment as @onesignal/node-onesignal 5.18.0 sends them
 // (its Segment and UpdateSegmentRequest models), bounded by SEGMENT_LIMITS. The shape is checked
-// here; each `filters` entry's rules are the send's own (core/validation/send-target.ts
+// here; each `filters` entry's rules are the send's own (core/validation/filter-conditions.ts
 // readFilters, the one validator of the condition language). One definition: the routes validate
 // with it and the OpenAPI document publishes it (api/openapi/segment-paths.ts).
 import { Ajv, type ErrorObject } from 'ajv';
 import { ValidationError, type FieldIssue } from '../errors.js';
 import { FilterEntry } from '../audience/filter-schema.js';
-import { readFilters } from '../validation/send-target.js';
+import { readFilters } from '../validation/filter-conditions.js';
 import type { AudienceCondition } from '../send-model/request.js';
 import { SEGMENT_LIMITS } from './segment-limits.js';
 import { isUuid } from '../formats/uuid.js';
