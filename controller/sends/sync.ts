@@ -45,6 +45,7 @@ export async function syncSend(deps: SendSyncDeps, key: string): Promise<Reconci
   const before = send.status ?? {};
   const status: SendObjectStatus = { ...before };
   const setAccepted = (c: ConditionInput) => (status.conditions = setCondition(status.conditions, c, generation, now));
+  const write = () => writeStatus({ custom: deps.custom, plural: SEND_PLURAL, object: send, status, beforeWrite: deps.beforeWrite });
   let result: ReconcileResult | undefined;
 
   const remembered = deps.submitted.get(send.metadata.uid!);
@@ -61,7 +62,7 @@ export async function syncSend(deps: SendSyncDeps, key: string): Promise<Reconci
         deps.events.record(send, 'Warning', 'NotAMirror', problem);
         status.message = problem;
         status.observedGeneration = generation;
-        await writeStatus({ custom: deps.custom, plural: SEND_PLURAL, object: send, status, beforeWrite: deps.beforeWrite });
+        await write();
         return;
       }
       status.id = Number(mirrorOf);
@@ -74,7 +75,7 @@ export async function syncSend(deps: SendSyncDeps, key: string): Promise<Reconci
         setAccepted({ type: 'Accepted', status: 'False', reason: 'Canceled', message: 'spec.cancel was set before the send was made; nothing was sent.' });
         status.canceled = true;
         status.observedGeneration = generation;
-        await writeStatus({ custom: deps.custom, plural: SEND_PLURAL, object: send, status, beforeWrite: deps.beforeWrite });
+        await write();
         return;
       }
       const outcome = await submitSend(deps, send);
@@ -90,7 +91,7 @@ export async function syncSend(deps: SendSyncDeps, key: string): Promise<Reconci
         else result = { requeueAfterMs: outcome.retryMs };
         status.message = outcome.condition.message; // the MESSAGE column of kubectl get sends -o wide
         status.observedGeneration = generation;
-        await writeStatus({ custom: deps.custom, plural: SEND_PLURAL, object: send, status, beforeWrite: deps.beforeWrite });
+        await write();
         return result;
       }
     }
@@ -116,7 +117,7 @@ export async function syncSend(deps: SendSyncDeps, key: string): Promise<Reconci
     setAccepted({ type: 'Accepted', status: 'False', reason: 'SendNotFound', message: `Send ${status.id} is not in Herald's database.` });
   }
   if (generation !== undefined) status.observedGeneration = generation;
-  await writeStatus({ custom: deps.custom, plural: SEND_PLURAL, object: send, status, beforeWrite: deps.beforeWrite });
+  await write();
   return result;
 }
 
