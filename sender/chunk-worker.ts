@@ -106,7 +106,9 @@ export class ChunkWorker {
       const started = Date.now();
       const loaded = await throughOutage(() => loadChunkDevices(pool, send.app, send.request, claimed));
       const outcome = isPoison(claimed, settings.maxChunkStarts) ? poisonOutcome(claimed, loaded, log, metrics) : await this.delivery.deliver(send, claimed, loaded.devices, lease, log);
-      const recorded = await throughOutage(() => recordChunk(pool, send.app.id, sendId, chunk, outcome, send.request.liveActivity, send.request.target.pushToken));
+      const recorded = await throughOutage(() => recordChunk(pool, {
+        appId: send.app.id, sendId, chunk, outcome, liveActivity: send.request.liveActivity, pushToken: send.request.target.pushToken,
+      }));
       metrics.chunks.inc({ result: recorded.counted ? 'recorded' : 'duplicate' });
       metrics.chunkSeconds.observe((Date.now() - started) / 1000);
       if (recorded.finished) {

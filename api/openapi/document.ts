@@ -37,9 +37,9 @@ const r = (name: string) => ({ $ref: `#/components/responses/${name}` });
 /** The answers every authenticated call can give. */
 const AUTHENTICATED = { '401': r('Unauthorized'), '403': r('Forbidden'), '429': r('TooManyRequests'), '500': r('ServerError'), '503': r('Unavailable') };
 const SDK = { '400': r('BadRequest'), '413': r('TooLarge'), '415': r('UnsupportedMediaType'), '422': r('Invalid'), '429': r('TooManyRequests'), '500': r('ServerError'), '503': r('Unavailable') };
-/** SDK calls of an app with identity verification on (api/routes/identity.ts). */
 /** The push type of an install's own-token call: one of the types with a token of their own. */
 const PUSH_TYPE_PARAM = { name: 'push_type', in: 'path', required: true, schema: { type: 'string', enum: [...OWN_TOKEN_PUSH_TYPES] } };
+/** SDK calls of an app with identity verification on (api/routes/identity.ts). */
 const IDENTITY = { description: 'Identity verification is on and external_id_auth_hash is missing or wrong.', content: json(ref('Errors')) };
 
 const appIdQuery = { name: 'app_id', in: 'query', required: false, description: "The key's app (another app's id finds nothing).", schema: { type: 'string' } };

@@ -1,7 +1,6 @@
-// What the path modules of the OpenAPI document (user-paths.ts, segment-paths.ts,
-// export-paths.ts, estimate-paths.ts, template-paths.ts) share: the document's response helpers (document.ts passes them in), a path
-// parameter, the app id every per-app call takes, a JSON request body and the answers of a call
-// that changes something.
+// What the path modules of the OpenAPI document (every *-paths.ts beside this file) share: the
+// document's response helpers (document.ts passes them in), a path parameter, the app id every
+// per-app call takes, a JSON request body and the answers of a call that changes something.
 
 import { openApiSendRequest } from '../../core/validation/schema-views.js';
 

@@ -7,7 +7,7 @@ import { getApp } from '../../core/apps/app-store.js';
 import { acceptSend, type AcceptInput } from '../../core/send/accept.js';
 import type { CreatedSend } from '../../core/send-model/response.js';
 import { SharedRead } from '../../core/store/coalesce.js';
-import { singleTagFilter } from '../../core/validation/send-target.js';
+import { singleTagFilter } from '../../core/validation/filter-conditions.js';
 import type { ApiDeps, RateDraw } from '../shared/deps.js';
 import { segmentNamed } from '../../core/formats/built-in-segments.js';
 

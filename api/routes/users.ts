@@ -16,11 +16,11 @@ import { isUuid } from '../../core/formats/uuid.js';
 import { assertStorableText } from '../../core/validation/untrusted-json.js';
 import { codePointLength } from '../../core/validation/text.js';
 import { checkBody } from '../../core/users/user-schema.js';
-import { LABEL_PATTERN, ONESIGNAL_ID, USER_LIMITS } from '../../core/users/user-limits.js';
+import { ONESIGNAL_ID, USER_LIMITS } from '../../core/users/user-limits.js';
+import { ALIAS_LABEL_RULE, isAliasLabel } from '../../core/formats/alias-label.js';
 import type { ApiDeps, ClassBucket } from '../shared/deps.js';
 import { drawBuckets } from './notifications.js';
 
-const LABEL = new RegExp(LABEL_PATTERN);
 
 /** The key's app, named by the path (403 for another app's id, as a send's app_id). */
 export async function keyApp(deps: ApiDeps, ctx: Context, bucket: ClassBucket): Promise<string> {
@@ -34,8 +34,8 @@ export async function keyApp(deps: ApiDeps, ctx: Context, bucket: ClassBucket): 
 function pathAlias(ctx: Context): { label: string; id: string } {
   const label = String(ctx.params.alias_label);
   const id = String(ctx.params.alias_id);
-  if (label !== ONESIGNAL_ID && !LABEL.test(label)) {
-    throw new ValidationError({ field: 'alias_label', message: `alias_label must be onesignal_id or a label of letters, digits, _ - . up to ${USER_LIMITS.label} characters.` });
+  if (label !== ONESIGNAL_ID && !isAliasLabel(label)) {
+    throw new ValidationError({ field: 'alias_label', message: `alias_label must be onesignal_id or a label of ${ALIAS_LABEL_RULE}.` });
   }
   if (codePointLength(id) > USER_LIMITS.alias_id) throw new ValidationError({ field: 'alias_id', message: `alias_id is longer than ${USER_LIMITS.alias_id} characters.` });
   // A path is no JSON body: its text is checked here (a NUL reached SQL and answered 500).
@@ -46,8 +46,8 @@ function pathAlias(ctx: Context): { label: string; id: string } {
 /** A label the path names to delete: one an alias may have (422 otherwise, as the path's label). */
 function labelToDelete(ctx: Context): string {
   const label = String(ctx.params.alias_label_to_delete);
-  if (!LABEL.test(label) && label !== ONESIGNAL_ID) {
-    throw new ValidationError({ field: 'alias_label_to_delete', message: `alias_label_to_delete must be a label of letters, digits, _ - . up to ${USER_LIMITS.label} characters.` });
+  if (!isAliasLabel(label) && label !== ONESIGNAL_ID) {
+    throw new ValidationError({ field: 'alias_label_to_delete', message: `alias_label_to_delete must be a label of ${ALIAS_LABEL_RULE}.` });
   }
   return label;
 }

@@ -9,8 +9,9 @@ import { applyApp } from '../../core/apps/file-source.js';
 import { AppIdConflictError, disableApp, getAppByName, getCredentials, type AppRecord } from '../../core/apps/app-store.js';
 import { readChannelHealth } from '../../core/live-activities/channel-health.js';
 import { GROUP, VERSION, isNotFound, splitKey, type ObjectMeta } from '../kube/client.js';
-import { getCondition, jsonEqual, setCondition, type Condition, type ConditionInput } from '../kube/conditions.js';
+import { getCondition, setCondition, type Condition, type ConditionInput } from '../kube/conditions.js';
 import type { EventRecorder } from '../kube/events.js';
+import { writeStatus } from '../kube/status.js';
 import type { ReconcileResult } from '../kube/work-queue.js';
 import { appDestinationHealth } from '../../core/events/health.js';
 import { EVENTS_HEALTHY, eventsHealthCondition, eventsSummary } from './event-health.js';
@@ -140,7 +141,7 @@ export async function syncApp(deps: AppSyncDeps, key: string): Promise<Reconcile
   status.conditions = conditions;
   if (generation !== undefined) status.observedGeneration = generation;
   recordTransitions(deps.events, app, app.status?.conditions, conditions);
-  await writeStatus(deps.custom, app, status);
+  await writeStatus({ custom: deps.custom, plural: APP_PLURAL, object: app, status });
   return result;
 }
 
@@ -166,18 +167,6 @@ async function patchMeta(custom: CustomObjectsApi, meta: ObjectMeta, ops: object
   } catch (error) {
     if (isNotFound(error)) return;
     throw error;
-  }
-}
-
-async function writeStatus(custom: CustomObjectsApi, app: AppObject, status: AppStatus): Promise<void> {
-  if (jsonEqual(app.status ?? {}, status)) return;
-  try {
-    await custom.patchNamespacedCustomObjectStatus({
-      group: GROUP, version: VERSION, namespace: app.metadata.namespace!, plural: APP_PLURAL, name: app.metadata.name,
-      body: [{ op: 'add', path: '/status', value: status }],
-    });
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
   }
 }
 

@@ -1,7 +1,7 @@
 // A list-watch cache that keeps itself alive: @kubernetes/client-node's informer stops on the first
 // error (apiserver restart, network cut, 5xx); this one restarts it with exponential back-off,
-// resuming from the last resourceVersion (a 410 Gone makes the library list again), and calls
-// onResync for every cached object on a fixed period so that anything missed is reconciled.
+// resuming from the last resourceVersion (a 410 Gone makes the library list again), and hands
+// every cached object to onEvent('resync') on a fixed period so that anything missed is reconciled.
 import { ListWatch, Watch, type KubeConfig, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
 import type { Logger } from '../../core/log.js';
 import { backoffMs } from '../../core/faults/backoff.js';

@@ -5,12 +5,12 @@
 // progress: each Send is at most about max(tick, changed sends / writesPerSecond) behind.
 import type { Pool } from '../../core/store/db.js';
 import type { Logger } from '../../core/log.js';
-import { toStats, type SendRow } from '../../core/send/stats.js';
+import { toStats, type SendCountsRow } from '../../core/send/stats.js';
 import { isFinalStatus } from '../../core/send-model/states.js';
 import { keyOf } from '../kube/client.js';
 import type { SendObject, SendObjectStatus } from './types.js';
 
-export interface SendRowWithMessage extends SendRow {
+export interface SendRowWithMessage extends SendCountsRow {
   message: string;
   canceled_at: Date | null;
 }

@@ -11,9 +11,10 @@ import type { Logger } from '../../core/log.js';
 import { isFinalStatus } from '../../core/send-model/states.js';
 import { getAppByName } from '../../core/apps/app-store.js';
 import { cancelSend } from '../../core/send/cancel.js';
-import { GROUP, VERSION, isNotFound, splitKey } from '../kube/client.js';
-import { getCondition, jsonEqual, setCondition, type ConditionInput } from '../kube/conditions.js';
+import { splitKey } from '../kube/client.js';
+import { getCondition, setCondition, type ConditionInput } from '../kube/conditions.js';
 import type { EventRecorder } from '../kube/events.js';
+import { writeStatus } from '../kube/status.js';
 import type { ReconcileResult } from '../kube/work-queue.js';
 import { countsFromRow, readSendRows, type SendRowWithMessage } from './status-sync.js';
 import { submitSend, type SubmitDeps } from './submit.js';
@@ -44,6 +45,7 @@ export async function syncSend(deps: SendSyncDeps, key: string): Promise<Reconci
   const before = send.status ?? {};
   const status: SendObjectStatus = { ...before };
   const setAccepted = (c: ConditionInput) => (status.conditions = setCondition(status.conditions, c, generation, now));
+  const write = () => writeStatus({ custom: deps.custom, plural: SEND_PLURAL, object: send, status, beforeWrite: deps.beforeWrite });
   let result: ReconcileResult | undefined;
 
   const remembered = deps.submitted.get(send.metadata.uid!);
@@ -60,7 +62,7 @@ export async function syncSend(deps: SendSyncDeps, key: string): Promise<Reconci
         deps.events.record(send, 'Warning', 'NotAMirror', problem);
         status.message = problem;
         status.observedGeneration = generation;
-        await writeStatus(deps, send, status);
+        await write();
         return;
       }
       status.id = Number(mirrorOf);
@@ -73,7 +75,7 @@ export async function syncSend(deps: SendSyncDeps, key: string): Promise<Reconci
         setAccepted({ type: 'Accepted', status: 'False', reason: 'Canceled', message: 'spec.cancel was set before the send was made; nothing was sent.' });
         status.canceled = true;
         status.observedGeneration = generation;
-        await writeStatus(deps, send, status);
+        await write();
         return;
       }
       const outcome = await submitSend(deps, send);
@@ -89,7 +91,7 @@ export async function syncSend(deps: SendSyncDeps, key: string): Promise<Reconci
         else result = { requeueAfterMs: outcome.retryMs };
         status.message = outcome.condition.message; // the MESSAGE column of kubectl get sends -o wide
         status.observedGeneration = generation;
-        await writeStatus(deps, send, status);
+        await write();
         return result;
       }
     }
@@ -115,7 +117,7 @@ export async function syncSend(deps: SendSyncDeps, key: string): Promise<Reconci
     setAccepted({ type: 'Accepted', status: 'False', reason: 'SendNotFound', message: `Send ${status.id} is not in Herald's database.` });
   }
   if (generation !== undefined) status.observedGeneration = generation;
-  await writeStatus(deps, send, status);
+  await write();
   return result;
 }
 
@@ -135,17 +137,4 @@ async function mirrorProblem(deps: SendSyncDeps, send: SendObject, mirrorOf: str
   const appId = await appIdOf(deps, send);
   const row = appId && (await readSendRows(deps.pool, [Number(mirrorOf)])).get(Number(mirrorOf));
   return row && row.app_id === appId ? undefined : notMirror;
-}
-
-async function writeStatus(deps: SendSyncDeps, send: SendObject, status: SendObjectStatus): Promise<void> {
-  if (jsonEqual(send.status ?? {}, status)) return;
-  await deps.beforeWrite();
-  try {
-    await deps.custom.patchNamespacedCustomObjectStatus({
-      group: GROUP, version: VERSION, namespace: send.metadata.namespace!, plural: SEND_PLURAL, name: send.metadata.name,
-      body: [{ op: 'add', path: '/status', value: status }],
-    });
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
-  }
 }

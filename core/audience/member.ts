@@ -15,7 +15,8 @@ import { findSegment } from './segments.js';
 /** How many of the app's latest sends are checked (each check is one indexed lookup). */
 export const SENDS_CHECKED = 25;
 
-interface SendRow {
+/** A started send's target and the audience's last seq: enough to say whether an install was in it. */
+interface SentTargetRow {
   id: string;
   target: SendTarget;
   audience_max_seq: string | null;
@@ -25,7 +26,7 @@ const known = (app: AppRecord) => (name: string) => findSegment(app, name) !== u
 
 /** Ids of the app's latest SENDS_CHECKED started sends (newest first) this install was in; a draft was never sent, so it had no one in it. */
 export async function sendsOfInstall(db: Queryable, app: AppRecord, install: { id: string; seq: number; external_id: string | null }): Promise<number[]> {
-  const sends = await db.query<SendRow>(
+  const sends = await db.query<SentTargetRow>(
     `SELECT id, ${requestJsonSql('request', 'target')} AS target, audience_max_seq FROM sends
       WHERE app_id = $1 AND kind = 'push' AND ${statusInSql('status', 'sent')} ORDER BY id DESC LIMIT ${SENDS_CHECKED}`,
     [app.id],

@@ -1,7 +1,7 @@
 // Token buckets with continuous refill, in GCRA form (DECISIONS "Limits": bucket model). A bucket
 // is one number, its theoretical arrival time (TAT): the moment it would be full again. A draw
 // moves TAT one interval later; it is refused when that would put TAT more than `burst`
-// intervals ahead of now. The Lua script (redis-script.ts) is a line-by-line copy of drawOne.
+// intervals ahead of now. The Lua script (redis-store.ts) is a line-by-line copy of drawOne.
 import { intervalMs, type BucketSpec } from './policy.js';
 import type { BucketOutcome } from './store.js';
 

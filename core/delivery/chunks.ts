@@ -115,6 +115,18 @@ export interface RecordResult {
   finished?: FinishedSend;
 }
 
+/** One chunk's record: whose send, which chunk, what happened to its devices. */
+export interface ChunkRecord {
+  appId: string;
+  sendId: number;
+  chunk: number;
+  outcome: ChunkOutcome;
+  /** The send's Live Activity request, when it went to Live Activity tokens. */
+  liveActivity?: LiveActivityRequest;
+  /** The send's own-token push type (VoIP, location, …), when it has one. */
+  pushToken?: OwnTokenPushType;
+}
+
 /**
  * Records a chunk's outcome and moves the send's counters, once: the conditional close of the
  * (send, chunk) row decides, in the same transaction as the counters, whether anything moves.
@@ -122,9 +134,8 @@ export interface RecordResult {
  * never the install's subscription, and an `end` drops the tokens it was delivered to. So does a
  * push of a type with its own token (`pushToken`: VoIP, location, …): a refusal removes that token only.
  */
-export async function recordChunk(
-  pool: Pool, appId: string, sendId: number, chunk: number, outcome: ChunkOutcome, liveActivity?: LiveActivityRequest, pushToken?: OwnTokenPushType,
-): Promise<RecordResult> {
+export async function recordChunk(pool: Pool, record: ChunkRecord): Promise<RecordResult> {
+  const { appId, sendId, chunk, outcome, liveActivity, pushToken } = record;
   return inTransaction(pool, async (db) => {
     // Lock order everywhere: the send row first, then its chunks.
     // With it, whether the app has an event destination (its chunk events are recorded below).

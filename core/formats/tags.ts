@@ -7,3 +7,9 @@
 export const TAG_MAX_CHARS = 128;
 /** Tags on one install or one user. */
 export const TAGS_MAX = 200;
+
+/** The relations of a tag condition (OneSignal's), in the order the sentences list them. */
+export const TAG_RELATIONS = ['=', '!=', '>', '<', 'exists', 'not_exists'] as const;
+export type TagRelation = (typeof TAG_RELATIONS)[number];
+
+export const isTagRelation = (relation: unknown): relation is TagRelation => (TAG_RELATIONS as readonly unknown[]).includes(relation);

@@ -1,14 +1,15 @@
 // The bodies of createSegment and updateSegment as @onesignal/node-onesignal 5.18.0 sends them
 // (its Segment and UpdateSegmentRequest models), bounded by SEGMENT_LIMITS. The shape is checked
-// here; each `filters` entry's rules are the send's own (core/validation/send-target.ts
+// here; each `filters` entry's rules are the send's own (core/validation/filter-conditions.ts
 // readFilters, the one validator of the condition language). One definition: the routes validate
 // with it and the OpenAPI document publishes it (api/openapi/segment-paths.ts).
 import { Ajv, type ErrorObject } from 'ajv';
 import { ValidationError, type FieldIssue } from '../errors.js';
 import { FilterEntry } from '../audience/filter-schema.js';
-import { readFilters } from '../validation/send-target.js';
+import { readFilters } from '../validation/filter-conditions.js';
 import type { AudienceCondition } from '../send-model/request.js';
 import { SEGMENT_LIMITS } from './segment-limits.js';
+import { isUuid } from '../formats/uuid.js';
 
 const NAME = { type: 'string', minLength: 1, maxLength: SEGMENT_LIMITS.name, description: 'Unique among the app\'s segments; sends name it in included_segments / excluded_segments.' };
 // Entries are objects here; what each may hold is readFilters' (a sentence per broken rule).
@@ -35,8 +36,7 @@ export const UPDATE_SEGMENT_SCHEMA = {
 /** The OpenAPI form of one entry (the send body's FilterEntry). */
 export const SEGMENT_FILTER_ENTRY = FilterEntry;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ajv = new Ajv({ allErrors: false, formats: { uuid: UUID } });
+const ajv = new Ajv({ allErrors: false, formats: { uuid: isUuid } });
 const checks = { create: ajv.compile(CREATE_SEGMENT_SCHEMA), update: ajv.compile(UPDATE_SEGMENT_SCHEMA) };
 
 export interface SegmentBody {

@@ -1,7 +1,8 @@
 // The send request after validation: the one shape that the API, the Send reconciler and the
-// sender share. Built only by `api/validation` (validateSendRequest); everything downstream
+// sender share. Built only by `core/validation/validate-send.ts` (validateSendRequest); everything downstream
 // trusts it. Field meanings: docs/api.md "Send request body".
 import type { OwnTokenPushType } from '../formats/push-type.js';
+import type { TagRelation } from '../formats/tags.js';
 
 /**
  * Exactly one audience target (contract: "Target rule"), narrowed by `excluding`: segments whose
@@ -32,7 +33,8 @@ export type AudienceCondition =
   // What OneSignal's v1 calls report of an install (issue 38, migration 080).
   | { field: 'session_count' | 'session_time' | 'amount_spent'; relation: '>' | '<' | '=' | '!='; value: number };
 
-export type TagRelation = '=' | '!=' | '>' | '<' | 'exists' | 'not_exists';
+/** The relations of a tag condition: core/formats/tags.ts owns the list. */
+export type { TagRelation } from '../formats/tags.js';
 
 export interface TagCondition {
   key: string;

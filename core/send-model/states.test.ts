@@ -1,6 +1,6 @@
 // The statuses and their groups: every status is final or running (never both, never neither), the
 // groups hold what the contract's states say, and the SQL fragments say the same as the checks.
-// test/store/send-states-schema.test.ts holds them against the database's constraint and indexes.
+// test/delivery/send-states-schema.test.ts holds them against the database's constraint and indexes.
 import { expect } from 'chai';
 import {
   isFinalStatus,

@@ -97,7 +97,7 @@ export async function createSend(deps: CreateSendDeps, app: AppRecord, req: Send
     body: { id, status: decision.status, sent: 0, failed: 0, skipped: 0, estimate, message: decision.message, ...(unknown ? { errors: unknown } : {}) },
   });
 
-  const row: SendRow = {
+  const row: NewSendRow = {
     appId: app.id,
     kind,
     source,
@@ -139,7 +139,7 @@ export async function createSend(deps: CreateSendDeps, app: AppRecord, req: Send
 }
 
 /** One send as the recording statement takes it. */
-export interface SendRow {
+export interface NewSendRow {
   appId: string;
   kind: SendKind;
   source: SendSource;
@@ -196,7 +196,7 @@ const RECORD_SENDS = `WITH input AS MATERIALIZED (
  * commit: concurrent requests share it, each answered only once its row is durable).
  * The ids are drawn first so each row's outbox messages name their send.
  */
-export async function recordSends(db: Queryable, rows: SendRow[]): Promise<Array<{ id: number; outboxIds: number[] }>> {
+export async function recordSends(db: Queryable, rows: NewSendRow[]): Promise<Array<{ id: number; outboxIds: number[] }>> {
   const messages = rows.flatMap((r, i) => r.templates.map((t) => ({ send: i + 1, ...t })));
   const res = await db.query<{ send_ids: string[]; outbox: Array<[string, string]> | null }>({
     name: 'herald-record-sends', // prepared once per connection: the hottest statement
@@ -226,4 +226,4 @@ export async function recordSends(db: Queryable, rows: SendRow[]): Promise<Array
   return rows.map((r, i) => ({ id: ids[i], outboxIds: r.templates.map((t) => outboxId.get(t.msgIdPrefix + ids[i])!) }));
 }
 
-const groupedRecorderOf = perPool((pool: Pool) => new GroupedStatement<SendRow, { id: number; outboxIds: number[] }>((rows) => recordSends(pool, rows)));
+const groupedRecorderOf = perPool((pool: Pool) => new GroupedStatement<NewSendRow, { id: number; outboxIds: number[] }>((rows) => recordSends(pool, rows)));

@@ -2,7 +2,7 @@
 // the send was (contents, headings, source) and when (queued, scheduled, completed, cancelled).
 // OneSignal's NotificationWithMeta names and units: times are Unix seconds, `canceled` a boolean.
 import type { Queryable } from '../store/db.js';
-import { toStats, type SendRow, type SendStats } from './stats.js';
+import { toStats, type SendCountsRow, type SendStats } from './stats.js';
 import type { SendStatus } from '../send-model/states.js';
 import type { SendSource } from '../formats/send-source.js';
 import { requestJsonSql as json, requestTextSql as text } from '../send-model/request.js';
@@ -13,7 +13,7 @@ import { OFFSET_TIME, OFFSET_TIME_TEXT, timeOffsetToken, type TimeOffset } from 
  */
 export const LISTED_KINDS_SQL = `kind IN ('push', 'live_activity')`;
 
-export interface NotificationRow extends SendRow {
+export interface NotificationRow extends SendCountsRow {
   source: SendSource;
   contents: Record<string, string> | null;
   headings: Record<string, string> | null;

@@ -14,7 +14,7 @@ export const ROWS_PER_STATEMENT = 5_000;
 export const SENDS_PER_STATEMENT = 1_000;
 
 /** The tables whose rows reference a send and are deleted before it (sends(id) ON DELETE CASCADE). */
-export type SendRows = 'send_chunks' | 'opens';
+export type SendChildTable = 'send_chunks' | 'opens';
 
 /**
  * The oldest sends finished more than `days` days ago (those whose chunk rows are still there, with
@@ -38,7 +38,7 @@ export async function dueSends(pool: Pool, days: number, opts: { chunksLeft: boo
  * primary key, which starts with send_id), stopped by the LIMIT: a broadcast's million opens are
  * never all read by one statement.
  */
-export async function deleteRowsOf(pool: Pool, table: SendRows, ids: string[], more: () => boolean): Promise<{ rows: number; done: boolean }> {
+export async function deleteRowsOf(pool: Pool, table: SendChildTable, ids: string[], more: () => boolean): Promise<{ rows: number; done: boolean }> {
   let rows = 0;
   for (;;) {
     const res = await pool.query(

@@ -1,7 +1,8 @@
 // The stats body of GET /api/v1/notifications/{id} from a sends row (contract "Stats response body").
 import { isFinalStatus, type SendStatus } from '../send-model/states.js';
 
-export interface SendRow {
+/** A send's counters as read from its sends row: what its stats are made of. */
+export interface SendCountsRow {
   id: number;
   app_id: string;
   status: SendStatus;
@@ -47,7 +48,7 @@ export interface SendStats {
   platform_delivery_stats: { ios: PlatformCounts; android: PlatformCounts };
 }
 
-export function toStats(row: SendRow): SendStats {
+export function toStats(row: SendCountsRow): SendStats {
   const processed = row.sent + row.failed + row.skipped;
   // Devices left out by a pause are in neither processed nor remaining; a finished send has none left.
   const remaining = isFinalStatus(row.status) ? 0 : Math.max(0, row.total_recipients - processed - row.left_out);
@@ -69,7 +70,7 @@ export function toStats(row: SendRow): SendStats {
 }
 
 /** iOS is the total less Android: rows from before migration 085 (every device iOS) read right as they are. */
-function platformCounts(row: SendRow): SendStats['platform_delivery_stats'] {
+function platformCounts(row: SendCountsRow): SendStats['platform_delivery_stats'] {
   const android = { successful: row.sent_android ?? 0, failed: row.failed_android ?? 0, errored: 0, converted: row.clicked_android ?? 0 };
   const ios = { successful: row.sent - android.successful, failed: row.failed - android.failed, errored: 0, converted: row.clicked - android.converted };
   return { ios, android };

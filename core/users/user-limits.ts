@@ -3,7 +3,7 @@
 // read them here. Where OneSignal states a limit, the comment says so; the others bound the work
 // of one request and the size of one user's row.
 import { LIMITS } from '../validation/limits.js';
-import { ALIAS_LABEL_MAX, ALIAS_LABEL_PATTERN } from '../formats/alias-label.js';
+import { ALIAS_LABEL_MAX } from '../formats/alias-label.js';
 import { TAGS_MAX } from '../formats/tags.js';
 import { TIME_ZONE_NAME_MAX_CHARS } from '../formats/time-zone-name.js';
 
@@ -23,9 +23,6 @@ export const USER_LIMITS = {
   /** timezone_id: an IANA name (the longest in tzdata is 32 characters). */
   timezone_id: TIME_ZONE_NAME_MAX_CHARS,
 } as const;
-
-/** An alias label as the path and bodies accept it (core/formats/alias-label.ts). */
-export const LABEL_PATTERN = ALIAS_LABEL_PATTERN;
 
 /** The label of the OneSignal id: read-only, never created or deleted as an alias. */
 export { ONESIGNAL_ID } from '../formats/alias-label.js';

@@ -6,7 +6,8 @@ import { ValidationError, type FieldIssue } from '../errors.js';
 import { installTokenRule, platformOf, SUBSCRIPTION_TYPE_SCHEMA, subscriptionTypeRule, TOKEN_BY_TYPE_SCHEMA, type SubscriptionType } from '../formats/install-type.js';
 import { LANGUAGE_CODE_PATTERN } from '../formats/language-code.js';
 import { knownTimeZone } from '../time/zone-clock.js';
-import { LABEL_PATTERN, USER_LIMITS } from './user-limits.js';
+import { USER_LIMITS } from './user-limits.js';
+import { ALIAS_LABEL_PATTERN, ALIAS_LABEL_RULE } from '../formats/alias-label.js';
 
 const TAGS = {
   type: 'object',
@@ -32,7 +33,7 @@ export const IDENTITY_SCHEMA = {
   type: 'object',
   minProperties: 1,
   maxProperties: USER_LIMITS.aliases,
-  propertyNames: { pattern: LABEL_PATTERN },
+  propertyNames: { pattern: ALIAS_LABEL_PATTERN },
   additionalProperties: { type: 'string', minLength: 1, maxLength: USER_LIMITS.alias_id },
 };
 
@@ -126,7 +127,7 @@ function issueOf(e: ErrorObject, body: unknown): FieldIssue {
   // A bad key (propertyNames): ajv reports the key's own failure first, with the key on the error.
   const key = (e as { propertyName?: string }).propertyName ?? (e.keyword === 'propertyNames' ? params.propertyName : undefined);
   if (key !== undefined) {
-    const what = at === 'identity' ? `an alias label (letters, digits, _ - . up to ${USER_LIMITS.label} characters)` : `a key of 1 to ${USER_LIMITS.tag} characters`;
+    const what = at === 'identity' ? `an alias label (${ALIAS_LABEL_RULE})` : `a key of 1 to ${USER_LIMITS.tag} characters`;
     return { field: at, message: `${at} has a key that is not ${what}: ${String(key).slice(0, 80)}.` };
   }
   switch (e.keyword) {

@@ -12,6 +12,7 @@ import Type, { type Static, type TSchema } from 'typebox';
 import { FilterEntry } from '../audience/filter-schema.js';
 import { LIMITS } from './limits.js';
 import { UUID_LENGTH, UUID_PATTERN } from '../formats/uuid.js';
+import { ALIAS_LABEL_RULE } from '../formats/alias-label.js';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN } from '../formats/idempotency-key.js';
 import { OWN_TOKEN_PUSH_TYPES } from '../payload/push-types.js';
 
@@ -76,7 +77,7 @@ export const SendBodySchema = Type.Object({
       Type.Unsafe<Record<string, string[]>>({
         type: 'object',
         additionalProperties: { type: 'array', items: { type: 'string', maxLength: LIMITS.external_id }, maxItems: LIMITS.ids_per_list },
-        description: 'One alias label and its ids: external_id, onesignal_id, or a custom label (letters, digits, _ - . up to 64 characters), such as {"external_id": ["u1"]}.',
+        description: `One alias label and its ids: external_id, onesignal_id, or a custom label (${ALIAS_LABEL_RULE}), such as {"external_id": ["u1"]}.`,
       }),
       'object',
     ),

@@ -196,9 +196,12 @@ describe('api: deleteUser erases everything of the user', () => {
     expect(send.status).to.equal(200);
     await client.deleteSubscription(app.app.id, gone);
     // The sender pushed to both while the erasure ran, and records the chunk after it.
-    const recorded = await recordChunk(env.pool, app.app.id, Number(send.body.id), 0, {
-      sent: 2, failed: 0, skipped: 0, leftOut: 0, unsubscribe: [], sentTo: [gone, kept], failedFor: [],
-      history: { sent: [seqOf(gone), seqOf(kept)], failed: [], reasons: [], unsubscribed: [] },
+    const recorded = await recordChunk(env.pool, {
+      appId: app.app.id, sendId: Number(send.body.id), chunk: 0,
+      outcome: {
+        sent: 2, failed: 0, skipped: 0, leftOut: 0, unsubscribe: [], sentTo: [gone, kept], failedFor: [],
+        history: { sent: [seqOf(gone), seqOf(kept)], failed: [], reasons: [], unsubscribed: [] },
+      },
     });
     expect(recorded.counted).to.equal(true);
     const body = await env.pool.query("SELECT body FROM event_records WHERE app_id = $1 AND kind = 'chunk' AND send_id = $2", [app.app.id, send.body.id]);

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
 import { useTestApi } from '../support/api-server.js';
 import { addDevices, makeApp, type TestApp } from '../support/apps.js';
-import { recordSends, type SendRow } from '../../core/send/create-send.js';
+import { recordSends, type NewSendRow } from '../../core/send/create-send.js';
 
 describe('api: group commit of sends', () => {
   const env = useTestEnv();
@@ -19,7 +19,7 @@ describe('api: group commit of sends', () => {
   });
 
   it('one statement records several sends, each with its own id, chunk and outbox rows', async () => {
-    const row = (text: string, listChunk: number, messages: number): SendRow => ({
+    const row = (text: string, listChunk: number, messages: number): NewSendRow => ({
       appId: app.app.id,
       kind: 'push',
       activity: null,

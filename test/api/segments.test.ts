@@ -189,6 +189,12 @@ describe('api: segments through the official client', () => {
     expect([described.status, described.body.errors]).to.deep.equal([422, ['description is not a field of a segment Herald keeps (docs/api.md "Segments").']]);
     const noName = await api.request('POST', `/api/v1/apps/${t.app.id}/segments`, { key: t.key, body: { filters: [tag('a', 'exists')] } });
     expect([noName.status, noName.body.errors]).to.deep.equal([422, ['name is required.']]);
+    // The id, when given, is a UUID in either case (core/formats/uuid.ts); one character short is not.
+    const upper = 'A1B2C3D4-0000-4000-8000-00000000000F';
+    const made = await api.request('POST', `/api/v1/apps/${t.app.id}/segments`, { key: t.key, body: { id: upper, name: 'upper', filters: [tag('a', 'exists')] } });
+    expect(made.status, JSON.stringify(made.body)).to.equal(201);
+    const short = await api.request('POST', `/api/v1/apps/${t.app.id}/segments`, { key: t.key, body: { id: upper.slice(1), name: 'short', filters: [tag('a', 'exists')] } });
+    expect([short.status, short.body.errors]).to.deep.equal([422, ['id must be a UUID.']]);
   });
 
   it(`an app makes at most ${SEGMENT_LIMITS.per_app} segments through the API: the next is a 422 naming it`, async () => {

@@ -7,7 +7,8 @@ import { startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
 import type { Sender } from '../../sender/index.js';
 import { createKey } from '../../core/apps/keys.js';
 import { useTestApi } from '../support/api-server.js';
-import { addDevices, createTestApp, sleep, stats, startTestSender, waitFinal, type TestApp } from './fixtures.js';
+import { addDevices, createTestApp, stats, startTestSender, waitFinal, type TestApp } from './fixtures.js';
+import { waitFor } from '../support/wait.js';
 
 describe('delivery: cancel a running send', function () {
   this.timeout(90_000);
@@ -36,10 +37,7 @@ describe('delivery: cancel a running send', function () {
     await addDevices(env.pool, main.app.id, 6000, { prefix: '5104' }); // 200 ms per answer: ~12 chunks of 500
     const created = await api.request('POST', '/api/v1/notifications', { key, body: { app_id: main.app.id, contents: { en: 'x' }, included_segments: ['All'] } });
     const id = created.body.id as number;
-    for (let i = 0; (await stats(env.pool, id)).sent === 0; i++) {
-      if (i > 400) throw new Error('no device reached within 10 s');
-      await sleep(25);
-    }
+    await waitFor(`a device of send ${id} reached`, async () => (await stats(env.pool, id)).sent > 0, 10_000, 25);
     const canceled = await api.request('DELETE', `/api/v1/notifications/${id}?app_id=${main.app.id}`, { key });
     expect(canceled.status).to.equal(200);
     const { final } = await waitFinal(env.pool, id);

@@ -137,8 +137,8 @@ describe('delivery: sender against the simulator', function () {
     expect(second).to.deep.equal(first);
     expect(first.map((c) => c.planned)).to.deep.equal([500, 500, 234]);
     const outcome = { sent: 400, failed: 100, skipped: 0, leftOut: 0, unsubscribe: [] };
-    expect((await recordChunk(env.pool, app.id, created.body.id, 0, outcome)).counted).to.equal(true);
-    expect((await recordChunk(env.pool, app.id, created.body.id, 0, outcome)).counted).to.equal(false);
+    expect((await recordChunk(env.pool, { appId: app.id, sendId: created.body.id, chunk: 0, outcome })).counted).to.equal(true);
+    expect((await recordChunk(env.pool, { appId: app.id, sendId: created.body.id, chunk: 0, outcome })).counted).to.equal(false);
     const s = await stats(env.pool, created.body.id);
     expect(s).to.include({ status: 'sending', sent: 400, failed: 100, processed: 500, remaining: 734 });
     await env.pool.query("UPDATE sends SET stopped = 'paused' WHERE id = $1", [created.body.id]); // not for the next sender

@@ -44,7 +44,7 @@ describe('faults: FCM unreachable or failing', function () {
     const first = sim();
     simOptions = { ...simOptions, port: Number(new URL(first.url).port), tokenPort: Number(new URL(first.tokenUri).port), certDir: first.caFile.replace(/\/[^/]+$/, '') };
     await setFcmCredentials(env.pool, appId, { ...sa.account, tokenUri: first.tokenUri });
-    const childEnv = env.childEnv({ HERALD_FCM_URL: first.url, HERALD_FCM_CA_FILE: first.caFile, HERALD_SENDER_ACK_WAIT_MS: '5000', HERALD_SENDER_RETRY_BASE_MS: '50' });
+    const childEnv = env.childEnv({ HERALD_FCM_URL: first.url, HERALD_FCM_CA_FILE: first.caFile, HERALD_SENDER_LEASE_MS: '5000', HERALD_SENDER_RETRY_BASE_MS: '50' });
     [api, sender] = await Promise.all([startRole('api', childEnv), startRole('sender', { ...childEnv, HERALD_LOG_LEVEL: 'info' })]);
     const { key } = await createKey(env.pool, appId, { name: 'fcm-faults' });
     client = apiClient(api.port, key);

@@ -5,10 +5,10 @@
 // included segments (OneSignal's other clients) change the segment row alone: a multiple choice.
 import { EVERYONE } from '../../../core/formats/built-in-segments.js';
 import { LIMITS } from '../../../core/validation/limits.js';
+import { TAG_RELATIONS } from '../../../core/formats/tags.js';
 import { html, type Html } from '../html.js';
 import { copyText, described, errorsFor, jsonField, options, textArea, type FormField, type FormValues, type RenderContext } from './form-field.js';
 
-const RELATIONS = ['=', '!=', '>', '<', 'exists', 'not_exists'];
 /** The example of a filters list, shared with the segment editor. */
 export const FILTERS_EXAMPLE = '[{"field": "tag", "key": "plan", "relation": "=", "value": "gold"}, {"operator": "OR"}, {"field": "language", "relation": "=", "value": "fr"}]';
 /** Room for 500 ids of about 80 characters each, within the form body's bound. */
@@ -35,7 +35,7 @@ const TARGET_KINDS: TargetKind[] = [
     value: 'tag', label: 'Tag',
     render: (form) => html`<div class="target target-tag tag-row">
         <label>Tag key <input name="tag_key" value="${form.tag_key ?? ''}" maxlength="${LIMITS.tag}"></label>
-        <label>Relation <select name="tag_relation">${RELATIONS.map((r) => html`<option ${(form.tag_relation ?? '=') === r ? html`selected` : ''}>${r}</option>`)}</select></label>
+        <label>Relation <select name="tag_relation">${TAG_RELATIONS.map((r) => html`<option ${(form.tag_relation ?? '=') === r ? html`selected` : ''}>${r}</option>`)}</select></label>
         <label>Value <input name="tag_value" value="${form.tag_value ?? ''}" maxlength="${LIMITS.tag}"></label>
       </div>`,
     toBody: (form, body) => void (body.tag = { key: form.tag_key ?? '', relation: form.tag_relation ?? '=', ...(form.tag_value ? { value: form.tag_value } : {}) }),
