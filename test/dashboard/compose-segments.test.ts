@@ -1,13 +1,16 @@
 // Compose says what REST says about an audience and a delivery (issue 40 point 4): several ticked
 // segments go out as included_segments (their union, counted exactly, worded "Gold or Beta"), from
 // 1 to 50 with REST's sentence either side; last-active delivery goes out as delayed_option
-// "last-active", with or without a time, and the review's When line says it.
+// "last-active", with or without a time, and the review's When line says it. Over HTTP, then once
+// in Chromium (the boxes ticked, the live estimate following them, the delivery chosen).
 import { expect } from 'chai';
+import type { Page } from 'playwright-core';
 import { useTestEnv } from '../env/index.js';
 import { useTestApi } from '../support/api-server.js';
 import { createKey } from '../../core/apps/keys.js';
 import { addDevices, createTestApp, type TestApp } from '../delivery/fixtures.js';
 import { EVERYONE } from '../../core/formats/built-in-segments.js';
+import { signedInBrowser, type TestBrowser } from '../support/browser.js';
 
 /** 49 more segments besides Gold and Beta: 51 custom ones, so one past the limit can be ticked. */
 const FILLERS = Array.from({ length: 49 }, (_, i) => `S${String(i + 1).padStart(2, '0')}`);
@@ -67,7 +70,7 @@ describe('dashboard compose: several segments and last-active delivery', functio
     const { post, tick } = await session();
     const review = await post({ ...message, ...tick('Gold', 'Beta'), send_after: tomorrow(), step: 'review' });
     expect(review.status).to.equal(200);
-    expect(review.text).to.contain('Gold or Beta');
+    expect(review.text).to.contain('<dd data-field="Audience">Gold or Beta</dd>');
     expect(/<dd id="estimate">([\d,]+) device/.exec(review.text)![1]).to.equal('55');
     const sent = await post({ ...reviewForm(review.text), step: 'send' });
     expect(sent.status).to.equal(302);
@@ -86,7 +89,7 @@ describe('dashboard compose: several segments and last-active delivery', functio
     const fifty = ['Gold', ...FILLERS];
     const taken = await post({ ...message, ...tick(...fifty), send_after: tomorrow(), step: 'review' });
     expect(taken.status).to.equal(200);
-    expect(taken.text).to.contain(fifty.join(' or '));
+    expect(taken.text).to.contain(`<dd data-field="Audience">${fifty.join(' or ')}</dd>`);
     const over = await post({ ...message, ...tick(...fifty, 'Beta'), step: 'review' });
     expect(over.status).to.equal(422);
     expect(over.text).to.contain('included_segments holds 1 to 50 segment names; this request names 51.');
@@ -108,5 +111,41 @@ describe('dashboard compose: several segments and last-active delivery', functio
     expect(row.request).to.not.have.property('timezoneDelivery');
     expect(new Date(row.request.sendAfter).toISOString().slice(0, 16)).to.equal(at);
     expect(row.total_recipients).to.equal(35);
+  });
+
+  describe('in a browser', () => {
+    let browser: TestBrowser;
+    let page: Page;
+    before(async function () {
+      this.timeout(180_000);
+      const key = (await createKey(env.pool, shop.app.id, { name: 'browser', scope: 'send' })).key;
+      ({ browser, page } = await signedInBrowser(api.url, key));
+    });
+    after(async () => {
+      await browser?.close();
+    });
+
+    it('ticks two segments (the estimate follows), picks last-active delivery, reviews and sends it', async () => {
+      await page.goto(`${api.url}/dashboard/compose`);
+      await page.locator('textarea[name="content_0"]').fill('Members week');
+      const boxes = page.locator('fieldset.target-segment');
+      await boxes.getByLabel(EVERYONE, { exact: true }).uncheck();
+      await page.locator('#live-estimate', { hasText: 'included_segments holds 1 to 50 segment names; this request names 0.' }).waitFor();
+      await boxes.getByLabel('Gold', { exact: true }).check();
+      await page.locator('#live-estimate', { hasText: 'Estimate: 35 devices now.' }).waitFor();
+      await boxes.getByLabel('Beta', { exact: true }).check();
+      await page.locator('#live-estimate', { hasText: 'Estimate: 55 devices now.' }).waitFor();
+      await page.getByLabel('Delivered').selectOption({ label: 'At the hour each device was last active' });
+      await page.getByRole('button', { name: 'Review' }).click();
+      expect(await page.locator('dd[data-field="Audience"]').textContent()).to.equal('Gold or Beta');
+      expect(await page.locator('#estimate').textContent()).to.equal('55 devices');
+      expect(await page.locator('#when').textContent()).to.equal('At the hour each device was last active, within 24 hours from now');
+      await page.getByRole('button', { name: 'Send to 55 devices' }).click();
+      await page.waitForURL(/\/dashboard\/sends\/\d+$/);
+      const row = await stored(Number(page.url().split('/').pop()));
+      expect(row.request.target).to.deep.include({ segment: 'Gold', orSegments: ['Beta'] });
+      expect(row.request.lastActiveDelivery).to.equal(true);
+      expect(row.total_recipients).to.equal(55);
+    });
   });
 });
