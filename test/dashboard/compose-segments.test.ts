@@ -72,6 +72,8 @@ describe('dashboard compose: several segments and last-active delivery', functio
     expect(review.status).to.equal(200);
     expect(review.text).to.contain('<dd data-field="Audience">Gold or Beta</dd>');
     expect(/<dd id="estimate">([\d,]+) device/.exec(review.text)![1]).to.equal('55');
+    const edit = await post({ ...reviewForm(review.text), step: 'edit' });
+    expect([...edit.text.matchAll(/name="segment_\d+" value="([^"]+)" checked/g)].map((m) => m[1]), 'Edit keeps the boxes ticked').to.deep.equal(['Gold', 'Beta']);
     const sent = await post({ ...reviewForm(review.text), step: 'send' });
     expect(sent.status).to.equal(302);
     const row = await stored(Number(sent.location!.split('/').pop()));
