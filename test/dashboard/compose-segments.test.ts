@@ -4,6 +4,7 @@
 // "last-active", with or without a time, and the review's When line says it. Over HTTP, then once
 // in Chromium (the boxes ticked, the live estimate following them, the delivery chosen).
 import { expect } from 'chai';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { useTestEnv } from '../env/index.js';
 import { useTestApi } from '../support/api-server.js';
@@ -11,6 +12,8 @@ import { createKey } from '../../core/apps/keys.js';
 import { addDevices, createTestApp, type TestApp } from '../delivery/fixtures.js';
 import { EVERYONE } from '../../core/formats/built-in-segments.js';
 import { signedInBrowser, type TestBrowser } from '../support/browser.js';
+
+const SHOTS = process.env.HERALD_DASHBOARD_SCREENSHOTS;
 
 /** 49 more segments besides Gold and Beta: 51 custom ones, so one past the limit can be ticked. */
 const FILLERS = Array.from({ length: 49 }, (_, i) => `S${String(i + 1).padStart(2, '0')}`);
@@ -138,7 +141,9 @@ describe('dashboard compose: several segments and last-active delivery', functio
       await boxes.getByLabel('Beta', { exact: true }).check();
       await page.locator('#live-estimate', { hasText: 'Estimate: 55 devices now.' }).waitFor();
       await page.getByLabel('Delivered').selectOption({ label: 'At the hour each device was last active' });
+      if (SHOTS) await page.screenshot({ path: join(SHOTS, 'compose-segments.png'), fullPage: true });
       await page.getByRole('button', { name: 'Review' }).click();
+      if (SHOTS) await page.screenshot({ path: join(SHOTS, 'compose-segments-review.png'), fullPage: true });
       expect(await page.locator('dd[data-field="Audience"]').textContent()).to.equal('Gold or Beta');
       expect(await page.locator('#estimate').textContent()).to.equal('55 devices');
       expect(await page.locator('#when').textContent()).to.equal('At the hour each device was last active, within 24 hours from now');
