@@ -192,7 +192,7 @@ describe('dashboard in a browser', function () {
   it('composes a send: only the chosen target\'s fields, errors next to the field, a live preview, the review with its estimate as the one confirmation, the time in a chosen zone and the iOS fields', async () => {
     await page.goto(`${api.url}/dashboard/compose`);
     // Only the chosen target's fields are shown.
-    const segment = page.locator('select[name="segment"]');
+    const segment = page.locator('fieldset.target-segment');
     const tagKey = page.locator('input[name="tag_key"]');
     const ids = page.locator('textarea[name="ids"]');
     expect([await segment.isVisible(), await tagKey.isVisible(), await ids.isVisible()]).to.deep.equal([true, false, false]);

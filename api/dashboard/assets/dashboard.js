@@ -96,7 +96,7 @@
   // (api/dashboard/form/audience-fields.ts ESTIMATE_INPUTS: the target, its fields, the segments left
   // out, and the platform choice).
   var estimate = document.getElementById('live-estimate');
-  var isTarget = function (name) { return /^(target|segment|tag_key|tag_relation|tag_value|filters|ids|exclude_\d{1,3}|platforms)$/.test(name); };
+  var isTarget = function (name) { return /^(target|segment|segment_\d{1,3}|tag_key|tag_relation|tag_value|filters|ids|exclude_\d{1,3}|platforms)$/.test(name); };
   var timer = null;
   var asked = 0;
   function ask() {

@@ -2,7 +2,7 @@
 // row of this table (its label, its inputs, the REST body it writes); the segments it leaves out;
 // and the send's name. `filters` is typed as JSON in the segment editor's condition language, read
 // by the REST rules themselves (docs/decisions.md "Issue 27 — segments as resources"). Several
-// included segments (OneSignal's other clients) change the segment row alone: a multiple choice.
+// included segments (OneSignal's other clients, issue 38) are the segment row's ticked boxes.
 import { EVERYONE } from '../../../core/formats/built-in-segments.js';
 import { LIMITS } from '../../../core/validation/limits.js';
 import { TAG_RELATIONS } from '../../../core/formats/tags.js';
@@ -18,6 +18,17 @@ const FILTERS_CHARS = 64_000;
 
 const list = (text: string | undefined) => (text ?? '').split(/[\s,]+/).filter(Boolean);
 
+/**
+ * The segments a form includes, in the page's order: its ticked `segment_<i>` boxes, after a
+ * single `segment` (a form written before several could be ticked, or by hand). None is an empty
+ * list, which the REST rule refuses with its sentence.
+ */
+function includedSegments(form: FormValues): string[] {
+  const ticked = Object.entries(form).filter(([k, v]) => /^segment_\d{1,3}$/.test(k) && v)
+    .sort(([a], [b]) => Number(a.slice(8)) - Number(b.slice(8))).map(([, v]) => v);
+  return [...new Set([...(form.segment ? [form.segment] : []), ...ticked])];
+}
+
 interface TargetKind {
   value: string;
   label: string;
@@ -27,9 +38,15 @@ interface TargetKind {
 
 const TARGET_KINDS: TargetKind[] = [
   {
-    value: 'segment', label: 'Segment',
-    render: (form, ctx) => html`<label class="target target-segment">Segment <select name="segment">${ctx.segments.map((s) => html`<option ${(form.segment ?? EVERYONE) === s ? html`selected` : ''}>${s}</option>`)}</select></label>`,
-    toBody: (form, body) => void (body.included_segments = [form.segment ?? '']),
+    value: 'segment', label: 'Segments',
+    render: (form, ctx) => {
+      // A new form (no target chosen yet, or a template's) starts at Everyone; a posted one shows what it named, none included.
+      const chosen = new Set(form.target === undefined && !includedSegments(form).length ? [EVERYONE] : includedSegments(form));
+      return html`<fieldset class="target target-segment"><legend>Segments (any of them: their union, up to ${LIMITS.included_segments})</legend>
+        ${ctx.segments.map((s, i) => html`<label class="check"><input type="checkbox" name="segment_${i}" value="${s}" ${chosen.has(s) ? html`checked` : ''}> ${s}</label>`)}
+      </fieldset>`;
+    },
+    toBody: (form, body) => void (body.included_segments = includedSegments(form)),
   },
   {
     value: 'tag', label: 'Tag',
@@ -58,9 +75,9 @@ const TARGET_KINDS: TargetKind[] = [
 ];
 
 /** The form inputs of the audience (the estimate's question: compose's script and estimate.json). */
-export const AUDIENCE_INPUTS = /^(target|segment|tag_key|tag_relation|tag_value|filters|ids|exclude_\d{1,3})$/;
+export const AUDIENCE_INPUTS = /^(target|segment|segment_\d{1,3}|tag_key|tag_relation|tag_value|filters|ids|exclude_\d{1,3})$/;
 /** The inputs the live estimate reads: the audience's and the platform choice (isIos / isAndroid narrow the count). */
-export const ESTIMATE_INPUTS = /^(target|segment|tag_key|tag_relation|tag_value|filters|ids|exclude_\d{1,3}|platforms)$/;
+export const ESTIMATE_INPUTS = /^(target|segment|segment_\d{1,3}|tag_key|tag_relation|tag_value|filters|ids|exclude_\d{1,3}|platforms)$/;
 
 export const audienceField: FormField = {
   area: 'audience',

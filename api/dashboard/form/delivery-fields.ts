@@ -1,7 +1,8 @@
 // When and how fast a composed send goes out (issue 40 point 4): the time to send in a chosen time
 // zone (empty: now), per-time-zone delivery (each device at that clock time in its own zone:
-// delayed_option "timezone"), and the throttle. Another way to deliver (OneSignal's "last-active")
-// is one more entry of DELIVERY_OPTIONS.
+// delayed_option "timezone"), last-active delivery (each device at the hour of the day it was last
+// active, within 24 hours of the time given or of now: delayed_option "last-active"), and the
+// throttle. The form never writes delivery_time_of_day, which REST refuses with last-active.
 import { parseSendAfter } from '../../../core/time/send-after.js';
 import { zonedInstant } from '../../../core/time/zone-clock.js';
 import { LIMITS } from '../../../core/validation/limits.js';
@@ -13,6 +14,7 @@ import { described, errorsFor, options, type FormField } from './form-field.js';
 export const DELIVERY_OPTIONS = [
   ['', 'At that moment everywhere'],
   ['timezone', "At that clock time on each device, in its own zone"],
+  ['last-active', 'At the hour each device was last active'],
 ] as const;
 
 const LOCAL_TIME = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d)$/;
@@ -46,7 +48,7 @@ export const whenField: FormField = {
       <label>Time zone <select name="send_tz">${TIME_ZONES.map((z) => html`<option ${(form.send_tz ?? 'UTC') === z ? html`selected` : ''}>${z}</option>`)}</select></label>
       <label>Delivered <select name="delayed_option">${options(DELIVERY_OPTIONS, form.delayed_option ?? '')}</select></label>
     </div>
-    <p class="note">In each device's own time zone, a device whose zone is unknown gets it at that time in the zone chosen here.</p>
+    <p class="note">In each device's own time zone, a device whose zone is unknown gets it at that time in the zone chosen here. At the hour each device was last active: within 24 hours of the time given (empty: now); a device never active gets it at the start.</p>
     ${errorsFor('send_after', ctx)}`,
   toBody(form, body) {
     if (form.send_after) body.send_after = sendAfterIn(form.send_after, form.send_tz ?? 'UTC');

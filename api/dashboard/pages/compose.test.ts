@@ -30,6 +30,14 @@ describe('dashboard compose', () => {
     });
   });
 
+  it('sends the ticked segments in the page order (a single segment before them, duplicates once, none an empty list), and last-active without delivery_time_of_day', () => {
+    expect(bodyFromForm({ target: 'segment', segment_12: 'Beta', segment_3: 'Gold' }, app).included_segments).to.deep.equal(['Gold', 'Beta']);
+    expect(bodyFromForm({ target: 'segment', segment: 'Gold', segment_3: 'Gold', segment_4: 'Beta' }, app).included_segments).to.deep.equal(['Gold', 'Beta']);
+    expect(bodyFromForm({ target: 'segment' }, app).included_segments).to.deep.equal([]);
+    const lastActive = bodyFromForm({ target: 'segment', segment_0: 'All', delayed_option: 'last-active', send_after: '2026-11-30T09:00' }, app);
+    expect(lastActive).to.include({ delayed_option: 'last-active', send_after: '2026-11-30T09:00Z' }).and.not.have.property('delivery_time_of_day');
+  });
+
   it('reads the time in the chosen time zone, and leaves an unknown zone for the send_after rule to refuse', () => {
     // The instant, written with the zone's offset there: its clock time is the one typed (per-time-zone delivery reads it).
     expect(bodyFromForm({ target: 'segment', segment: 'All', send_after: '2026-11-30T09:00', send_tz: 'Europe/Paris' }, app).send_after).to.equal('2026-11-30T09:00:00+01:00');

@@ -58,14 +58,16 @@ async function review(deps: ApiDeps, app: AppRecord, form: ComposeForm, now: Dat
   return { body, request, template, estimate, audience: describeTarget(request.target), when: at };
 }
 
-/** When a send goes out, in words: now, a time (UTC, and the zone it was typed in), or a clock time in each device's zone. */
+/** When a send goes out, in words: now, a time (UTC, and the zone it was typed in), a clock time in each device's zone, or each device's last-active hour. */
 function whenOf(request: SendRequest, form: ComposeForm): string {
   const zoned = form.send_tz && form.send_tz !== 'UTC' ? ` (${form.send_after.replace('T', ' ')} ${form.send_tz})` : '';
   if (request.timezoneDelivery) {
     const from = request.sendAfter ? `, from ${when(Math.floor(request.sendAfter.getTime() / 1000))}${zoned}` : '';
     return `${request.timezoneDelivery.timeOfDay} in each device's own time zone${from}`;
   }
-  return request.sendAfter ? `${when(Math.floor(request.sendAfter.getTime() / 1000))}${zoned}` : 'Now';
+  const at = request.sendAfter ? `${when(Math.floor(request.sendAfter.getTime() / 1000))}${zoned}` : undefined;
+  if (request.lastActiveDelivery) return `At the hour each device was last active, within 24 hours ${at ? `from ${at}` : 'from now'}`;
+  return at ?? 'Now';
 }
 
 /** The chooser's templates (the first page, as viewTemplates lists them) and the one the form started from. */
