@@ -207,7 +207,7 @@ describe('delivery: Android through FCM beside iOS through APNs', function () {
     const { app, key: appKey } = await appWith();
     await setCredentials(env.pool, app.id, null);
     const fcmOnly = (await getApp(env.pool, app.id))!;
-    expect(fcmOnly.hasCredentials).to.equal(false);
+    expect(fcmOnly).to.include({ hasApnsCredentials: false, hasFcmCredentials: true });
     const ca = await readFile(fcm.caFile, 'utf8');
     const clients = new ApnsClients(env.pool, { url: apns.url, ca: await readFile(apns.caFile, 'utf8') }, silentLogger());
     // The seam of the fleet-wide token store: here a wrapper that notes which App asked.
