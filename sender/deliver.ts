@@ -55,9 +55,9 @@ export class Delivery {
     const { ios, android } = byPlatform(devices, send.request.platforms);
     // FCM's client when there are Android devices, or iOS ones of an App without APNs credentials
     // (whether it has FCM ones decides between skipping them and stopping the send).
-    const fcm = android.length || (ios.length && !send.app.hasCredentials) ? await this.fcmClient(send) : undefined;
+    const fcm = android.length || (ios.length && !send.app.hasApnsCredentials) ? await this.fcmClient(send) : undefined;
     // FCM only: the iOS devices are skipped like Android ones of an App without FCM credentials.
-    const skipIos = ios.length > 0 && !send.app.hasCredentials && fcm !== undefined && !(fcm instanceof FcmCredentialsUnusableError);
+    const skipIos = ios.length > 0 && !send.app.hasApnsCredentials && fcm !== undefined && !(fcm instanceof FcmCredentialsUnusableError);
     if (android.length && fcm === undefined) log.info({ skipped: android.length }, 'the app has no FCM credentials; its Android devices are skipped');
     if (skipIos) log.info({ skipped: ios.length }, 'the app has no APNs credentials; its iOS devices are skipped');
     const [apple, google] = await Promise.all([

@@ -228,7 +228,7 @@ describe('delivery: Android through FCM beside iOS through APNs', function () {
       expect(fcm.stats().byStatus).to.deep.equal({ 200: 2 });
       expect(wrapped).to.have.length(1);
       // A send narrowed to iOS (isAndroid false): its Android devices are skipped whatever loaded them.
-      const narrowed = { ...ctx, request: { ...request, platforms: ['ios' as const] }, app: { ...fcmOnly, hasCredentials: true } };
+      const narrowed = { ...ctx, request: { ...request, platforms: ['ios' as const] }, app: { ...fcmOnly, hasCredentials: true, hasApnsCredentials: true } };
       await setCredentials(env.pool, app.id, { kind: 'token', keyId: 'KEY0000001', teamId: 'TEAM000001', material: Buffer.from(appKey.privateKeyP8) });
       const iosOnly = await delivery.deliver(narrowed, { planned: 2, credentialsVersion: 1 }, [device(6, 'ios'), device(4, 'android')], { askedApple: false }, silentLogger());
       expect(iosOnly).to.include({ sent: 1, failed: 0, skipped: 1 });
