@@ -71,7 +71,7 @@ describe('kube tier: control plane and CRDs', function () {
   });
 
   it('shows the printer columns of kubectl get apps and sends', async () => {
-    expect(headers(ok(await cp.kubectl(['get', 'apps'])))).to.deep.equal(['NAME', 'BUNDLE', 'READY', 'PAUSED', 'EVENTS', 'AGE']);
+    expect(headers(ok(await cp.kubectl(['get', 'apps'])))).to.deep.equal(['NAME', 'BUNDLE', 'READY', 'FCM', 'PAUSED', 'EVENTS', 'AGE']);
     const apps = ok(await cp.kubectl(['get', 'apps', '--no-headers']));
     expect(apps).to.match(/^demo\s+dev\.herald\.demo\s+false\s+\S+/);
     expect(headers(ok(await cp.kubectl(['get', 'sends']))))
