@@ -75,11 +75,14 @@ describe('the roles behind PgBouncer in transaction mode and an egress proxy (re
     await addDevices(env.pool, appId, 30, { externalIdPrefix: 'u-' });
     const ids = (await env.pool.query('SELECT id FROM subscriptions WHERE app_id = $1 ORDER BY token', [appId])).rows.map((r) => r.id as string);
     const client = apiClient(api.port, key);
+    // A send that never ends says why: the sender's last lines ride along in the failure.
     const final = (id: number) =>
       waitFor(`send ${id} final`, async () => {
         const { status, body } = await client.get(`/api/v1/notifications/${id}`);
         return status === 200 && (body.status === 'approved' || body.status === 'draft') ? body : undefined;
-      }, 60_000);
+      }, 60_000).catch((error: Error) => {
+        throw new Error(`${error.message}\nsender:\n${sender!.output().slice(-4000)}`);
+      });
 
     const now = await client.post('/api/v1/notifications', { app_id: appId, include_subscription_ids: ids.slice(0, 10), contents: { en: 'now' } });
     expect(now.status, JSON.stringify(now.body)).to.equal(200);
