@@ -32,8 +32,18 @@ export function toApnsCredentials(c: StoredCredentials): ApnsCredentials {
   return { kind: 'certificate', pfx: c.material, passphrase: c.passphrase };
 }
 
+/**
+ * How long a client replaced by newer credentials stays open. A chunk claimed under the older
+ * credentials version keeps sending through it, round after round, for as long as the gateway
+ * hold lets it (5 minutes by default): closed at once, every later round of that chunk met
+ * ClientClosed, an outage that never ends (seen in test/controller/pgbouncer-roles.test.ts, where
+ * the App's credentials are stored twice as it is applied).
+ */
+const RETIRE_AFTER_MS = 10 * 60_000;
+
 export class ApnsClients {
   private readonly clients = new Map<string, { version: number; client: ApnsClient }>();
+  private readonly retired = new Set<ApnsClient>();
 
   constructor(
     private readonly pool: Pool,
@@ -58,13 +68,22 @@ export class ApnsClients {
       throw new CredentialsUnusableError((error as Error).message);
     }
     this.clients.set(cacheKey, { version: credentialsVersion, client });
-    if (known) void known.client.close().catch(() => undefined);
+    if (known) this.retire(known.client);
     return client;
   }
 
+  /** Closes a replaced client once the chunks still using it are done (RETIRE_AFTER_MS). */
+  private retire(client: ApnsClient): void {
+    this.retired.add(client);
+    setTimeout(() => {
+      if (this.retired.delete(client)) void client.close().catch(() => undefined);
+    }, RETIRE_AFTER_MS).unref();
+  }
+
   async close(): Promise<void> {
-    const all = [...this.clients.values()];
+    const all = [...[...this.clients.values()].map((c) => c.client), ...this.retired];
     this.clients.clear();
-    await Promise.all(all.map((c) => c.client.close().catch(() => undefined)));
+    this.retired.clear();
+    await Promise.all(all.map((c) => c.close().catch(() => undefined)));
   }
 }
