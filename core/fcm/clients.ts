@@ -36,8 +36,12 @@ interface Known {
   client: FcmClient;
 }
 
+/** How long a replaced client stays open: past the gateway hold a chunk's rounds may last. */
+const RETIRE_AFTER_MS = 10 * 60_000;
+
 export class FcmClients {
   private readonly clients = new Map<string, Known>();
+  private readonly retired = new Set<FcmClient>();
   private readonly refusedApps = new Set<string>();
 
   constructor(
@@ -84,14 +88,22 @@ export class FcmClients {
     await clearFcmRefusal(this.db, appId);
   }
 
+  /**
+   * A replaced client closes once the chunks still sending through it are done (RETIRE_AFTER_MS,
+   * as core/apns/clients.ts): closed at once, their later rounds would meet a closed client.
+   */
   private drop(appId: string, known: Known): void {
     this.clients.delete(appId);
-    void known.client.close().catch(() => undefined);
+    this.retired.add(known.client);
+    setTimeout(() => {
+      if (this.retired.delete(known.client)) void known.client.close().catch(() => undefined);
+    }, RETIRE_AFTER_MS).unref();
   }
 
   async close(): Promise<void> {
-    const all = [...this.clients.values()];
+    const all = [...[...this.clients.values()].map((c) => c.client), ...this.retired];
     this.clients.clear();
-    await Promise.all(all.map((c) => c.client.close().catch(() => undefined)));
+    this.retired.clear();
+    await Promise.all(all.map((c) => c.close().catch(() => undefined)));
   }
 }
