@@ -11,7 +11,7 @@ import { errorBody } from './middleware/errors.js';
 import { outageLog } from '../core/faults/outage-log.js';
 import { authenticate, requireSendScope } from './middleware/authenticate.js';
 import { limitAnonymous } from './middleware/limit-anonymous.js';
-import { jsonBody } from './middleware/json-body.js';
+import { jsonBody, optionalJsonBody } from './middleware/json-body.js';
 import { createNotification } from './routes/notifications.js';
 import { estimateNotificationRoute } from './routes/notification-estimate.js';
 import { cancelNotificationRoute, listNotificationsRoute, readNotificationRoute } from './routes/notification-reports.js';
@@ -23,7 +23,7 @@ import { removePushTypeTokenRoute, setPushTypeTokenRoute } from './routes/push-t
 import { startLiveActivity, updateLiveActivity } from './routes/live-activities.js';
 import { healthz, metricsEndpoint, readyz } from './routes/health.js';
 import { createAliasRoute, createUserRoute, deleteAliasRoute, deleteSubscriptionRoute, deleteUserRoute, getAliasesRoute, getUserRoute, updateUserRoute } from './routes/users.js';
-import { downloadExportRoute, exportSubscriptionsRoute, optionalJsonBody } from './routes/exports.js';
+import { downloadExportRoute, exportSubscriptionsRoute } from './routes/exports.js';
 import { createUserSubscriptionRoute, transferSubscriptionRoute, updateSubscriptionByTokenRoute } from './routes/user-subscriptions.js';
 import { createSegmentRoute, deleteSegmentRoute, getSegmentRoute, getSegmentsRoute, updateSegmentRoute } from './routes/segments.js';
 import { copyTemplateToAppRoute, createTemplateRoute, deleteTemplateRoute, updateTemplateRoute, viewTemplateRoute, viewTemplatesRoute } from './routes/templates.js';
@@ -32,10 +32,10 @@ import { outcomesRoute } from './routes/outcomes.js';
 import { addPlayerRoute, deletePlayerRoute, editPlayerRoute, viewPlayerRoute, viewPlayersRoute } from './routes/players.js';
 import { externalUserTagsRoute, playerReportRoute } from './routes/player-sessions.js';
 import { optionalKey } from './middleware/optional-key.js';
-import { getAppRoute } from './routes/app-view.js';
 import { iosParamsRoute } from './routes/ios-params.js';
 import { clearWords } from './middleware/clear-words.js';
-import { NOT_SERVED, notServedRoute } from './routes/not-served.js';
+import { REST_CALLS } from './calls/index.js';
+import { mountCalls } from './calls/mount.js';
 import { mountDashboard } from './dashboard/routes/mount.js';
 import { openApiDocument } from './openapi/document.js';
 
@@ -122,9 +122,8 @@ export function createApi(deps: ApiDeps): Koa {
   router.delete('/api/v1/apps/:app_id/activities/tokens/start/:activity_type/subscriptions/:subscription_id', removeStartToken(deps));
   router.put('/api/v1/apps/:app_id/subscriptions/:subscription_id/push_tokens/:push_type', jsonBody(), setPushTypeTokenRoute(deps));
   router.delete('/api/v1/apps/:app_id/subscriptions/:subscription_id/push_tokens/:push_type', removePushTypeTokenRoute(deps));
-  router.get('/api/v1/apps/:app_id', ...authenticated, getAppRoute(deps));
-  // The official client's calls Herald does not serve: a sentence saying what to do instead (issue 38).
-  for (const entry of NOT_SERVED) router[entry.method](`/api/v1${entry.path}`, notServedRoute(entry));
+  // Every declared call (api/calls/index.ts): its guards, buckets and checks, one mount.
+  mountCalls(router, REST_CALLS, deps, keys);
   mountDashboard(router, deps, keys);
 
   app.use(requestContext(deps.logger, deps.metrics));

@@ -10,6 +10,7 @@ import type { Middleware } from 'koa';
 import { bodyParser } from '@koa/bodyparser';
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../../core/errors.js';
 import { checkUntrustedJson } from '../../core/validation/untrusted-json.js';
+import { BODY_NOT_OBJECT } from '../../core/validation/checker.js';
 
 /** Deeper than any body of the contract (a send body nests 4 levels). */
 export const MAX_JSON_DEPTH = 32;
@@ -59,10 +60,22 @@ export function jsonBody(): Middleware {
       throw new BadRequestError();
     }
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      throw new BadRequestError('The request body must be a JSON object.');
+      throw new BadRequestError(BODY_NOT_OBJECT);
     }
     // Prototype keys and text PostgreSQL cannot store are a 422 before anything reads the body.
     ctx.request.body = checkUntrustedJson(body);
     await next();
+  };
+}
+
+/** A body the call may leave out (the client sends exportSubscriptions without one when none is given): `{}` then. */
+export function optionalJsonBody(): Middleware {
+  const json = jsonBody();
+  return async function optionalJsonBodyMiddleware(ctx, next) {
+    if ((ctx.get('Content-Length') || '0') === '0' && !ctx.get('Transfer-Encoding')) {
+      ctx.request.body = {};
+      return next();
+    }
+    return json(ctx, next);
   };
 }

@@ -13,34 +13,14 @@ import { estimatePaths } from './estimate-paths.js';
 import { templatePaths } from './template-paths.js';
 import { historyPaths } from './history-paths.js';
 import { playerPaths } from './player-paths.js';
-import { notServedPaths } from './not-served-paths.js';
-import { appViewPaths } from './app-view-paths.js';
+import { mergePaths, pathsOf } from './call-paths.js';
+import { REST_CALLS } from '../calls/index.js';
 import { OWN_TOKEN_PUSH_TYPES } from '../../core/payload/push-types.js';
+import { AUTHENTICATED, IDENTITY, RATE_HEADERS, SDK, header, json, ok, r, ref } from './answers.js';
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: unknown) => ({ 'application/json': { schema } });
-const header = (description: string) => ({ description, schema: { type: 'string' } });
-
-const RATE_HEADERS = {
-  'RateLimit-Limit': { $ref: '#/components/headers/RateLimit-Limit' },
-  'RateLimit-Remaining': { $ref: '#/components/headers/RateLimit-Remaining' },
-  'RateLimit-Reset': { $ref: '#/components/headers/RateLimit-Reset' },
-  'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
-  'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
-  'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
-  'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
-};
-
-const pathParam = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string' } });
-const ok = (description: string, schema: string) => ({ description, headers: RATE_HEADERS, content: json(ref(schema)) });
-const r = (name: string) => ({ $ref: `#/components/responses/${name}` });
-/** The answers every authenticated call can give. */
-const AUTHENTICATED = { '401': r('Unauthorized'), '403': r('Forbidden'), '429': r('TooManyRequests'), '500': r('ServerError'), '503': r('Unavailable') };
-const SDK = { '400': r('BadRequest'), '413': r('TooLarge'), '415': r('UnsupportedMediaType'), '422': r('Invalid'), '429': r('TooManyRequests'), '500': r('ServerError'), '503': r('Unavailable') };
 /** The push type of an install's own-token call: one of the types with a token of their own. */
 const PUSH_TYPE_PARAM = { name: 'push_type', in: 'path', required: true, schema: { type: 'string', enum: [...OWN_TOKEN_PUSH_TYPES] } };
-/** SDK calls of an app with identity verification on (api/routes/identity.ts). */
-const IDENTITY = { description: 'Identity verification is on and external_id_auth_hash is missing or wrong.', content: json(ref('Errors')) };
+const pathParam = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string' } });
 
 const appIdQuery = { name: 'app_id', in: 'query', required: false, description: "The key's app (another app's id finds nothing).", schema: { type: 'string' } };
 const idPath = { name: 'id', in: 'path', required: true, description: 'The send id.', schema: { type: 'string' } };
@@ -57,7 +37,8 @@ export const openApiDocument = {
   servers: [{ url: '/api/v1' }],
   security: [{ restApiKey: [] }],
   tags: [{ name: 'notifications', description: 'Sends and their reports (REST API key).' }, { name: 'sdk', description: 'App-facing calls of the iOS SDK (app id only).' }, { name: 'subscriptions', description: 'Installs of the app, read with its REST API key.' }, { name: 'live activities', description: 'Start, update and end Live Activities (REST API key).' }, { name: 'users', description: "OneSignal's users and aliases (REST API key)." }, { name: 'segments', description: 'Segments: built-in, the App resource\'s (read-only) and the API\'s (REST API key).' }, { name: 'templates', description: "Message templates a send names by template_id (REST API key)." }, { name: 'apps', description: "The key's own app (getApp)." }, { name: 'not served', description: "The official client's calls Herald does not serve, each answered with what to do instead." }, { name: 'players', description: "OneSignal's v1 device calls: views of the installs (REST API key, or the App ID alone as the iOS SDK before 5)." }],
-  paths: {
+  // The declared calls' paths (api/calls/), and those still written here.
+  paths: mergePaths(pathsOf(REST_CALLS), {
     '/notifications': {
       post: {
         operationId: 'createNotification',
@@ -273,11 +254,10 @@ export const openApiDocument = {
     ...templatePaths({ ok, r, json, ref, AUTHENTICATED }),
     ...historyPaths({ ok, r, json, ref, AUTHENTICATED }),
     ...playerPaths({ ok, r, json, ref, AUTHENTICATED }),
-    ...notServedPaths({ ok, r, json, ref, AUTHENTICATED }, appViewPaths({ ok, r, json, ref, AUTHENTICATED })),
     '/openapi.json': {
       get: { operationId: 'getOpenApi', security: [], summary: 'This document.', responses: { '200': { description: 'OpenAPI 3.1', content: json({ type: 'object' }) } } },
     },
-  },
+  }),
   components: {
     securitySchemes: {
       restApiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: '`Key <REST API key>` (also Basic and Bearer).' },

@@ -15,7 +15,7 @@ import { PUSH_TYPE_TOKEN_BODY } from '../routes/push-type-tokens.js';
 import { ESTIMATE_SCHEMAS } from './estimate-paths.js';
 import { TEMPLATE_SCHEMAS } from './template-paths.js';
 import { PLAYER_SCHEMAS } from './player-paths.js';
-import { APP_VIEW_SCHEMAS } from './app-view-paths.js';
+import { APP_VIEW_SCHEMAS } from '../routes/app-view.js';
 import { HISTORY_SCHEMAS } from './history-paths.js';
 
 const STATUS = { type: 'string', enum: SEND_STATUSES };

@@ -3,21 +3,51 @@
 // given as that reads its own app. Another app's id is a 403 saying so: Herald has no key that
 // reads several apps. The counts are a live count of the app's installs: the `estimate` bucket,
 // as an estimate's count.
-import type { Context } from 'koa';
-import { ForbiddenError, NotFoundError } from '../../core/errors.js';
+import { NotFoundError } from '../../core/errors.js';
 import { readAppView } from '../../core/apps/app-view.js';
-import type { ApiDeps } from '../shared/deps.js';
-import { drawBuckets } from './notifications.js';
+import { declare } from '../calls/call.js';
+import { AUTHENTICATED, r } from '../openapi/answers.js';
+import { APP_PARAM } from '../openapi/path-helpers.js';
 
 export const OTHER_APP =
   "getApp reads the key's own app only: Herald has no Organization API key, so call it with that app's REST API key (as the client's organizationApiKey); `herald apps list` shows every app.";
 
-export function getAppRoute(deps: ApiDeps) {
-  return async function getAppHandler(ctx: Context): Promise<void> {
-    if (String(ctx.params.app_id).toLowerCase() !== ctx.state.auth.appId) throw new ForbiddenError(OTHER_APP);
-    await drawBuckets(deps, ctx, { bucket: 'estimate' });
-    const view = await readAppView(deps.pool, ctx.state.auth.appId);
-    if (!view) throw new NotFoundError('No such app.');
-    ctx.body = view;
-  };
-}
+/** The answer's schema, a component of the document (api/openapi/schemas.ts). */
+export const APP_VIEW_SCHEMAS = {
+  AppView: {
+    type: 'object',
+    required: ['id', 'name', 'players', 'messageable_players', 'apns_env', 'created_at', 'updated_at'],
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      name: { type: 'string' },
+      players: { type: 'integer', minimum: 0, description: "The app's installs." },
+      messageable_players: { type: 'integer', minimum: 0, description: 'Its subscribed installs.' },
+      apns_env: { type: 'string', enum: ['production', 'sandbox'] },
+      created_at: { type: 'string', format: 'date-time' },
+      updated_at: { type: 'string', format: 'date-time' },
+    },
+  },
+};
+
+export const getAppCall = declare({
+  operationId: 'getApp',
+  method: 'get',
+  path: '/apps/{app_id}',
+  access: 'key',
+  app: 'path',
+  otherApp: OTHER_APP,
+  bucket: 'estimate',
+  answers: { '200': { description: 'The app.', schema: 'AppView' } },
+  doc: {
+    tags: ['apps'],
+    summary: "The key's own app (any scope; the estimate bucket): another app's id is a 403.",
+    parameters: [APP_PARAM],
+    responses: { '404': r('NotFound'), ...AUTHENTICATED },
+  },
+  handler: (deps) =>
+    async function getAppHandler(ctx): Promise<void> {
+      const view = await readAppView(deps.pool, ctx.state.auth.appId);
+      if (!view) throw new NotFoundError('No such app.');
+      ctx.body = view;
+    },
+});

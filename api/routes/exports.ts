@@ -5,7 +5,7 @@
 // The request needs a key of scope send (the file holds every device token whole) and draws the
 // `export` bucket; the download needs no key (the link is the credential, as OneSignal's file
 // URL), and an unknown or expired link draws the address's `anonymous` bucket as a wrong key does.
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 import { AuthError, HeraldError, NotFoundError, ServiceUnavailableError, ValidationError } from '../../core/errors.js';
 import { getApp } from '../../core/apps/app-store.js';
 import { checkExportRequest } from '../../core/exports/export-schema.js';
@@ -14,7 +14,6 @@ import { segmentKnown, STALL_MS, streamExport } from '../../core/exports/stream-
 import { sendFileName } from '../../core/exports/send-files.js';
 import type { ApiDeps } from '../shared/deps.js';
 import { drawBuckets } from './notifications.js';
-import { jsonBody } from '../middleware/json-body.js';
 
 /** Downloads one api process streams at once: each holds a pool connection for its whole length. */
 export const CONCURRENT_EXPORTS = 2;
@@ -110,17 +109,5 @@ export function downloadExportRoute(deps: ApiDeps) {
     } finally {
       streaming--;
     }
-  };
-}
-
-/** The client sends exportSubscriptions without a body when none is given: that is `{}` here. */
-export function optionalJsonBody(): Middleware {
-  const json = jsonBody();
-  return async function optionalJsonBodyMiddleware(ctx, next) {
-    if ((ctx.get('Content-Length') || '0') === '0' && !ctx.get('Transfer-Encoding')) {
-      ctx.request.body = {};
-      return next();
-    }
-    return json(ctx, next);
   };
 }

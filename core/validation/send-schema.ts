@@ -2,6 +2,7 @@
 // schema (send-body-schema.ts), compiled once at load.
 // Unknown fields are allowed and ignored (DECISIONS "Bodies"). Lengths, formats and relations
 // between fields are stage (b) (send-rules modules), where each gets its own sentence.
+import { BODY_NOT_OBJECT } from './checker.js';
 import { Ajv, type ErrorObject } from 'ajv';
 import type { FieldIssue } from '../errors.js';
 import { LIMITS } from './limits.js';
@@ -12,7 +13,7 @@ const schema = shapeSchema();
 
 export type { SendBody };
 
-export const BODY_NOT_OBJECT = 'The request body must be a JSON object.';
+export { BODY_NOT_OBJECT };
 export const APP_ID_REQUIRED = "app_id is required: the App ID of the key's app.";
 export const CONTENTS_REQUIRED =
   'contents is required: the message text keyed by language code, such as {"en": "Hello"}.';

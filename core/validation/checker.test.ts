@@ -1,0 +1,79 @@
+import { expect } from 'chai';
+import Type from 'typebox';
+import { ValidationError } from '../errors.js';
+import { BODY_NOT_OBJECT, checkValue, checked, fieldPath } from './checker.js';
+
+const Body = Type.Object({
+  name: Type.String({ maxLength: 8 }),
+  count: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
+  filters: Type.Optional(Type.Array(Type.Object({ key: Type.String(), value: Type.Optional(Type.String({ maxLength: 3 })) }), { maxItems: 2 })),
+  kind: Type.Optional(Type.Union([Type.Literal('a'), Type.Literal('b')])),
+});
+
+describe('the one body checker', () => {
+  it('gives the typed value of a body that keeps every rule', () => {
+    const body = checked(Body, { name: 'n', count: 500, filters: [{ key: 'k', value: 'abc' }] });
+    expect(body.name).to.equal('n');
+    expect(body.count).to.equal(500);
+  });
+
+  it('a body failing two rules reports both fields, each by its path in one format', () => {
+    const result = checkValue(Body, { name: 123, filters: [{ key: 'k' }, { key: 'k', value: 'abcd' }] });
+    expect(result.ok).to.equal(false);
+    if (result.ok) return;
+    expect(result.issues).to.deep.equal([
+      { field: 'name', message: 'name must be text.' },
+      { field: 'filters[1].value', message: 'filters[1].value is at most 3 characters.' },
+    ]);
+  });
+
+  it('throws one 422 with every sentence', () => {
+    let thrown: unknown;
+    try {
+      checked(Body, { count: 0 });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).to.be.instanceOf(ValidationError);
+    expect((thrown as ValidationError).status).to.equal(422);
+    expect((thrown as ValidationError).messages).to.deep.equal(['name is required.', 'count is at least 1.']);
+  });
+
+  it('tests the edges of a range: 500 kept, 501 refused; 2 entries kept, 3 refused', () => {
+    expect(checkValue(Body, { name: 'n', count: 501 }).ok).to.equal(false);
+    expect(checkValue(Body, { name: 'n', filters: [{ key: 'a' }, { key: 'b' }] }).ok).to.equal(true);
+    const three = checkValue(Body, { name: 'n', filters: [{ key: 'a' }, { key: 'b' }, { key: 'c' }] });
+    expect(three.ok ? [] : three.issues).to.deep.equal([{ field: 'filters', message: 'filters has at most 2 entries.' }]);
+  });
+
+  it("uses the call's own sentence: exact path, any index, then the top-level field", () => {
+    const sentences = { name: 'name is the display name, text.', 'filters[].value': 'a filter value is 3 characters at most.', kind: 'kind is a or b.' };
+    const result = checkValue(Body, { name: 1, kind: 'c', filters: [{ key: 'k', value: 'long' }] }, sentences);
+    expect(result.ok ? [] : result.issues.map((i) => i.message)).to.deep.equal([
+      'name is the display name, text.',
+      'a filter value is 3 characters at most.',
+      'kind is a or b.',
+    ]);
+  });
+
+  it("says a union's allowed values once, not each branch's", () => {
+    const result = checkValue(Body, { name: 'n', kind: 'c' });
+    expect(result.ok ? [] : result.issues).to.deep.equal([{ field: 'kind', message: 'kind is one of "a", "b".' }]);
+  });
+
+  it('says the body is not an object with the contract sentence', () => {
+    const result = checkValue(Body, [1, 2]);
+    expect(result.ok ? [] : result.issues).to.deep.equal([{ field: '', message: BODY_NOT_OBJECT }]);
+  });
+
+  it('writes paths as a.b[0].c, JSON pointer escapes undone', () => {
+    expect(fieldPath({ instancePath: '/a/b/0/c', keyword: 'type', params: {} })).to.equal('a.b[0].c');
+    expect(fieldPath({ instancePath: '/tags/x~1y', keyword: 'type', params: {} })).to.equal('tags.x/y');
+    expect(fieldPath({ instancePath: '/buttons/2', keyword: 'required', params: { missingProperty: 'id' } })).to.equal('buttons[2].id');
+    expect(fieldPath({ instancePath: '', keyword: 'required', params: { missingProperty: 'contents' } })).to.equal('contents');
+  });
+
+  it('compiles a schema once: the same schema object checks many bodies', () => {
+    for (let i = 0; i < 1000; i++) expect(checkValue(Body, { name: String(i % 10) }).ok).to.equal(true);
+  });
+});
