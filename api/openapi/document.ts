@@ -8,9 +8,7 @@ import { SEND_KINDS, SEND_SOURCES } from '../../core/formats/send-source.js';
 import { IDEMPOTENCY_KEY_SCHEMA } from '../../core/formats/idempotency-key.js';
 import { userPaths } from './user-paths.js';
 import { exportPaths } from './export-paths.js';
-import { segmentPaths } from './segment-paths.js';
 import { estimatePaths } from './estimate-paths.js';
-import { templatePaths } from './template-paths.js';
 import { historyPaths } from './history-paths.js';
 import { playerPaths } from './player-paths.js';
 import { mergePaths, pathsOf } from './call-paths.js';
@@ -250,8 +248,6 @@ export const openApiDocument = {
     },
     ...userPaths({ ok, r, json, ref, AUTHENTICATED }),
     ...exportPaths({ ok, r, json, ref, AUTHENTICATED }),
-    ...segmentPaths({ ok, r, json, ref, AUTHENTICATED }),
-    ...templatePaths({ ok, r, json, ref, AUTHENTICATED }),
     ...historyPaths({ ok, r, json, ref, AUTHENTICATED }),
     ...playerPaths({ ok, r, json, ref, AUTHENTICATED }),
     '/openapi.json': {
