@@ -25,8 +25,6 @@ import { healthz, metricsEndpoint, readyz } from './routes/health.js';
 import { createAliasRoute, createUserRoute, deleteAliasRoute, deleteSubscriptionRoute, deleteUserRoute, getAliasesRoute, getUserRoute, updateUserRoute } from './routes/users.js';
 import { downloadExportRoute, exportSubscriptionsRoute } from './routes/exports.js';
 import { createUserSubscriptionRoute, transferSubscriptionRoute, updateSubscriptionByTokenRoute } from './routes/user-subscriptions.js';
-import { createSegmentRoute, deleteSegmentRoute, getSegmentRoute, getSegmentsRoute, updateSegmentRoute } from './routes/segments.js';
-import { copyTemplateToAppRoute, createTemplateRoute, deleteTemplateRoute, updateTemplateRoute, viewTemplateRoute, viewTemplatesRoute } from './routes/templates.js';
 import { exportEventsRoute, notificationHistoryRoute } from './routes/notification-history.js';
 import { outcomesRoute } from './routes/outcomes.js';
 import { addPlayerRoute, deletePlayerRoute, editPlayerRoute, viewPlayerRoute, viewPlayersRoute } from './routes/players.js';
@@ -93,22 +91,6 @@ export function createApi(deps: ApiDeps): Koa {
   router.get('/api/v1/apps/:app_id/ios_params.js', iosParamsRoute(deps));
   router.post('/api/v1/players/csv_export', ...sending, optionalJsonBody(), exportSubscriptionsRoute(deps));
   router.get('/api/v1/exports/:file', downloadExportRoute(deps));
-
-  const segment = '/api/v1/apps/:app_id/segments/:segment_id';
-  router.post('/api/v1/apps/:app_id/segments', ...sending, jsonBody(), createSegmentRoute(deps));
-  router.get('/api/v1/apps/:app_id/segments', ...authenticated, getSegmentsRoute(deps));
-  router.get(segment, ...authenticated, getSegmentRoute(deps));
-  router.patch(segment, ...sending, jsonBody(), updateSegmentRoute(deps));
-  router.delete(segment, ...sending, deleteSegmentRoute(deps));
-
-  const template = '/api/v1/templates/:template_id';
-  router.post('/api/v1/templates', ...sending, jsonBody(), createTemplateRoute(deps));
-  router.get('/api/v1/templates', ...authenticated, viewTemplatesRoute(deps));
-  router.get(template, ...authenticated, viewTemplateRoute(deps));
-  router.patch(template, ...sending, jsonBody(), updateTemplateRoute(deps));
-  router.delete(template, ...sending, deleteTemplateRoute(deps));
-  // The client sends an organisation key here, which Herald has none of: refused before any key check.
-  router.post(`${template}/copy_to_app`, limitAnonymous(deps.rateLimiter), copyTemplateToAppRoute());
 
   router.post('/api/v1/apps/:app_id/subscriptions', jsonBody(), createSubscription(deps));
   router.patch('/api/v1/apps/:app_id/subscriptions/:id', jsonBody(), updateSubscription(deps));

@@ -15,6 +15,7 @@ import { jsonBody, optionalJsonBody } from '../middleware/json-body.js';
 import type { KeyCache } from '../shared/key-cache.js';
 import type { ApiDeps } from '../shared/deps.js';
 import type { Access, AppSource, BucketOf, Call } from './call.js';
+import { queryValues } from './query-values.js';
 
 /** The router's path of a documented one: `/apps/{app_id}` → `/api/v1/apps/:app_id`. */
 export function routerPath(path: string): string {
@@ -79,7 +80,7 @@ function run(call: Call, deps: ApiDeps): Middleware {
       await drawSdk(deps, ctx);
     }
     const body = call.body && !call.bodyUnchecked ? checked(call.body, ctx.request.body, call.sentences) : ctx.request.body;
-    const query = call.query ? checked(call.query, { ...ctx.query }, call.querySentences) : undefined;
+    const query = call.query ? checked(call.query, queryValues(call.query, ctx.query), call.querySentences) : undefined;
     await handle(ctx, { body, query });
   };
 }

@@ -1,22 +1,20 @@
 // The OpenAPI 3.1 document of Herald's REST interface, served at GET /api/v1/openapi.json. Linted
 // in `make test` (test/dashboard/openapi.test.ts) and checked against real answers: the api test
 // suites' client validates every answer it gets against it (test/support/openapi-check.ts).
-import { schemas } from './schemas.js';
+import { COMPONENTS, INFO, TAGS } from './components.js';
 import { LIST_STATUSES } from '../../core/send/list-query.js';
 import { MAX_TIME_OFFSET_LENGTH } from '../../core/send/time-offset.js';
 import { SEND_KINDS, SEND_SOURCES } from '../../core/formats/send-source.js';
 import { IDEMPOTENCY_KEY_SCHEMA } from '../../core/formats/idempotency-key.js';
 import { userPaths } from './user-paths.js';
 import { exportPaths } from './export-paths.js';
-import { segmentPaths } from './segment-paths.js';
 import { estimatePaths } from './estimate-paths.js';
-import { templatePaths } from './template-paths.js';
 import { historyPaths } from './history-paths.js';
 import { playerPaths } from './player-paths.js';
 import { mergePaths, pathsOf } from './call-paths.js';
 import { REST_CALLS } from '../calls/index.js';
 import { OWN_TOKEN_PUSH_TYPES } from '../../core/payload/push-types.js';
-import { AUTHENTICATED, IDENTITY, RATE_HEADERS, SDK, header, json, ok, r, ref } from './answers.js';
+import { AUTHENTICATED, IDENTITY, SDK, json, ok, r, ref } from './answers.js';
 
 /** The push type of an install's own-token call: one of the types with a token of their own. */
 const PUSH_TYPE_PARAM = { name: 'push_type', in: 'path', required: true, schema: { type: 'string', enum: [...OWN_TOKEN_PUSH_TYPES] } };
@@ -28,15 +26,10 @@ const query = (name: string, description: string, schema: unknown) => ({ name, i
 
 export const openApiDocument = {
   openapi: '3.1.0',
-  info: {
-    title: 'Herald REST API',
-    version: '1',
-    description: 'Push notifications for iOS apps, compatible with OneSignal\'s REST calls: existing clients work with their base server set to /api/v1.',
-    license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
-  },
+  info: INFO,
   servers: [{ url: '/api/v1' }],
   security: [{ restApiKey: [] }],
-  tags: [{ name: 'notifications', description: 'Sends and their reports (REST API key).' }, { name: 'sdk', description: 'App-facing calls of the iOS SDK (app id only).' }, { name: 'subscriptions', description: 'Installs of the app, read with its REST API key.' }, { name: 'live activities', description: 'Start, update and end Live Activities (REST API key).' }, { name: 'users', description: "OneSignal's users and aliases (REST API key)." }, { name: 'segments', description: 'Segments: built-in, the App resource\'s (read-only) and the API\'s (REST API key).' }, { name: 'templates', description: "Message templates a send names by template_id (REST API key)." }, { name: 'apps', description: "The key's own app (getApp)." }, { name: 'not served', description: "The official client's calls Herald does not serve, each answered with what to do instead." }, { name: 'players', description: "OneSignal's v1 device calls: views of the installs (REST API key, or the App ID alone as the iOS SDK before 5)." }],
+  tags: TAGS,
   // The declared calls' paths (api/calls/), and those still written here.
   paths: mergePaths(pathsOf(REST_CALLS), {
     '/notifications': {
@@ -250,46 +243,11 @@ export const openApiDocument = {
     },
     ...userPaths({ ok, r, json, ref, AUTHENTICATED }),
     ...exportPaths({ ok, r, json, ref, AUTHENTICATED }),
-    ...segmentPaths({ ok, r, json, ref, AUTHENTICATED }),
-    ...templatePaths({ ok, r, json, ref, AUTHENTICATED }),
     ...historyPaths({ ok, r, json, ref, AUTHENTICATED }),
     ...playerPaths({ ok, r, json, ref, AUTHENTICATED }),
     '/openapi.json': {
       get: { operationId: 'getOpenApi', security: [], summary: 'This document.', responses: { '200': { description: 'OpenAPI 3.1', content: json({ type: 'object' }) } } },
     },
   }),
-  components: {
-    securitySchemes: {
-      restApiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: '`Key <REST API key>` (also Basic and Bearer).' },
-    },
-    headers: {
-      'RateLimit-Limit': header('Burst size of the bucket closest to empty.'),
-      'RateLimit-Remaining': header('Tokens left in it.'),
-      'RateLimit-Reset': header('Seconds until it is full.'),
-      'RateLimit-Policy': header('One entry per bucket drawn.'),
-      'X-RateLimit-Limit': header('As RateLimit-Limit.'),
-      'X-RateLimit-Remaining': header('As RateLimit-Remaining.'),
-      'X-RateLimit-Reset': header('Unix time when it is full (on a 429: now + Retry-After).'),
-      'Retry-After': header('Seconds to wait.'),
-    },
-    responses: {
-      BadRequest: { description: 'Malformed JSON, or a bad query parameter (named in the sentence).', content: json(ref('Errors')) },
-      Unauthorized: { description: 'Missing, malformed, unknown or revoked key.', headers: { 'WWW-Authenticate': header('Key') }, content: json(ref('Errors')) },
-      Forbidden: { description: 'Key used from outside its allow-list, app_id of another app, or a read key on a change.', content: json(ref('Errors')) },
-      PaymentRequired: { description: "The app's invoice is overdue; nothing recorded.", content: json(ref('Errors')) },
-      NotFound: { description: "Unknown id, another app's id, or an in-app card.", content: json(ref('Errors')) },
-      Conflict: { description: 'An idempotent repeat still running, or a cancel of a finished send.', content: json(ref('Errors')) },
-      TooLarge: { description: 'Body over 1 MB.', content: json(ref('Errors')) },
-      UnsupportedMediaType: { description: 'Body not application/json.', content: json(ref('Errors')) },
-      Invalid: { description: 'Rules broken: one sentence each.', content: json(ref('Errors')) },
-      TooManyRequests: {
-        description: 'A rate bucket is empty.',
-        headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' }, ...RATE_HEADERS },
-        content: json(ref('RateLimited')),
-      },
-      ServerError: { description: 'Unexpected failure; the sentence names the request id.', content: json(ref('Errors')) },
-      Unavailable: { description: 'A server Herald needs is down; retry.', content: json(ref('Errors')) },
-    },
-    schemas,
-  },
+  components: COMPONENTS,
 };

@@ -56,6 +56,19 @@ describe('the one body checker', () => {
     ]);
   });
 
+  it("uses a sentence for the broken keyword before the field's own, and `*:keyword` for any field, naming it", () => {
+    const Strict = Type.Object({ name: Type.String({ minLength: 1, maxLength: 8 }) }, { additionalProperties: false });
+    const sentences = { 'name:maxLength': 'name is longer than 8 characters.', name: 'name is text.', '*:additionalProperties': (field: string) => `${field} is not kept here.` };
+    const said = (body: unknown) => {
+      const result = checkValue(Strict, body, sentences);
+      return result.ok ? [] : result.issues.map((i) => i.message);
+    };
+    expect(said({ name: 'n'.repeat(9) })).to.deep.equal(['name is longer than 8 characters.']);
+    expect(said({ name: '' })).to.deep.equal(['name is text.']);
+    expect(said({ name: 'n', colour: 'red' })).to.deep.equal(['colour is not kept here.']);
+    expect(said({})).to.deep.equal(['name is text.']);
+  });
+
   it("says a union's allowed values once, not each branch's", () => {
     const result = checkValue(Body, { name: 'n', kind: 'c' });
     expect(result.ok ? [] : result.issues).to.deep.equal([{ field: 'kind', message: 'kind is one of "a", "b".' }]);

@@ -7,13 +7,20 @@
 // A call's sentences are a table `path pattern → sentence`: `filters[].value` matches every
 // index, and a top-level name (`contents`) matches anything under it. The first pattern that
 // matches wins: the exact path, then the path with its indexes as `[]`, then its top-level field.
+// A pattern may name the broken keyword (`name:maxLength`): it is tried before the plain one, so a
+// field can say one sentence when too long and another when missing; `*:keyword` speaks for every
+// field (an unknown field's name is not known beforehand). A sentence may be a function of the
+// field's path (`(field) => \`${field} is not a field of a segment.\``).
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Static, TSchema } from 'typebox';
 import { ValidationError, type FieldIssue } from '../errors.js';
 import { isUuid } from '../formats/uuid.js';
 
-/** Sentences of one schema: path pattern → sentence (see the header). */
-export type Sentences = Readonly<Record<string, string>>;
+/** One field's sentence, or how to say it naming the field. */
+export type Sentence = string | ((field: string) => string);
+
+/** Sentences of one schema: path pattern (`path` or `path:keyword`) → sentence (see the header). */
+export type Sentences = Readonly<Record<string, Sentence>>;
 
 export const BODY_NOT_OBJECT = 'The request body must be a JSON object.';
 
@@ -99,14 +106,16 @@ function defaultSentence(path: string, error: ErrorObject): string {
   }
 }
 
-/** The call's sentence for `path`, if its table has one (exact, indexes as `[]`, top-level field). */
-function ownSentence(path: string, sentences: Sentences): string | undefined {
-  const exact = sentences[path];
-  if (exact !== undefined) return exact;
+/** The call's sentence for `path` broken by `keyword`, if its table has one (see the header). */
+function ownSentence(path: string, keyword: string, sentences: Sentences): string | undefined {
   const anyIndex = path.replace(/\[\d+\]/g, '[]');
-  if (sentences[anyIndex] !== undefined) return sentences[anyIndex];
   const top = /^[^.[]*/.exec(path)?.[0] ?? path;
-  return sentences[top];
+  for (const pattern of [path, anyIndex, top]) {
+    const sentence = sentences[`${pattern}:${keyword}`] ?? sentences[pattern];
+    if (sentence !== undefined) return typeof sentence === 'function' ? sentence(path) : sentence;
+  }
+  const anyField = sentences[`*:${keyword}`];
+  return typeof anyField === 'function' ? anyField(path) : anyField;
 }
 
 const UNIONS = new Set(['anyOf', 'oneOf']);
@@ -129,7 +138,7 @@ export function issuesOf(errors: readonly ErrorObject[] | null | undefined, sent
     if (!UNIONS.has(error.keyword) && unions.some((union) => within(field, union))) continue;
     if (seen.has(field)) continue;
     seen.add(field);
-    issues.push({ field, message: ownSentence(field, sentences) ?? defaultSentence(field, error) });
+    issues.push({ field, message: ownSentence(field, error.keyword, sentences) ?? defaultSentence(field, error) });
   }
   return issues;
 }
