@@ -8,13 +8,12 @@
 import type { Context } from 'koa';
 import { HeraldError, NotFoundError, ServiceUnavailableError, ValidationError } from '../../core/errors.js';
 import { getApp } from '../../core/apps/app-store.js';
-import { checkExportRequest, EXPORT_REQUEST_SCHEMA } from '../../core/exports/export-schema.js';
+import { EXPORT_REQUEST_SCHEMA, EXPORT_SENTENCES, ExportRequestBody } from '../../core/exports/export-schema.js';
 import { createLink, LINK_TTL_MS, peekLink, takeLink } from '../../core/exports/export-links.js';
 import { segmentKnown, STALL_MS, streamExport } from '../../core/exports/stream-export.js';
 import { sendFileName } from '../../core/exports/send-files.js';
 import type { ApiDeps } from '../shared/deps.js';
 import { declare } from '../calls/call.js';
-import { componentBody } from '../calls/unchecked-body.js';
 import { CHANGING, json, r, ref } from '../openapi/answers.js';
 
 /** The body and the answer, components of the document (api/openapi/schemas.ts). */
@@ -51,30 +50,28 @@ export const exportSubscriptionsCall = declare({
   app: 'query',
   appRequired: true,
   bucket: 'export',
-  body: componentBody('ExportRequest'),
+  body: ExportRequestBody,
+  sentences: EXPORT_SENTENCES,
   bodyOptional: true,
-  // Checked by its own schema (core/exports/export-schema.ts), after the draw as the mount checks.
-  bodyUnchecked: true,
   answers: { '200': { description: 'The link: the file is made when it is fetched.', schema: 'ExportLink' } },
   doc: {
     tags: ['subscriptions'],
     summary: "A one-time link to the gzip CSV of the app's installs (needs a key of scope send; the export bucket).",
     parameters: [{ name: 'app_id', in: 'query', required: true, description: "The key's app (another app's id: 403).", schema: { type: 'string' } }],
+    requestBody: { required: false, content: json(ref('ExportRequest')) },
     responses: CHANGING,
   },
   handler: (deps) => {
     const now = deps.now ?? (() => new Date());
     return async function exportSubscriptionsHandler(ctx, { body }): Promise<void> {
       const appId: string = ctx.state.auth.appId;
-      const request: unknown = body;
-      checkExportRequest(request);
-      if (request.segment_name !== undefined) {
+      if (body.segment_name !== undefined) {
         const app = await getApp(deps.pool, appId);
-        if (!app || !segmentKnown(app, request.segment_name)) {
-          throw new ValidationError({ field: 'segment_name', message: `segment_name: the app has no segment ${request.segment_name}.` });
+        if (!app || !segmentKnown(app, body.segment_name)) {
+          throw new ValidationError({ field: 'segment_name', message: `segment_name: the app has no segment ${body.segment_name}.` });
         }
       }
-      const { token } = await createLink(deps.pool, appId, { kind: 'subscriptions', request }, now());
+      const { token } = await createLink(deps.pool, appId, { kind: 'subscriptions', request: body }, now());
       ctx.body = { csv_file_url: linkUrl(ctx, deps, token) };
     };
   },

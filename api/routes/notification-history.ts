@@ -9,11 +9,10 @@
 import type { Context } from 'koa';
 import { HeraldError, NotFoundError } from '../../core/errors.js';
 import { createLink, LINK_TTL_MS, type LinkRequest } from '../../core/exports/export-links.js';
-import { checkHistoryRequest, HISTORY_REQUEST_SCHEMA } from '../../core/exports/history-schema.js';
+import { HISTORY_REQUEST_SCHEMA, HISTORY_SENTENCES, HistoryRequestBody } from '../../core/exports/history-schema.js';
 import { sendOfApp } from '../../core/exports/send-files.js';
 import type { ApiDeps } from '../shared/deps.js';
 import { declare } from '../calls/call.js';
-import { componentBody } from '../calls/unchecked-body.js';
 import { AUTHENTICATED, CHANGING, json, r, ref } from '../openapi/answers.js';
 import { pathParam } from '../openapi/path-helpers.js';
 import { linkUrl } from './exports.js';
@@ -65,19 +64,18 @@ export const notificationHistoryCall = declare({
   access: 'send-key',
   app: 'body',
   bucket: 'export',
-  body: componentBody('HistoryRequest'),
-  // Checked by its own schema (core/exports/history-schema.ts) after the draw, as the mount checks.
-  bodyUnchecked: true,
+  body: HistoryRequestBody,
+  sentences: HISTORY_SENTENCES,
   answers: { '200': { description: 'The link: the file is made when it is fetched.', schema: 'HistoryLink' } },
   doc: {
     tags: ['notifications'],
     summary: 'A one-time link to the installs a send was sent to, or that clicked it (a key of scope send; the export bucket).',
     parameters: [SEND_PARAM],
+    requestBody: { required: true, content: json(ref('HistoryRequest')) },
     responses: { '404': r('NotFound'), '410': GONE, ...CHANGING },
   },
   handler: (deps) =>
     async function notificationHistoryHandler(ctx, { body }): Promise<void> {
-      checkHistoryRequest(body);
       const url = await sendFileLink(deps, ctx, body.events === 'sent' ? 'history_sent' : 'history_clicked');
       ctx.body = { success: true, destination_url: url };
     },

@@ -6,14 +6,20 @@
 //
 // A call's sentences are a table `path pattern → sentence`: `filters[].value` matches every
 // index, and a top-level name (`contents`) matches anything under it. The first pattern that
-// matches wins: the exact path, then the path with its indexes as `[]`, then its top-level field.
+// matches wins: the exact path, then the path with its indexes as `[]`, then its top-level field,
+// then `*` (any field the table does not name: a field the call does not take). A sentence may be
+// worded from the broken rule (a function of Ajv's error: its keyword, the value given), where the
+// call's sentence names what was sent; it answers undefined to leave the default.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Static, TSchema } from 'typebox';
 import { ValidationError, type FieldIssue } from '../errors.js';
 import { isUuid } from '../formats/uuid.js';
 
+/** One field's sentence: fixed, or worded from the broken rule (undefined: the default). */
+export type Sentence = string | ((error: ErrorObject, path: string) => string | undefined);
+
 /** Sentences of one schema: path pattern → sentence (see the header). */
-export type Sentences = Readonly<Record<string, string>>;
+export type Sentences = Readonly<Record<string, Sentence>>;
 
 export const BODY_NOT_OBJECT = 'The request body must be a JSON object.';
 
@@ -99,14 +105,11 @@ function defaultSentence(path: string, error: ErrorObject): string {
   }
 }
 
-/** The call's sentence for `path`, if its table has one (exact, indexes as `[]`, top-level field). */
-function ownSentence(path: string, sentences: Sentences): string | undefined {
-  const exact = sentences[path];
-  if (exact !== undefined) return exact;
-  const anyIndex = path.replace(/\[\d+\]/g, '[]');
-  if (sentences[anyIndex] !== undefined) return sentences[anyIndex];
+/** The call's sentence for `path`, if its table has one (exact, indexes as `[]`, top-level field, `*`). */
+function ownSentence(path: string, error: ErrorObject, sentences: Sentences): string | undefined {
   const top = /^[^.[]*/.exec(path)?.[0] ?? path;
-  return sentences[top];
+  const sentence = [path, path.replace(/\[\d+\]/g, '[]'), top, '*'].map((pattern) => sentences[pattern]).find((s) => s !== undefined);
+  return typeof sentence === 'function' ? sentence(error, path) : sentence;
 }
 
 const UNIONS = new Set(['anyOf', 'oneOf']);
@@ -129,7 +132,7 @@ export function issuesOf(errors: readonly ErrorObject[] | null | undefined, sent
     if (!UNIONS.has(error.keyword) && unions.some((union) => within(field, union))) continue;
     if (seen.has(field)) continue;
     seen.add(field);
-    issues.push({ field, message: ownSentence(field, sentences) ?? defaultSentence(field, error) });
+    issues.push({ field, message: ownSentence(field, error, sentences) ?? defaultSentence(field, error) });
   }
   return issues;
 }
