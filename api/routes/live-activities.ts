@@ -15,7 +15,7 @@ import { validateLiveActivityRequest } from '../../core/validation/validate-live
 import type { ApiDeps } from '../shared/deps.js';
 import type { PreparedBroadcast } from '../live-activities/broadcast.js';
 import { declare } from '../calls/call.js';
-import { componentBody } from '../calls/unchecked-body.js';
+import { componentBody, type JsonObject } from '../calls/unchecked-body.js';
 import { ACCEPT_REFUSALS, IDEMPOTENCY_KEY_PARAM, classifySend, routeAccept } from './notifications.js';
 
 /** POST /api/v1/apps/{app_id}/activities/activity/{activity_type}: push-to-start to an audience named as in sends. */
@@ -62,7 +62,7 @@ export const updateLiveActivityCall = declare({
 
 function startLiveActivity(deps: ApiDeps) {
   const accept = routeAccept(deps);
-  return async function startLiveActivityHandler(ctx: Context, { body }: { body: Record<string, unknown> }): Promise<void> {
+  return async function startLiveActivityHandler(ctx: Context, { body }: { body: JsonObject }): Promise<void> {
     const activityType = String(ctx.params.activity_type);
     const created = await accept(ctx, {
       body,
@@ -78,7 +78,7 @@ function startLiveActivity(deps: ApiDeps) {
 
 function updateLiveActivity(deps: ApiDeps) {
   const accept = routeAccept(deps);
-  return async function updateLiveActivityHandler(ctx: Context, { body }: { body: Record<string, unknown> }): Promise<void> {
+  return async function updateLiveActivityHandler(ctx: Context, { body }: { body: JsonObject }): Promise<void> {
     const activityId = String(ctx.params.activity_id);
     // The fast lane (docs/live-activities.md "Speed"): the channel is looked up beside the count
     // of the tokens, and the broadcast leaves once the update is sure to be accepted, while its
