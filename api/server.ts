@@ -11,22 +11,15 @@ import { errorBody } from './middleware/errors.js';
 import { outageLog } from '../core/faults/outage-log.js';
 import { authenticate, requireSendScope } from './middleware/authenticate.js';
 import { limitAnonymous } from './middleware/limit-anonymous.js';
-import { jsonBody, optionalJsonBody } from './middleware/json-body.js';
-import { createNotification } from './routes/notifications.js';
-import { estimateNotificationRoute } from './routes/notification-estimate.js';
-import { cancelNotificationRoute, listNotificationsRoute, readNotificationRoute } from './routes/notification-reports.js';
+import { jsonBody } from './middleware/json-body.js';
 import { createSubscription, reportOpen, updateSubscription } from './routes/subscriptions.js';
 import { readSubscriptionRoute } from './routes/subscription-read.js';
 import { removeStartToken, removeUpdateToken, setStartToken, setUpdateToken } from './routes/live-activity-tokens.js';
 import { readActivityChannel } from './routes/live-activity-channel.js';
 import { removePushTypeTokenRoute, setPushTypeTokenRoute } from './routes/push-type-tokens.js';
-import { startLiveActivity, updateLiveActivity } from './routes/live-activities.js';
 import { healthz, metricsEndpoint, readyz } from './routes/health.js';
 import { createAliasRoute, createUserRoute, deleteAliasRoute, deleteSubscriptionRoute, deleteUserRoute, getAliasesRoute, getUserRoute, updateUserRoute } from './routes/users.js';
-import { downloadExportRoute, exportSubscriptionsRoute } from './routes/exports.js';
 import { createUserSubscriptionRoute, transferSubscriptionRoute, updateSubscriptionByTokenRoute } from './routes/user-subscriptions.js';
-import { exportEventsRoute, notificationHistoryRoute } from './routes/notification-history.js';
-import { outcomesRoute } from './routes/outcomes.js';
 import { addPlayerRoute, deletePlayerRoute, editPlayerRoute, viewPlayerRoute, viewPlayersRoute } from './routes/players.js';
 import { externalUserTagsRoute, playerReportRoute } from './routes/player-sessions.js';
 import { optionalKey } from './middleware/optional-key.js';
@@ -35,7 +28,6 @@ import { clearWords } from './middleware/clear-words.js';
 import { REST_CALLS } from './calls/index.js';
 import { mountCalls } from './calls/mount.js';
 import { mountDashboard } from './dashboard/routes/mount.js';
-import { openApiDocument } from './openapi/document.js';
 
 export function createApi(deps: ApiDeps): Koa {
   const app = new Koa({ proxy: false });
@@ -47,21 +39,7 @@ export function createApi(deps: ApiDeps): Koa {
   router.get('/readyz', readyz(deps));
   router.get('/metrics', metricsEndpoint(deps));
 
-  router.get('/api/v1/openapi.json', (ctx) => {
-    ctx.body = openApiDocument;
-  });
   const sending = [...authenticated, requireSendScope()];
-  router.post('/api/v1/notifications', ...sending, jsonBody(), createNotification(deps));
-  router.get('/api/v1/notifications', ...authenticated, listNotificationsRoute(deps));
-  // Before /notifications/:id: that path would otherwise match count-unsaved and answer 405.
-  router.post('/api/v1/notifications/count-unsaved', ...authenticated, jsonBody(), estimateNotificationRoute(deps));
-  router.get('/api/v1/notifications/:id', ...authenticated, readNotificationRoute(deps));
-  router.delete('/api/v1/notifications/:id', ...sending, cancelNotificationRoute(deps));
-  router.post('/api/v1/notifications/:id/history', ...sending, jsonBody(), notificationHistoryRoute(deps));
-  router.post('/api/v1/notifications/:id/export_events', ...sending, exportEventsRoute(deps));
-  router.get('/api/v1/apps/:app_id/outcomes', ...authenticated, outcomesRoute(deps));
-  router.post('/api/v1/apps/:app_id/activities/activity/:activity_type', ...sending, jsonBody(), startLiveActivity(deps));
-  router.post('/api/v1/apps/:app_id/live_activities/:activity_id/notifications', ...sending, jsonBody(), updateLiveActivity(deps));
 
   const user = '/api/v1/apps/:app_id/users/by/:alias_label/:alias_id';
   router.post('/api/v1/apps/:app_id/users', ...sending, jsonBody(), createUserRoute(deps));
@@ -89,8 +67,6 @@ export function createApi(deps: ApiDeps): Koa {
   router.post('/api/v1/players/:id/on_focus', keyOrApp, jsonBody(), playerReportRoute(deps, 'on_focus'));
   router.put('/api/v1/apps/:app_id/users/:external_user_id', ...sending, jsonBody(), externalUserTagsRoute(deps));
   router.get('/api/v1/apps/:app_id/ios_params.js', iosParamsRoute(deps));
-  router.post('/api/v1/players/csv_export', ...sending, optionalJsonBody(), exportSubscriptionsRoute(deps));
-  router.get('/api/v1/exports/:file', downloadExportRoute(deps));
 
   router.post('/api/v1/apps/:app_id/subscriptions', jsonBody(), createSubscription(deps));
   router.patch('/api/v1/apps/:app_id/subscriptions/:id', jsonBody(), updateSubscription(deps));

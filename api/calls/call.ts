@@ -28,8 +28,8 @@ export type Access = 'public' | 'key' | 'send-key' | 'app' | 'key-or-app';
  */
 export type AppSource = 'path' | 'query' | 'body' | 'none';
 
-/** The class bucket a keyed call draws, or how to tell it from the request (a send's body). */
-export type BucketOf = ClassBucket | ((ctx: Context) => Pick<RateDraw, 'bucket' | 'audience'>);
+/** The class bucket a keyed call draws, or how to tell it from the request (a send's body, `{}` when none). */
+export type BucketOf = ClassBucket | ((ctx: Context, body: Readonly<Record<string, unknown>>) => Pick<RateDraw, 'bucket' | 'audience'>);
 
 /** One documented answer: its description and the schema of its body (a component's name or a schema). */
 export interface Answer {
@@ -58,6 +58,8 @@ export interface CallDoc {
   /** Answers as OpenAPI response objects or references, by status: refusals and the like. */
   responses?: Record<string, unknown>;
   security?: unknown[];
+  /** The HEAD operation the router answers beside a GET (koa-router serves both), if documented. */
+  head?: unknown;
 }
 
 export interface Call<B extends TSchema | undefined = TSchema | undefined, Q extends TSchema | undefined = TSchema | undefined> {
@@ -69,6 +71,8 @@ export interface Call<B extends TSchema | undefined = TSchema | undefined, Q ext
   app?: AppSource;
   /** The 403's sentence when the named app is another (default: the key's `wrong_app` refusal). */
   otherApp?: string;
+  /** The call must name its app (a `query` app_id the client always sends): naming none is the same 403. */
+  appRequired?: boolean;
   bucket?: BucketOf;
   /** The body's schema (its value is checked after the buckets, before the handler). */
   body?: B;

@@ -26,21 +26,25 @@ export function routerPath(path: string): string {
 function namedApp(ctx: Context, source: AppSource): unknown {
   if (source === 'path') return String(ctx.params.app_id).toLowerCase();
   if (source === 'query') return ctx.query.app_id;
-  if (source === 'body') return (ctx.request.body as { app_id?: unknown } | undefined)?.app_id ?? undefined;
+  // A body's app_id that is not text names no app: the body's rules say what is wrong with it.
+  if (source === 'body') {
+    const named = (ctx.request.body as { app_id?: unknown } | undefined)?.app_id;
+    return typeof named === 'string' ? named : undefined;
+  }
   return undefined;
 }
 
 /** A keyed call naming another app than the key's: 403 (as a send's app_id), or the call's own sentence. */
 function checkNamedApp(ctx: Context, call: Call): void {
   const named = namedApp(ctx, call.app ?? 'none');
-  if (named === undefined) return;
+  if (named === undefined && !call.appRequired) return;
   if (typeof named === 'string' && named.toLowerCase() === ctx.state.auth.appId) return;
   throw call.otherApp === undefined ? new AuthError('wrong_app') : new ForbiddenError(call.otherApp);
 }
 
 async function drawKeyed(deps: ApiDeps, ctx: Context, bucket: BucketOf): Promise<void> {
   if (!deps.rateLimiter) return;
-  const draw = typeof bucket === 'function' ? bucket(ctx) : { bucket };
+  const draw = typeof bucket === 'function' ? bucket(ctx, (ctx.request.body ?? {}) as Record<string, unknown>) : { bucket };
   const headers = await deps.rateLimiter.drawAuthenticated({ ...draw, keyId: ctx.state.auth.keyId, appId: ctx.state.auth.appId, ip: ctx.state.ip });
   for (const [name, value] of Object.entries(headers)) ctx.set(name, value);
 }

@@ -63,6 +63,7 @@ export function pathsOf(calls: readonly Call[]): Record<string, Record<string, O
     const methods = (paths[call.path] ??= {});
     if (methods[call.method]) throw new Error(`${call.method.toUpperCase()} ${call.path} is declared twice`);
     methods[call.method] = operationOf(call);
+    if (call.doc.head) methods.head = call.doc.head as Operation;
   }
   return paths;
 }

@@ -2,14 +2,7 @@
 // in `make test` (test/dashboard/openapi.test.ts) and checked against real answers: the api test
 // suites' client validates every answer it gets against it (test/support/openapi-check.ts).
 import { COMPONENTS, INFO, TAGS } from './components.js';
-import { LIST_STATUSES } from '../../core/send/list-query.js';
-import { MAX_TIME_OFFSET_LENGTH } from '../../core/send/time-offset.js';
-import { SEND_KINDS, SEND_SOURCES } from '../../core/formats/send-source.js';
-import { IDEMPOTENCY_KEY_SCHEMA } from '../../core/formats/idempotency-key.js';
 import { userPaths } from './user-paths.js';
-import { exportPaths } from './export-paths.js';
-import { estimatePaths } from './estimate-paths.js';
-import { historyPaths } from './history-paths.js';
 import { playerPaths } from './player-paths.js';
 import { mergePaths, pathsOf } from './call-paths.js';
 import { REST_CALLS } from '../calls/index.js';
@@ -20,9 +13,7 @@ import { AUTHENTICATED, IDENTITY, SDK, json, ok, r, ref } from './answers.js';
 const PUSH_TYPE_PARAM = { name: 'push_type', in: 'path', required: true, schema: { type: 'string', enum: [...OWN_TOKEN_PUSH_TYPES] } };
 const pathParam = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string' } });
 
-const appIdQuery = { name: 'app_id', in: 'query', required: false, description: "The key's app (another app's id finds nothing).", schema: { type: 'string' } };
 const idPath = { name: 'id', in: 'path', required: true, description: 'The send id.', schema: { type: 'string' } };
-const query = (name: string, description: string, schema: unknown) => ({ name, in: 'query', required: false, description, schema });
 
 export const openApiDocument = {
   openapi: '3.1.0',
@@ -32,62 +23,6 @@ export const openApiDocument = {
   tags: TAGS,
   // The declared calls' paths (api/calls/), and those still written here.
   paths: mergePaths(pathsOf(REST_CALLS), {
-    '/notifications': {
-      post: {
-        operationId: 'createNotification',
-        tags: ['notifications'],
-        summary: 'Send a notification (needs a key of scope send).',
-        parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: IDEMPOTENCY_KEY_SCHEMA }],
-        requestBody: { required: true, content: json(ref('SendRequest')) },
-        responses: {
-          '200': ok('Sending to a list, scheduled, a draft (no credentials) or an empty audience.', 'SendResponse'),
-          '202': ok('Queued: a segment or tag send delivered in the background.', 'SendResponse'),
-          '400': r('BadRequest'),
-          '402': r('PaymentRequired'),
-          '409': r('Conflict'),
-          '413': r('TooLarge'),
-          '415': r('UnsupportedMediaType'),
-          '422': r('Invalid'),
-          ...AUTHENTICATED,
-        },
-      },
-      get: {
-        operationId: 'getNotifications',
-        tags: ['notifications'],
-        summary: "The app's sends, newest first (OneSignal's list call).",
-        parameters: [
-          appIdQuery,
-          query('limit', 'Page size, 1 to 50 (default 50).', { type: 'integer', minimum: 0, maximum: 50 }),
-          query('offset', 'Sends to skip (not with time_offset).', { type: 'integer', minimum: 0, maximum: 1000000 }),
-          query('time_offset', "OneSignal's: an ISO 8601 time or a page's next_time_offset; the sends after it, oldest first by send_after (not with offset).", { type: 'string', maxLength: MAX_TIME_OFFSET_LENGTH }),
-          query('kind', '0 Dashboard, 1 API, 3 Automated (a Send applied in the cluster).', { type: 'integer', enum: SEND_KINDS }),
-          query('source', 'The same filter by name.', { type: 'string', enum: SEND_SOURCES }),
-          query('status', 'A status, or canceled.', { type: 'string', enum: LIST_STATUSES }),
-          query('from', 'Created at or after (YYYY-MM-DD or RFC 3339).', { type: 'string' }),
-          query('to', 'Created before (a bare date includes that day).', { type: 'string' }),
-          query('q', 'Text in contents or headings, or an id.', { type: 'string', maxLength: 200 }),
-        ],
-        responses: { '200': ok('A page of sends.', 'NotificationPage'), '400': r('BadRequest'), '404': r('NotFound'), '422': r('Invalid'), ...AUTHENTICATED },
-      },
-    },
-    ...estimatePaths({ ok, r, json, ref, AUTHENTICATED }),
-    '/notifications/{id}': {
-      get: {
-        operationId: 'getNotification',
-        tags: ['notifications'],
-        summary: "A send's counters and details.",
-        parameters: [idPath, appIdQuery],
-        responses: { '200': ok('The send.', 'Notification'), '404': r('NotFound'), ...AUTHENTICATED },
-      },
-      delete: {
-        operationId: 'cancelNotification',
-        tags: ['notifications'],
-        summary: 'Cancel a scheduled or running send (needs a key of scope send).',
-        description: 'No new chunk starts; chunks in flight finish. The send ends approved if some devices were reached, else draft; canceled is true. Repeating is harmless.',
-        parameters: [idPath, appIdQuery],
-        responses: { '200': ok('Canceled.', 'Success'), '404': r('NotFound'), '409': r('Conflict'), ...AUTHENTICATED },
-      },
-    },
     '/notifications/{id}/opened': {
       post: {
         operationId: 'reportOpen',
@@ -138,34 +73,6 @@ export const openApiDocument = {
         summary: 'Erase one install for good, in the request: its token, Live Activity tokens, opens and its id in list sends (needs a key of scope send; the users bucket). Its user stays.',
         parameters: [{ name: 'app_id', in: 'path', required: true, schema: { type: 'string' } }, { name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
         responses: { '202': ok('Erased.', 'UserErased'), '404': r('NotFound'), ...AUTHENTICATED },
-      },
-    },
-    '/apps/{app_id}/activities/activity/{activity_type}': {
-      post: {
-        operationId: 'startLiveActivity',
-        tags: ['live activities'],
-        summary: 'Start a Live Activity by push (push-to-start) on the installs of an audience named as in sends that hold a push-to-start token of the type (needs a key of scope send).',
-        parameters: [pathParam('app_id'), pathParam('activity_type'), { name: 'Idempotency-Key', in: 'header', required: false, schema: IDEMPOTENCY_KEY_SCHEMA }],
-        requestBody: { required: true, content: json(ref('StartLiveActivityRequest')) },
-        responses: {
-          '201': ok('Accepted: a send of kind live_activity (read it with GET /notifications/{id}).', 'StartLiveActivityResponse'),
-          '400': r('BadRequest'), '402': r('PaymentRequired'), '409': r('Conflict'), '413': r('TooLarge'), '415': r('UnsupportedMediaType'), '422': r('Invalid'),
-          ...AUTHENTICATED,
-        },
-      },
-    },
-    '/apps/{app_id}/live_activities/{activity_id}/notifications': {
-      post: {
-        operationId: 'updateLiveActivity',
-        tags: ['live activities'],
-        summary: "Update or end a Live Activity: a push to every update token the app's installs registered for the activity (needs a key of scope send).",
-        parameters: [pathParam('app_id'), pathParam('activity_id'), { name: 'Idempotency-Key', in: 'header', required: false, schema: IDEMPOTENCY_KEY_SCHEMA }],
-        requestBody: { required: true, content: json(ref('UpdateLiveActivityRequest')) },
-        responses: {
-          '200': ok('Accepted: a send of kind live_activity (read it with GET /notifications/{id}); an end drops the tokens once delivered.', 'UpdateLiveActivityResponse'),
-          '400': r('BadRequest'), '402': r('PaymentRequired'), '409': r('Conflict'), '413': r('TooLarge'), '415': r('UnsupportedMediaType'), '422': r('Invalid'),
-          ...AUTHENTICATED,
-        },
       },
     },
     '/apps/{app_id}/live_activities/{activity_id}/token': {
@@ -242,12 +149,7 @@ export const openApiDocument = {
       },
     },
     ...userPaths({ ok, r, json, ref, AUTHENTICATED }),
-    ...exportPaths({ ok, r, json, ref, AUTHENTICATED }),
-    ...historyPaths({ ok, r, json, ref, AUTHENTICATED }),
     ...playerPaths({ ok, r, json, ref, AUTHENTICATED }),
-    '/openapi.json': {
-      get: { operationId: 'getOpenApi', security: [], summary: 'This document.', responses: { '200': { description: 'OpenAPI 3.1', content: json({ type: 'object' }) } } },
-    },
   }),
   components: COMPONENTS,
 };

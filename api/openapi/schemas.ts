@@ -9,14 +9,15 @@ import { EXTERNAL_ID_AUTH_HASH_SCHEMA } from '../../core/formats/identity-hash.j
 import { SEND_STATUSES } from '../../core/send-model/states.js';
 import { SEND_SOURCES } from '../../core/formats/send-source.js';
 import { USER_SCHEMAS } from './user-schemas.js';
-import { EXPORT_SCHEMAS } from './export-paths.js';
+import { EXPORT_SCHEMAS } from '../routes/exports.js';
 import { SEGMENT_SCHEMAS } from './segment-schemas.js';
 import { PUSH_TYPE_TOKEN_BODY } from '../routes/push-type-tokens.js';
-import { ESTIMATE_SCHEMAS } from './estimate-paths.js';
+import { ESTIMATE_SCHEMAS } from '../routes/notification-estimate.js';
 import { TEMPLATE_SCHEMAS } from './template-schemas.js';
 import { PLAYER_SCHEMAS } from './player-paths.js';
 import { APP_VIEW_SCHEMAS } from '../routes/app-view.js';
-import { HISTORY_SCHEMAS } from './history-paths.js';
+import { HISTORY_SCHEMAS } from '../routes/notification-history.js';
+import { OUTCOME_SCHEMAS } from '../routes/outcomes.js';
 
 const STATUS = { type: 'string', enum: SEND_STATUSES };
 const COUNT = { type: 'integer', minimum: 0 };
@@ -220,6 +221,7 @@ export const schemas = {
   ...ESTIMATE_SCHEMAS,
   ...TEMPLATE_SCHEMAS,
   ...HISTORY_SCHEMAS,
+  ...OUTCOME_SCHEMAS,
   ...PLAYER_SCHEMAS,
   ...APP_VIEW_SCHEMAS,
 };

@@ -6,14 +6,25 @@
 // `export` bucket; the download needs no key (the link is the credential, as OneSignal's file
 // URL), and an unknown or expired link draws the address's `anonymous` bucket as a wrong key does.
 import type { Context } from 'koa';
-import { AuthError, HeraldError, NotFoundError, ServiceUnavailableError, ValidationError } from '../../core/errors.js';
+import { HeraldError, NotFoundError, ServiceUnavailableError, ValidationError } from '../../core/errors.js';
 import { getApp } from '../../core/apps/app-store.js';
-import { checkExportRequest } from '../../core/exports/export-schema.js';
-import { createLink, peekLink, takeLink } from '../../core/exports/export-links.js';
+import { EXPORT_REQUEST_SCHEMA, EXPORT_SENTENCES, ExportRequestBody } from '../../core/exports/export-schema.js';
+import { createLink, LINK_TTL_MS, peekLink, takeLink } from '../../core/exports/export-links.js';
 import { segmentKnown, STALL_MS, streamExport } from '../../core/exports/stream-export.js';
 import { sendFileName } from '../../core/exports/send-files.js';
 import type { ApiDeps } from '../shared/deps.js';
-import { drawBuckets } from './notifications.js';
+import { declare } from '../calls/call.js';
+import { CHANGING, json, r, ref } from '../openapi/answers.js';
+
+/** The body and the answer, components of the document (api/openapi/schemas.ts). */
+export const EXPORT_SCHEMAS = {
+  ExportRequest: { ...EXPORT_REQUEST_SCHEMA, description: "OneSignal's ExportSubscriptionsRequestBody: all three fields optional." },
+  ExportLink: {
+    type: 'object',
+    required: ['csv_file_url'],
+    properties: { csv_file_url: { type: 'string', description: `A one-time link to the gzip CSV, valid ${LINK_TTL_MS / 60_000} minutes.` } },
+  },
+};
 
 /** Downloads one api process streams at once: each holds a pool connection for its whole length. */
 export const CONCURRENT_EXPORTS = 2;
@@ -31,26 +42,76 @@ export function linkUrl(ctx: Context, deps: ApiDeps, token: string): string {
   return `${origin(ctx, deps.trustProxyHops)}/api/v1/exports/${token}.csv.gz`;
 }
 
-export function exportSubscriptionsRoute(deps: ApiDeps) {
-  const now = deps.now ?? (() => new Date());
-  return async function exportSubscriptionsHandler(ctx: Context): Promise<void> {
-    const appId = String(ctx.query.app_id ?? '').toLowerCase();
-    if (appId !== ctx.state.auth.appId) throw new AuthError('wrong_app');
-    const body = ctx.request.body ?? {};
-    checkExportRequest(body);
-    await drawBuckets(deps, ctx, { bucket: 'export' });
-    if (body.segment_name !== undefined) {
-      const app = await getApp(deps.pool, appId);
-      if (!app || !segmentKnown(app, body.segment_name)) {
-        throw new ValidationError({ field: 'segment_name', message: `segment_name: the app has no segment ${body.segment_name}.` });
+export const exportSubscriptionsCall = declare({
+  operationId: 'exportSubscriptions',
+  method: 'post',
+  path: '/players/csv_export',
+  access: 'send-key',
+  app: 'query',
+  appRequired: true,
+  bucket: 'export',
+  body: ExportRequestBody,
+  sentences: EXPORT_SENTENCES,
+  bodyOptional: true,
+  answers: { '200': { description: 'The link: the file is made when it is fetched.', schema: 'ExportLink' } },
+  doc: {
+    tags: ['subscriptions'],
+    summary: "A one-time link to the gzip CSV of the app's installs (needs a key of scope send; the export bucket).",
+    parameters: [{ name: 'app_id', in: 'query', required: true, description: "The key's app (another app's id: 403).", schema: { type: 'string' } }],
+    requestBody: { required: false, content: json(ref('ExportRequest')) },
+    responses: CHANGING,
+  },
+  handler: (deps) => {
+    const now = deps.now ?? (() => new Date());
+    return async function exportSubscriptionsHandler(ctx, { body }): Promise<void> {
+      const appId: string = ctx.state.auth.appId;
+      if (body.segment_name !== undefined) {
+        const app = await getApp(deps.pool, appId);
+        if (!app || !segmentKnown(app, body.segment_name)) {
+          throw new ValidationError({ field: 'segment_name', message: `segment_name: the app has no segment ${body.segment_name}.` });
+        }
       }
-    }
-    const { token } = await createLink(deps.pool, appId, { kind: 'subscriptions', request: body }, now());
-    ctx.body = { csv_file_url: linkUrl(ctx, deps, token) };
-  };
-}
+      const { token } = await createLink(deps.pool, appId, { kind: 'subscriptions', request: body }, now());
+      ctx.body = { csv_file_url: linkUrl(ctx, deps, token) };
+    };
+  },
+});
 
-export function downloadExportRoute(deps: ApiDeps) {
+const FILE_PARAM = { name: 'file', in: 'path', required: true, description: 'The link\'s token and ".csv.gz".', schema: { type: 'string' } };
+
+// No key: the link is the credential, as OneSignal's file URL; a HEAD asks without using it up.
+export const downloadExportCall = declare({
+  operationId: 'downloadExport',
+  method: 'get',
+  path: '/exports/{file}',
+  access: 'public',
+  answers: {},
+  doc: {
+    tags: ['subscriptions'],
+    security: [],
+    summary: 'The export, streamed as it is read: one download per link, within its time.',
+    parameters: [FILE_PARAM],
+    responses: {
+      '200': { description: 'The gzip CSV (OneSignal\'s columns Herald keeps).', content: { 'application/gzip': { schema: { type: 'string', contentEncoding: 'binary' } } } },
+      '404': r('NotFound'),
+      '410': { description: 'The link expired, or its segment was deleted.', content: json(ref('Errors')) },
+      '429': r('TooManyRequests'),
+      '500': r('ServerError'),
+      '503': r('Unavailable'),
+    },
+    head: {
+      operationId: 'checkExport',
+      tags: ['subscriptions'],
+      security: [],
+      summary: 'Whether the link would serve, without using it up.',
+      parameters: [FILE_PARAM],
+      responses: { '200': { description: 'It would serve.' }, '404': { description: 'No such link, or used.' }, '410': { description: 'Expired.' }, '429': r('TooManyRequests') },
+    },
+  },
+  handler: (deps) => downloadExportRoute(deps),
+});
+
+function downloadExportRoute(deps: ApiDeps) {
   const now = deps.now ?? (() => new Date());
   let streaming = 0;
   const refuse = async (ctx: Context, error: HeraldError) => {

@@ -14,17 +14,57 @@ import type { SendRequest } from '../../core/send-model/request.js';
 import { validateLiveActivityRequest } from '../../core/validation/validate-live-activity.js';
 import type { ApiDeps } from '../shared/deps.js';
 import type { PreparedBroadcast } from '../live-activities/broadcast.js';
-import { classifySend, routeAccept } from './notifications.js';
+import { declare } from '../calls/call.js';
+import { componentBody, type JsonObject } from '../calls/unchecked-body.js';
+import { ACCEPT_REFUSALS, IDEMPOTENCY_KEY_PARAM, classifySend, routeAccept } from './notifications.js';
 
 /** POST /api/v1/apps/{app_id}/activities/activity/{activity_type}: push-to-start to an audience named as in sends. */
-export function startLiveActivity(deps: ApiDeps) {
+export const startLiveActivityCall = declare({
+  operationId: 'startLiveActivity',
+  method: 'post',
+  path: '/apps/{app_id}/activities/activity/{activity_type}',
+  access: 'send-key',
+  app: 'path',
+  bucket: (_ctx, body) => classifySend(body), // a segment or filters start is a broadcast, a list a send
+  body: componentBody('StartLiveActivityRequest'),
+  bodyUnchecked: true, // the send's rules, in acceptSend's order
+  answers: { '201': { description: 'Accepted: a send of kind live_activity (read it with GET /notifications/{id}).', schema: 'StartLiveActivityResponse' } },
+  doc: {
+    tags: ['live activities'],
+    summary: 'Start a Live Activity by push (push-to-start) on the installs of an audience named as in sends that hold a push-to-start token of the type (needs a key of scope send).',
+    parameters: [IDEMPOTENCY_KEY_PARAM],
+    responses: ACCEPT_REFUSALS,
+  },
+  handler: (deps) => startLiveActivity(deps),
+});
+
+/** POST /api/v1/apps/{app_id}/live_activities/{activity_id}/notifications: update or end, to the activity's tokens. */
+export const updateLiveActivityCall = declare({
+  operationId: 'updateLiveActivity',
+  method: 'post',
+  path: '/apps/{app_id}/live_activities/{activity_id}/notifications',
+  access: 'send-key',
+  app: 'path',
+  bucket: 'send', // one activity's tokens, like a list
+  body: componentBody('UpdateLiveActivityRequest'),
+  bodyUnchecked: true,
+  answers: {
+    '200': { description: 'Accepted: a send of kind live_activity (read it with GET /notifications/{id}); an end drops the tokens once delivered.', schema: 'UpdateLiveActivityResponse' },
+  },
+  doc: {
+    tags: ['live activities'],
+    summary: "Update or end a Live Activity: a push to every update token the app's installs registered for the activity (needs a key of scope send).",
+    parameters: [IDEMPOTENCY_KEY_PARAM],
+    responses: ACCEPT_REFUSALS,
+  },
+  handler: (deps) => updateLiveActivity(deps),
+});
+
+function startLiveActivity(deps: ApiDeps) {
   const accept = routeAccept(deps);
-  return async function startLiveActivityHandler(ctx: Context): Promise<void> {
-    const body = ctx.request.body as Record<string, unknown>;
+  return async function startLiveActivityHandler(ctx: Context, { body }: { body: JsonObject }): Promise<void> {
     const activityType = String(ctx.params.activity_type);
     const created = await accept(ctx, {
-      namedAppId: ctx.params.app_id,
-      draw: classifySend(body), // a segment or filters start is a broadcast, a list a send
       body,
       validate: (v) => validateLiveActivityRequest({ ...v, call: { event: 'start', activityType } }),
       // After the rules, the buckets and the halt check: a refused start makes no channel at Apple.
@@ -36,11 +76,9 @@ export function startLiveActivity(deps: ApiDeps) {
   };
 }
 
-/** POST /api/v1/apps/{app_id}/live_activities/{activity_id}/notifications: update or end, to the activity's tokens. */
-export function updateLiveActivity(deps: ApiDeps) {
+function updateLiveActivity(deps: ApiDeps) {
   const accept = routeAccept(deps);
-  return async function updateLiveActivityHandler(ctx: Context): Promise<void> {
-    const body = ctx.request.body as Record<string, unknown>;
+  return async function updateLiveActivityHandler(ctx: Context, { body }: { body: JsonObject }): Promise<void> {
     const activityId = String(ctx.params.activity_id);
     // The fast lane (docs/live-activities.md "Speed"): the channel is looked up beside the count
     // of the tokens, and the broadcast leaves once the update is sure to be accepted, while its
@@ -54,8 +92,6 @@ export function updateLiveActivity(deps: ApiDeps) {
     let created;
     try {
       created = await accept(ctx, {
-        namedAppId: ctx.params.app_id,
-        draw: { bucket: 'send' }, // one activity's tokens, like a list
         body,
         validate: (v) => validateLiveActivityRequest({ ...v, call: { event: 'update', activityId } }),
         prepare: async (request, app) => {

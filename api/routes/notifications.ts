@@ -1,7 +1,11 @@
 // POST /api/v1/notifications: the contract's send operation (reads and cancel: notification-reports.ts).
-// The order of checks is DECISIONS "Limits": key → body → app_id → buckets → 402 → 422 →
-// idempotency → the send.
+// The order of checks is DECISIONS "Limits": key → body → app_id → buckets (the mount,
+// api/calls/mount.ts) → 402 → 422 → idempotency → the send (core/send/accept.ts).
 import type { Context } from 'koa';
+import { IDEMPOTENCY_KEY_SCHEMA } from '../../core/formats/idempotency-key.js';
+import { declare } from '../calls/call.js';
+import { componentBody } from '../calls/unchecked-body.js';
+import { AUTHENTICATED, r } from '../openapi/answers.js';
 import { AuthError } from '../../core/errors.js';
 import { getApp } from '../../core/apps/app-store.js';
 import { acceptSend, type AcceptInput } from '../../core/send/accept.js';
@@ -12,7 +16,7 @@ import type { ApiDeps, RateDraw } from '../shared/deps.js';
 import { segmentNamed } from '../../core/formats/built-in-segments.js';
 
 /** The class bucket and audience identity of a send body, read before any body rule runs. */
-export function classifySend(body: Record<string, unknown>): Pick<RateDraw, 'bucket' | 'audience'> {
+export function classifySend(body: Readonly<Record<string, unknown>>): Pick<RateDraw, 'bucket' | 'audience'> {
   const segments = body.included_segments;
   const filters = body.filters;
   const named: string[] = [];
@@ -44,9 +48,6 @@ export async function drawBuckets(deps: ApiDeps, ctx: Context, draw: Omit<RateDr
 }
 
 export interface AcceptCall {
-  /** The app the path or body names: it must be the key's (else 403, as a send's app_id). */
-  namedAppId?: unknown;
-  draw: Pick<RateDraw, 'bucket' | 'audience'>;
   body: Record<string, unknown>;
   validate?: AcceptInput['validate'];
   prepare?: AcceptInput['prepare'];
@@ -57,8 +58,9 @@ export interface AcceptCall {
 
 /**
  * The route's half of the one accept path (core/send/accept.ts), shared by the send and the Live
- * Activity calls: the app named, the buckets, the app's row (shared while a read is in flight),
- * acceptSend, the replay headers, the metric and the log line.
+ * Activity calls, after the mount checked the app they name and drew their buckets (their
+ * declarations say which): the app's row (shared while a read is in flight), acceptSend, the
+ * replay headers, the metric and the log line.
  */
 export function routeAccept(deps: ApiDeps) {
   const now = deps.now ?? (() => new Date());
@@ -67,8 +69,6 @@ export function routeAccept(deps: ApiDeps) {
   const apps = new SharedRead((id) => getApp(deps.pool, id));
   return async function accept(ctx: Context, call: AcceptCall): Promise<CreatedSend> {
     const appId: string = ctx.state.auth.appId;
-    if (typeof call.namedAppId === 'string' && call.namedAppId.toLowerCase() !== appId) throw new AuthError('wrong_app');
-    await drawBuckets(deps, ctx, call.draw);
     const app = await apps.get(appId);
     if (!app || app.disabled) throw new AuthError('revoked');
     const { created, replayed } = await acceptSend(deps, {
@@ -94,12 +94,38 @@ export function routeAccept(deps: ApiDeps) {
   };
 }
 
-export function createNotification(deps: ApiDeps) {
-  const accept = routeAccept(deps);
-  return async function createNotificationHandler(ctx: Context): Promise<void> {
-    const body = ctx.request.body as Record<string, unknown>;
-    const created = await accept(ctx, { namedAppId: body.app_id, draw: classifySend(body), body });
-    ctx.status = created.httpStatus;
-    ctx.body = created.body;
-  };
-}
+/** The Idempotency-Key header of the calls that accept a send. */
+export const IDEMPOTENCY_KEY_PARAM = { name: 'Idempotency-Key', in: 'header', required: false, schema: IDEMPOTENCY_KEY_SCHEMA };
+
+/** Refusals of the calls that accept a send, beside their answers. */
+export const ACCEPT_REFUSALS = { '400': r('BadRequest'), '402': r('PaymentRequired'), '409': r('Conflict'), '413': r('TooLarge'), '415': r('UnsupportedMediaType'), '422': r('Invalid'), ...AUTHENTICATED };
+
+export const createNotificationCall = declare({
+  operationId: 'createNotification',
+  method: 'post',
+  path: '/notifications',
+  access: 'send-key',
+  app: 'body',
+  bucket: (_ctx, body) => classifySend(body),
+  // The send's rules run in acceptSend, after the 402 (core/send/accept.ts).
+  body: componentBody('SendRequest'),
+  bodyUnchecked: true,
+  answers: {
+    '200': { description: 'Sending to a list, scheduled, a draft (no credentials) or an empty audience.', schema: 'SendResponse' },
+    '202': { description: 'Queued: a segment or tag send delivered in the background.', schema: 'SendResponse' },
+  },
+  doc: {
+    tags: ['notifications'],
+    summary: 'Send a notification (needs a key of scope send).',
+    parameters: [IDEMPOTENCY_KEY_PARAM],
+    responses: ACCEPT_REFUSALS,
+  },
+  handler: (deps) => {
+    const accept = routeAccept(deps);
+    return async function createNotificationHandler(ctx, { body }): Promise<void> {
+      const created = await accept(ctx, { body });
+      ctx.status = created.httpStatus;
+      ctx.body = created.body;
+    };
+  },
+});

@@ -1,8 +1,10 @@
 // The body of exportSubscriptions as @onesignal/node-onesignal 5.18.0 sends it
 // (ExportSubscriptionsRequestBody: extra_fields, last_active_since, segment_name), bounded. One
-// definition: the route validates with it and the OpenAPI document publishes it.
-import { Ajv, type ErrorObject } from 'ajv';
-import { ValidationError, type FieldIssue } from '../errors.js';
+// definition: the call declares it (api/routes/exports.ts), the one checker
+// (core/validation/checker.ts) checks it with the sentences below, and the OpenAPI document publishes it.
+import Type from 'typebox';
+import type { ErrorObject } from 'ajv';
+import type { Sentences } from '../validation/checker.js';
 import { EXTRA_COLUMNS } from './csv-columns.js';
 
 /** OneSignal's other extra columns: data Herald never keeps (docs/api.md "Export"). */
@@ -31,35 +33,33 @@ export interface ExportRequest {
   segment_name?: string;
 }
 
-// verbose: an error carries the value, so a refused column is named.
-const ajv = new Ajv({ allErrors: false, verbose: true });
-const check = ajv.compile(EXPORT_REQUEST_SCHEMA);
+/** The schema, typed for the handler that receives the checked body. */
+export const ExportRequestBody = Type.Unsafe<ExportRequest>(EXPORT_REQUEST_SCHEMA);
 
-/** Throws a 422 naming the field unless `body` is an export request Herald can serve. */
-export function checkExportRequest(body: unknown): asserts body is ExportRequest {
-  if (!check(body)) throw new ValidationError((check.errors ?? []).map(issueOf));
-}
-
-function issueOf(e: ErrorObject): FieldIssue {
-  const at = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
+/** The call's sentences: a field it does not take, and each rule as it was refused. */
+function exportSentence(path: string, e: ErrorObject): string | undefined {
+  // The contract's sentences name a column by its place as `extra_fields.0`.
+  const at = path.replace(/\[(\d+)\]/g, '.$1');
   const params = e.params as Record<string, unknown>;
   switch (e.keyword) {
     case 'additionalProperties':
-      return { field: String(params.additionalProperty), message: `${String(params.additionalProperty)} is not a field of exportSubscriptions.` };
+      return `${path} is not a field of exportSubscriptions.`;
     case 'enum': {
       const given = String(e.data);
       const why = NOT_KEPT.includes(given) ? 'Herald keeps no such data' : 'not a column of the export';
-      return { field: at, message: `${at} is ${given.slice(0, 64)}: ${why}; the extra columns are ${Object.keys(EXTRA_COLUMNS).join(', ')}.` };
+      return `${at} is ${given.slice(0, 64)}: ${why}; the extra columns are ${Object.keys(EXTRA_COLUMNS).join(', ')}.`;
     }
     case 'pattern':
-      return { field: at, message: `${at} must be a time in Unix seconds (up to ${EXPORT_LIMITS.last_active_since_digits} digits), as text.` };
+      return `${at} must be a time in Unix seconds (up to ${EXPORT_LIMITS.last_active_since_digits} digits), as text.`;
     case 'maxLength':
-      return { field: at, message: `${at} is longer than ${String(params.limit)} characters.` };
+      return `${at} is longer than ${String(params.limit)} characters.`;
     case 'minLength':
-      return { field: at, message: `${at} is empty.` };
+      return `${at} is empty.`;
     case 'uniqueItems':
-      return { field: at, message: `${at} names a column twice.` };
+      return `${at} names a column twice.`;
     default:
-      return { field: at, message: `${at || 'body'} ${e.message ?? 'is not valid'}.` };
+      return `${at || 'body'} ${e.message ?? 'is not valid'}.`;
   }
 }
+
+export const EXPORT_SENTENCES: Sentences = { '*': exportSentence };

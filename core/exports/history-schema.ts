@@ -1,12 +1,13 @@
 // The body of getNotificationHistory as @onesignal/node-onesignal 5.18.0 sends it
-// (GetNotificationHistoryRequestBody: events, email, app_id), bounded. One definition: the route
-// validates with it and the OpenAPI document publishes it.
-import { Ajv, type ErrorObject } from 'ajv';
-import { ValidationError, type FieldIssue } from '../errors.js';
+// (GetNotificationHistoryRequestBody: events, email, app_id), bounded. One definition: the call
+// declares it (api/routes/notification-history.ts), the one checker (core/validation/checker.ts)
+// checks it with the sentences below, and the OpenAPI document publishes it.
+import Type from 'typebox';
+import type { ErrorObject } from 'ajv';
+import type { Sentences } from '../validation/checker.js';
 
 export const HISTORY_EVENTS = ['sent', 'clicked'] as const;
 export type HistoryEvents = (typeof HISTORY_EVENTS)[number];
-
 
 export const HISTORY_REQUEST_SCHEMA = {
   type: 'object',
@@ -27,28 +28,24 @@ export interface HistoryRequest {
   email?: string;
 }
 
-const ajv = new Ajv({ allErrors: true, verbose: true });
-const check = ajv.compile(HISTORY_REQUEST_SCHEMA);
+/** The schema, typed for the handler that receives the checked body. */
+export const HistoryRequestBody = Type.Unsafe<HistoryRequest>(HISTORY_REQUEST_SCHEMA);
 
-/** Throws a 422 naming each field unless `body` is a history request Herald can serve. */
-export function checkHistoryRequest(body: unknown): asserts body is HistoryRequest {
-  const issues = check(body) ? [] : (check.errors ?? []).map(issueOf);
-  if (issues.length) throw new ValidationError(issues);
-}
-
-function issueOf(e: ErrorObject): FieldIssue {
-  const at = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
+/** The call's sentences: a field it does not take, and each rule as it was refused. */
+function historySentence(path: string, e: ErrorObject): string | undefined {
   const params = e.params as Record<string, unknown>;
   switch (e.keyword) {
-    case 'required':
-      return { field: String(params.missingProperty), message: `${String(params.missingProperty)} is required.` };
     case 'additionalProperties':
-      return { field: String(params.additionalProperty), message: `${String(params.additionalProperty)} is not a field of getNotificationHistory.` };
+      return `${path} is not a field of getNotificationHistory.`;
     case 'enum':
-      return { field: at, message: `${at} is ${String(e.data).slice(0, 64)}: it is one of ${HISTORY_EVENTS.join(', ')}.` };
+      return `${path} is ${String(e.data).slice(0, 64)}: it is one of ${HISTORY_EVENTS.join(', ')}.`;
     case 'maxLength':
-      return { field: at, message: `${at} is longer than ${String(params.limit)} characters.` };
+      return `${path} is longer than ${String(params.limit)} characters.`;
+    case 'required':
+      return `${path} is required.`;
     default:
-      return { field: at || 'body', message: `${at || 'body'} ${e.message ?? 'is not valid'}.` };
+      return `${path || 'body'} ${e.message ?? 'is not valid'}.`;
   }
 }
+
+export const HISTORY_SENTENCES: Sentences = { '*': historySentence };

@@ -69,6 +69,22 @@ describe('the one body checker', () => {
     expect(said({})).to.deep.equal(['name is text.']);
   });
 
+  it('words a sentence from the broken rule and the value given, and `*` speaks for fields the table does not name', () => {
+    const Closed = Type.Object({ name: Type.String({ maxLength: 8 }), kind: Type.Optional(Type.Union([Type.Literal('a'), Type.Literal('b')])) }, { additionalProperties: false });
+    const sentences = {
+      name: (_path: string, error: { keyword: string; data?: unknown }) => (error.keyword === 'maxLength' ? `name is ${String(error.data).length} characters, 8 at most.` : undefined),
+      '*': (path: string) => `${path} is not a field of this test.`,
+    };
+    const long = checkValue(Closed, { name: 'x'.repeat(9), extra: 1 }, sentences);
+    expect(long.ok ? [] : long.issues).to.deep.equal([
+      { field: 'extra', message: 'extra is not a field of this test.' },
+      { field: 'name', message: 'name is 9 characters, 8 at most.' },
+    ]);
+    // undefined leaves the default sentence; `*` is only a last resort, after the field's own entry.
+    const typed = checkValue(Closed, { name: 1 }, sentences);
+    expect(typed.ok ? [] : typed.issues).to.deep.equal([{ field: 'name', message: 'name must be text.' }]);
+  });
+
   it("says a union's allowed values once, not each branch's", () => {
     const result = checkValue(Body, { name: 'n', kind: 'c' });
     expect(result.ok ? [] : result.issues).to.deep.equal([{ field: 'kind', message: 'kind is one of "a", "b".' }]);

@@ -6,18 +6,19 @@
 //
 // A call's sentences are a table `path pattern → sentence`: `filters[].value` matches every
 // index, and a top-level name (`contents`) matches anything under it. The first pattern that
-// matches wins: the exact path, then the path with its indexes as `[]`, then its top-level field.
-// A pattern may name the broken keyword (`name:maxLength`): it is tried before the plain one, so a
-// field can say one sentence when too long and another when missing; `*:keyword` speaks for every
-// field (an unknown field's name is not known beforehand). A sentence may be a function of the
-// field's path (`(field) => \`${field} is not a field of a segment.\``).
+// matches wins: the exact path, then the path with its indexes as `[]`, then its top-level field,
+// then `*` (any field the table does not name: a field the call does not take). A pattern may name
+// the broken keyword (`name:maxLength`): it is tried before the plain one, so a field can say one
+// sentence when too long and another when missing (`*:additionalProperties` speaks for every field
+// the call does not take). A sentence may be worded from the field's path and the broken rule (a
+// function of them: its keyword, the value given); it answers undefined to leave the default.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Static, TSchema } from 'typebox';
 import { ValidationError, type FieldIssue } from '../errors.js';
 import { isUuid } from '../formats/uuid.js';
 
-/** One field's sentence, or how to say it naming the field. */
-export type Sentence = string | ((field: string) => string);
+/** One field's sentence: fixed, or worded from the field's path and the broken rule (undefined: the default). */
+export type Sentence = string | ((path: string, error: ErrorObject) => string | undefined);
 
 /** Sentences of one schema: path pattern (`path` or `path:keyword`) → sentence (see the header). */
 export type Sentences = Readonly<Record<string, Sentence>>;
@@ -106,16 +107,14 @@ function defaultSentence(path: string, error: ErrorObject): string {
   }
 }
 
-/** The call's sentence for `path` broken by `keyword`, if its table has one (see the header). */
-function ownSentence(path: string, keyword: string, sentences: Sentences): string | undefined {
-  const anyIndex = path.replace(/\[\d+\]/g, '[]');
+/** The call's sentence for `path` broken by `error`, if its table has one (see the header). */
+function ownSentence(path: string, error: ErrorObject, sentences: Sentences): string | undefined {
   const top = /^[^.[]*/.exec(path)?.[0] ?? path;
-  for (const pattern of [path, anyIndex, top]) {
-    const sentence = sentences[`${pattern}:${keyword}`] ?? sentences[pattern];
-    if (sentence !== undefined) return typeof sentence === 'function' ? sentence(path) : sentence;
+  for (const pattern of [path, path.replace(/\[\d+\]/g, '[]'), top, '*']) {
+    const sentence = sentences[`${pattern}:${error.keyword}`] ?? sentences[pattern];
+    if (sentence !== undefined) return typeof sentence === 'function' ? sentence(path, error) : sentence;
   }
-  const anyField = sentences[`*:${keyword}`];
-  return typeof anyField === 'function' ? anyField(path) : anyField;
+  return undefined;
 }
 
 const UNIONS = new Set(['anyOf', 'oneOf']);
@@ -138,7 +137,7 @@ export function issuesOf(errors: readonly ErrorObject[] | null | undefined, sent
     if (!UNIONS.has(error.keyword) && unions.some((union) => within(field, union))) continue;
     if (seen.has(field)) continue;
     seen.add(field);
-    issues.push({ field, message: ownSentence(field, error.keyword, sentences) ?? defaultSentence(field, error) });
+    issues.push({ field, message: ownSentence(field, error, sentences) ?? defaultSentence(field, error) });
   }
   return issues;
 }

@@ -1,9 +1,10 @@
 // Stage (a) of send validation: shapes and types, by the shape view of the send body's one
-// schema (send-body-schema.ts), compiled once at load.
+// schema (send-body-schema.ts), checked by the one checker (checker.ts: its Ajv, compiled once,
+// and its translator), one sentence per top-level field from the tables below.
 // Unknown fields are allowed and ignored (DECISIONS "Bodies"). Lengths, formats and relations
 // between fields are stage (b) (send-rules modules), where each gets its own sentence.
-import { BODY_NOT_OBJECT } from './checker.js';
-import { Ajv, type ErrorObject } from 'ajv';
+import type { TSchema } from 'typebox';
+import { BODY_NOT_OBJECT, checkValue } from './checker.js';
 import type { FieldIssue } from '../errors.js';
 import { LIMITS } from './limits.js';
 import { PUSH_TYPE_OVERRIDES, type SendBody } from './send-body-schema.js';
@@ -71,8 +72,6 @@ export const SHAPE_MESSAGES: Record<string, string> = {
   custom_data: 'custom_data must be an object.',
 };
 
-const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
-
 export interface ShapeResult {
   /** The fields of the body whose shape is right; null fields are dropped as absent. */
   body: SendBody;
@@ -85,23 +84,19 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The top-level field an ajv error is about. */
-function fieldOf(error: ErrorObject): string | undefined {
-  if (error.instancePath === '') {
-    return error.keyword === 'required'
-      ? (error.params as { missingProperty: string }).missingProperty
-      : undefined;
-  }
-  return error.instancePath.split('/')[1]?.replace(/~1/g, '/').replace(/~0/g, '~');
-}
+/** The sentence of a required field missing from the body (else its table's, as a wrong shape). */
+const MISSING: Readonly<Record<string, string>> = { contents: CONTENTS_REQUIRED, app_id: APP_ID_REQUIRED };
+
+/** `contents.en`, `buttons[0].id` → the top-level field they are in. */
+const topField = (path: string) => /^[^.[]*/.exec(path)?.[0] ?? path;
 
 /**
  * A shape check of one body schema (its shape view), with one sentence per field: the send body's
  * (checkShape) and the Live Activity bodies' (live-activity-schema.ts).
  */
 export function shapeCheck<B>(shape: Record<string, unknown>, sentences: Record<string, string>): (input: unknown) => ShapeResult & { body: B } {
-  const validateShape = ajv.compile(shape);
-  return (input) => checkWith(validateShape, sentences, input) as ShapeResult & { body: B };
+  const schema = shape as TSchema;
+  return (input) => checkWith(schema, sentences, input) as ShapeResult & { body: B };
 }
 
 /**
@@ -110,25 +105,24 @@ export function shapeCheck<B>(shape: Record<string, unknown>, sentences: Record<
  */
 export const checkShape = shapeCheck<SendBody>(schema, SHAPE_MESSAGES);
 
-function checkWith(validateShape: ReturnType<typeof ajv.compile>, sentences: Record<string, string>, input: unknown): ShapeResult {
+function checkWith(schema: TSchema, sentences: Record<string, string>, input: unknown): ShapeResult {
   if (!isObject(input)) return { body: {}, present: new Set(), issues: [{ field: '', message: BODY_NOT_OBJECT }] };
   const body: Record<string, unknown> = {};
   // null (another client's unset field) and undefined (a body built in code: a template filled in) are absent alike.
   for (const [key, value] of Object.entries(input)) if (value !== null && value !== undefined) body[key] = value;
   const present = new Set(Object.keys(body));
-  if (validateShape(body)) return { body: body as SendBody, present, issues: [] };
+  // The checker's translator words each field by the table: a top-level field's sentence speaks
+  // for anything wrong inside it; the first issue in a field is its one.
+  const result = checkValue(schema, body, sentences);
+  if (result.ok) return { body: body as SendBody, present, issues: [] };
 
   const bad = new Set<string>();
   const issues: FieldIssue[] = [];
-  for (const error of validateShape.errors ?? []) {
-    const field = fieldOf(error);
-    if (field === undefined || bad.has(field)) continue;
+  for (const issue of result.issues) {
+    const field = topField(issue.field);
+    if (field === '' || bad.has(field)) continue;
     bad.add(field);
-    const message =
-      error.instancePath === '' && field === 'contents' ? CONTENTS_REQUIRED
-      : error.instancePath === '' && field === 'app_id' ? APP_ID_REQUIRED
-      : (sentences[field] ?? `${field} has the wrong type.`);
-    issues.push({ field, message });
+    issues.push({ field, message: (present.has(field) ? undefined : MISSING[field]) ?? issue.message });
   }
   for (const field of bad) delete body[field];
   return { body: body as SendBody, present, issues };
