@@ -56,6 +56,14 @@ describe('the one body checker', () => {
     ]);
   });
 
+  it('uses a keyword\'s own sentence before the field\'s: a missing field says otherwise than a wrong one', () => {
+    const sentences = { name: 'name is the display name, text.', 'name:required': 'name is required: the display name.' };
+    const missing = checkValue(Body, {}, sentences);
+    const wrong = checkValue(Body, { name: 1 }, sentences);
+    expect(missing.ok ? [] : missing.issues.map((i) => i.message)).to.deep.equal(['name is required: the display name.']);
+    expect(wrong.ok ? [] : wrong.issues.map((i) => i.message)).to.deep.equal(['name is the display name, text.']);
+  });
+
   it("says a union's allowed values once, not each branch's", () => {
     const result = checkValue(Body, { name: 'n', kind: 'c' });
     expect(result.ok ? [] : result.issues).to.deep.equal([{ field: 'kind', message: 'kind is one of "a", "b".' }]);

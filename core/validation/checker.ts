@@ -7,6 +7,7 @@
 // A call's sentences are a table `path pattern → sentence`: `filters[].value` matches every
 // index, and a top-level name (`contents`) matches anything under it. The first pattern that
 // matches wins: the exact path, then the path with its indexes as `[]`, then its top-level field.
+// `pattern:keyword` (`push_token:required`) speaks for that keyword only, before `pattern`.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Static, TSchema } from 'typebox';
 import { ValidationError, type FieldIssue } from '../errors.js';
@@ -99,14 +100,19 @@ function defaultSentence(path: string, error: ErrorObject): string {
   }
 }
 
-/** The call's sentence for `path`, if its table has one (exact, indexes as `[]`, top-level field). */
-function ownSentence(path: string, sentences: Sentences): string | undefined {
-  const exact = sentences[path];
-  if (exact !== undefined) return exact;
+/**
+ * The call's sentence for `path` broken by `keyword`, if its table has one (exact, indexes as
+ * `[]`, top-level field); at each, `pattern:keyword` before `pattern` (a missing field may say
+ * otherwise than a wrong one).
+ */
+function ownSentence(path: string, keyword: string, sentences: Sentences): string | undefined {
   const anyIndex = path.replace(/\[\d+\]/g, '[]');
-  if (sentences[anyIndex] !== undefined) return sentences[anyIndex];
   const top = /^[^.[]*/.exec(path)?.[0] ?? path;
-  return sentences[top];
+  for (const pattern of [path, anyIndex, top]) {
+    const sentence = sentences[`${pattern}:${keyword}`] ?? sentences[pattern];
+    if (sentence !== undefined) return sentence;
+  }
+  return undefined;
 }
 
 const UNIONS = new Set(['anyOf', 'oneOf']);
@@ -129,7 +135,7 @@ export function issuesOf(errors: readonly ErrorObject[] | null | undefined, sent
     if (!UNIONS.has(error.keyword) && unions.some((union) => within(field, union))) continue;
     if (seen.has(field)) continue;
     seen.add(field);
-    issues.push({ field, message: ownSentence(field, sentences) ?? defaultSentence(field, error) });
+    issues.push({ field, message: ownSentence(field, error.keyword, sentences) ?? defaultSentence(field, error) });
   }
   return issues;
 }
