@@ -16,6 +16,7 @@ import { codePointLength } from '../../core/validation/text.js';
 import { checked } from '../../core/validation/checker.js';
 import { assertStorableText } from '../../core/validation/untrusted-json.js';
 import { declare } from '../calls/call.js';
+import { UNCHECKED_BODY } from '../calls/unchecked-body.js';
 import { CHANGING, json, r, ref } from '../openapi/answers.js';
 import { NO_PLAYER, PLAYER_CHANGE, playerApp, playerChange } from './players.js';
 
@@ -28,14 +29,13 @@ const PURCHASE_SENTENCES = { 'purchases[].iso': "A purchase's iso must be a thre
 const FOCUS_SENTENCES = { state: 'state must be "ping".' };
 
 const ID = { name: 'id', in: 'path', required: true, description: 'The player id (the subscription id).', schema: { type: 'string' } };
-const UNCHECKED = Type.Unsafe<Record<string, unknown>>({ type: 'object' });
 
 export const newPurchaseCall = declare({
   operationId: 'newPurchase',
   method: 'post',
   path: '/players/{id}/on_purchase',
   ...playerChange,
-  body: UNCHECKED,
+  body: UNCHECKED_BODY,
   answers: { '200': { description: 'Recorded.', schema: 'Success' } },
   doc: {
     tags: ['players'],
@@ -59,7 +59,7 @@ export const incrementSessionLengthCall = declare({
   method: 'post',
   path: '/players/{id}/on_focus',
   ...playerChange,
-  body: UNCHECKED,
+  body: UNCHECKED_BODY,
   answers: { '200': { description: 'Recorded.', schema: 'Success' } },
   doc: {
     tags: ['players'],
@@ -85,7 +85,7 @@ export const externalUserTagsCall = declare({
   app: 'path',
   bucket: 'users',
   // Checked after the path's external_user_id, as before the mount.
-  body: UNCHECKED,
+  body: UNCHECKED_BODY,
   bodyUnchecked: true,
   answers: { '200': { description: 'Changed.', schema: 'Success' } },
   doc: {

@@ -8,11 +8,10 @@
 // per IP and identity verification, api/routes/identity.ts). The mount (api/calls/mount.ts) checks
 // the key's scope and app and draws the buckets; finding the app of an app-facing call is ours.
 import type { Context } from 'koa';
-import Type from 'typebox';
 import { AuthError, NotFoundError, ValidationError } from '../../core/errors.js';
 import { getApp } from '../../core/apps/app-store.js';
 import { isUuid } from '../../core/formats/uuid.js';
-import { readPlayerBody, deviceTypeProblem, DEVICE_TYPES, PLAYER_SCHEMA } from '../../core/subscriptions/player-body.js';
+import { readPlayerBody, deviceTypeProblem, DEVICE_TYPES, PLAYER_BODY } from '../../core/subscriptions/player-body.js';
 import { listPlayers, platformOf, readPlayer, PLAYERS_PAGE_MAX } from '../../core/subscriptions/player-view.js';
 import { erasePlayer, registerPlayer, updatePlayer } from '../../core/users/player-writes.js';
 import type { ApiDeps } from '../shared/deps.js';
@@ -41,9 +40,6 @@ export async function playerApp(deps: ApiDeps, ctx: Context, named: unknown): Pr
 
 const now = (deps: ApiDeps) => (deps.now ?? (() => new Date()))();
 
-/** A v1 body: read by readPlayerBody after the app and the player are found, in OneSignal's order of refusals. */
-export const PLAYER_BODY = Type.Unsafe<Record<string, unknown>>(PLAYER_SCHEMA);
-
 const ID = { name: 'id', in: 'path', required: true, description: 'The player id (the subscription id).', schema: { type: 'string' } };
 const APP_QUERY = { name: 'app_id', in: 'query', required: false, description: "The key's app (another app's id: 403).", schema: { type: 'string' } };
 const page = (name: string, description: string, max: number) => ({ name, in: 'query', required: false, description, schema: { type: 'integer', minimum: 0, maximum: max } });
@@ -52,6 +48,7 @@ const IDENTITY_OR_KEY = { description: 'A read key on a change, app_id of anothe
 export const PLAYER_CHANGE = { ...CHANGING, '403': IDENTITY_OR_KEY, '404': r('NotFound') };
 
 /** A change of a player's: with a key (scope send, the users bucket, the key's app) or the App ID alone. */
+// The body is read by readPlayerBody once the app (and the player) are found, in OneSignal's order of refusals.
 export const playerChange = { access: 'key-or-app', app: 'body', bucket: 'users', bodyUnchecked: true } as const satisfies Partial<Call>;
 
 export const addPlayerCall = declare({

@@ -2,37 +2,32 @@
 // install, and report an open. Authenticated by the app id alone, which is public like the App ID
 // inside the iOS app; limited per IP (the mount draws the SDK bucket: api/calls/mount.ts).
 import type { Context } from 'koa';
-import { Ajv } from 'ajv';
 import Type from 'typebox';
 import { NotFoundError, ValidationError } from '../../core/errors.js';
 import { getApp } from '../../core/apps/app-store.js';
 import { installPlatform, patchSubscription, TEST_TYPE_ENVIRONMENT, upsertSubscription, type SubscriptionFields } from '../../core/subscriptions/subscription-store.js';
-import { installTokenRule, isInstallToken, platformOf, storedToken, TOKEN_BY_TYPE_SCHEMA, typeOf, type Platform, type SubscriptionType } from '../../core/formats/install-type.js';
+import { installTokenRule, isInstallToken, platformOf, storedToken, typeOf, type Platform, type SubscriptionType } from '../../core/formats/install-type.js';
 import { recordOpen } from '../../core/send/opens.js';
 import { writeInstall } from '../../core/users/install-join.js';
 import { isWrapped, unwrapSubscription } from '../../core/subscriptions/subscription-body.js';
 import type { ApiDeps } from '../shared/deps.js';
-import { checkInstallTimeZone, installFieldProblem, SUBSCRIPTION_FIELDS as fields } from '../../core/validation/subscription-schema.js';
+import { checkInstallTimeZone, INSTALL_SCHEMAS, INSTALL_SENTENCES, type InstallBody } from '../../core/validation/subscription-schema.js';
+import { checked } from '../../core/validation/checker.js';
 import { checkIdentity } from './identity.js';
 import { isUuid } from '../../core/formats/uuid.js';
 import { declare } from '../calls/call.js';
+import { UNCHECKED_BODY } from '../calls/unchecked-body.js';
 import { IDENTITY, SDK, json, r, ref } from '../openapi/answers.js';
-
-/** At most this many messages in a 422: a body of 100,000 bad tags gets a short answer. */
-const MAX_MESSAGES = 10;
-
-// The first problem only: with allErrors, a body of 30,000 bad tags cost 30,000 error objects;
-// an SDK fixes one field at a time anyway.
-const ajv = new Ajv({ allErrors: false, allowUnionTypes: true });
-// A registration's token follows its type (iOSPush when absent); an update's, the install's (below).
-const checkCreate = ajv.compile({ type: 'object', properties: fields, required: ['token'], ...TOKEN_BY_TYPE_SCHEMA });
-const checkPatch = ajv.compile({ type: 'object', properties: fields });
 
 /** The open's body; the OpenAPI document shows this same schema (Open). */
 export const OPEN_BODY = Type.Object({ app_id: Type.String({ format: 'uuid' }), subscription_id: Type.String({ format: 'uuid' }) });
 
-function messages(errors: typeof checkCreate.errors, platform: Platform = 'ios'): string[] {
-  return (errors ?? []).slice(0, MAX_MESSAGES).map((e) => `${installFieldProblem(e, platform)}.`);
+/**
+ * `body` checked by the install fields' rules (the one checker), the token by `platform`'s:
+ * a registration's by its type (iOSPush when absent), an update's by the install's.
+ */
+function checkInstall(platform: Platform, call: 'create' | 'patch', body: unknown): InstallBody {
+  return checked(INSTALL_SCHEMAS[platform][call], body, INSTALL_SENTENCES[platform]);
 }
 
 function toFields(body: Record<string, unknown>, platform: Platform): SubscriptionFields {
@@ -70,7 +65,6 @@ function checkSamePlatform(body: Record<string, unknown>, platform: Platform): v
   if (body.token !== undefined && !isInstallToken(platform, body.token)) throw new ValidationError(`${installTokenRule(platform, 'token')}.`);
 }
 
-const UNCHECKED = Type.Unsafe<Record<string, unknown>>({ type: 'object' });
 
 export const createSubscriptionCall = declare({
   operationId: 'registerSubscription',
@@ -78,7 +72,7 @@ export const createSubscriptionCall = declare({
   path: '/apps/{app_id}/subscriptions',
   access: 'app',
   // Checked after the app is found (404 first), by the type's token rule.
-  body: UNCHECKED,
+  body: UNCHECKED_BODY,
   bodyUnchecked: true,
   answers: {
     '200': { description: 'A known token, updated.', schema: 'SubscriptionId' },
@@ -96,10 +90,10 @@ export const createSubscriptionCall = declare({
     },
   },
   handler: (deps) =>
-    async function createSubscriptionHandler(ctx, { body }): Promise<void> {
+    async function createSubscriptionHandler(ctx, input): Promise<void> {
       const app = await appOf(deps, ctx);
-      const platform = platformOf(body.type as SubscriptionType | undefined);
-      if (!checkCreate(body)) throw new ValidationError(messages(checkCreate.errors, platform));
+      const platform = platformOf(input.body.type as SubscriptionType | undefined);
+      const body = checkInstall(platform, 'create', input.body);
       await checkIdentity(deps.pool, app.id, body, { token: storedToken(platform, String(body.token)) });
       const fields = toFields(body, platform) as SubscriptionFields & { token: string };
       // One transaction with the install's user, locks in the user calls' order
@@ -116,7 +110,7 @@ export const updateSubscriptionCall = declare({
   path: '/apps/{app_id}/subscriptions/{id}',
   access: 'app',
   // Checked once the install is found: its platform decides the token's rule and sentence.
-  body: UNCHECKED,
+  body: UNCHECKED_BODY,
   bodyUnchecked: true,
   answers: { '200': { description: 'Updated.', schema: 'SubscriptionId' } },
   doc: {
@@ -134,8 +128,7 @@ export const updateSubscriptionCall = declare({
       // The install's platform decides the token's rule and sentence; it never changes (docs/decisions.md).
       const platform = await installPlatform(deps.pool, app.id, installId);
       // The official client's updateSubscription wraps the fields: {"subscription": {...}}.
-      const body = isWrapped(given) ? unwrapSubscription(given, platform) : given;
-      if (!checkPatch(body)) throw new ValidationError(messages(checkPatch.errors, platform));
+      const body = checkInstall(platform ?? 'ios', 'patch', isWrapped(given) ? unwrapSubscription(given, platform) : given);
       if (platform === undefined) throw new NotFoundError('No such subscription.');
       checkSamePlatform(body, platform);
       await checkIdentity(deps.pool, app.id, body, { id: installId });
