@@ -4,17 +4,17 @@ import { openApiSendRequest } from '../../core/validation/schema-views.js';
 import { StartLiveActivityBodySchema, UpdateLiveActivityBodySchema } from '../../core/validation/live-activity-schema.js';
 import { PLATFORM_SCHEMA, TOKEN_BY_TYPE_SCHEMA } from '../../core/formats/install-type.js';
 import { SUBSCRIPTION_FIELDS } from '../../core/validation/subscription-schema.js';
-import { DEVICE_TOKEN_SCHEMA } from '../../core/formats/device-token.js';
-import { EXTERNAL_ID_AUTH_HASH_SCHEMA } from '../../core/formats/identity-hash.js';
 import { SEND_STATUSES } from '../../core/send-model/states.js';
 import { SEND_SOURCES } from '../../core/formats/send-source.js';
 import { USER_SCHEMAS } from './user-schemas.js';
 import { EXPORT_SCHEMAS } from '../routes/exports.js';
 import { SEGMENT_SCHEMAS } from './segment-schemas.js';
 import { PUSH_TYPE_TOKEN_BODY } from '../routes/push-type-tokens.js';
+import { START_TOKEN_BODY, UPDATE_TOKEN_BODY } from '../routes/live-activity-tokens.js';
+import { OPEN_BODY } from '../routes/subscriptions.js';
 import { ESTIMATE_SCHEMAS } from '../routes/notification-estimate.js';
 import { TEMPLATE_SCHEMAS } from './template-schemas.js';
-import { PLAYER_SCHEMAS } from './player-paths.js';
+import { PLAYER_SCHEMAS } from './player-schemas.js';
 import { APP_VIEW_SCHEMAS } from '../routes/app-view.js';
 import { HISTORY_SCHEMAS } from '../routes/notification-history.js';
 import { OUTCOME_SCHEMAS } from '../routes/outcomes.js';
@@ -167,26 +167,9 @@ export const schemas = {
   Success: { type: 'object', required: ['success'], properties: { success: { const: true } } },
   SubscriptionCreate: { type: 'object', required: ['token'], properties: subscriptionFields, ...TOKEN_BY_TYPE_SCHEMA },
   SubscriptionPatch: { type: 'object', properties: subscriptionFields },
-  LiveActivityUpdateToken: {
-    type: 'object',
-    required: ['subscription_id', 'push_token'],
-    properties: {
-      subscription_id: { type: 'string', format: 'uuid' },
-      push_token: { ...DEVICE_TOKEN_SCHEMA, description: "The activity's APNs update token (Activity.pushTokenUpdates), hex." },
-      device_type: { enum: [0], description: '0: iOS.' },
-      external_id_auth_hash: EXTERNAL_ID_AUTH_HASH_SCHEMA,
-    },
-  },
+  LiveActivityUpdateToken: UPDATE_TOKEN_BODY,
   PushTypeToken: PUSH_TYPE_TOKEN_BODY,
-  LiveActivityStartToken: {
-    type: 'object',
-    required: ['activity_token'],
-    properties: {
-      activity_token: { ...DEVICE_TOKEN_SCHEMA, description: 'The push-to-start token (Activity.pushToStartTokenUpdates), hex.' },
-      device_type: { enum: [0], description: '0: iOS.' },
-      external_id_auth_hash: EXTERNAL_ID_AUTH_HASH_SCHEMA,
-    },
-  },
+  LiveActivityStartToken: START_TOKEN_BODY,
   Subscription: {
     type: 'object',
     required: ['id', 'token', 'subscribed', 'unsubscribed_reason', 'environment', 'platform', 'registered_at'],
@@ -210,11 +193,7 @@ export const schemas = {
     },
   },
   SubscriptionId: { type: 'object', required: ['id'], properties: { id: { type: 'string', format: 'uuid' } } },
-  Open: {
-    type: 'object',
-    required: ['app_id', 'subscription_id'],
-    properties: { app_id: { type: 'string', format: 'uuid' }, subscription_id: { type: 'string', format: 'uuid' } },
-  },
+  Open: OPEN_BODY,
   ...USER_SCHEMAS,
   ...EXPORT_SCHEMAS,
   ...SEGMENT_SCHEMAS,

@@ -3,31 +3,37 @@
 // with what applies to it: identity verification (`require_user_id_auth`, the SDK then sends
 // external_user_id_auth_hash) and every OneSignal feature Herald does not have turned off (no
 // email or SMS, no receive receipts, no provisional prompt, no location, no outcomes service).
-// App-facing, as the registration: the App ID alone, the `sdk` bucket per IP.
-import type { Context } from 'koa';
-import { NotFoundError } from '../../core/errors.js';
-import { getApp } from '../../core/apps/app-store.js';
+// App-facing, as the registration: the App ID alone, the `sdk` bucket per IP (the mount's).
 import { getIdentity } from '../../core/apps/identity.js';
-import { isUuid } from '../../core/formats/uuid.js';
-import type { ApiDeps } from '../shared/deps.js';
-import { drawSdk } from './subscriptions.js';
+import { declare } from '../calls/call.js';
+import { r } from '../openapi/answers.js';
+import { appOf } from './subscriptions.js';
 
-export function iosParamsRoute(deps: ApiDeps) {
-  return async function iosParamsHandler(ctx: Context): Promise<void> {
-    await drawSdk(deps, ctx);
-    const appId = String(ctx.params.app_id);
-    const app = isUuid(appId) ? await getApp(deps.pool, appId.toLowerCase()) : undefined;
-    if (!app || app.disabled) throw new NotFoundError('No such app.');
-    const identity = await getIdentity(deps.pool, app.id);
-    ctx.body = {
-      fba: false,
-      uses_provisional_auth: false,
-      require_email_auth: false,
-      require_sms_auth: false,
-      require_user_id_auth: identity?.required === true,
-      receive_receipts_enable: false,
-      location_shared: false,
-      outcomes: { v2_enabled: false },
-    };
-  };
-}
+export const iosParamsCall = declare({
+  operationId: 'getIosParams',
+  method: 'get',
+  path: '/apps/{app_id}/ios_params.js',
+  access: 'app',
+  answers: { '200': { description: 'The settings.', schema: 'IosParams' } },
+  doc: {
+    tags: ['players'],
+    summary: 'The settings the iOS SDK before 5 downloads at start (App ID alone; the sdk bucket per IP).',
+    parameters: [{ name: 'player_id', in: 'query', required: false, description: 'Sent by the SDK; not read.', schema: { type: 'string' } }],
+    responses: { '404': r('NotFound'), '429': r('TooManyRequests'), '500': r('ServerError'), '503': r('Unavailable') },
+  },
+  handler: (deps) =>
+    async function iosParamsHandler(ctx): Promise<void> {
+      const app = await appOf(deps, ctx);
+      const identity = await getIdentity(deps.pool, app.id);
+      ctx.body = {
+        fba: false,
+        uses_provisional_auth: false,
+        require_email_auth: false,
+        require_sms_auth: false,
+        require_user_id_auth: identity?.required === true,
+        receive_receipts_enable: false,
+        location_shared: false,
+        outcomes: { v2_enabled: false },
+      };
+    },
+});

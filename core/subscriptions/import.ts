@@ -4,7 +4,6 @@
 import { checkUntrustedJson } from '../validation/untrusted-json.js';
 import { ValidationError } from '../errors.js';
 import { randomUUID } from 'node:crypto';
-import { Ajv } from 'ajv';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
@@ -12,10 +11,8 @@ import type { Pool, PoolClient } from '../store/db.js';
 import { COPY_TO_INSTALLS } from './user-copies.js';
 import { installTokenRule, isInstallToken, PLATFORMS, storedToken, type Platform } from '../formats/install-type.js';
 import { isUuid } from '../formats/uuid.js';
-import { checkInstallTimeZone, installFieldProblem, SUBSCRIPTION_FIELDS } from '../validation/subscription-schema.js';
-
-/** The fields a line shares with the register call, by its schema; the first problem only. */
-const checkFields = new Ajv({ allErrors: false, allowUnionTypes: true }).compile({ type: 'object', properties: SUBSCRIPTION_FIELDS });
+import { checkInstallTimeZone, INSTALL_SCHEMAS, INSTALL_SENTENCES } from '../validation/subscription-schema.js';
+import { checkValue } from '../validation/checker.js';
 
 export interface ImportProgress {
   lines: number;
@@ -57,8 +54,10 @@ export function toCopyRow(line: string): { row: string; platform: Platform } | {
   if (!PLATFORMS.includes(platform)) return { problem: 'platform must be ios or android' };
   if (!isInstallToken(platform, obj.token)) return { problem: installTokenRule(platform, 'token') };
   if (obj.id !== undefined && (typeof obj.id !== 'string' || !isUuid(obj.id))) return { problem: 'id must be a UUID' };
-  // The register call's own rules for the rest (core/validation/subscription-schema.ts).
-  if (!checkFields(obj)) return { problem: installFieldProblem(checkFields.errors![0], platform) };
+  // The register call's own rules and sentences for the rest (core/validation/subscription-schema.ts);
+  // the first problem, without its period (the operator reads `line N: …`).
+  const checked = checkValue(INSTALL_SCHEMAS[platform].patch, obj, INSTALL_SENTENCES[platform]);
+  if (!checked.ok) return { problem: checked.issues[0]!.message.replace(/\.$/, '') };
   const zoneProblem = checkInstallTimeZone(obj.timezone);
   if (zoneProblem) return { problem: zoneProblem };
   // Values as text; a null one names no tag (the register call's null removes one).

@@ -1,11 +1,12 @@
 // The body of OneSignal's v1 device calls (POST /players, PUT /players/{id}, on_session), read into
 // the fields of an install (issue 38 point 1; docs/api.md "OneSignal's v1 device calls"). One
-// definition: the routes validate with PLAYER_SCHEMA and the OpenAPI document publishes it.
+// definition: the one checker (core/validation/checker.ts) holds bodies to PLAYER_SCHEMA with the
+// sentences below, and the OpenAPI document publishes it.
 // Herald keeps what it has a column for (token, platform, language, time zone, tags, external id,
 // subscription, gateway, session count, time and amount spent); the other v1 fields (game_version,
 // device_model, device_os, ad_id, sdk, badge_count, lat, long, country, ip, …) are accepted,
 // bounded by the body's size, and not kept.
-import { Ajv, type ErrorObject } from 'ajv';
+import Type from 'typebox';
 import { ValidationError } from '../errors.js';
 import { deviceTokenRule, isDeviceToken } from '../formats/device-token.js';
 import { fcmTokenRule, isFcmToken } from '../formats/fcm-token.js';
@@ -14,6 +15,7 @@ import { LANGUAGE_CODE_PATTERN } from '../formats/language-code.js';
 import { TAGS_MAX } from '../formats/tags.js';
 import { TIME_ZONE_NAME_MAX_CHARS } from '../formats/time-zone-name.js';
 import { LIMITS } from '../validation/limits.js';
+import { checked } from '../validation/checker.js';
 import { checkInstallTimeZone } from '../validation/subscription-schema.js';
 import { TEST_TYPE_ENVIRONMENT, type SubscriptionFields } from './subscription-store.js';
 import { zoneOfOffset, OFFSET_MAX_SECONDS, OFFSET_MIN_SECONDS } from './player-time-zone.js';
@@ -58,7 +60,8 @@ export const PLAYER_SCHEMA = {
   },
 } as const;
 
-const check = new Ajv({ allErrors: false, allowUnionTypes: true }).compile(PLAYER_SCHEMA);
+/** PLAYER_SCHEMA as the checker and the calls' declarations take it: read by readPlayerBody. */
+export const PLAYER_BODY = Type.Unsafe<Record<string, unknown>>(PLAYER_SCHEMA);
 
 /** What a v1 body asks of an install. */
 export interface PlayerChange {
@@ -71,16 +74,19 @@ export interface PlayerChange {
   identityBody: Record<string, unknown>;
 }
 
-function problem(e: ErrorObject): string {
-  const field = e.instancePath.replace(/^\//, '').replace(/\//g, '.') || 'body';
-  if (field === 'language') return 'language must be a language code such as en or pt-BR.';
-  if (field === 'test_type') return "test_type must be 1 (development build), 2 (ad hoc build) or null (the App's environment).";
-  if (field === 'timezone') return `timezone must be a whole number of seconds east of UTC, ${OFFSET_MIN_SECONDS} to ${OFFSET_MAX_SECONDS}.`;
-  if (field === 'identifier') return 'identifier is longer than 4096 characters.';
-  if (e.keyword === 'maxLength') return `${field} is longer than ${(e.params as { limit: number }).limit} characters.`;
-  if (e.keyword === 'maxProperties') return `${field} holds more than ${(e.params as { limit: number }).limit} entries.`;
-  return `${field} ${e.message ?? 'is not valid'}.`;
-}
+const longer = (limit: number) => `{field} is longer than ${limit} characters.`;
+
+/** The sentences of a broken v1 field (the others: the checker's own). */
+const PLAYER_SENTENCES = {
+  language: 'language must be a language code such as en or pt-BR.',
+  test_type: "test_type must be 1 (development build), 2 (ad hoc build) or null (the App's environment).",
+  timezone: `timezone must be a whole number of seconds east of UTC, ${OFFSET_MIN_SECONDS} to ${OFFSET_MAX_SECONDS}.`,
+  ...Object.fromEntries(
+    Object.entries(PLAYER_SCHEMA.properties).flatMap(([field, schema]) => ('maxLength' in schema ? [[`${field}:maxLength`, longer(schema.maxLength)]] : [])),
+  ),
+  'tags:maxLength': longer(LIMITS.tag),
+  'tags:maxProperties': `tags holds more than ${TAGS_MAX} entries.`,
+};
 
 /** A refused device_type: what Herald delivers to, and what to do. */
 export function deviceTypeProblem(type: unknown): string | undefined {
@@ -106,12 +112,12 @@ function amount(value: unknown): number {
 }
 
 /**
- * Reads a v1 body (422 naming the first broken field). `platform`: the install's (an update) or
+ * Reads a v1 body (422 naming each broken field). `platform`: the install's (an update) or
  * undefined (a registration: device_type names it). The token is checked by that platform's rule
  * and kept as given for Android (FCM tokens are case-sensitive), lowercase for APNs.
  */
 export function readPlayerBody(body: Record<string, unknown>, platform: Platform | undefined): PlayerChange {
-  if (!check(body)) throw new ValidationError({ field: check.errors![0].instancePath.slice(1) || 'body', message: problem(check.errors![0]) });
+  checked(PLAYER_BODY, body, PLAYER_SENTENCES);
   const change: PlayerChange = { fields: {}, counters: {}, identityBody: {} };
   if (body.device_type !== undefined) {
     const refused = deviceTypeProblem(body.device_type);

@@ -1,8 +1,9 @@
 // The official client's updateSubscription body, {"subscription": {...}} (OneSignal's
 // SubscriptionBody), read into the flat fields of the app-facing update (issue 27). Every field it
 // accepts changes what it names; a field Herald cannot apply is a 422 naming it, never a silent 200.
-import { Ajv, type ErrorObject } from 'ajv';
+import Type from 'typebox';
 import { ValidationError } from '../errors.js';
+import { checked, type Sentences } from '../validation/checker.js';
 import { ANY_INSTALL_TOKEN_SCHEMA, installTokenRule, isInstallToken, SUBSCRIPTION_TYPE_SCHEMA, subscriptionTypeRule, type Platform } from '../formats/install-type.js';
 import { EXTERNAL_ID_AUTH_HASH_SCHEMA } from '../formats/identity-hash.js';
 
@@ -28,7 +29,21 @@ export const SUBSCRIPTION_BODY_SCHEMA = {
   },
 };
 
-const check = new Ajv({ allErrors: false }).compile(SUBSCRIPTION_BODY_SCHEMA);
+const SUBSCRIPTION_BODY = Type.Unsafe<{ subscription: { type?: string; token?: string; enabled?: boolean; test_type?: 1 | 2 | null }; external_id_auth_hash?: string }>(
+  SUBSCRIPTION_BODY_SCHEMA,
+);
+
+/** The sentences of a broken field; `platform`: the install's (undefined: the iOS rule's). */
+function bodySentences(platform: Platform): Sentences {
+  return {
+    '*:additionalProperties': '{field} is not a field Herald can change on an install (it keeps type, token, enabled and test_type).',
+    'subscription.token': `${installTokenRule(platform, 'subscription.token')}.`,
+    'subscription.type': `${subscriptionTypeRule('subscription.type')}.`,
+    'subscription:minProperties': 'subscription names no field to change.',
+  };
+}
+
+const SENTENCES: Readonly<Record<Platform, Sentences>> = { ios: bodySentences('ios'), android: bodySentences('android') };
 
 /** Whether a PATCH body is the client's wrapped form. */
 export function isWrapped(body: Record<string, unknown>): boolean {
@@ -36,18 +51,16 @@ export function isWrapped(body: Record<string, unknown>): boolean {
 }
 
 /**
- * The wrapped body as the flat update's fields (`enabled` is `subscribed`), or a 422 naming the
- * field. `platform`: the install's (undefined: not known, the iOS rule's sentence), whose rule the
- * token must follow; `type` is passed on for the caller to hold against it.
+ * The wrapped body as the flat update's fields (`enabled` is `subscribed`), or a 422 naming each
+ * broken field. `platform`: the install's (undefined: not known, the iOS rule's sentence), whose
+ * rule the token must follow; `type` is passed on for the caller to hold against it.
  */
 export function unwrapSubscription(body: Record<string, unknown>, platform: Platform | undefined): Record<string, unknown> {
-  if (!check(body)) throw shapeProblem(check.errors![0], platform);
-  const given = (body.subscription as { token?: unknown }).token;
+  const { subscription: sub } = checked(SUBSCRIPTION_BODY, body, SENTENCES[platform ?? 'ios']);
   // The schema takes a token of either rule; the install's own decides.
-  if (platform !== undefined && given !== undefined && !isInstallToken(platform, given)) {
+  if (platform !== undefined && sub.token !== undefined && !isInstallToken(platform, sub.token)) {
     throw new ValidationError({ field: 'subscription.token', message: `${installTokenRule(platform, 'subscription.token')}.` });
   }
-  const sub = body.subscription as { type?: string; token?: string; enabled?: boolean; test_type?: 1 | 2 | null };
   const flat: Record<string, unknown> = {};
   if (sub.type !== undefined) flat.type = sub.type;
   if (sub.token !== undefined) flat.token = sub.token;
@@ -55,18 +68,4 @@ export function unwrapSubscription(body: Record<string, unknown>, platform: Plat
   if ('test_type' in sub) flat.test_type = sub.test_type;
   if (body.external_id_auth_hash !== undefined) flat.external_id_auth_hash = body.external_id_auth_hash;
   return flat;
-}
-
-/** The 422 of the first problem the schema found, naming the field. */
-function shapeProblem(e: ErrorObject, platform: Platform | undefined): ValidationError {
-  const at = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
-  const extra = (e.params as { additionalProperty?: string }).additionalProperty;
-  if (extra !== undefined) {
-    const field = at ? `${at}.${extra}` : extra;
-    return new ValidationError({ field, message: `${field} is not a field Herald can change on an install (it keeps type, token, enabled and test_type).` });
-  }
-  if (at === 'subscription.token') return new ValidationError({ field: at, message: `${installTokenRule(platform ?? 'ios', at)}.` });
-  if (at === 'subscription.type') return new ValidationError({ field: at, message: `${subscriptionTypeRule(at)}.` });
-  if (e.keyword === 'minProperties') return new ValidationError({ field: 'subscription', message: 'subscription names no field to change.' });
-  return new ValidationError({ field: at || 'subscription', message: `${at || 'subscription'} ${e.message ?? 'is not valid'}.` });
 }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import Type from 'typebox';
 import { ValidationError } from '../errors.js';
-import { BODY_NOT_OBJECT, checkValue, checked, fieldPath } from './checker.js';
+import { BODY_NOT_OBJECT, MAX_ISSUES, checkValue, checked, fieldPath } from './checker.js';
 
 const Body = Type.Object({
   name: Type.String({ maxLength: 8 }),
@@ -83,6 +83,29 @@ describe('the one body checker', () => {
     // undefined leaves the default sentence; `*` is only a last resort, after the field's own entry.
     const typed = checkValue(Closed, { name: 1 }, sentences);
     expect(typed.ok ? [] : typed.issues).to.deep.equal([{ field: 'name', message: 'name must be text.' }]);
+  });
+
+  it('uses a keyword\'s own sentence before the field\'s: a missing field says otherwise than a wrong one', () => {
+    const sentences = { name: 'name is the display name, text.', 'name:required': 'name is required: the display name.' };
+    const missing = checkValue(Body, {}, sentences);
+    const wrong = checkValue(Body, { name: 1 }, sentences);
+    expect(missing.ok ? [] : missing.issues.map((i) => i.message)).to.deep.equal(['name is required: the display name.']);
+    expect(wrong.ok ? [] : wrong.issues.map((i) => i.message)).to.deep.equal(['name is the display name, text.']);
+  });
+
+  it('writes the field\'s path where a sentence says {field}, and *:keyword speaks for that keyword at any other field', () => {
+    const Closed = Type.Object({ name: Type.String(), inner: Type.Optional(Type.Object({ a: Type.String() }, { additionalProperties: false })) }, { additionalProperties: false });
+    const sentences = { '*:additionalProperties': '{field} is not kept here.', name: 'name is text.' };
+    const result = checkValue(Closed, { name: 1, extra: 1, inner: { a: 'a', b: 2 } }, sentences);
+    expect(result.ok ? [] : result.issues.map((i) => i.message).sort()).to.deep.equal(['extra is not kept here.', 'inner.b is not kept here.', 'name is text.']);
+    const long = checkValue(Body, { name: 'n', filters: [{ key: 'k', value: 'long' }] }, { 'filters:maxLength': '{field} is longer than 3 characters.' });
+    expect(long.ok ? [] : long.issues.map((i) => i.message)).to.deep.equal(['filters[0].value is longer than 3 characters.']);
+  });
+
+  it(`names at most ${MAX_ISSUES} fields: a body of many broken ones gets a short answer`, () => {
+    const Tags = Type.Object({ tags: Type.Record(Type.String(), Type.String()) });
+    const result = checkValue(Tags, { tags: Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${i}`, i])) });
+    expect(result.ok ? [] : result.issues.map((i) => i.field)).to.deep.equal(Array.from({ length: MAX_ISSUES }, (_, i) => `tags.k${i}`));
   });
 
   it("says a union's allowed values once, not each branch's", () => {

@@ -1,9 +1,13 @@
-// The fields of the app-facing install calls (register and update), read by the route's
-// validator and published as the OpenAPI request schemas: one definition.
+// The fields of the app-facing install calls (register and update), checked by the one checker
+// (./checker.ts) and published as the OpenAPI request schemas: one definition.
 // The sentences of a broken field and the time zone rule live here too, so the NDJSON import
 // (core/subscriptions/import.ts), which takes the register call's fields, accepts what it accepts.
-import type { ErrorObject } from 'ajv';
+import Type, { type TUnsafe } from 'typebox';
 import { ANY_INSTALL_TOKEN_SCHEMA, installTokenRule, SUBSCRIPTION_TYPE_SCHEMA, subscriptionTypeRule, type Platform } from '../formats/install-type.js';
+import { DEVICE_TOKEN_SCHEMA } from '../formats/device-token.js';
+import { FCM_TOKEN_SCHEMA } from '../formats/fcm-token.js';
+import { AUTH_HASH_MAX_CHARS } from '../formats/identity-hash.js';
+import type { Sentences } from './checker.js';
 import { LIMITS } from './limits.js';
 import { LANGUAGE_CODE_PATTERN } from '../formats/language-code.js';
 import { knownTimeZone } from '../time/zone-clock.js';
@@ -37,17 +41,45 @@ export const SUBSCRIPTION_FIELDS = {
   },
 };
 
-/** The sentence for a field the schema refused (ajv's error), without a final period; `platform`: the install's, for the token's rule. */
-export function installFieldProblem(e: ErrorObject, platform: Platform = 'ios'): string {
-  const field = e.instancePath.replace(/^\//, '').replace(/\//g, '.') || (e.params as { missingProperty?: string }).missingProperty || 'body';
-  if (e.keyword === 'required') return `${(e.params as { missingProperty: string }).missingProperty} is required`;
-  if (field === 'token') return installTokenRule(platform, 'token');
-  if (field === 'type') return subscriptionTypeRule('type');
-  if (field === 'test_type') return "test_type must be 1 (development build), 2 (ad hoc build) or null (the App's environment)";
-  if (field === 'language') return 'language must be a language code such as en or pt-BR';
-  if (e.keyword === 'maxLength') return `${field} is longer than ${(e.params as { limit: number }).limit} characters`;
-  return `${field} ${e.message}`;
+/** The fields as the register and update calls read them (the checker's static type). */
+export type InstallBody = Record<string, unknown> & { type?: string; token?: string };
+interface InstallSchemas {
+  create: TUnsafe<InstallBody>;
+  patch: TUnsafe<InstallBody>;
 }
+
+/**
+ * The register's (`token` required) and the update's schema for an install of `platform`: its
+ * token by that platform's rule. Built once each, so the checker compiles each once.
+ */
+function installSchemas(platform: Platform): InstallSchemas {
+  const properties = { ...SUBSCRIPTION_FIELDS, token: platform === 'ios' ? DEVICE_TOKEN_SCHEMA : FCM_TOKEN_SCHEMA };
+  return {
+    create: Type.Unsafe<InstallBody>({ type: 'object', properties, required: ['token'] }),
+    patch: Type.Unsafe<InstallBody>({ type: 'object', properties }),
+  };
+}
+
+export const INSTALL_SCHEMAS: Readonly<Record<Platform, InstallSchemas>> = { ios: installSchemas('ios'), android: installSchemas('android') };
+
+const longer = (limit: number) => `{field} is longer than ${limit} characters.`;
+
+/** The sentences of a broken install field; `platform`: the install's, for the token's rule. */
+function installSentences(platform: Platform): Sentences {
+  return {
+    'token:required': 'token is required.',
+    token: `${installTokenRule(platform, 'token')}.`,
+    type: `${subscriptionTypeRule('type')}.`,
+    test_type: "test_type must be 1 (development build), 2 (ad hoc build) or null (the App's environment).",
+    language: 'language must be a language code such as en or pt-BR.',
+    'external_id:maxLength': longer(LIMITS.external_id),
+    'timezone:maxLength': longer(TIME_ZONE_NAME_MAX_CHARS),
+    'tags:maxLength': longer(LIMITS.tag),
+    'external_id_auth_hash:maxLength': longer(AUTH_HASH_MAX_CHARS),
+  };
+}
+
+export const INSTALL_SENTENCES: Readonly<Record<Platform, Sentences>> = { ios: installSentences('ios'), android: installSentences('android') };
 
 /** Why `timezone` is not one an install may have (the schema bounds it first), or undefined. */
 export function checkInstallTimeZone(timezone: unknown): string | undefined {

@@ -18,6 +18,7 @@ ajv.addSchema({ $id: 'herald', components: openApiDocument.components }, 'herald
 const routes = Object.entries(openApiDocument.paths).map(([template, ops]) => ({
   re: new RegExp(`^/api/v1${template.replace(/\{[^{}]+\}/g, '[^/]+')}$`),
   ops: ops as Record<string, Operation>,
+  parameters: template.split('{').length - 1,
 }));
 const validators = new Map<string, ReturnType<typeof ajv.compile>>();
 
@@ -31,8 +32,9 @@ function resolve(response: Operation['responses'][string]): Operation['responses
 export function checkAgainstOpenApi(method: string, url: string, status: number, contentType: string | null, body: unknown): void {
   const path = new URL(url, 'http://x').pathname;
   if (!path.startsWith('/api/v1/')) return;
-  // Literal paths win over templates (/notifications/{id} vs a longer literal).
-  const route = routes.find((r) => r.re.test(path));
+  // Literal paths win over templates (/players/csv_export over /players/{id}), whatever the
+  // document's order: the one with the fewest parameters among those that match.
+  const route = routes.filter((r) => r.re.test(path)).sort((a, b) => a.parameters - b.parameters)[0];
   const op = route?.ops[method.toLowerCase()];
   if (!route || !op) {
     if (status === 404 || status === 405) return; // the router's own answer for an unknown path or method
