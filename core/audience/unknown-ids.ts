@@ -8,6 +8,7 @@ import { GroupedStatement, perPool } from '../store/coalesce.js';
 import type { SendTarget } from '../send-model/request.js';
 import type { UnknownIds } from '../send-model/response.js';
 import { ONESIGNAL_ID } from '../formats/alias-label.js';
+import { isListTarget } from './target-kinds.js';
 
 /** `kind`: a subscription id, an external id, a OneSignal id (a user's), or an id under `label`. */
 interface IdLookup {
@@ -18,7 +19,7 @@ interface IdLookup {
 }
 
 export async function unknownListIds(pool: Pool, appId: string, target: SendTarget): Promise<UnknownIds | undefined> {
-  if (target.kind !== 'subscription_ids' && target.kind !== 'external_ids' && target.kind !== 'aliases') return undefined;
+  if (!isListTarget(target)) return undefined;
   const label = target.kind === 'aliases' ? target.label : target.kind === 'external_ids' ? 'external_id' : null;
   const kind = target.kind === 'subscription_ids' ? 'subscription' : target.kind === 'external_ids' ? 'external' : target.label === ONESIGNAL_ID ? 'onesignal' : 'alias';
   const unknown = await lookupOf(pool).submit(target.ids.map((id) => ({ appId, kind, label, id })));
