@@ -6,8 +6,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  IDS_PER_LIST, LIST_KINDS, TARGET_FIELDS, TARGET_KINDS, isConditionTarget, isListTarget, targetBody, targetDraw, targetField, targetKind,
-  type TargetKind,
+  IDS_PER_LIST, LIST_KINDS, TARGET_FIELDS, TARGET_KINDS, idKindOfLabel, isConditionTarget, isListTarget, listIdLabel, targetBody, targetDraw, targetField, targetKind,
+  type ListKind, type TargetKind,
 } from './target-kinds.js';
 import type { SendTarget } from '../send-model/request.js';
 import { LIMITS } from '../validation/limits.js';
@@ -114,5 +114,12 @@ describe('target kinds: a list kind’s limit is the one the rules enforce', () 
     const limit = TARGET_KINDS.segment.limit;
     expect(limit).to.equal(LIMITS.included_segments);
     expect(problems(() => validate({ included_segments: Array.from({ length: limit + 1 }, () => 'VIP') })).join(' ')).to.match(/included_segments/);
+  });
+});
+
+describe('target kinds: the ids of a list', () => {
+  it('are under one alias label per row, and each label says what its ids match', () => {
+    expect(LIST_KINDS.map((kind) => listIdLabel(EXAMPLES[kind] as Extract<SendTarget, { kind: ListKind }>))).to.deep.equal([null, 'external_id', 'crm_id']);
+    expect([null, 'external_id', 'onesignal_id', 'crm_id'].map(idKindOfLabel)).to.deep.equal(['subscription', 'external', 'onesignal', 'alias']);
   });
 });

@@ -8,6 +8,7 @@
 import type { AudienceCondition, SendTarget } from '../send-model/request.js';
 import { singleTagFilter, type FilterEntry } from './filter-schema.js';
 import { segmentNamed } from '../formats/built-in-segments.js';
+import { ONESIGNAL_ID } from '../formats/alias-label.js';
 
 export type TargetKind = SendTarget['kind'];
 export type TargetOf<K extends TargetKind> = Extract<SendTarget, { kind: K }>;
@@ -55,6 +56,8 @@ export interface TargetKindRow<K extends TargetKind> {
    * field's value as written, read before any rule; undefined: no audience bucket is drawn.
    */
   audienceKey?(value: unknown): string | undefined;
+  /** A list: the alias label its ids are under (none: subscription ids, OneSignal's player ids). */
+  idLabel?(target: TargetOf<K>): string | null;
   /** Whether one send of it reaches at most MAX_AUDIENCE installs (an audience with no bound of its own). */
   readonly capped: boolean;
   /** The body fields (a Send's spec) that name this target again: a mirror's spec. */
@@ -139,6 +142,7 @@ export const TARGET_KINDS: {
     limit: IDS_PER_LIST,
     bucket: 'send',
     capped: false,
+    idLabel: () => null,
     toBody: (t) => ({ include_subscription_ids: t.ids }),
     summary: (t) => ({ ids: t.ids.length }),
     describe: (r) => plural(r.ids, 'subscription id'),
@@ -151,6 +155,7 @@ export const TARGET_KINDS: {
     limit: IDS_PER_LIST,
     bucket: 'send',
     capped: false,
+    idLabel: () => EXTERNAL_ID,
     toBody: (t) => ({ include_external_ids: t.ids }),
     summary: (t) => ({ ids: t.ids.length }),
     describe: (r) => plural(r.ids, 'external id'),
@@ -163,6 +168,7 @@ export const TARGET_KINDS: {
     limit: IDS_PER_LIST,
     bucket: 'send',
     capped: false,
+    idLabel: (t) => t.label,
     toBody: (t) => ({ include_aliases: { [t.label]: t.ids } }),
     summary: (t) => ({ ids: t.ids.length, label: t.label }),
     describe: (r) => plural(r.ids, `${r.label ?? 'alias'} id`),
@@ -240,6 +246,22 @@ export function targetDraw(body: Record<string, unknown>): TargetDraw {
   if (!named.length) return { bucket: 'send' };
   const audience = named.length === 1 ? named[0].audienceKey?.(body[named[0].field!]) : undefined;
   return audience === undefined ? { bucket: 'broadcast' } : { bucket: 'broadcast', audience };
+}
+
+/** The alias label whose ids make include_external_ids (include_aliases.external_id). */
+export const EXTERNAL_ID = 'external_id';
+
+/** What a list's ids are matched against: an install's id, its external id, a user's own id (onesignal_id) or another label's alias id. */
+export type ListIdKind = 'subscription' | 'external' | 'onesignal' | 'alias';
+
+/** The kind of id under an alias label (null: subscription ids). */
+export function idKindOfLabel(label: string | null): ListIdKind {
+  return label === null ? 'subscription' : label === EXTERNAL_ID ? 'external' : label === ONESIGNAL_ID ? 'onesignal' : 'alias';
+}
+
+/** The alias label a list target's ids are under (null: subscription ids). */
+export function listIdLabel(target: Extract<SendTarget, { kind: ListKind }>): string | null {
+  return (TARGET_KINDS[target.kind] as TargetKindRow<TargetKind>).idLabel?.(target) ?? null;
 }
 
 /** The body fields (a Send's spec) of a target, its excluded segments included. */

@@ -4,7 +4,7 @@ import type { FieldIssue } from '../errors.js';
 import type { SendTarget } from '../send-model/request.js';
 import { readFilters, readTag } from './filter-conditions.js';
 import { singleTagFilter } from '../audience/filter-schema.js';
-import { TARGET_FIELDS, TARGET_KINDS, targetField, type TargetKind } from '../audience/target-kinds.js';
+import { TARGET_FIELDS, TARGET_KINDS, idKindOfLabel, targetField, type ListIdKind, type TargetKind } from '../audience/target-kinds.js';
 import { LIMITS } from './limits.js';
 import type { SendBody } from './send-schema.js';
 import { codePointLength, quoted } from './text.js';
@@ -77,9 +77,7 @@ function readSegments(list: unknown, segmentNames: string[], issues: FieldIssue[
   return others.length ? { kind: 'segment', segment, orSegments: others } : { kind: 'segment', segment };
 }
 
-/** What an id of a list is: a subscription id, an external id, a OneSignal id (a user's), or an id under another alias label. */
-type IdKind = 'subscription' | 'external' | 'onesignal' | 'alias';
-/** The list kind whose row holds the limit of such ids. */
+/** The list kind whose row holds the limit of each kind of id. */
 const LIST_OF = { subscription: 'subscription_ids', external: 'external_ids', onesignal: 'aliases', alias: 'aliases' } as const;
 
 /**
@@ -90,7 +88,7 @@ const LIST_OF = { subscription: 'subscription_ids', external: 'external_ids', on
 function readIds(
   list: string[],
   field: string,
-  kind: IdKind,
+  kind: ListIdKind,
   issues: FieldIssue[],
 ): string[] | undefined {
   const limit = TARGET_KINDS[LIST_OF[kind]].limit;
@@ -228,13 +226,11 @@ function readAliases(aliases: Record<string, unknown>, issues: FieldIssue[]): Se
     issues.push({ field, message: `${field} must be an array of ids.` });
     return undefined;
   }
-  const kind = label === EXTERNAL_ID_LABEL ? 'external' : label === ONESIGNAL_ID ? 'onesignal' : 'alias';
+  const kind = idKindOfLabel(label);
   const ids = readIds(list as string[], field, kind, issues);
   if (!ids) return undefined;
   return kind === 'external' ? { kind: 'external_ids', ids } : { kind: 'aliases', label, ids };
 }
-
-const EXTERNAL_ID_LABEL = 'external_id';
 
 /** Segment names whose installs a send leaves out (`excluded_segments`; it is not a target). */
 export function readExcludedSegments(value: unknown, segmentNames: string[], issues: FieldIssue[]): string[] | undefined {
