@@ -6,7 +6,7 @@
 // ahead, so in any time t at most rate × t + 500 devices have started: never faster than the rate.
 import type { Redis } from 'ioredis';
 import type { ClaimedChunk } from '../core/delivery/claim.js';
-import { isBroadcast } from '../core/send-model/status.js';
+import { isConditionTarget } from '../core/audience/target-kinds.js';
 import { pauseUnlessStopping } from './stoppable-wait.js';
 
 const RESERVE = `
@@ -45,7 +45,7 @@ export function createThrottle(redis: Redis, prefix: string): Throttle {
  */
 export async function awaitTurn(throttle: Throttle | undefined, claimed: ClaimedChunk, opts: { maxHoldMs: number; stopping(): boolean }): Promise<number> {
   const perMinute = claimed.throttlePerMinute;
-  if (!throttle || !perMinute || claimed.timezone || !isBroadcast({ target: { kind: claimed.targetKind } })) return 0;
+  if (!throttle || !perMinute || claimed.timezone || !isConditionTarget({ kind: claimed.targetKind })) return 0;
   const waitMs = await throttle.reserve(claimed.sendId, claimed.chunk, claimed.planned, perMinute);
   if (waitMs > opts.maxHoldMs || (waitMs > 0 && opts.stopping())) return waitMs;
   if (waitMs > 0) await pauseUnlessStopping(waitMs, () => opts.stopping());

@@ -16,6 +16,7 @@ import { findSegment } from '../../core/audience/segments.js';
 import type { SendTarget } from '../../core/send-model/request.js';
 import { perPool } from '../../core/store/coalesce.js';
 import type { Pool } from '../../core/store/db.js';
+import { isListTarget, segmentsNamed } from '../../core/audience/target-kinds.js';
 
 /** How long a size is shown before it is counted again. */
 export const SIZE_KEPT_MS = 30_000;
@@ -40,7 +41,7 @@ export class AudienceSizes {
   /** The target's size: kept if counted less than 30 s before `now`, else the count in flight, else a new count. */
   get(app: AppRecord, target: SendTarget, now: Date): Promise<AudienceSize> {
     // A list's size is its length: nothing is counted, so nothing is kept.
-    if (target.kind === 'subscription_ids' || target.kind === 'external_ids' || target.kind === 'aliases') return Promise.resolve({ estimate: target.ids.length, countedAt: now });
+    if (isListTarget(target)) return Promise.resolve({ estimate: target.ids.length, countedAt: now });
     const key = `${app.id} ${JSON.stringify(target)} ${definitionOf(app, target)}`;
     const kept = this.kept.get(key);
     if (kept && now.getTime() - kept.countedAt.getTime() < SIZE_KEPT_MS) return Promise.resolve(kept);
@@ -68,7 +69,7 @@ export class AudienceSizes {
  * App resource is counted afresh instead of showing its old size for 30 s.
  */
 function definitionOf(app: AppRecord, target: SendTarget): string {
-  const names = [...(target.kind === 'segment' ? [target.segment, ...(target.orSegments ?? [])] : []), ...(target.excluding ?? [])];
+  const names = segmentsNamed(target);
   // A hand-made record without segments (tests of this cache) names none.
   return app.segments ? names.map((name) => JSON.stringify(findSegment(app, name)?.groups ?? null)).join(' ') : '';
 }

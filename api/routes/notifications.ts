@@ -11,35 +11,11 @@ import { getApp } from '../../core/apps/app-store.js';
 import { acceptSend, type AcceptInput } from '../../core/send/accept.js';
 import type { CreatedSend } from '../../core/send-model/response.js';
 import { SharedRead } from '../../core/store/coalesce.js';
-import { singleTagFilter } from '../../core/validation/filter-conditions.js';
+import { targetDraw } from '../../core/audience/target-kinds.js';
 import type { ApiDeps, RateDraw } from '../shared/deps.js';
-import { segmentNamed } from '../../core/formats/built-in-segments.js';
 
-/** The class bucket and audience identity of a send body, read before any body rule runs. */
-export function classifySend(body: Readonly<Record<string, unknown>>): Pick<RateDraw, 'bucket' | 'audience'> {
-  const segments = body.included_segments;
-  const filters = body.filters;
-  const named: string[] = [];
-  if (segments !== undefined) named.push('segment');
-  if (body.tag !== undefined) named.push('tag');
-  if (filters !== undefined) named.push('filters');
-  if (!named.length) return { bucket: 'send' };
-  if (named.length > 1) return { bucket: 'broadcast' };
-  if (named[0] === 'segment' && Array.isArray(segments) && segments.length > 0 && segments.every((s) => typeof s === 'string')) {
-    // An older name shares its segment's bucket. Several names: one bucket for the set, sorted and
-    // without duplicates, so the same union is the same audience (docs/decisions.md "Several segments").
-    const names = [...new Set(segments.map((s: string) => segmentNamed(s)))].sort();
-    return { bucket: 'broadcast', audience: names.length === 1 ? `segment:${names[0]}` : `segments:${JSON.stringify(names)}` };
-  }
-  const tag = named[0] === 'tag' ? body.tag : singleTagFilter(filters);
-  if (tag && typeof tag === 'object') {
-    const t = tag as Record<string, unknown>;
-    return { bucket: 'broadcast', audience: `tag:${JSON.stringify([t.key, t.relation, t.value ?? null])}` };
-  }
-  // Several conditions: the same list is the same audience (the limiter hashes it to a short key).
-  if (Array.isArray(filters)) return { bucket: 'broadcast', audience: `filters:${JSON.stringify(filters)}` };
-  return { bucket: 'broadcast' };
-}
+/** The class bucket and audience identity of a send body, read before any body rule runs: the table's (core/audience/target-kinds.ts). */
+export const classifySend: (body: Readonly<Record<string, unknown>>) => Pick<RateDraw, 'bucket' | 'audience'> = targetDraw;
 
 export async function drawBuckets(deps: ApiDeps, ctx: Context, draw: Omit<RateDraw, 'keyId' | 'appId' | 'ip'>): Promise<void> {
   if (!deps.rateLimiter) return;

@@ -3,8 +3,8 @@
 // from the stored, validated SendRequest. Both shapes come from the send body's one schema
 // (core/validation/send-body-schema.ts); spec.test.ts checks that every accepted body comes back
 // unchanged and that no field of the schema is left unmapped.
-import type { ApnsOptions, AudienceCondition, SendRequest } from '../../core/send-model/request.js';
-import type { FilterEntry } from '../../core/audience/filter-schema.js';
+import type { ApnsOptions, SendRequest } from '../../core/send-model/request.js';
+import { targetBody } from '../../core/audience/target-kinds.js';
 import type { SendSpec } from './types.js';
 import { ANDROID_SPEC_FIELDS, platformFlags } from '../../core/validation/android-options.js';
 
@@ -60,37 +60,14 @@ function withOffset(date: Date, offsetMinutes: number): string {
   return `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
 }
 
-function targetSpec(spec: SendSpec, t: SendRequest['target']): void {
-  if (t.kind === 'segment') spec.included_segments = [t.segment, ...(t.orSegments ?? [])];
-  else if (t.kind === 'tag') spec.tag = { key: t.tag.key, relation: t.tag.relation, ...(t.tag.value !== undefined ? { value: t.tag.value } : {}) };
-  else if (t.kind === 'filters') spec.filters = filterEntries(t.groups);
-  else if (t.kind === 'subscription_ids') spec.include_subscription_ids = t.ids;
-  else if (t.kind === 'external_ids') spec.include_external_ids = t.ids;
-  else if (t.kind === 'aliases') spec.include_aliases = { [t.label]: t.ids };
-  // A Live Activity's tokens: such sends are never mirrored (controller/sends/mirror.ts).
-  if (t.excluding) spec.excluded_segments = t.excluding;
-}
-
-/** A filters target as the client writes it: each group's conditions, {"operator": "OR"} between. */
-export function filterEntries(groups: AudienceCondition[][]): FilterEntry[] {
-  return groups.flatMap((group, i) => [
-    ...(i > 0 ? [{ operator: 'OR' as const }] : []),
-    ...group.map((c): FilterEntry => {
-      if (c.field === 'tag') return { field: 'tag', key: c.key, relation: c.relation, ...(c.value !== undefined ? { value: c.value } : {}) };
-      if (c.field === 'language') return { field: 'language', relation: c.relation, value: c.value };
-      if ('hoursAgo' in c) return { field: c.field, relation: c.relation, hours_ago: String(c.hoursAgo) };
-      return { field: c.field, relation: c.relation, value: String(c.value) };
-    }),
-  ]);
-}
-
 /** The spec of a mirror from the stored request (a read-only picture of what was sent). */
 export function specFromRequest(appName: string, req: SendRequest): SendSpec {
   const spec: SendSpec = { appRef: { name: appName } };
   if (Object.keys(req.contents).length) spec.contents = req.contents;
   if (req.headings && Object.keys(req.headings).length) spec.headings = req.headings;
   if (req.subtitle && Object.keys(req.subtitle).length) spec.subtitle = req.subtitle;
-  targetSpec(spec, req.target);
+  // The target's fields as its row of the table writes them (a Live Activity's tokens: such sends are never mirrored).
+  Object.assign(spec, targetBody(req.target));
   const zone = req.timezoneDelivery;
   if (req.sendAfter) spec.send_after = withOffset(new Date(req.sendAfter), zone?.fallbackOffsetMinutes ?? 0);
   if (zone) {

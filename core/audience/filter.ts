@@ -5,6 +5,7 @@ import type { AppRecord } from '../apps/app-store.js';
 import type { AudienceCondition, TagCondition, SendTarget } from '../send-model/request.js';
 import { ACTIVE_DAYS, type BuiltInSegment } from '../formats/built-in-segments.js';
 import { findSegment, SegmentGoneError } from './segments.js';
+import { isConditionTarget } from './target-kinds.js';
 
 const NUMBER = /^-?\d+(\.\d+)?$/;
 
@@ -76,7 +77,7 @@ function filterCondition(c: AudienceCondition, params: Params): string {
  * its excluded segments and push-to-start type. For a list target's devices: narrowing(...).
  */
 export function audienceCondition(app: AppRecord, target: SendTarget, params: Params): string {
-  if (target.kind === 'subscription_ids' || target.kind === 'external_ids' || target.kind === 'aliases' || target.kind === 'activity') {
+  if (!isConditionTarget(target)) {
     throw new Error(`audienceCondition: ${target.kind} is not a condition on installs`);
   }
   const included =

@@ -4,6 +4,7 @@ import type { AppRecord } from '../apps/app-store.js';
 import type { SendTarget } from '../send-model/request.js';
 import { audienceCondition, Params } from './filter.js';
 import { countActivityTokens } from '../live-activities/activity-audience.js';
+import { isListTarget } from './target-kinds.js';
 
 export interface AudienceMeasure {
   /** Devices in the audience (distinct ids given, for list targets). */
@@ -13,7 +14,7 @@ export interface AudienceMeasure {
 }
 
 export async function measureAudience(db: Queryable, app: AppRecord, target: SendTarget): Promise<AudienceMeasure> {
-  if (target.kind === 'subscription_ids' || target.kind === 'external_ids' || target.kind === 'aliases') {
+  if (isListTarget(target)) {
     return { estimate: target.ids.length, maxSeq: null };
   }
   if (target.kind === 'activity') return { estimate: await countActivityTokens(db, app.id, target.activityId), maxSeq: null };

@@ -11,6 +11,7 @@ import type { Queryable } from '../store/db.js';
 import { audienceCondition, Params } from './filter.js';
 import { isAliasMember } from './alias-target.js';
 import { findSegment } from './segments.js';
+import { isListTarget, segmentsNamed, type ListKind } from './target-kinds.js';
 
 /** How many of the app's latest sends are checked (each check is one indexed lookup). */
 export const SENDS_CHECKED = 25;
@@ -24,6 +25,21 @@ interface SentTargetRow {
 
 const known = (app: AppRecord) => (name: string) => findSegment(app, name) !== undefined;
 
+/**
+ * Whether a list send named the install: by its id, its external id, or (include_aliases of
+ * another label) its user's alias. The install page and the opens of a send (core/send/opens.ts).
+ */
+export async function isListMember(
+  db: Queryable,
+  appId: string,
+  target: Extract<SendTarget, { kind: ListKind }>,
+  install: { id: string; external_id: string | null },
+): Promise<boolean> {
+  if (target.kind === 'aliases') return isAliasMember(db, appId, target, install.id);
+  const key = target.kind === 'subscription_ids' ? install.id : install.external_id;
+  return key !== null && target.ids.includes(key);
+}
+
 /** Ids of the app's latest SENDS_CHECKED started sends (newest first) this install was in; a draft was never sent, so it had no one in it. */
 export async function sendsOfInstall(db: Queryable, app: AppRecord, install: { id: string; seq: number; external_id: string | null }): Promise<number[]> {
   const sends = await db.query<SentTargetRow>(
@@ -34,18 +50,13 @@ export async function sendsOfInstall(db: Queryable, app: AppRecord, install: { i
   const found: number[] = [];
   for (const s of sends.rows) {
     const t = s.target;
-    if (t.kind === 'aliases') {
-      if (await isAliasMember(db, app.id, t, install.id)) found.push(Number(s.id));
-      continue;
-    }
-    if (t.kind === 'subscription_ids' || t.kind === 'external_ids') {
-      const key = t.kind === 'subscription_ids' ? install.id : install.external_id;
-      if (key !== null && t.ids.includes(key)) found.push(Number(s.id));
+    if (isListTarget(t)) {
+      if (await isListMember(db, app.id, t, install)) found.push(Number(s.id));
       continue;
     }
     if (s.audience_max_seq === null || install.seq > Number(s.audience_max_seq)) continue;
     // A custom segment since removed (from the App or through the API): its condition is unknown now.
-    const named = [...(t.kind === 'segment' ? [t.segment, ...(t.orSegments ?? [])] : []), ...(t.excluding ?? [])];
+    const named = segmentsNamed(t);
     if (!named.every(known(app))) continue;
     const params = new Params([app.id, install.id]);
     const condition = audienceCondition(app, t, params);

@@ -7,20 +7,20 @@ import type { Pool } from '../store/db.js';
 import { GroupedStatement, perPool } from '../store/coalesce.js';
 import type { SendTarget } from '../send-model/request.js';
 import type { UnknownIds } from '../send-model/response.js';
-import { ONESIGNAL_ID } from '../formats/alias-label.js';
+import { idKindOfLabel, isListTarget, listIdLabel, type ListIdKind } from './target-kinds.js';
 
 /** `kind`: a subscription id, an external id, a OneSignal id (a user's), or an id under `label`. */
 interface IdLookup {
   appId: string;
-  kind: 'subscription' | 'external' | 'onesignal' | 'alias';
+  kind: ListIdKind;
   label: string | null;
   id: string;
 }
 
 export async function unknownListIds(pool: Pool, appId: string, target: SendTarget): Promise<UnknownIds | undefined> {
-  if (target.kind !== 'subscription_ids' && target.kind !== 'external_ids' && target.kind !== 'aliases') return undefined;
-  const label = target.kind === 'aliases' ? target.label : target.kind === 'external_ids' ? 'external_id' : null;
-  const kind = target.kind === 'subscription_ids' ? 'subscription' : target.kind === 'external_ids' ? 'external' : target.label === ONESIGNAL_ID ? 'onesignal' : 'alias';
+  if (!isListTarget(target)) return undefined;
+  const label = listIdLabel(target);
+  const kind = idKindOfLabel(label);
   const unknown = await lookupOf(pool).submit(target.ids.map((id) => ({ appId, kind, label, id })));
   const ids = target.ids.filter((_, i) => unknown[i]);
   if (ids.length === 0) return undefined;

@@ -16,6 +16,7 @@ import { audienceCondition, Params } from '../audience/filter.js';
 import type { SendRequest } from '../send-model/request.js';
 import { CHUNK_SIZE } from './planner.js';
 import { listGroups, recordTimezonePlan, type ZoneChunk } from './timezone.js';
+import { isListTarget } from '../audience/target-kinds.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -59,7 +60,7 @@ export async function planLastActive(
 ): Promise<LastActivePlan> {
   const size = opts.size ?? CHUNK_SIZE;
   const t = req.target;
-  if (t.kind === 'subscription_ids' || t.kind === 'external_ids' || t.kind === 'aliases') return planList(db, app, sendId, req, opts.from, size);
+  if (isListTarget(t)) return planList(db, app, sendId, req, opts.from, size);
   if (opts.cap <= 0) return record(db, sendId, 0, 0);
   const params = new Params([app.id, opts.maxSeq, opts.cap, size, momentsByIndex(opts.from), sendId]);
   const condition = audienceCondition(app, req.target, params);

@@ -15,7 +15,7 @@ import { unplannedSql, type SendStatus } from '../send-model/states.js';
 import { finishIfComplete, stopWithin } from './finish.js';
 import { recordClosedSend } from '../events/record.js';
 import { haltReason, type HaltReason } from '../apps/sendable.js';
-import { isBroadcast } from '../send-model/status.js';
+import { isConditionTarget, isListTarget } from '../audience/target-kinds.js';
 import { planActivityChunks } from '../live-activities/activity-audience.js';
 import type { Lane } from './claim.js';
 
@@ -72,7 +72,7 @@ export async function audienceBoundaries(db: Queryable, app: AppRecord, req: Sen
 }
 
 export function listBounds(req: SendRequest): ChunkBounds[] {
-  if (req.target.kind !== 'subscription_ids' && req.target.kind !== 'external_ids' && req.target.kind !== 'aliases') return [];
+  if (!isListTarget(req.target)) return [];
   const ids = req.target.ids.length;
   // Lists hold at most 500 ids (contract "Limits"), so a list send is one chunk.
   return ids ? [{ chunk: 0, fromSeq: null, toSeq: null, planned: ids }] : [];
@@ -115,7 +115,7 @@ async function planLocked(db: PoolClient, send: SendToPlan): Promise<PlanOutcome
     chunks = await planActivityChunks(db, send.id, app.id, target.activityId, send.total_recipients, CHUNK_SIZE);
     await db.query('UPDATE sends SET chunks_total = $2, updated_at = now() WHERE id = $1', [send.id, chunks]);
   } else {
-    const bounds = isBroadcast(send.request)
+    const bounds = isConditionTarget(send.request.target)
       ? await audienceBoundaries(db, app, send.request, send.audience_max_seq ?? 0, send.total_recipients)
       : listBounds(send.request);
     await insertChunks(db, send.id, bounds);

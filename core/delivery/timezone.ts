@@ -22,6 +22,7 @@ import type { SendRequest } from '../send-model/request.js';
 import { nextClockTime, zoneSpecFor } from '../time/zone-clock.js';
 import { CHUNK_SIZE } from './planner.js';
 import { wakeSenders } from './wake.js';
+import { isListTarget } from '../audience/target-kinds.js';
 
 export interface ZoneChunk {
   chunk: number;
@@ -92,7 +93,7 @@ function aliasZones(db: Queryable, app: AppRecord, target: Extract<SendRequest['
 export async function listGroups(db: Queryable, app: AppRecord, req: SendRequest, size: number, key = 's.timezone') {
   const target = req.target;
   const groups = new Map<string | null, ZoneGroup['parts']>();
-  if (target.kind !== 'subscription_ids' && target.kind !== 'external_ids' && target.kind !== 'aliases') return groups;
+  if (!isListTarget(target)) return groups;
   const byId = target.kind === 'subscription_ids';
   const entries = byId ? target.ids.map((id) => id.toLowerCase()) : target.ids;
   const params = new Params([app.id, entries]);
@@ -136,7 +137,7 @@ export async function timezoneChunks(
   const delivery = req.timezoneDelivery;
   if (!delivery) throw new Error('not a timezone send');
   const size = opts.size ?? CHUNK_SIZE;
-  const isList = req.target.kind === 'subscription_ids' || req.target.kind === 'external_ids' || req.target.kind === 'aliases';
+  const isList = isListTarget(req.target);
   if (!isList && opts.cap <= 0) return [];
   const raw = isList ? await listGroups(db, app, req, size) : await segmentGroups(db, app, req, opts.maxSeq, opts.cap, size);
   const groups: ZoneGroup[] = [...raw].map(([timezone, parts]) => ({ timezone, parts, notBefore: zoneMoment(timezone, delivery, opts.from) }));

@@ -16,11 +16,11 @@ export interface Decision {
 
 const devices = (n: number) => `${n.toLocaleString('en-US')} device${n === 1 ? '' : 's'}`;
 
-export function isBroadcast(req: { target: Pick<SendRequest['target'], 'kind'> }): boolean {
-  return req.target.kind === 'segment' || req.target.kind === 'tag' || req.target.kind === 'filters';
-}
-
-export function decideStatus(req: SendRequest, app: { hasCredentials: boolean }, estimate: number): Decision {
+/**
+ * `broadcast`: the target is a condition on installs (core/audience/target-kinds.ts
+ * isConditionTarget; this leaf folder cannot ask the table itself).
+ */
+export function decideStatus(req: SendRequest, app: { hasCredentials: boolean }, estimate: number, broadcast: boolean): Decision {
   const scheduledFor = req.sendAfter
     ? req.sendAfter.toISOString()
     : req.timezoneDelivery
@@ -28,7 +28,7 @@ export function decideStatus(req: SendRequest, app: { hasCredentials: boolean },
       : req.lastActiveDelivery
         ? 'the time of day each device was last active'
         : undefined;
-  const step = nextStep('new', 'accept', { hasCredentials: app.hasCredentials, scheduledFor, audience: estimate, broadcast: isBroadcast(req) })!;
+  const step = nextStep('new', 'accept', { hasCredentials: app.hasCredentials, scheduledFor, audience: estimate, broadcast })!;
   const plan = isUnderwayStatus(step.to);
   return { status: step.to, httpStatus: step.to === 'queued' ? 202 : 200, message: step.message!, plan };
 }

@@ -20,7 +20,8 @@ import { measureAudience } from '../audience/measure.js';
 import { ValidationError } from '../errors.js';
 import type { SendRequest } from '../send-model/request.js';
 import type { SendSource } from '../formats/send-source.js';
-import { audienceTooLargeMessage, decideStatus, isBroadcast, MAX_AUDIENCE } from '../send-model/status.js';
+import { audienceTooLargeMessage, decideStatus, MAX_AUDIENCE } from '../send-model/status.js';
+import { isConditionTarget, TARGET_KINDS } from '../audience/target-kinds.js';
 import { statusInSql, type SendStatus } from '../send-model/states.js';
 import { activityInstallsSql } from '../live-activities/activity-audience.js';
 
@@ -69,13 +70,13 @@ export interface SendCreatedEvent {
 export async function createSend(deps: CreateSendDeps, app: AppRecord, req: SendRequest, opts: CreateSendOptions = {}): Promise<CreatedSend> {
   const source = opts.source ?? 'api';
   const [{ estimate, maxSeq }, unknown] = await Promise.all([measureAudience(deps.pool, app, req.target), unknownListIds(deps.pool, app.id, req.target)]);
-  // An activity's tokens are as unbounded as a segment: the same cap.
-  if ((isBroadcast(req) || req.target.kind === 'activity') && estimate > MAX_AUDIENCE) throw new ValidationError([audienceTooLargeMessage(estimate)]);
+  // A kind with no bound of its own (a condition, an activity's tokens): the same cap.
+  if (TARGET_KINDS[req.target.kind].capped && estimate > MAX_AUDIENCE) throw new ValidationError([audienceTooLargeMessage(estimate)]);
   opts.onAccepted?.();
   const kind: SendKind = req.liveActivity ? 'live_activity' : 'push';
-  const decision = decideStatus(req, app, estimate);
+  const broadcast = isConditionTarget(req.target);
+  const decision = decideStatus(req, app, estimate, broadcast);
 
-  const broadcast = isBroadcast(req);
   const event: Omit<SendCreatedEvent, 'sendId'> = {
     appId: app.id,
     kind,

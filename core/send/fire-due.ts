@@ -21,7 +21,7 @@ import { recordListPlan } from '../delivery/planner.js';
 import { finishIfComplete } from '../delivery/finish.js';
 import { wakeSenders } from '../delivery/wake.js';
 import type { SendRequest } from '../send-model/request.js';
-import { isBroadcast } from '../send-model/status.js';
+import { isConditionTarget } from '../audience/target-kinds.js';
 import { writeTransition } from '../send-model/transitions.js';
 import { isUnderwayStatus, type SendStatus } from '../send-model/states.js';
 import { haltReason } from '../apps/sendable.js';
@@ -59,7 +59,7 @@ async function fireOne(db: PoolClient, row: DueSend): Promise<FiredSend> {
     audience: total,
     timezone: req.timezoneDelivery?.timeOfDay,
     lastActive: !!req.lastActiveDelivery,
-    broadcast: isBroadcast(req),
+    broadcast: isConditionTarget(req.target),
   });
   if (!step) throw new Error('the send is no longer scheduled');
   // A draft at firing keeps the audience counted when it was scheduled, all of it left out (in

@@ -5,7 +5,8 @@
 import type { AppRecord } from '../apps/app-store.js';
 import { getApp } from '../apps/app-store.js';
 import { Params, audienceCondition } from '../audience/filter.js';
-import { isAliasMember } from '../audience/alias-target.js';
+import { isListMember } from '../audience/member.js';
+import { isListTarget } from '../audience/target-kinds.js';
 import type { Queryable, Pool } from '../store/db.js';
 import { inTransaction } from '../store/db.js';
 import type { SendRequest } from '../send-model/request.js';
@@ -23,18 +24,12 @@ interface SendAudience {
  * send, registered before its audience snapshot and matching its condition now (tags changed
  * since the send are read as they are: the rare miss costs one uncounted open).
  */
-async function inAudience(db: Queryable, app: AppRecord, send: SendAudience, subscriptionId: string): Promise<boolean> {
+async function inAudience(db: Queryable, app: AppRecord, send: SendAudience, install: { id: string; external_id: string | null }): Promise<boolean> {
   const target = send.request.target;
-  if (target.kind === 'subscription_ids') return target.ids.includes(subscriptionId);
-  if (target.kind === 'aliases') return isAliasMember(db, app.id, target, subscriptionId);
-  const params = new Params([subscriptionId, app.id]);
-  let condition: string;
-  if (target.kind === 'external_ids') {
-    condition = `external_id = ANY(${params.add(target.ids)}::text[])`;
-  } else {
-    if (send.audience_max_seq === null) return false; // not fired yet: nobody received it
-    condition = `seq <= ${params.add(send.audience_max_seq)}::bigint AND ${audienceCondition(app, target, params)}`;
-  }
+  if (isListTarget(target)) return isListMember(db, app.id, target, install);
+  if (send.audience_max_seq === null) return false; // not fired yet: nobody received it
+  const params = new Params([install.id, app.id]);
+  const condition = `seq <= ${params.add(send.audience_max_seq)}::bigint AND ${audienceCondition(app, target, params)}`;
   const res = await db.query(`SELECT 1 FROM subscriptions WHERE id = $1 AND app_id = $2 AND ${condition}`, params.values);
   return (res.rowCount ?? 0) > 0;
 }
@@ -46,10 +41,10 @@ export async function recordOpen(pool: Pool, appId: string, sendId: number, subs
       [sendId, appId],
     );
     if (!send.rowCount) return 'unknown_send';
-    const sub = await db.query<{ android: boolean }>(`SELECT platform = 'android' AS android FROM subscriptions WHERE id = $1 AND app_id = $2`, [subscriptionId, appId]);
+    const sub = await db.query<{ android: boolean; external_id: string | null }>(`SELECT platform = 'android' AS android, external_id FROM subscriptions WHERE id = $1 AND app_id = $2`, [subscriptionId, appId]);
     if (!sub.rowCount) return 'unknown_subscription';
     const app = await getApp(db, appId);
-    if (!app || !(await inAudience(db, app, send.rows[0], subscriptionId))) return 'not_in_audience';
+    if (!app || !(await inAudience(db, app, send.rows[0], { id: subscriptionId, external_id: sub.rows[0].external_id }))) return 'not_in_audience';
     const inserted = await db.query(
       'INSERT INTO opens (send_id, subscription_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
       [sendId, subscriptionId],

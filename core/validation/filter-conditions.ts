@@ -136,15 +136,3 @@ function readCounter(raw: Record<string, unknown>, field: (typeof COUNTER_FIELDS
   }
   return { field, relation, value: Number(value) };
 }
-
-/**
- * The entry of a `filters` that is one tag condition: the contract's tag target, as it always was
- * (it maps to a Send's tag, and draws the audience bucket of that tag). Read before validation too.
- */
-export function singleTagFilter(filters: unknown): Record<string, unknown> | undefined {
-  if (!Array.isArray(filters) || filters.length !== 1) return undefined;
-  const entry: unknown = filters[0];
-  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return undefined;
-  const e = entry as Record<string, unknown>;
-  return (e.field ?? 'tag') === 'tag' && e.operator === undefined ? e : undefined;
-}

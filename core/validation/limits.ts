@@ -5,6 +5,7 @@
 // Text lengths are counted in Unicode code points (text.ts); the names ending in BYTES count UTF-8
 // bytes. Where a limit comes from elsewhere (the contract, Apple, the CRD), the comment says so.
 import { MAX_FILTER_ENTRIES } from '../audience/filter-schema.js';
+import { IDS_PER_LIST, SEGMENTS_PER_SEND } from '../audience/target-kinds.js';
 import { MAX_SEND_AFTER_CHARS } from '../time/send-after.js';
 import { TAG_MAX_CHARS } from '../formats/tags.js';
 
@@ -32,10 +33,10 @@ export const LIMITS = {
   /** Tag keys and values, and segment names: as long as a device's tag key (decisions). */
   tag: TAG_MAX_CHARS,
   external_id: 128,
-  /** Ids in one include_subscription_ids / include_external_ids list (contract "Limits"). */
-  ids_per_list: 500,
-  /** Segments whose union one send reaches (included_segments; docs/decisions.md "Several segments"). */
-  included_segments: 50,
+  /** Ids in one include_subscription_ids / include_external_ids list: the list rows' (core/audience/target-kinds.ts). */
+  ids_per_list: IDS_PER_LIST,
+  /** Segments whose union one send reaches (included_segments): the segment row's. */
+  included_segments: SEGMENTS_PER_SEND,
   /** Segments one send may leave out (excluded_segments). */
   excluded_segments: 10,
   filter_entries: MAX_FILTER_ENTRIES,

@@ -2,7 +2,9 @@
 // the official OneSignal client"). The condition language of `tag` and `filters`: filter-conditions.ts.
 import type { FieldIssue } from '../errors.js';
 import type { SendTarget } from '../send-model/request.js';
-import { readFilters, readTag, singleTagFilter } from './filter-conditions.js';
+import { readFilters, readTag } from './filter-conditions.js';
+import { singleTagFilter } from '../audience/filter-schema.js';
+import { TARGET_FIELDS, TARGET_KINDS, idKindOfLabel, targetField, type ListIdKind, type TargetKind } from '../audience/target-kinds.js';
 import { LIMITS } from './limits.js';
 import type { SendBody } from './send-schema.js';
 import { codePointLength, quoted } from './text.js';
@@ -11,29 +13,16 @@ import { ALIAS_LABEL_MAX, ALIAS_LABEL_RULE, ONESIGNAL_ID, isAliasLabel } from '.
 import { BUILT_IN_SEGMENT_LIST, isBuiltInSegment, segmentNamed } from '../formats/built-in-segments.js';
 
 /**
- * OneSignal's v1 spellings of two lists (issue 38): include_player_ids is include_subscription_ids
- * (a player id is the subscription id), include_external_user_ids is include_external_ids; the
- * same limits, each sentence naming the field the caller wrote. Not in the send body's schema
- * (nor the Send CRD): a spelling for v1 clients, documented in docs/api.md.
- */
-const V1_TARGET_FIELDS = ['include_player_ids', 'include_external_user_ids'] as const;
-
-/**
- * Fields that name an audience. `filters` is the client's tag target (one tag condition is the
- * same as `tag`; several conditions, groups joined by {"operator": "OR"}, other install fields)
- * and `include_aliases.external_id` the client's spelling of `include_external_ids`, but each
- * field named counts as one target, so naming both spellings is two targets.
+ * Fields that name an audience, each read by its kind's reader below: the table of target kinds
+ * (core/audience/target-kinds.ts) says which kind a field names, in which order the rules list
+ * them, and the other spellings of a field (OneSignal v1's include_player_ids is
+ * include_subscription_ids, include_external_user_ids include_external_ids, issue 38: not in the
+ * send body's schema nor the Send CRD, documented in docs/api.md). `filters` is the client's tag
+ * target (one tag condition is the same as `tag`) and `include_aliases.external_id` the client's
+ * spelling of `include_external_ids`, but each field named counts as one target.
  * `excluded_segments` is not a target: it narrows whichever target is named.
  */
-export const TARGET_FIELDS = [
-  'included_segments',
-  'tag',
-  'filters',
-  'include_subscription_ids',
-  'include_external_ids',
-  'include_aliases',
-  ...V1_TARGET_FIELDS,
-] as const;
+export { TARGET_FIELDS };
 
 /**
  * OneSignal audience fields Herald does not serve. Ignoring them like other unknown fields
@@ -55,14 +44,15 @@ function isEmpty(value: unknown): boolean {
 }
 
 /**
- * included_segments: 1 to LIMITS.included_segments names, their union (issue 38). Names as the
+ * included_segments: 1 to the segment row's limit of names, their union (issue 38). Names as the
  * segment calls read them (an older built-in name is its segment), duplicates dropped, so
  * ["All", "Subscribed Users"] is one segment. The first wrong name is the one reported.
  */
 function readSegments(list: unknown, segmentNames: string[], issues: FieldIssue[]): SendTarget | undefined {
-  if (!Array.isArray(list) || list.length === 0 || list.length > LIMITS.included_segments) {
+  const limit = TARGET_KINDS.segment.limit;
+  if (!Array.isArray(list) || list.length === 0 || list.length > limit) {
     const count = Array.isArray(list) ? `; this request names ${list.length}` : '';
-    issues.push({ field: 'included_segments', message: `included_segments holds 1 to ${LIMITS.included_segments} segment names${count}.` });
+    issues.push({ field: 'included_segments', message: `included_segments holds 1 to ${limit} segment names${count}.` });
     return undefined;
   }
   const names: string[] = [];
@@ -87,6 +77,9 @@ function readSegments(list: unknown, segmentNames: string[], issues: FieldIssue[
   return others.length ? { kind: 'segment', segment, orSegments: others } : { kind: 'segment', segment };
 }
 
+/** The list kind whose row holds the limit of each kind of id. */
+const LIST_OF = { subscription: 'subscription_ids', external: 'external_ids', onesignal: 'aliases', alias: 'aliases' } as const;
+
 /**
  * The ids of a list target, distinct in first-seen order. The limit counts the ids as given,
  * duplicates included: the contract limits the list the caller sends, and the answer must not
@@ -95,11 +88,12 @@ function readSegments(list: unknown, segmentNames: string[], issues: FieldIssue[
 function readIds(
   list: string[],
   field: string,
-  kind: 'subscription' | 'external' | 'onesignal' | 'alias',
+  kind: ListIdKind,
   issues: FieldIssue[],
 ): string[] | undefined {
-  if (list.length > LIMITS.ids_per_list) {
-    issues.push({ field, message: `${field} holds at most ${LIMITS.ids_per_list} ids; this request has ${list.length}.` });
+  const limit = TARGET_KINDS[LIST_OF[kind]].limit;
+  if (list.length > limit) {
+    issues.push({ field, message: `${field} holds at most ${limit} ids; this request has ${list.length}.` });
     return undefined;
   }
   const bad: number[] = [];
@@ -168,14 +162,29 @@ export function readTarget(
   }
 
   const field = named[0];
-  if (field === 'include_player_ids' || field === 'include_external_user_ids') return readV1List(body, field, issues);
-  if (body.included_segments) return readSegments(body.included_segments, segmentNames, issues);
-  if (body.tag) {
-    const tag = readTag(body.tag, 'tag', issues);
-    return tag && { kind: 'tag', tag };
+  const { row, spelling } = targetField(field)!;
+  const value = (body as Record<string, unknown>)[field];
+  // Another spelling is not in the body's schema: its shape is checked here, in its own words.
+  if (spelling && !Array.isArray(value)) {
+    issues.push({ field, message: `${field} must be an array of ${spelling.means}.` });
+    return undefined;
   }
-  if (body.filters) {
-    const entries = body.filters as Record<string, unknown>[];
+  if (!value) return undefined; // the named field had a wrong shape, already reported
+  return READERS[row.kind as ReadKind](value, field, segmentNames, issues);
+}
+
+type ReadKind = Exclude<TargetKind, 'activity'>;
+type Reader = (value: unknown, field: string, segmentNames: string[], issues: FieldIssue[]) => SendTarget | undefined;
+
+/** How the field of each kind a body may name is read (a Live Activity's is named by its path). */
+const READERS: Readonly<Record<ReadKind, Reader>> = {
+  segment: (list, _field, segmentNames, issues) => readSegments(list, segmentNames, issues),
+  tag: (raw, _field, _names, issues) => {
+    const tag = readTag(raw as Record<string, unknown>, 'tag', issues);
+    return tag && { kind: 'tag', tag };
+  },
+  filters: (raw, _field, _names, issues) => {
+    const entries = raw as Record<string, unknown>[];
     const single = singleTagFilter(entries);
     if (single) {
       const tag = readTag(single, 'filters[0]', issues);
@@ -183,33 +192,17 @@ export function readTarget(
     }
     const groups = readFilters(entries, issues);
     return groups && { kind: 'filters', groups };
-  }
-  if (body.include_subscription_ids) {
-    const ids = readIds(body.include_subscription_ids, field, 'subscription', issues);
+  },
+  subscription_ids: (list, field, _names, issues) => {
+    const ids = readIds(list as string[], field, 'subscription', issues);
     return ids && { kind: 'subscription_ids', ids };
-  }
-  if (body.include_external_ids) {
-    const ids = readIds(body.include_external_ids, field, 'external', issues);
+  },
+  external_ids: (list, field, _names, issues) => {
+    const ids = readIds(list as string[], field, 'external', issues);
     return ids && { kind: 'external_ids', ids };
-  }
-  if (body.include_aliases) {
-    return readAliases(body.include_aliases as Record<string, unknown>, issues);
-  }
-  return undefined; // the named field had a wrong shape, already reported
-}
-
-/** include_player_ids / include_external_user_ids: the list of include_subscription_ids / include_external_ids. */
-function readV1List(body: SendBody, field: (typeof V1_TARGET_FIELDS)[number], issues: FieldIssue[]): SendTarget | undefined {
-  const list = (body as Record<string, unknown>)[field];
-  const subscriptions = field === 'include_player_ids';
-  if (!Array.isArray(list)) {
-    issues.push({ field, message: `${field} must be an array of ${subscriptions ? 'player ids (Subscription IDs)' : 'External IDs'}.` });
-    return undefined;
-  }
-  const ids = readIds(list as string[], field, subscriptions ? 'subscription' : 'external', issues);
-  return ids && (subscriptions ? { kind: 'subscription_ids', ids } : { kind: 'external_ids', ids });
-}
-
+  },
+  aliases: (aliases, _field, _names, issues) => readAliases(aliases as Record<string, unknown>, issues),
+};
 
 /**
  * include_aliases: one label per send (docs/decisions.md "include_aliases"), its ids a list as the
@@ -233,13 +226,11 @@ function readAliases(aliases: Record<string, unknown>, issues: FieldIssue[]): Se
     issues.push({ field, message: `${field} must be an array of ids.` });
     return undefined;
   }
-  const kind = label === EXTERNAL_ID_LABEL ? 'external' : label === ONESIGNAL_ID ? 'onesignal' : 'alias';
+  const kind = idKindOfLabel(label);
   const ids = readIds(list as string[], field, kind, issues);
   if (!ids) return undefined;
   return kind === 'external' ? { kind: 'external_ids', ids } : { kind: 'aliases', label, ids };
 }
-
-const EXTERNAL_ID_LABEL = 'external_id';
 
 /** Segment names whose installs a send leaves out (`excluded_segments`; it is not a target). */
 export function readExcludedSegments(value: unknown, segmentNames: string[], issues: FieldIssue[]): string[] | undefined {

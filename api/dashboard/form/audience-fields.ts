@@ -8,6 +8,7 @@ import { LIMITS } from '../../../core/validation/limits.js';
 import { TAG_RELATIONS } from '../../../core/formats/tags.js';
 import { html, type Html } from '../html.js';
 import { copyText, described, errorsFor, jsonField, options, textArea, type FormField, type FormValues, type RenderContext } from './form-field.js';
+import { TARGET_FIELDS, TARGET_KINDS, type TargetKind } from '../../../core/audience/target-kinds.js';
 
 /** The example of a filters list, shared with the segment editor. */
 export const FILTERS_EXAMPLE = '[{"field": "tag", "key": "plan", "relation": "=", "value": "gold"}, {"operator": "OR"}, {"field": "language", "relation": "=", "value": "fr"}]';
@@ -29,14 +30,15 @@ function includedSegments(form: FormValues): string[] {
   return [...new Set([...(form.segment ? [form.segment] : []), ...ticked])];
 }
 
-interface TargetKind {
-  value: string;
+/** A kind the form offers: its row of the table (core/audience/target-kinds.ts) names the body field it writes. */
+interface FormTargetKind {
+  value: TargetKind;
   label: string;
   render(form: FormValues, ctx: RenderContext): Html;
   toBody(form: FormValues, body: Record<string, unknown>): void;
 }
 
-const TARGET_KINDS: TargetKind[] = [
+const FORM_TARGET_KINDS: FormTargetKind[] = [
   {
     value: 'segment', label: 'Segments',
     render: (form, ctx) => {
@@ -46,7 +48,7 @@ const TARGET_KINDS: TargetKind[] = [
         ${ctx.segments.map((s, i) => html`<label class="check"><input type="checkbox" name="segment_${i}" value="${s}" ${chosen.has(s) ? html`checked` : ''}> ${s}</label>`)}
       </fieldset>`;
     },
-    toBody: (form, body) => void (body.included_segments = includedSegments(form)),
+    toBody: (form, body) => void (body[TARGET_KINDS.segment.field] = includedSegments(form)),
   },
   {
     value: 'tag', label: 'Tag',
@@ -55,22 +57,22 @@ const TARGET_KINDS: TargetKind[] = [
         <label>Relation <select name="tag_relation">${TAG_RELATIONS.map((r) => html`<option ${(form.tag_relation ?? '=') === r ? html`selected` : ''}>${r}</option>`)}</select></label>
         <label>Value <input name="tag_value" value="${form.tag_value ?? ''}" maxlength="${LIMITS.tag}"></label>
       </div>`,
-    toBody: (form, body) => void (body.tag = { key: form.tag_key ?? '', relation: form.tag_relation ?? '=', ...(form.tag_value ? { value: form.tag_value } : {}) }),
+    toBody: (form, body) => void (body[TARGET_KINDS.tag.field] = { key: form.tag_key ?? '', relation: form.tag_relation ?? '=', ...(form.tag_value ? { value: form.tag_value } : {}) }),
   },
   {
     value: 'filters', label: 'Filters',
     render: (form) => html`<label class="target target-filters">Filters (JSON: conditions on tags, language, sessions, as a segment's; docs/api.md "Filters") ${textArea('filters', form.filters ?? '', FILTERS_CHARS, 4, html`class="mono" placeholder="${FILTERS_EXAMPLE}"`)}</label>`,
-    toBody: (form, body) => void (body.filters = jsonField('filters', form.filters ?? '', FILTERS_EXAMPLE)),
+    toBody: (form, body) => void (body[TARGET_KINDS.filters.field] = jsonField('filters', form.filters ?? '', FILTERS_EXAMPLE)),
   },
   {
     value: 'subscription_ids', label: 'Subscription ids',
     render: (form) => html`<label class="target target-ids">Ids (one per line, up to ${LIMITS.ids_per_list}) <textarea name="ids" rows="3" maxlength="${IDS_CHARS}">${form.ids ?? ''}</textarea></label>`,
-    toBody: (form, body) => void (body.include_subscription_ids = list(form.ids)),
+    toBody: (form, body) => void (body[TARGET_KINDS.subscription_ids.field] = list(form.ids)),
   },
   {
     value: 'external_ids', label: 'External ids',
     render: () => html``, // the same ids box, shown for either list kind
-    toBody: (form, body) => void (body.include_external_ids = list(form.ids)),
+    toBody: (form, body) => void (body[TARGET_KINDS.external_ids.field] = list(form.ids)),
   },
 ];
 
@@ -81,13 +83,13 @@ export const ESTIMATE_INPUTS = /^(target|segment|segment_\d{1,3}|tag_key|tag_rel
 
 export const audienceField: FormField = {
   area: 'audience',
-  body: ['included_segments', 'tag', 'filters', 'excluded_segments', 'include_subscription_ids', 'include_external_ids', 'include_aliases'],
+  body: [...TARGET_FIELDS, 'excluded_segments'],
   inputs: AUDIENCE_INPUTS,
   render(form, ctx) {
     const target = form.target ?? 'segment';
     const excluded = new Set(Object.entries(form).filter(([k]) => /^exclude_\d+$/.test(k)).map(([, v]) => v));
-    return html`<label>Send to <select name="target">${options(TARGET_KINDS.map((k) => [k.value, k.label] as const), target)}</select></label>
-      ${TARGET_KINDS.map((k) => k.render(form, ctx))}
+    return html`<label>Send to <select name="target">${options(FORM_TARGET_KINDS.map((k) => [k.value, k.label] as const), target)}</select></label>
+      ${FORM_TARGET_KINDS.map((k) => k.render(form, ctx))}
       <fieldset class="exclude" ${described('audience', ctx)}><legend>Leave out (up to ${LIMITS.excluded_segments} segments)</legend>
         ${ctx.segments.map((s, i) => html`<label class="check"><input type="checkbox" name="exclude_${i}" value="${s}" ${excluded.has(s) ? html`checked` : ''}> ${s}</label>`)}
       </fieldset>
@@ -95,7 +97,7 @@ export const audienceField: FormField = {
       ${errorsFor('audience', ctx)}`;
   },
   toBody(form, body) {
-    (TARGET_KINDS.find((k) => k.value === form.target) ?? TARGET_KINDS[0]).toBody(form, body);
+    (FORM_TARGET_KINDS.find((k) => k.value === form.target) ?? FORM_TARGET_KINDS[0]).toBody(form, body);
     const excluded = Object.entries(form).filter(([k, v]) => /^exclude_\d{1,3}$/.test(k) && v).map(([, v]) => v);
     if (excluded.length) body.excluded_segments = excluded;
   },
