@@ -3,22 +3,15 @@
 // another user, updateSubscriptionByToken. Changes draw `users` and need a key of scope send; the
 // path's app must be the key's (403), and an install or user of another app is not found (404).
 import type { Context } from 'koa';
-import { NotFoundError, ValidationError } from '../../core/errors.js';
-import { inUserTransaction } from '../../core/users/transaction.js';
-import { findUser } from '../../core/users/resolve.js';
-import { readIdentity, readUser } from '../../core/users/user-store.js';
-import { addInstall, moveInstall } from '../../core/users/user-subscriptions.js';
+import { ValidationError } from '../../core/errors.js';
+import { addUserSubscription, changeSubscriptionByToken, transferSubscription } from '../../core/users/subscription-operations.js';
 import type { UserSubscriptionBody } from '../../core/users/create-user.js';
 import { checkBody } from '../../core/users/user-schema.js';
 import { unwrapSubscription } from '../../core/subscriptions/subscription-body.js';
-import { patchSubscription, TEST_TYPE_ENVIRONMENT, type SubscriptionFields } from '../../core/subscriptions/subscription-store.js';
-import { installTokenRule, isInstallToken, platformOf, storedToken, SUBSCRIPTION_TYPES, subscriptionTypeRule, type SubscriptionType } from '../../core/formats/install-type.js';
-import { isUuid } from '../../core/formats/uuid.js';
+import { TEST_TYPE_ENVIRONMENT, type SubscriptionFields } from '../../core/subscriptions/subscription-store.js';
+import { installTokenRule, isInstallToken, platformOf, SUBSCRIPTION_TYPES, subscriptionTypeRule, type SubscriptionType } from '../../core/formats/install-type.js';
 import type { ApiDeps } from '../shared/deps.js';
-import { keyApp, onUser } from './users.js';
-import { NO_SUCH_USER } from '../../core/users/user-store.js';
-
-const NO_SUBSCRIPTION = 'No such subscription.';
+import { keyApp, pathUser } from './users.js';
 
 /** createSubscription: 201 a new install of the user, 200 the install that had the token (moved to the user); 409 past 20. */
 export function createUserSubscriptionRoute(deps: ApiDeps) {
@@ -26,12 +19,9 @@ export function createUserSubscriptionRoute(deps: ApiDeps) {
     const appId = await keyApp(deps, ctx, 'users');
     const body = ctx.request.body as { subscription: UserSubscriptionBody };
     checkBody('createSubscription', body);
-    const { written, view } = await onUser(deps, ctx, appId, async (db, userId) => {
-      const made = await addInstall(db, appId, userId, body.subscription);
-      return { written: made, view: await readUser(db, userId) };
-    });
-    ctx.status = written.created ? 201 : 200;
-    ctx.body = { subscription: view.subscriptions.find((s) => s.id === written.id) };
+    const { created, subscription } = await addUserSubscription(deps.pool, appId, pathUser(ctx), body.subscription);
+    ctx.status = created ? 201 : 200;
+    ctx.body = { subscription };
   };
 }
 
@@ -41,17 +31,8 @@ export function transferSubscriptionRoute(deps: ApiDeps) {
     const appId = await keyApp(deps, ctx, 'users');
     const body = ctx.request.body as { identity: Record<string, string> };
     checkBody('transferSubscription', body);
-    const installId = String(ctx.params.subscription_id);
-    if (!isUuid(installId)) throw new NotFoundError(NO_SUBSCRIPTION);
-    const [[label, id]] = Object.entries(body.identity);
-    ctx.body = {
-      identity: await inUserTransaction(deps.pool, async (db) => {
-        const userId = await findUser(db, appId, label, id);
-        if (userId === undefined) throw new NotFoundError(NO_SUCH_USER);
-        if (!(await moveInstall(db, appId, installId.toLowerCase(), userId))) throw new NotFoundError(NO_SUBSCRIPTION);
-        return readIdentity(db, userId);
-      }),
-    };
+    const [to] = Object.entries(body.identity);
+    ctx.body = { identity: await transferSubscription(deps.pool, appId, String(ctx.params.subscription_id), to) };
   };
 }
 
@@ -81,15 +62,7 @@ export function updateSubscriptionByTokenRoute(deps: ApiDeps) {
     const fields: SubscriptionFields = {};
     if (typeof flat.subscribed === 'boolean') fields.subscribed = flat.subscribed;
     if ('test_type' in flat) fields.environment = TEST_TYPE_ENVIRONMENT[String(flat.test_type)] ?? null;
-    const id = await inUserTransaction(deps.pool, async (db) => {
-      // An install of the other platform with this token string is not the one named (docs/decisions.md).
-      const found = await db.query<{ id: string }>('SELECT id FROM subscriptions WHERE app_id = $1 AND token = $2 AND platform = $3', [appId, storedToken(platform, token), platform]);
-      const installId = found.rows[0]?.id;
-      if (installId === undefined || !(await patchSubscription(db, appId, installId, fields))) return undefined;
-      return installId;
-    });
-    if (id === undefined) throw new NotFoundError(NO_SUBSCRIPTION);
     ctx.status = 202;
-    ctx.body = { id };
+    ctx.body = { id: await changeSubscriptionByToken(deps.pool, appId, { platform, token }, fields) };
   };
 }
