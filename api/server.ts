@@ -22,9 +22,7 @@ import { readActivityChannel } from './routes/live-activity-channel.js';
 import { removePushTypeTokenRoute, setPushTypeTokenRoute } from './routes/push-type-tokens.js';
 import { startLiveActivity, updateLiveActivity } from './routes/live-activities.js';
 import { healthz, metricsEndpoint, readyz } from './routes/health.js';
-import { createAliasRoute, createUserRoute, deleteAliasRoute, deleteSubscriptionRoute, deleteUserRoute, getAliasesRoute, getUserRoute, updateUserRoute } from './routes/users.js';
 import { downloadExportRoute, exportSubscriptionsRoute } from './routes/exports.js';
-import { createUserSubscriptionRoute, transferSubscriptionRoute, updateSubscriptionByTokenRoute } from './routes/user-subscriptions.js';
 import { createSegmentRoute, deleteSegmentRoute, getSegmentRoute, getSegmentsRoute, updateSegmentRoute } from './routes/segments.js';
 import { copyTemplateToAppRoute, createTemplateRoute, deleteTemplateRoute, updateTemplateRoute, viewTemplateRoute, viewTemplatesRoute } from './routes/templates.js';
 import { exportEventsRoute, notificationHistoryRoute } from './routes/notification-history.js';
@@ -65,20 +63,6 @@ export function createApi(deps: ApiDeps): Koa {
   router.post('/api/v1/apps/:app_id/activities/activity/:activity_type', ...sending, jsonBody(), startLiveActivity(deps));
   router.post('/api/v1/apps/:app_id/live_activities/:activity_id/notifications', ...sending, jsonBody(), updateLiveActivity(deps));
 
-  const user = '/api/v1/apps/:app_id/users/by/:alias_label/:alias_id';
-  router.post('/api/v1/apps/:app_id/users', ...sending, jsonBody(), createUserRoute(deps));
-  router.get(user, ...authenticated, getUserRoute(deps));
-  router.patch(user, ...sending, jsonBody(), updateUserRoute(deps));
-  router.delete(user, ...sending, deleteUserRoute(deps));
-  router.get(`${user}/identity`, ...authenticated, getAliasesRoute(deps, 'user'));
-  router.patch(`${user}/identity`, ...sending, jsonBody(), createAliasRoute(deps, 'user'));
-  router.delete(`${user}/identity/:alias_label_to_delete`, ...sending, deleteAliasRoute(deps));
-  router.post(`${user}/subscriptions`, ...sending, jsonBody(), createUserSubscriptionRoute(deps));
-  router.patch('/api/v1/apps/:app_id/subscriptions/:subscription_id/owner', ...sending, jsonBody(), transferSubscriptionRoute(deps));
-  router.patch('/api/v1/apps/:app_id/subscriptions_by_token/:token_type/:token', ...sending, jsonBody(), updateSubscriptionByTokenRoute(deps));
-  router.get('/api/v1/apps/:app_id/subscriptions/:subscription_id/user/identity', ...authenticated, getAliasesRoute(deps, 'subscription'));
-  router.patch('/api/v1/apps/:app_id/subscriptions/:subscription_id/user/identity', ...sending, jsonBody(), createAliasRoute(deps, 'subscription'));
-
   // OneSignal's v1 device calls (issue 38): with a REST key, or app-facing with the App ID alone.
   const keyOrApp = optionalKey(authenticated);
   router.post('/api/v1/players', keyOrApp, jsonBody(), addPlayerRoute(deps));
@@ -113,7 +97,6 @@ export function createApi(deps: ApiDeps): Koa {
   router.post('/api/v1/apps/:app_id/subscriptions', jsonBody(), createSubscription(deps));
   router.patch('/api/v1/apps/:app_id/subscriptions/:id', jsonBody(), updateSubscription(deps));
   router.get('/api/v1/apps/:app_id/subscriptions/:id', ...authenticated, readSubscriptionRoute(deps));
-  router.delete('/api/v1/apps/:app_id/subscriptions/:id', ...sending, deleteSubscriptionRoute(deps));
   router.post('/api/v1/notifications/:id/opened', jsonBody(), reportOpen(deps));
   router.post('/api/v1/apps/:app_id/live_activities/:activity_id/token', jsonBody(), setUpdateToken(deps));
   router.delete('/api/v1/apps/:app_id/live_activities/:activity_id/token/:subscription_id', removeUpdateToken(deps));

@@ -6,7 +6,6 @@ import { LIST_STATUSES } from '../../core/send/list-query.js';
 import { MAX_TIME_OFFSET_LENGTH } from '../../core/send/time-offset.js';
 import { SEND_KINDS, SEND_SOURCES } from '../../core/formats/send-source.js';
 import { IDEMPOTENCY_KEY_SCHEMA } from '../../core/formats/idempotency-key.js';
-import { userPaths } from './user-paths.js';
 import { exportPaths } from './export-paths.js';
 import { segmentPaths } from './segment-paths.js';
 import { estimatePaths } from './estimate-paths.js';
@@ -139,13 +138,6 @@ export const openApiDocument = {
         requestBody: { required: true, content: json({ anyOf: [ref('SubscriptionPatch'), ref('SubscriptionBody')] }) },
         responses: { '200': { description: 'Updated.', content: json(ref('SubscriptionId')) }, '403': IDENTITY, '404': r('NotFound'), '409': r('Conflict'), ...SDK },
       },
-      delete: {
-        operationId: 'deleteSubscription',
-        tags: ['users'],
-        summary: 'Erase one install for good, in the request: its token, Live Activity tokens, opens and its id in list sends (needs a key of scope send; the users bucket). Its user stays.',
-        parameters: [{ name: 'app_id', in: 'path', required: true, schema: { type: 'string' } }, { name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-        responses: { '202': ok('Erased.', 'UserErased'), '404': r('NotFound'), ...AUTHENTICATED },
-      },
     },
     '/apps/{app_id}/activities/activity/{activity_type}': {
       post: {
@@ -248,7 +240,6 @@ export const openApiDocument = {
         responses: { '200': { description: 'Removed.', content: json(ref('Success')) }, '404': r('NotFound'), ...SDK },
       },
     },
-    ...userPaths({ ok, r, json, ref, AUTHENTICATED }),
     ...exportPaths({ ok, r, json, ref, AUTHENTICATED }),
     ...segmentPaths({ ok, r, json, ref, AUTHENTICATED }),
     ...templatePaths({ ok, r, json, ref, AUTHENTICATED }),
