@@ -15,7 +15,7 @@ import { installTokenRule, isInstallToken, platformOf, SUBSCRIPTION_TYPES, subsc
 import { declare } from '../calls/call.js';
 import { AUTHENTICATED, CHANGING, json, r, ref } from '../openapi/answers.js';
 import { APP_PARAM, pathParam } from '../openapi/path-helpers.js';
-import { bodyOf, pathUser, USER_CHANGE, USER_PARAMS, USER_PATH } from './users.js';
+import { bodyOf, pathAliasOf, USER_CHANGE, USER_PARAMS, USER_PATH } from './users.js';
 
 const CONFLICT = (description: string) => ({ description, content: json(ref('Errors')) });
 
@@ -41,7 +41,7 @@ export const createUserSubscriptionCall = declare({
   handler: (deps) =>
     async function createUserSubscriptionHandler(ctx, { body }): Promise<void> {
       checkBody('createSubscription', body);
-      const { created, subscription } = await addUserSubscription(deps.pool, ctx.state.auth.appId, pathUser(ctx), body.subscription);
+      const { created, subscription } = await addUserSubscription(deps.pool, ctx.state.auth.appId, pathAliasOf(ctx), body.subscription);
       ctx.status = created ? 201 : 200;
       ctx.body = { subscription };
     },

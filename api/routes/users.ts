@@ -8,6 +8,7 @@ import type { Context } from 'koa';
 import { AuthError } from '../../core/errors.js';
 import { changeUser, createUser, eraseUser, getUser, type UserRef } from '../../core/users/operations.js';
 import { propertiesChange } from '../../core/users/user-store.js';
+import type { AliasRef } from '../../core/users/alias-path.js';
 import { checkBody, USER_BODIES } from '../../core/users/user-schema.js';
 import { declare } from '../calls/call.js';
 import { CHANGING, AUTHENTICATED, json, r, ref } from '../openapi/answers.js';
@@ -23,10 +24,12 @@ export async function keyApp(deps: ApiDeps, ctx: Context, bucket: ClassBucket): 
   return appId;
 }
 
+/** The alias the path names (checked by the operation: core/users/alias-path.ts). */
+export const pathAliasOf = (ctx: Context): AliasRef => ({ label: String(ctx.params.alias_label), id: String(ctx.params.alias_id) });
+
 /** The user the path names: by its alias, or (`subscription`) as the user of the path's install. */
 export function pathUser(ctx: Context, by: 'user' | 'subscription' = 'user'): UserRef {
-  if (by === 'subscription') return { installId: String(ctx.params.subscription_id) };
-  return { alias: { label: String(ctx.params.alias_label), id: String(ctx.params.alias_id) } };
+  return by === 'subscription' ? { installId: String(ctx.params.subscription_id) } : { alias: pathAliasOf(ctx) };
 }
 
 /** A user's path and its documented parameters. */

@@ -10,10 +10,14 @@ import { checkRoom } from './user-store.js';
 import { StalePlan } from './transaction.js';
 import { platformOf, storedToken } from '../formats/install-type.js';
 
-/** createSubscription: the install with this token made, or moved to the user (OneSignal moves an existing token). */
-export async function addInstall(db: PoolClient, appId: string, userId: string, sub: UserSubscriptionBody): Promise<{ id: string; created: boolean }> {
+/**
+ * createSubscription: the install with this token made, or moved to the user (OneSignal moves an
+ * existing token). `from`: the token's install's user as the caller planned (and locked) it.
+ */
+export async function addInstall(db: PoolClient, appId: string, userId: string, sub: UserSubscriptionBody, from: string | null): Promise<{ id: string; created: boolean }> {
   const token = storedToken(platformOf(sub.type), sub.token);
   const before = await db.query<{ user_id: string | null }>('SELECT user_id FROM subscriptions WHERE app_id = $1 AND token = $2', [appId, token]);
+  if ((before.rows[0]?.user_id ?? null) !== from) throw new StalePlan();
   const written = await attachInstall(db, appId, userId, sub);
   await checkRoom(db, userId, 'subscription');
   await copyToInstalls(db, userId);

@@ -4,13 +4,14 @@
 // never wait on each other in a circle (PostgreSQL ends none as a deadlock), each ends done or
 // "No such user/subscription.", and the erasures leave nothing of either user behind. Before the
 // transfer locked both users (it locked the new one, then the install, then copied onto the new
-// user's installs), two opposite transfers each held one install and waited for the other's.
+// user's installs), two opposite transfers each held one install and waited for the other's; so
+// did two createSubscriptions taking each other's tokens.
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
 import { makeApp, type TestApp } from '../support/apps.js';
 import { NotFoundError } from '../../core/errors.js';
 import { createUser, eraseUser, getUser } from '../../core/users/operations.js';
-import { eraseSubscription, transferSubscription } from '../../core/users/subscription-operations.js';
+import { addUserSubscription, eraseSubscription, transferSubscription } from '../../core/users/subscription-operations.js';
 import { userReruns } from '../../core/users/transaction.js';
 
 const ROUNDS = 40;
@@ -82,6 +83,22 @@ describe('core/users operations: transfers and erasures run together', () => {
       expect(now.subscriptions.map((s) => s.id).sort()).to.deep.equal([...onA].sort());
     }
     expect(userReruns().deadlock - before.deadlock, 'transfers PostgreSQL ended as a deadlock').to.equal(0);
+  });
+
+  it('two users taking each other\'s tokens by createSubscription at once, round after round: no deadlock', async () => {
+    const before = userReruns();
+    const tokensOf = async (externalId: string) => (await getUser(env.pool, app.app.id, { alias: { label: 'external_id', id: externalId } })).subscriptions.map((s) => s.token);
+    await userWith('take-a', 4);
+    await userWith('take-b', 4);
+    for (let round = 0; round < 15; round++) {
+      const [onA, onB] = [await tokensOf('take-a'), await tokensOf('take-b')];
+      await Promise.all([
+        ...onA.map((token) => addUserSubscription(env.pool, app.app.id, { label: 'external_id', id: 'take-b' }, { type: 'iOSPush', token })),
+        ...onB.map((token) => addUserSubscription(env.pool, app.app.id, { label: 'external_id', id: 'take-a' }, { type: 'iOSPush', token })),
+      ]);
+      expect((await tokensOf('take-a')).sort()).to.deep.equal([...onB].sort());
+    }
+    expect(userReruns().deadlock - before.deadlock, 'createSubscriptions PostgreSQL ended as a deadlock').to.equal(0);
   });
 
   it('an operation on a user no alias names is "No such user." and writes nothing', async () => {
