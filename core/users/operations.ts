@@ -22,7 +22,7 @@ export type UserRef = { alias: AliasRef } | { installId: string };
  * Runs `work` on the user named (404 when none) in one user transaction. `names`: the aliases
  * `work` will add, locked with the named alias before any user (transaction.ts).
  */
-export function onUser<T>(pool: Pool, appId: string, ref: UserRef, work: (db: PoolClient, userId: string) => Promise<T>, names: Array<[string, string]> = []): Promise<T> {
+function onUser<T>(pool: Pool, appId: string, ref: UserRef, work: (db: PoolClient, userId: string) => Promise<T>, names: Array<[string, string]> = []): Promise<T> {
   const alias = 'alias' in ref ? pathAlias(ref.alias.label, ref.alias.id) : undefined;
   return inUserTransaction(pool, async (db) => {
     if (alias === undefined) {
