@@ -1,4 +1,21 @@
-// OneSignal's users, aliases and their subscriptions.
+// OneSignal's users, aliases and their subscriptions, in the order the router mounted them.
 import type { Call } from './call.js';
+import { createUserCall, deleteUserCall, getUserCall, updateUserCall } from '../routes/users.js';
+import { createAliasByUserCall, createAliasBySubscriptionCall, deleteAliasCall, getAliasesBySubscriptionCall, getAliasesByUserCall } from '../routes/user-aliases.js';
+import { createUserSubscriptionCall, deleteSubscriptionCall, transferSubscriptionCall, updateSubscriptionByTokenCall } from '../routes/user-subscriptions.js';
 
-export const USER_CALLS: readonly Call[] = [];
+export const USER_CALLS: readonly Call[] = [
+  createUserCall,
+  getUserCall,
+  updateUserCall,
+  deleteUserCall,
+  getAliasesByUserCall,
+  createAliasByUserCall,
+  deleteAliasCall,
+  createUserSubscriptionCall,
+  transferSubscriptionCall,
+  updateSubscriptionByTokenCall,
+  getAliasesBySubscriptionCall,
+  createAliasBySubscriptionCall,
+  deleteSubscriptionCall,
+];

@@ -68,15 +68,3 @@ export function pathsOf(calls: readonly Call[]): Record<string, Record<string, O
   return paths;
 }
 
-/** `a` and `b`'s paths together; a method of a path written in both is a mistake. */
-export function mergePaths(a: Record<string, Record<string, Operation>>, b: Record<string, Record<string, unknown>>): Record<string, Record<string, unknown>> {
-  const paths: Record<string, Record<string, unknown>> = Object.fromEntries(Object.entries(a).map(([path, methods]) => [path, { ...methods }]));
-  for (const [path, methods] of Object.entries(b)) {
-    for (const [method, operation] of Object.entries(methods)) {
-      const into = (paths[path] ??= {});
-      if (into[method]) throw new Error(`${method.toUpperCase()} ${path} is documented twice`);
-      into[method] = operation;
-    }
-  }
-  return paths;
-}

@@ -1,28 +1,22 @@
-// OneSignal's user and alias calls with the app's REST API key (issue 27; docs/api.md "Users"):
-// createUser, getUser, updateUser, deleteUser, the alias calls by user or by subscription, and
-// deleteSubscription.
-// Order of checks as the send (DECISIONS "Limits"): key → body → the path's app → buckets →
-// the body's rules → the work, in one transaction that locks the user (core/users/resolve.ts).
-// Reads draw `read`; changes draw `users` (core/buckets/policy.ts) and need a key of scope send.
+// OneSignal's user calls with the app's REST API key (issue 27; docs/api.md "Users"): createUser,
+// getUser, updateUser, deleteUser, one declaration each (api/calls/call.ts). The mount checks the
+// key, reads the body, refuses another app's id (403) and draws the bucket; the handler checks the
+// body's rules (422), calls the user operation (core/users/operations.ts: its transaction and lock
+// order) and shapes the answer. Reads draw `read`; changes draw `users` and need a key of scope send.
+// The alias calls are ./user-aliases.ts, the subscription calls ./user-subscriptions.ts.
 import type { Context } from 'koa';
-import { AuthError, NotFoundError, ValidationError } from '../../core/errors.js';
-import type { PoolClient } from '../../core/store/db.js';
-import { inUserTransaction } from '../../core/users/transaction.js';
-import { findUser, lockNames, userOfInstall } from '../../core/users/resolve.js';
-import { addAliases, NO_SUCH_USER, readIdentity, readTags, readUser, removeAlias, writeProperties, type PropertiesChange } from '../../core/users/user-store.js';
-import { createUser, type CreateUserBody } from '../../core/users/create-user.js';
-import { eraseInstall, eraseUser } from '../../core/users/erase.js';
-import { isUuid } from '../../core/formats/uuid.js';
-import { assertStorableText } from '../../core/validation/untrusted-json.js';
-import { codePointLength } from '../../core/validation/text.js';
-import { checkBody } from '../../core/users/user-schema.js';
-import { ONESIGNAL_ID, USER_LIMITS } from '../../core/users/user-limits.js';
-import { ALIAS_LABEL_RULE, isAliasLabel } from '../../core/formats/alias-label.js';
+import { AuthError } from '../../core/errors.js';
+import { changeUser, createUser, eraseUser, getUser, type UserRef } from '../../core/users/operations.js';
+import { propertiesChange } from '../../core/users/user-store.js';
+import type { AliasRef } from '../../core/users/alias-path.js';
+import { checkBody, USER_BODIES } from '../../core/users/user-schema.js';
+import { declare } from '../calls/call.js';
+import { CHANGING, AUTHENTICATED, json, r, ref } from '../openapi/answers.js';
+import { APP_PARAM, pathParam } from '../openapi/path-helpers.js';
 import type { ApiDeps, ClassBucket } from '../shared/deps.js';
 import { drawBuckets } from './notifications.js';
 
-
-/** The key's app, named by the path (403 for another app's id, as a send's app_id). */
+/** The key's app, named by the path (403 for another app's id, as a send's app_id): the v1 calls' guard (player-sessions.ts). */
 export async function keyApp(deps: ApiDeps, ctx: Context, bucket: ClassBucket): Promise<string> {
   const appId = String(ctx.params.app_id).toLowerCase();
   if (appId !== ctx.state.auth.appId) throw new AuthError('wrong_app');
@@ -30,146 +24,114 @@ export async function keyApp(deps: ApiDeps, ctx: Context, bucket: ClassBucket): 
   return appId;
 }
 
-/** The path's label and id, bounded like the bodies' (422 naming the part). */
-function pathAlias(ctx: Context): { label: string; id: string } {
-  const label = String(ctx.params.alias_label);
-  const id = String(ctx.params.alias_id);
-  if (label !== ONESIGNAL_ID && !isAliasLabel(label)) {
-    throw new ValidationError({ field: 'alias_label', message: `alias_label must be onesignal_id or a label of ${ALIAS_LABEL_RULE}.` });
-  }
-  if (codePointLength(id) > USER_LIMITS.alias_id) throw new ValidationError({ field: 'alias_id', message: `alias_id is longer than ${USER_LIMITS.alias_id} characters.` });
-  // A path is no JSON body: its text is checked here (a NUL reached SQL and answered 500).
-  assertStorableText(id, 'alias_id');
-  return { label, id };
+/** The alias the path names (checked by the operation: core/users/alias-path.ts). */
+export const pathAliasOf = (ctx: Context): AliasRef => ({ label: String(ctx.params.alias_label), id: String(ctx.params.alias_id) });
+
+/** The user the path names: by its alias, or (`subscription`) as the user of the path's install. */
+export function pathUser(ctx: Context, by: 'user' | 'subscription' = 'user'): UserRef {
+  return by === 'subscription' ? { installId: String(ctx.params.subscription_id) } : { alias: pathAliasOf(ctx) };
 }
 
-/** A label the path names to delete: one an alias may have (422 otherwise, as the path's label). */
-function labelToDelete(ctx: Context): string {
-  const label = String(ctx.params.alias_label_to_delete);
-  if (!isAliasLabel(label) && label !== ONESIGNAL_ID) {
-    throw new ValidationError({ field: 'alias_label_to_delete', message: `alias_label_to_delete must be a label of ${ALIAS_LABEL_RULE}.` });
-  }
-  return label;
-}
+/** A user's path and its documented parameters. */
+export const USER_PATH = '/apps/{app_id}/users/by/{alias_label}/{alias_id}';
+export const USER_PARAMS = [APP_PARAM, pathParam('alias_label', 'onesignal_id, external_id or a custom label.'), pathParam('alias_id', "The user's id under that label.")];
+/** Who makes a user call and what it draws: a change needs a key of scope send and draws `users`, a read any key and `read`; the path names the app. */
+export const USER_CHANGE = { access: 'send-key', app: 'path', bucket: 'users' } as const;
+export const USER_READ = { access: 'key', app: 'path', bucket: 'read' } as const;
+/** A body given as one of the document's components. */
+export const bodyOf = (component: string) => ({ required: true, content: json(ref(component)) });
 
-/**
- * Runs `work` on the user the path names (404 when none), in one transaction. `names`: the aliases
- * `work` will add, locked with the path's before any user (core/users/transaction.ts).
- */
-export function onUser<T>(deps: ApiDeps, ctx: Context, appId: string, work: (db: PoolClient, userId: string) => Promise<T>, names: Array<[string, string]> = []): Promise<T> {
-  const { label, id } = pathAlias(ctx);
-  return inUserTransaction(deps.pool, async (db) => {
-    if (names.length) await lockNames(db, appId, [[label, id], ...names]);
-    const userId = await findUser(db, appId, label, id);
-    if (userId === undefined) throw new NotFoundError(NO_SUCH_USER);
-    return work(db, userId);
-  });
-}
+export const createUserCall = declare({
+  operationId: 'createUser',
+  method: 'post',
+  path: '/apps/{app_id}/users',
+  ...USER_CHANGE,
+  body: USER_BODIES.createUser,
+  bodyUnchecked: true,
+  answers: {
+    '200': { description: 'The aliases named one user: the rest were added to it.', schema: 'User' },
+    '201': { description: 'A new user.', schema: 'User' },
+  },
+  doc: {
+    tags: ['users'],
+    summary: 'A user with its aliases, properties and iOSPush or AndroidPush subscriptions (needs a key of scope send; the users bucket).',
+    parameters: [APP_PARAM],
+    requestBody: bodyOf('UserCreate'),
+    responses: {
+      '409': {
+        description: 'The aliases name more than one user (CreateUserConflict); or, as sentences, an alias of another user, or a token the app has as an install of the other type.',
+        content: json({ oneOf: [ref('CreateUserConflict'), ref('Errors')] }),
+      },
+      ...CHANGING,
+    },
+  },
+  handler: (deps) =>
+    async function createUserHandler(ctx, { body }): Promise<void> {
+      checkBody('createUser', body);
+      const outcome = await createUser(deps.pool, ctx.state.auth.appId, body);
+      if (outcome.kind === 'conflict') {
+        // OneSignal's CreateUserConflictResponse: the aliases that name different users.
+        ctx.status = 409;
+        ctx.body = { errors: [{ code: 'user-2', title: 'The aliases name more than one user of this app.', meta: { conflicting_aliases: outcome.conflicting } }] };
+        return;
+      }
+      ctx.status = outcome.kind === 'created' ? 201 : 200;
+      ctx.body = outcome.view;
+    },
+});
 
-/** Runs `work` on the user of the path's install (made from it when it had none). */
-function onUserOfInstall<T>(deps: ApiDeps, ctx: Context, appId: string, work: (db: PoolClient, userId: string) => Promise<T>, names: Array<[string, string]> = []): Promise<T> {
-  return inUserTransaction(deps.pool, async (db) => {
-    if (names.length) await lockNames(db, appId, names);
-    const userId = await userOfInstall(db, appId, String(ctx.params.subscription_id));
-    if (userId === undefined) throw new NotFoundError('No such subscription.');
-    return work(db, userId);
-  });
-}
+export const getUserCall = declare({
+  operationId: 'getUser',
+  method: 'get',
+  path: USER_PATH,
+  ...USER_READ,
+  answers: { '200': { description: 'The user.', schema: 'User' } },
+  doc: { tags: ['users'], summary: 'A user by any alias (the read bucket).', parameters: USER_PARAMS, responses: { '404': r('NotFound'), '422': r('Invalid'), ...AUTHENTICATED } },
+  handler: (deps) =>
+    async function getUserHandler(ctx): Promise<void> {
+      ctx.body = await getUser(deps.pool, ctx.state.auth.appId, pathUser(ctx));
+    },
+});
 
-export function createUserRoute(deps: ApiDeps) {
-  return async function createUserHandler(ctx: Context): Promise<void> {
-    const appId = await keyApp(deps, ctx, 'users');
-    const body = ctx.request.body as CreateUserBody;
-    checkBody('createUser', body);
-    const outcome = await inUserTransaction(deps.pool, async (db) => {
-      const made = await createUser(db, appId, body);
-      return made.kind === 'conflict' ? made : { ...made, view: await readUser(db, made.userId) };
-    });
-    if (outcome.kind === 'conflict') {
-      // OneSignal's CreateUserConflictResponse: the aliases that name different users.
-      ctx.status = 409;
-      ctx.body = { errors: [{ code: 'user-2', title: 'The aliases name more than one user of this app.', meta: { conflicting_aliases: outcome.conflicting } }] };
-      return;
-    }
-    ctx.status = outcome.kind === 'created' ? 201 : 200;
-    ctx.body = outcome.view;
-  };
-}
+export const updateUserCall = declare({
+  operationId: 'updateUser',
+  method: 'patch',
+  path: USER_PATH,
+  ...USER_CHANGE,
+  body: USER_BODIES.updateUser,
+  bodyUnchecked: true,
+  answers: { '202': { description: "The user's properties after the change.", schema: 'UserProperties' } },
+  doc: {
+    tags: ['users'],
+    summary: 'Set, change or remove ("") tags, language and timezone_id; every install of the user carries them before the answer (the users bucket).',
+    parameters: USER_PARAMS,
+    requestBody: bodyOf('UserUpdate'),
+    responses: { '404': r('NotFound'), ...CHANGING },
+  },
+  handler: (deps) =>
+    async function updateUserHandler(ctx, { body }): Promise<void> {
+      checkBody('updateUser', body);
+      const properties = await changeUser(deps.pool, ctx.state.auth.appId, pathUser(ctx), propertiesChange(body.properties));
+      // OneSignal's PropertiesBody; the change is done (and seen by sends) when this answer leaves.
+      ctx.status = 202;
+      ctx.body = { properties };
+    },
+});
 
-export function getUserRoute(deps: ApiDeps) {
-  return async function getUserHandler(ctx: Context): Promise<void> {
-    const appId = await keyApp(deps, ctx, 'read');
-    ctx.body = await onUser(deps, ctx, appId, (db, userId) => readUser(db, userId));
-  };
-}
-
-export function updateUserRoute(deps: ApiDeps) {
-  return async function updateUserHandler(ctx: Context): Promise<void> {
-    const appId = await keyApp(deps, ctx, 'users');
-    const body = ctx.request.body as { properties?: { tags?: Record<string, unknown>; language?: string; timezone_id?: string } };
-    checkBody('updateUser', body);
-    const change: PropertiesChange = { tags: readTags(body.properties?.tags) };
-    if (body.properties?.language !== undefined) change.language = body.properties.language;
-    if (body.properties?.timezone_id !== undefined) change.timezone_id = body.properties.timezone_id;
-    const properties = await onUser(deps, ctx, appId, (db, userId) => writeProperties(db, userId, change));
-    // OneSignal's PropertiesBody; the change is done (and seen by sends) when this answer leaves.
-    ctx.status = 202;
-    ctx.body = { properties };
-  };
-}
-
-export function deleteUserRoute(deps: ApiDeps) {
-  return async function deleteUserHandler(ctx: Context): Promise<void> {
-    const appId = await keyApp(deps, ctx, 'users');
-    const erased = await onUser(deps, ctx, appId, (db, userId) => eraseUser(db, appId, userId));
-    ctx.body = { success: true, erased };
-  };
-}
-
-export function createAliasRoute(deps: ApiDeps, by: 'user' | 'subscription') {
-  return async function createAliasHandler(ctx: Context): Promise<void> {
-    const appId = await keyApp(deps, ctx, 'users');
-    const body = ctx.request.body as { identity: Record<string, string> };
-    checkBody('identity', body);
-    const on = by === 'user' ? onUser : onUserOfInstall;
-    ctx.body = {
-      identity: await on(deps, ctx, appId, async (db, userId) => {
-        await addAliases(db, appId, userId, body.identity);
-        return readIdentity(db, userId);
-      }, Object.entries(body.identity)),
-    };
-  };
-}
-
-export function getAliasesRoute(deps: ApiDeps, by: 'user' | 'subscription') {
-  return async function getAliasesHandler(ctx: Context): Promise<void> {
-    const appId = await keyApp(deps, ctx, 'read');
-    const on = by === 'user' ? onUser : onUserOfInstall;
-    ctx.body = { identity: await on(deps, ctx, appId, (db, userId) => readIdentity(db, userId)) };
-  };
-}
-
-export function deleteAliasRoute(deps: ApiDeps) {
-  return async function deleteAliasHandler(ctx: Context): Promise<void> {
-    const appId = await keyApp(deps, ctx, 'users');
-    const label = labelToDelete(ctx);
-    ctx.body = {
-      identity: await onUser(deps, ctx, appId, async (db, userId) => {
-        if (!(await removeAlias(db, userId, label))) throw new NotFoundError(`The user has no alias ${label.slice(0, USER_LIMITS.label)}.`);
-        return readIdentity(db, userId);
-      }),
-    };
-  };
-}
-
-/** deleteSubscription: the install erased for good in the request (202, as the client expects). */
-export function deleteSubscriptionRoute(deps: ApiDeps) {
-  return async function deleteSubscriptionHandler(ctx: Context): Promise<void> {
-    const appId = await keyApp(deps, ctx, 'users');
-    const id = String(ctx.params.id);
-    const erased = isUuid(id) ? await inUserTransaction(deps.pool, (db) => eraseInstall(db, appId, id.toLowerCase())) : undefined;
-    if (erased === undefined) throw new NotFoundError('No such subscription.');
-    ctx.status = 202;
-    ctx.body = { success: true, erased };
-  };
-}
+export const deleteUserCall = declare({
+  operationId: 'deleteUser',
+  method: 'delete',
+  path: USER_PATH,
+  ...USER_CHANGE,
+  answers: { '200': { description: 'Erased.', schema: 'UserErased' } },
+  doc: {
+    tags: ['users'],
+    summary: 'Erase the user for good, in the request: aliases, installs, tokens, opens and its ids in list sends (the users bucket).',
+    parameters: USER_PARAMS,
+    responses: { '404': r('NotFound'), '422': r('Invalid'), ...AUTHENTICATED },
+  },
+  handler: (deps) =>
+    async function deleteUserHandler(ctx): Promise<void> {
+      ctx.body = { success: true, erased: await eraseUser(deps.pool, ctx.state.auth.appId, pathUser(ctx)) };
+    },
+});

@@ -8,7 +8,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { Pool, PoolClient } from '../store/db.js';
-import { COPY_TO_INSTALLS } from './user-copies.js';
+import { syncUsersOfImported } from '../users/imported-installs.js';
 import { installTokenRule, isInstallToken, PLATFORMS, storedToken, type Platform } from '../formats/install-type.js';
 import { isUuid } from '../formats/uuid.js';
 import { checkInstallTimeZone, INSTALL_SCHEMAS, INSTALL_SENTENCES } from '../validation/subscription-schema.js';
@@ -157,27 +157,6 @@ export async function importSubscriptions(
   result.phase = 'done';
   onProgress?.({ ...result });
   return result;
-}
-
-/**
- * An imported install that belongs to a user (issue 27): the user owns tags, language and time
- * zone (docs/decisions.md "Issue 27"), so the install's imported values become its user's (the
- * last line of the file wins) and every install of that user carries them again; its external id
- * stays the user's. Installs without a user are untouched.
- */
-async function syncUsersOfImported(client: PoolClient, appId: string): Promise<void> {
-  await client.query(
-    `WITH touched AS (
-       SELECT DISTINCT ON (s.user_id) s.user_id, s.tags, s.language, s.timezone
-         FROM import_rows r JOIN subscriptions s ON s.app_id = $1 AND s.token = r.token
-        WHERE s.user_id IS NOT NULL ORDER BY s.user_id, r.ctid DESC
-     ), u AS (
-       UPDATE users u SET tags = t.tags, language = t.language, timezone_id = t.timezone, updated_at = now()
-         FROM touched t WHERE u.id = t.user_id RETURNING u.*
-     )
-     UPDATE subscriptions s SET ${COPY_TO_INSTALLS} FROM u WHERE s.user_id = u.id`,
-    [appId],
-  );
 }
 
 /**

@@ -9,7 +9,7 @@ import { platformClash, TEST_TYPE_ENVIRONMENT } from '../subscriptions/subscript
 import { platformOf, storedToken, type SubscriptionType } from '../formats/install-type.js';
 import { lockSubscribed, recordAppUnsubscribe, UNSUBSCRIBED_BY_APP } from '../subscriptions/app-unsubscribe.js';
 import { findUser, lockNames } from './resolve.js';
-import { addAliases, readTags, writeProperties, type PropertiesChange } from './user-store.js';
+import { addAliases, propertiesChange, writeProperties, type PropertiesBody } from './user-store.js';
 import { USER_LIMITS } from './user-limits.js';
 
 /** An install as OneSignal's Subscription model gives it (iOSPush and AndroidPush are served). */
@@ -22,7 +22,7 @@ export interface UserSubscriptionBody {
 
 export interface CreateUserBody {
   identity?: Record<string, string>;
-  properties?: { tags?: Record<string, unknown>; language?: string; timezone_id?: string };
+  properties?: PropertiesBody;
   subscriptions?: UserSubscriptionBody[];
 }
 
@@ -31,7 +31,7 @@ export type CreateUserOutcome =
   | { kind: 'conflict'; conflicting: Record<string, string> };
 
 
-export async function createUser(db: PoolClient, appId: string, body: CreateUserBody): Promise<CreateUserOutcome> {
+export async function writeNewUser(db: PoolClient, appId: string, body: CreateUserBody): Promise<CreateUserOutcome> {
   const identity = body.identity ?? {};
   const owners = new Map<string, string>();
   // Every alias name before any user, sorted (core/users/transaction.ts: one lock order).
@@ -56,11 +56,8 @@ export async function createUser(db: PoolClient, appId: string, body: CreateUser
       throw new ValidationError({ field: 'subscriptions', message: `subscriptions: a user holds at most ${USER_LIMITS.subscriptions} subscriptions; this one would hold ${count.rows[0].n}.` });
     }
   }
-  const change: PropertiesChange = { tags: readTags(body.properties?.tags) };
-  if (body.properties?.language !== undefined) change.language = body.properties.language;
-  if (body.properties?.timezone_id !== undefined) change.timezone_id = body.properties.timezone_id;
   // Always written: it also copies the user's properties and external id onto the installs given.
-  await writeProperties(db, userId, change);
+  await writeProperties(db, userId, propertiesChange(body.properties));
   return { kind, userId };
 }
 

@@ -22,7 +22,7 @@ export interface Erased {
 }
 
 /** Erases a user locked by the caller's transaction (resolve.ts). */
-export async function eraseUser(db: PoolClient, appId: string, userId: string): Promise<Erased> {
+export async function eraseLockedUser(db: PoolClient, appId: string, userId: string): Promise<Erased> {
   const aliases = await db.query<{ alias_id: string; label: string }>('SELECT label, alias_id FROM user_aliases WHERE user_id = $1', [userId]);
   // Its installs, and those of the app carrying its external id with no user row (herald import
   // writes such installs by token; registered before the user's row was made): the user's too,

@@ -2,17 +2,16 @@
 // (core/subscriptions/subscription-store.ts) joined to the install's user in one transaction
 // (writeInstall, install-join.ts), plus what the v1 calls report beyond them: the platform a
 // registration names and the session count, time in the app and amount spent (migration 080).
-// Erasure is deleteSubscription's (erase.ts). The tags of an external id's installs are
-// updateUser's (user-store.ts writeProperties).
-import type { Pool, PoolClient, Queryable } from '../store/db.js';
+// Erasure is deleteSubscription's operation and the tags of an external id's installs updateUser's
+// (core/users/operations.ts).
+import type { Pool, Queryable } from '../store/db.js';
+import { NotFoundError } from '../errors.js';
 import { patchSubscription, upsertSubscription } from '../subscriptions/subscription-store.js';
 import type { PlayerChange, Platform } from '../subscriptions/player-body.js';
 import { isUuid } from '../formats/uuid.js';
 import { writeInstall } from './install-join.js';
-import { inUserTransaction } from './transaction.js';
-import { eraseInstall, type Erased } from './erase.js';
-import { findUser } from './resolve.js';
-import { writeProperties } from './user-store.js';
+import { eraseSubscription } from './subscription-operations.js';
+import { changeUser } from './operations.js';
 import { EXTERNAL_ID } from './user-limits.js';
 
 type Counters = PlayerChange['counters'];
@@ -70,20 +69,19 @@ export async function addToPlayer(db: Queryable, appId: string, id: string, add:
   return (res.rowCount ?? 0) > 0;
 }
 
-/** DELETE /players/{id}: the install erased for good, as deleteSubscription; undefined when none. */
-export function erasePlayer(pool: Pool, appId: string, id: string): Promise<Erased | undefined> {
-  if (!isUuid(id)) return Promise.resolve(undefined);
-  return inUserTransaction(pool, (db: PoolClient) => eraseInstall(db, appId, id.toLowerCase()));
-}
+/** DELETE /players/{id}: the install erased for good, deleteSubscription's operation; undefined when none. */
+export const erasePlayer = eraseSubscription;
 
 /**
  * PUT /apps/{app_id}/users/{external_user_id}: the tags on every install of that external id, as
  * updateUser by its external_id alias does. False when no install or user has it.
  */
-export function tagExternalId(pool: Pool, appId: string, externalId: string, tags: Record<string, string | null>): Promise<boolean> {
-  return inUserTransaction(pool, async (db) => {
-    const userId = await findUser(db, appId, EXTERNAL_ID, externalId);
-    if (userId === undefined) return false;
-    return (await writeProperties(db, userId, { tags })) !== undefined;
-  });
+export async function tagExternalId(pool: Pool, appId: string, externalId: string, tags: Record<string, string | null>): Promise<boolean> {
+  try {
+    return (await changeUser(pool, appId, { alias: { label: EXTERNAL_ID, id: externalId } }, { tags })) !== undefined;
+  } catch (error) {
+    // updateUser's 404 is this call's false (its route says it in its own sentence).
+    if (error instanceof NotFoundError) return false;
+    throw error;
+  }
 }

@@ -28,6 +28,22 @@ export async function lockNames(db: PoolClient, appId: string, names: Array<[lab
 }
 
 /**
+ * Locks these users in one order (sorted by id; ORDER BY under FOR UPDATE locks the rows in that
+ * order), so two calls that each change two users never hold one each and wait on the other.
+ */
+export async function lockUsers(db: PoolClient, userIds: Array<string | null | undefined>): Promise<void> {
+  const ids = [...new Set(userIds.filter((id): id is string => typeof id === 'string'))];
+  if (ids.length) await db.query('SELECT id FROM users WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE', [ids]);
+}
+
+/** The user an alias names as read without a lock (a plan: locked next, then read again), or undefined. */
+export async function aliasUserUnlocked(db: PoolClient, appId: string, label: string, id: string): Promise<string | undefined> {
+  if (label === ONESIGNAL_ID) return isUuid(id) ? id.toLowerCase() : undefined;
+  const res = await db.query<{ user_id: string }>('SELECT user_id FROM user_aliases WHERE app_id = $1 AND label = $2 AND alias_id = $3', [appId, label, id]);
+  return res.rows[0]?.user_id;
+}
+
+/**
  * Whether installs carry the external id (the `idParam` parameter, app $1) with no user row: the
  * app registered them before any user call named it. None appears while the external id is an
  * alias (the app's login joins its owner) or while its name is locked.

@@ -2,6 +2,9 @@
 // UpdateUserRequest and UserIdentityBody models), bounded by USER_LIMITS. One definition: the
 // routes validate with it and the OpenAPI document publishes it (api/openapi/schemas.ts).
 import { Ajv, type ErrorObject } from 'ajv';
+import Type from 'typebox';
+import type { CreateUserBody, UserSubscriptionBody } from './create-user.js';
+import type { PropertiesBody } from './user-store.js';
 import { ValidationError, type FieldIssue } from '../errors.js';
 import { installTokenRule, platformOf, SUBSCRIPTION_TYPE_SCHEMA, subscriptionTypeRule, TOKEN_BY_TYPE_SCHEMA, type SubscriptionType } from '../formats/install-type.js';
 import { LANGUAGE_CODE_PATTERN } from '../formats/language-code.js';
@@ -158,3 +161,18 @@ function issueOf(e: ErrorObject, body: unknown): FieldIssue {
       return { field: at, message: `${at || 'body'} ${e.message ?? 'is not valid'}.` };
   }
 }
+
+/**
+ * The bodies as the calls' declarations type them (api/routes/users.ts and the rest): the same
+ * schemas, read by TypeScript as the shapes the handlers take. Checked by checkBody above, in the
+ * handler: the one checker (core/validation/checker.ts) has one sentence per field path, and these
+ * calls' sentences (pinned by test/api/users.test.ts and user-subscriptions.test.ts) differ by
+ * the rule a field breaks.
+ */
+export const USER_BODIES = {
+  createUser: Type.Unsafe<CreateUserBody>(CREATE_USER_SCHEMA),
+  updateUser: Type.Unsafe<{ properties?: PropertiesBody; refresh_device_metadata?: boolean }>(UPDATE_USER_SCHEMA),
+  identity: Type.Unsafe<{ identity: Record<string, string> }>(IDENTITY_BODY_SCHEMA),
+  createSubscription: Type.Unsafe<{ subscription: UserSubscriptionBody }>(CREATE_SUBSCRIPTION_SCHEMA),
+  transferSubscription: Type.Unsafe<{ identity: Record<string, string> }>(TRANSFER_SUBSCRIPTION_SCHEMA),
+};

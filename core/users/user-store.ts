@@ -91,6 +91,21 @@ export function readTags(tags: Record<string, unknown> | undefined): Record<stri
   return Object.fromEntries(Object.entries(tags).map(([k, v]) => [k, v === '' || v === null ? null : String(v)]));
 }
 
+/** The properties of updateUser's and createUser's bodies (OneSignal's PropertiesObject). */
+export interface PropertiesBody {
+  tags?: Record<string, unknown>;
+  language?: string;
+  timezone_id?: string;
+}
+
+/** A body's properties as the store changes them: tags as text ("" or null removes one). */
+export function propertiesChange(properties: PropertiesBody | undefined): PropertiesChange {
+  const change: PropertiesChange = { tags: readTags(properties?.tags) };
+  if (properties?.language !== undefined) change.language = properties.language;
+  if (properties?.timezone_id !== undefined) change.timezone_id = properties.timezone_id;
+  return change;
+}
+
 /**
  * Changes a user's properties and copies them onto every install of the user, in one statement:
  * a send planned after it sees the new tags on all installs, none before. 422 when the tags would

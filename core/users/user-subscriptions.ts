@@ -7,12 +7,17 @@ import type { PoolClient } from '../store/db.js';
 import { copyToInstalls } from '../subscriptions/user-copies.js';
 import { attachInstall, type UserSubscriptionBody } from './create-user.js';
 import { checkRoom } from './user-store.js';
+import { StalePlan } from './transaction.js';
 import { platformOf, storedToken } from '../formats/install-type.js';
 
-/** createSubscription: the install with this token made, or moved to the user (OneSignal moves an existing token). */
-export async function addInstall(db: PoolClient, appId: string, userId: string, sub: UserSubscriptionBody): Promise<{ id: string; created: boolean }> {
+/**
+ * createSubscription: the install with this token made, or moved to the user (OneSignal moves an
+ * existing token). `from`: the token's install's user as the caller planned (and locked) it.
+ */
+export async function addInstall(db: PoolClient, appId: string, userId: string, sub: UserSubscriptionBody, from: string | null): Promise<{ id: string; created: boolean }> {
   const token = storedToken(platformOf(sub.type), sub.token);
   const before = await db.query<{ user_id: string | null }>('SELECT user_id FROM subscriptions WHERE app_id = $1 AND token = $2', [appId, token]);
+  if ((before.rows[0]?.user_id ?? null) !== from) throw new StalePlan();
   const written = await attachInstall(db, appId, userId, sub);
   await checkRoom(db, userId, 'subscription');
   await copyToInstalls(db, userId);
@@ -20,8 +25,11 @@ export async function addInstall(db: PoolClient, appId: string, userId: string, 
   return written;
 }
 
-/** transferSubscription: the install moves to the user; false when the app has no such install. */
-export async function moveInstall(db: PoolClient, appId: string, installId: string, userId: string): Promise<boolean> {
+/**
+ * transferSubscription: the install moves to the user; false when the app has no such install.
+ * `from`: its user as the caller planned (and locked) it; another one now is a StalePlan.
+ */
+export async function moveInstall(db: PoolClient, appId: string, installId: string, userId: string, from: string | null): Promise<boolean> {
   const res = await db.query<{ old: string | null }>(
     `UPDATE subscriptions s SET user_id = $3, updated_at = now()
        FROM (SELECT id, user_id AS old FROM subscriptions WHERE app_id = $1 AND id = $2::uuid FOR UPDATE) o
@@ -29,6 +37,7 @@ export async function moveInstall(db: PoolClient, appId: string, installId: stri
     [appId, installId, userId],
   );
   if (!res.rowCount) return false;
+  if (res.rows[0].old !== from) throw new StalePlan();
   await checkRoom(db, userId, 'identity');
   await copyToInstalls(db, userId);
   await dropEmptied(db, res.rows[0].old, userId);

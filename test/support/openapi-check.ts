@@ -17,7 +17,7 @@ ajv.addSchema({ $id: 'herald', components: openApiDocument.components }, 'herald
 
 const routes = Object.entries(openApiDocument.paths).map(([template, ops]) => ({
   re: new RegExp(`^/api/v1${template.replace(/\{[^{}]+\}/g, '[^/]+')}$`),
-  ops: ops as Record<string, Operation>,
+  ops: ops as unknown as Record<string, Operation>,
   parameters: template.split('{').length - 1,
 }));
 const validators = new Map<string, ReturnType<typeof ajv.compile>>();

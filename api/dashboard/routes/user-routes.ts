@@ -2,7 +2,7 @@
 // named only by an external id) and installs to browse, a user found by any alias, a user's page,
 // and its erasure. Every query is the session's app's, so another app's user is "Not found" like an
 // unknown one. Erasing asks first (a GET page), then its POST (CSRF token, a key of scope send,
-// the `users` bucket as deleteUser) runs core/users' eraseUser, the one erasure deleteUser runs.
+// the `users` bucket as deleteUser) runs core/users/operations.ts eraseUser, the one erasure deleteUser runs.
 import { mayUse } from '../../../core/apps/keys.js';
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
@@ -18,9 +18,8 @@ import type { AppRecord } from '../../../core/apps/app-store.js';
 import type { BrowsedInstall } from '../../../core/subscriptions/browse-installs.js';
 import { USER_LIMITS } from '../../../core/users/user-limits.js';
 import { NO_SUCH_USER, readUser } from '../../../core/users/user-store.js';
-import { inUserTransaction } from '../../../core/users/transaction.js';
-import { findUser } from '../../../core/users/resolve.js';
-import { eraseUser } from '../../../core/users/erase.js';
+import { eraseUser } from '../../../core/users/operations.js';
+import { isUuid } from '../../../core/formats/uuid.js';
 import { EXTERNAL_ID, ONESIGNAL_ID } from '../../../core/users/user-limits.js';
 import type { ApiDeps } from '../../shared/deps.js';
 import { eraseConfirmPage, erasedText, installsPage, unnamedUserPage, userPage, usersPage } from '../pages/users.js';
@@ -124,11 +123,10 @@ export function mountUsers(router: Router, deps: ApiDeps, signedIn: Middleware[]
     const s = session(ctx);
     if (!mayUse(s.scope, 'send')) throw new ForbiddenError(ERASE_NEEDS_SEND_SCOPE);
     if (deps.rateLimiter) await deps.rateLimiter.drawAuthenticated({ bucket: 'users', keyId: s.keyId, appId: s.appId, ip: ctx.state.ip });
-    const erased = await inUserTransaction(deps.pool, async (db) => {
-      const found = await findUser(db, s.appId, ONESIGNAL_ID, userId(ctx));
-      return found === undefined ? undefined : eraseUser(db, s.appId, found);
-    });
-    if (!erased) throw new NotFoundError(NO_SUCH_USER);
+    // deleteUser's operation, by the user's own id: an id that is no UUID names no user (404, as
+    // an unknown one), not a path part too long (the REST call's 422).
+    if (!isUuid(userId(ctx))) throw new NotFoundError(NO_SUCH_USER);
+    const erased = await eraseUser(deps.pool, s.appId, { alias: { label: ONESIGNAL_ID, id: userId(ctx) } });
     ctx.state.log.info({ userId: userId(ctx), erased }, 'user erased from the dashboard');
     // Answered with the users page and what went (a reload asks again and finds no such user).
     await listUsers(ctx, undefined, erasedText(erased));
