@@ -1,5 +1,5 @@
 // startApnsSim: the APNs provider-API simulator as a library (tests, benchmarks, `herald dev`).
-import { createSecureServer, type Http2SecureServer } from 'node:http2';
+import { createSecureServer, type Http2SecureServer, type ServerHttp2Session } from 'node:http2';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile } from 'node:fs/promises';
@@ -115,48 +115,20 @@ export async function startApnsSim(opts: ApnsSimOptions = {}): Promise<ApnsSim> 
     channels: new ChannelStore(opts.maxChannels),
   };
 
-  const wantsCert = auth === 'certificate' || auth === 'token-or-certificate';
-  const tlsOptions = {
-    key: await readFile(pki.keyFile),
-    cert: await readFile(pki.certFile),
-    allowHTTP1: false,
-    // A bad certificate must still reach the handler so it can answer 403 BadCertificate.
-    requestCert: wantsCert,
-    rejectUnauthorized: false,
-    ca: wantsCert ? await readFile(opts.clientCaFile ?? pki.caFile) : undefined,
-    settings: { maxConcurrentStreams: opts.maxConcurrentStreams ?? 1000 },
-    // Node's default (10 MB) answers ENHANCE_YOUR_CALM under a few thousand concurrent streams.
-    maxSessionMemory: 256,
-  };
+  const tlsOptions = await serverTlsOptions(opts, pki, auth);
   const server = createSecureServer(tlsOptions);
   // Apple's channel management host is another host (and port) than the gateway: so is ours.
   const management = createSecureServer(tlsOptions);
-  const sessions = new Set<import('node:http2').ServerHttp2Session>();
-  const track = (session: import('node:http2').ServerHttp2Session): void => {
-    sessions.add(session);
-    session.on('close', () => sessions.delete(session));
-    session.on('error', () => session.destroy());
+  const sessions = routeStreams(state, server, management);
+  const setRules = (r: SimRule[]) => {
+    rules = validateRules(r);
+    state.rules = rules;
   };
-  server.on('session', (session) => {
-    numberSession(session, recorder);
-    track(session);
-  });
-  server.on('stream', (stream, headers) => {
-    if (String(headers[':path'] ?? '').startsWith(BROADCAST_PATH_PREFIX)) handleBroadcastStream(state, stream, headers, sessionNumber(stream.session));
-    else handleStream(state, stream, headers);
-  });
-  server.on('sessionError', () => {});
-  management.on('session', track);
-  management.on('stream', (stream, headers) => handleManagementStream(state, stream, headers));
-  management.on('sessionError', () => {});
 
   const control = createControlServer({
     recorder,
     getRules: () => rules,
-    setRules: (r) => {
-      rules = validateRules(r);
-      state.rules = rules;
-    },
+    setRules,
     reset: () => recorder.reset(),
     subscribe: (channelId, token) => subscribeDevice(state, channelId, token),
   });
@@ -185,22 +157,58 @@ export async function startApnsSim(opts: ApnsSimOptions = {}): Promise<ApnsSim> 
     channels: (bundleId) => state.channels.list(bundleId),
     attempts: (token) => recorder.attemptsFor(token),
     rules: () => rules,
-    setRules: (r) => {
-      rules = validateRules(r);
-      state.rules = rules;
-    },
+    setRules,
     reset: () => recorder.reset(),
     close: () => {
-      closing ??= (async () => {
-        for (const s of sessions) s.destroy();
-        control.closeAllConnections();
-        await Promise.all([
-          new Promise<void>((resolve) => server.close(() => resolve())),
-          new Promise<void>((resolve) => management.close(() => resolve())),
-          new Promise<void>((resolve) => control.close(() => resolve())),
-        ]);
-      })();
+      closing ??= closeServers(sessions, control, [server, management, control]);
       return closing;
     },
   };
+}
+
+/** The gateway's and channel management's TLS: the simulator's certificate, a client's asked for when it may authenticate with one. */
+async function serverTlsOptions(opts: ApnsSimOptions, pki: { keyFile: string; certFile: string; caFile: string }, auth: string) {
+  const wantsCert = auth === 'certificate' || auth === 'token-or-certificate';
+  return {
+    key: await readFile(pki.keyFile),
+    cert: await readFile(pki.certFile),
+    allowHTTP1: false,
+    // A bad certificate must still reach the handler so it can answer 403 BadCertificate.
+    requestCert: wantsCert,
+    rejectUnauthorized: false,
+    ca: wantsCert ? await readFile(opts.clientCaFile ?? pki.caFile) : undefined,
+    settings: { maxConcurrentStreams: opts.maxConcurrentStreams ?? 1000 },
+    // Node's default (10 MB) answers ENHANCE_YOUR_CALM under a few thousand concurrent streams.
+    maxSessionMemory: 256,
+  };
+}
+
+/** Each server's streams to their handlers; the sessions of both, kept so that close() can end them. */
+function routeStreams(state: BroadcastState, server: Http2SecureServer, management: Http2SecureServer): Set<ServerHttp2Session> {
+  const sessions = new Set<ServerHttp2Session>();
+  const track = (session: ServerHttp2Session): void => {
+    sessions.add(session);
+    session.on('close', () => sessions.delete(session));
+    session.on('error', () => session.destroy());
+  };
+  server.on('session', (session) => {
+    numberSession(session, state.recorder);
+    track(session);
+  });
+  server.on('stream', (stream, headers) => {
+    if (String(headers[':path'] ?? '').startsWith(BROADCAST_PATH_PREFIX)) handleBroadcastStream(state, stream, headers, sessionNumber(stream.session));
+    else handleStream(state, stream, headers);
+  });
+  server.on('sessionError', () => {});
+  management.on('session', track);
+  management.on('stream', (stream, headers) => handleManagementStream(state, stream, headers));
+  management.on('sessionError', () => {});
+  return sessions;
+}
+
+/** Every session ended, then every server closed. */
+async function closeServers(sessions: Set<ServerHttp2Session>, control: Server, servers: Array<Http2SecureServer | Server>): Promise<void> {
+  for (const s of sessions) s.destroy();
+  control.closeAllConnections();
+  await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
 }

@@ -43,10 +43,21 @@ export function createSenderMetrics(
 ): SenderMetrics {
   const registry = new Registry();
   if (opts.defaults) collectDefaultMetrics({ register: registry });
-  const lag = opts.lag;
   eventDestinationGauges(registry, opts.destinations);
   return {
     registry,
+    ...chunkMetrics(registry),
+    ...apnsMetrics(registry),
+    ...fcmMetrics(registry),
+    consumerLag: consumerLagGauge(registry, opts.lag),
+    ...eventMetrics(registry),
+    channelFailures: new Counter({ ...CHANNEL_FAILURES_METRIC, registers: [registry] }),
+  };
+}
+
+/** Deliveries and chunks: what the sender did. */
+function chunkMetrics(registry: Registry): Pick<SenderMetrics, 'deliveries' | 'chunks' | 'chunkSeconds'> {
+  return {
     deliveries: new Counter({
       name: 'herald_sender_deliveries_total',
       help: 'Device deliveries by gateway (apns, fcm), final outcome (sent, failed, unsubscribed, left_out: the credentials refused) and the gateway\'s reason',
@@ -65,6 +76,12 @@ export function createSenderMetrics(
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60],
       registers: [registry],
     }),
+  };
+}
+
+/** Apple's gateway as the sender sees it. */
+function apnsMetrics(registry: Registry): Pick<SenderMetrics, 'apnsSeconds' | 'inflight' | 'apnsHeld' | 'apnsUnavailable'> {
+  return {
     apnsSeconds: new Histogram({
       name: 'herald_sender_apns_request_duration_seconds',
       help: 'APNs request latency, per device attempt, by HTTP status (0: no answer)',
@@ -87,6 +104,12 @@ export function createSenderMetrics(
       help: '1 while the last round of a chunk got no decision from the APNs gateway (unreachable or failing), else 0',
       registers: [registry],
     }),
+  };
+}
+
+/** FCM as the sender sees it. */
+function fcmMetrics(registry: Registry): Pick<SenderMetrics, 'fcmSeconds' | 'fcmInflight' | 'fcmHeld' | 'fcmUnavailable'> {
+  return {
     fcmSeconds: new Histogram({
       name: 'herald_sender_fcm_request_duration_seconds',
       help: 'FCM request latency, per device attempt, by HTTP status (0: no answer)',
@@ -109,23 +132,12 @@ export function createSenderMetrics(
       help: '1 while the last round of a chunk got no decision from FCM (unreachable, failing or over quota), else 0',
       registers: [registry],
     }),
-    consumerLag: new Gauge({
-      name: 'herald_sender_consumer_lag',
-      help: 'Chunks of running sends: pending (waiting to be claimed) and ack_pending (claimed, being delivered)',
-      labelNames: ['kind'],
-      registers: [registry],
-      async collect() {
-        if (!lag) return;
-        try {
-          const l = await lag();
-          this.set({ kind: 'pending' }, l.pending);
-          // The label keeps its JetStream-era name (dashboards, KEDA); it counts the chunks being worked.
-          this.set({ kind: 'ack_pending' }, l.working);
-        } catch {
-          // NATS unreachable during a scrape: keep the last values.
-        }
-      },
-    }),
+  };
+}
+
+/** The event dispatcher's outcomes (core/events/dispatcher.ts). */
+function eventMetrics(registry: Registry): Pick<SenderMetrics, 'eventsDelivered' | 'eventAttemptsFailed'> {
+  return {
     eventsDelivered: new Counter({
       name: 'herald_events_delivered_total',
       help: 'Events accepted by the apps\' event destinations (2xx), sent by this process',
@@ -137,8 +149,28 @@ export function createSenderMetrics(
       labelNames: ['kind'],
       registers: [registry],
     }),
-    channelFailures: new Counter({ ...CHANNEL_FAILURES_METRIC, registers: [registry] }),
   };
+}
+
+/** Chunks of running sends, read at each scrape. */
+function consumerLagGauge(registry: Registry, lag: (() => Promise<{ pending: number; working: number }>) | undefined): SenderMetrics['consumerLag'] {
+  return new Gauge({
+    name: 'herald_sender_consumer_lag',
+    help: 'Chunks of running sends: pending (waiting to be claimed) and ack_pending (claimed, being delivered)',
+    labelNames: ['kind'],
+    registers: [registry],
+    async collect() {
+      if (!lag) return;
+      try {
+        const l = await lag();
+        this.set({ kind: 'pending' }, l.pending);
+        // The label keeps its JetStream-era name (dashboards, KEDA); it counts the chunks being worked.
+        this.set({ kind: 'ack_pending' }, l.working);
+      } catch {
+        // NATS unreachable during a scrape: keep the last values.
+      }
+    },
+  });
 }
 
 /**

@@ -1,14 +1,14 @@
 // Wiring of the App controller: an informer on Apps, Secret caches of the namespaces that hold
 // Apps only (secret-caches.ts), a keyed work queue, and syncApp as the reconcile. Logic lives in
 // sync.ts.
-import type { KubernetesListObject, V1Secret } from '@kubernetes/client-node';
+import type { V1Secret } from '@kubernetes/client-node';
 import type { Logger } from '../../core/log.js';
 import type { Pool } from '../../core/store/db.js';
-import { GROUP, VERSION, keyOf, type KubeClients } from '../kube/client.js';
+import { customObjects, keyOf, type KubeClients } from '../kube/client.js';
 import type { EventRecorder } from '../kube/events.js';
 import { resilientInformer, type ResilientInformer } from '../kube/informer.js';
 import { WorkQueue } from '../kube/work-queue.js';
-import { syncApp } from './sync.js';
+import { syncApp, type AppSyncDeps } from './sync.js';
 import { secretCaches, type SecretCaches } from './secret-caches.js';
 import { watchDestinationHealth, type HealthWatch } from './event-health.js';
 import { APP_PLURAL, secretNamesOf, type AppObject } from './types.js';
@@ -38,37 +38,10 @@ export interface AppController {
 
 export function appController(opts: AppControllerOptions): AppController {
   const { clients, namespace, logger } = opts;
-  const ns = namespace || undefined;
   const log = logger.child({ controller: 'apps' });
   let workers = false;
   let healthWatch: HealthWatch | undefined;
 
-  const appPath = ns ? `/apis/${GROUP}/${VERSION}/namespaces/${ns}/${APP_PLURAL}` : `/apis/${GROUP}/${VERSION}/${APP_PLURAL}`;
-  const listApps = async () =>
-    (ns
-      ? await clients.custom.listNamespacedCustomObject({ group: GROUP, version: VERSION, namespace: ns, plural: APP_PLURAL })
-      : await clients.custom.listClusterCustomObject({ group: GROUP, version: VERSION, plural: APP_PLURAL })) as KubernetesListObject<AppObject>;
-
-  const queue = new WorkQueue({
-    name: 'apps',
-    logger: log,
-    concurrency: 2,
-    reconcile: (key) =>
-      syncApp(
-        {
-          pool: opts.pool,
-          custom: clients.custom,
-          core: clients.core,
-          events: opts.events,
-          logger: log,
-          getApp: (n, name) => apps.get(name, n),
-          getSecretData: (n, name) => decode(secrets.get(n, name)),
-          secretsState: (n) => secrets.state(n),
-          eventHttpHosts: opts.eventHttpHosts,
-        },
-        key,
-      ),
-  });
   const enqueue = (app: AppObject) => {
     if (workers) queue.add(keyOf(app.metadata));
   };
@@ -83,8 +56,7 @@ export function appController(opts: AppControllerOptions): AppController {
 
   const apps: ResilientInformer<AppObject> = resilientInformer<AppObject>({
     kc: clients.kc,
-    path: appPath,
-    list: listApps,
+    ...customObjects<AppObject>(clients, APP_PLURAL, namespace || undefined),
     logger: log,
     resyncMs: opts.resyncMs,
     onEvent: (_event, app) => {
@@ -101,6 +73,8 @@ export function appController(opts: AppControllerOptions): AppController {
       }
     },
   });
+  const deps = appSyncDeps(opts, log, apps, secrets);
+  const queue = new WorkQueue({ name: 'apps', logger: log, concurrency: 2, reconcile: (key) => syncApp(deps, key) });
 
   return {
     informers: { apps, secrets },
@@ -132,6 +106,21 @@ export function appController(opts: AppControllerOptions): AppController {
       await secrets.stop();
       await queue.stop();
     },
+  };
+}
+
+/** What syncApp reads: the Apps and Secrets from the caches, the rest from the options. */
+function appSyncDeps(opts: AppControllerOptions, log: Logger, apps: ResilientInformer<AppObject>, secrets: SecretCaches): AppSyncDeps {
+  return {
+    pool: opts.pool,
+    custom: opts.clients.custom,
+    core: opts.clients.core,
+    events: opts.events,
+    logger: log,
+    getApp: (n, name) => apps.get(name, n),
+    getSecretData: (n, name) => decode(secrets.get(n, name)),
+    secretsState: (n) => secrets.state(n),
+    eventHttpHosts: opts.eventHttpHosts,
   };
 }
 

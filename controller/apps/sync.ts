@@ -5,7 +5,7 @@ import { APNS_NOT_CONFIGURED, DRAFTS_SENTENCE, problemSentence, validSentence } 
 import type { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import type { Logger } from '../../core/log.js';
 import type { Pool } from '../../core/store/db.js';
-import { applyApp } from '../../core/apps/file-source.js';
+import { applyApp, type AppliedApp } from '../../core/apps/file-source.js';
 import { AppIdConflictError, disableApp, getAppByName, getCredentials, type AppRecord } from '../../core/apps/app-store.js';
 import { readChannelHealth } from '../../core/live-activities/channel-health.js';
 import { GROUP, VERSION, isNotFound, splitKey, type ObjectMeta } from '../kube/client.js';
@@ -57,8 +57,7 @@ export async function syncApp(deps: AppSyncDeps, key: string): Promise<Reconcile
   }
 
   const generation = app.metadata.generation;
-  let conditions = app.status?.conditions ?? [];
-  const set = (c: ConditionInput) => (conditions = setCondition(conditions, c, generation, now));
+  const conditions = new ConditionList(app.status?.conditions ?? [], generation, now);
   const status: AppStatus = { ...app.status };
   let result: ReconcileResult | undefined;
 
@@ -73,76 +72,103 @@ export async function syncApp(deps: AppSyncDeps, key: string): Promise<Reconcile
   try {
     const applied = await applyApp(deps.pool, { name, namespace, spec: { ...app.spec, appId: app.spec.appId ?? app.status?.appId } }, secrets, { eventHttpHosts: deps.eventHttpHosts });
     status.appId = applied.app.id;
-
-    // Only an App that names destinations has the condition (the others have no events to speak of).
-    const destinations = app.spec.events?.destinations?.length ?? 0;
-    if (applied.eventsProblem) {
-      set({ type: 'EventsReady', status: 'False', reason: applied.eventsProblem.reason, message: `${capitalise(applied.eventsProblem.message)}. The destinations stay as they were; pushes are not affected.` });
-    } else if (destinations) {
-      set({ type: 'EventsReady', status: 'True', reason: 'DestinationsApplied', message: `${destinations} event destination${destinations === 1 ? '' : 's'} applied.` });
-    } else {
-      conditions = conditions.filter((c) => c.type !== 'EventsReady');
-    }
-    // How its destinations deliver, from PostgreSQL (the dispatcher's rows); the watch in
-    // event-health.ts brings the App back here when one changes state.
-    const health = await appDestinationHealth(deps.pool, applied.app.id);
-    if (health.length) {
-      set(eventsHealthCondition(health, now));
-      status.events = { summary: eventsSummary(health) };
-    } else {
-      conditions = conditions.filter((c) => c.type !== EVENTS_HEALTHY);
-      delete status.events;
-    }
-
-    if (applied.credentialsProblem && !app.spec.credentials && applied.fcmConfigured) {
-      set(APNS_NOT_CONFIGURED_CONDITION);
-    } else if (applied.credentialsProblem && secretsState === 'unreadable') {
-      set({ type: 'CredentialsReady', status: 'False', reason: 'SecretsNotReadable', message: `The controller may not list Secrets in namespace ${namespace}: add it to the chart's controller.appNamespaces. ${DRAFTS_SENTENCE}` });
-    } else if (applied.credentialsProblem) {
-      set({ type: 'CredentialsReady', status: 'False', reason: applied.credentialsReason ?? 'CredentialsInvalid', message: problemSentence(applied.credentialsProblem, applied.app.hasFcmCredentials) });
-    } else {
-      const creds = await getCredentials(deps.pool, applied.app.id);
-      const expires = creds?.expiresAt ? new Date(creds.expiresAt) : undefined;
-      set({ type: 'CredentialsReady', status: 'True', reason: 'CredentialsValid', message: validSentence(creds ?? { kind: 'certificate' }) });
-      if (expires) {
-        if (expires.getTime() - now.getTime() < EXPIRY_WARNING_MS) {
-          deps.events.record(app, 'Warning', 'CertificateExpiresSoon', `The push certificate expires on ${expires.toISOString()}; renew it before then.`);
-        }
-        // Come back when it expires, so the condition flips and sends become drafts on time.
-        result = { requeueAfterMs: Math.max(1000, Math.min(DAY, expires.getTime() - now.getTime() + 1000)) };
-      }
-    }
-
-    set(await fcmCondition(deps.pool, applied, namespace, secretsState === 'unreadable'));
+    await setEventsConditions(deps, app, applied, conditions, status, now);
+    result = await setCredentialsCondition(deps, app, applied, conditions, secretsState === 'unreadable' ? namespace : undefined, now);
+    conditions.set(await fcmCondition(deps.pool, applied, namespace, secretsState === 'unreadable'));
 
     const overdue = app.spec.billing?.invoiceOverdue === true;
-    set(overdue
+    conditions.set(overdue
       ? { type: 'DeliveryPaused', status: 'True', reason: 'InvoiceOverdue', message: 'The invoice for this app is overdue: new sends are refused (402) and running sends stop before their next chunk.' }
       : { type: 'DeliveryPaused', status: 'False', reason: 'InvoicePaid', message: 'Delivery is not paused.' });
 
-    await setBroadcastCondition(deps.pool, applied.app, set, () => (conditions = conditions.filter((c) => c.type !== 'BroadcastChannelsReady')));
+    await setBroadcastCondition(deps.pool, applied.app, (c) => conditions.set(c), () => conditions.drop('BroadcastChannelsReady'));
 
     const keys = await syncKeys(deps, app, applied.app.id);
     status.keys = keys.keys;
     const identity = await syncIdentity(deps, app, applied.app.id);
     if (identity) status.identity = identity;
-
-    // One usable credential, APNs or Firebase, is enough to send (core/apps/sendable.ts).
-    const usable = ['CredentialsReady', FCM_CONDITION].some((type) => getCondition(conditions, type)?.status === 'True');
-    if (keys.problem) set({ type: 'Ready', status: 'False', ...keys.problem });
-    else if (!usable) set({ type: 'Ready', status: 'False', reason: 'CredentialsNotReady', message: `Push credentials are not usable; see CredentialsReady${applied.fcmConfigured ? ` and ${FCM_CONDITION}` : ''}.` });
-    else if (overdue) set({ type: 'Ready', status: 'False', reason: 'DeliveryPaused', message: 'Delivery is paused for an overdue invoice; see DeliveryPaused.' });
-    else set({ type: 'Ready', status: 'True', reason: 'Ready', message: `App ${applied.app.id} is ready to send.` });
+    conditions.set(readyCondition(applied, conditions.list, keys.problem, overdue));
   } catch (error) {
     if (!(error instanceof AppIdConflictError)) throw error;
-    set({ type: 'Ready', status: 'False', reason: 'AppIdConflict', message: error.message });
+    conditions.set({ type: 'Ready', status: 'False', reason: 'AppIdConflict', message: error.message });
   }
 
-  status.conditions = conditions;
+  status.conditions = conditions.list;
   if (generation !== undefined) status.observedGeneration = generation;
-  recordTransitions(deps.events, app, app.status?.conditions, conditions);
+  recordTransitions(deps.events, app, app.status?.conditions, conditions.list);
   await writeStatus({ custom: deps.custom, plural: APP_PLURAL, object: app, status });
   return result;
+}
+
+/** The App's conditions as this reconcile sets them (each stamped with the generation it saw). */
+class ConditionList {
+  constructor(public list: Condition[], private readonly generation: number | undefined, private readonly now: Date) {}
+
+  set(c: ConditionInput): void {
+    this.list = setCondition(this.list, c, this.generation, this.now);
+  }
+
+  drop(type: string): void {
+    this.list = this.list.filter((c) => c.type !== type);
+  }
+}
+
+/** EventsReady (its destinations applied) and EventsHealthy (how they deliver), for an App that names destinations. */
+async function setEventsConditions(deps: AppSyncDeps, app: AppObject, applied: AppliedApp, conditions: ConditionList, status: AppStatus, now: Date): Promise<void> {
+  // Only an App that names destinations has the condition (the others have no events to speak of).
+  const destinations = app.spec.events?.destinations?.length ?? 0;
+  if (applied.eventsProblem) {
+    conditions.set({ type: 'EventsReady', status: 'False', reason: applied.eventsProblem.reason, message: `${capitalise(applied.eventsProblem.message)}. The destinations stay as they were; pushes are not affected.` });
+  } else if (destinations) {
+    conditions.set({ type: 'EventsReady', status: 'True', reason: 'DestinationsApplied', message: `${destinations} event destination${destinations === 1 ? '' : 's'} applied.` });
+  } else {
+    conditions.drop('EventsReady');
+  }
+  // How its destinations deliver, from PostgreSQL (the dispatcher's rows); the watch in
+  // event-health.ts brings the App back here when one changes state.
+  const health = await appDestinationHealth(deps.pool, applied.app.id);
+  if (health.length) {
+    conditions.set(eventsHealthCondition(health, now));
+    status.events = { summary: eventsSummary(health) };
+  } else {
+    conditions.drop(EVENTS_HEALTHY);
+    delete status.events;
+  }
+}
+
+/**
+ * CredentialsReady (APNs); a certificate's expiry warned of, and the App requeued for when it
+ * expires. `unreadableNamespace`: the App's namespace when the controller may not list its Secrets.
+ */
+async function setCredentialsCondition(deps: AppSyncDeps, app: AppObject, applied: AppliedApp, conditions: ConditionList, unreadableNamespace: string | undefined, now: Date): Promise<ReconcileResult | undefined> {
+  if (applied.credentialsProblem && !app.spec.credentials && applied.fcmConfigured) {
+    conditions.set(APNS_NOT_CONFIGURED_CONDITION);
+  } else if (applied.credentialsProblem && unreadableNamespace) {
+    conditions.set({ type: 'CredentialsReady', status: 'False', reason: 'SecretsNotReadable', message: `The controller may not list Secrets in namespace ${unreadableNamespace}: add it to the chart's controller.appNamespaces. ${DRAFTS_SENTENCE}` });
+  } else if (applied.credentialsProblem) {
+    conditions.set({ type: 'CredentialsReady', status: 'False', reason: applied.credentialsReason ?? 'CredentialsInvalid', message: problemSentence(applied.credentialsProblem, applied.app.hasFcmCredentials) });
+  } else {
+    const creds = await getCredentials(deps.pool, applied.app.id);
+    const expires = creds?.expiresAt ? new Date(creds.expiresAt) : undefined;
+    conditions.set({ type: 'CredentialsReady', status: 'True', reason: 'CredentialsValid', message: validSentence(creds ?? { kind: 'certificate' }) });
+    if (expires) {
+      if (expires.getTime() - now.getTime() < EXPIRY_WARNING_MS) {
+        deps.events.record(app, 'Warning', 'CertificateExpiresSoon', `The push certificate expires on ${expires.toISOString()}; renew it before then.`);
+      }
+      // Come back when it expires, so the condition flips and sends become drafts on time.
+      return { requeueAfterMs: Math.max(1000, Math.min(DAY, expires.getTime() - now.getTime() + 1000)) };
+    }
+  }
+  return undefined;
+}
+
+/** Ready: the keys synced, one usable credential, APNs or Firebase (core/apps/sendable.ts), and no overdue invoice. */
+function readyCondition(applied: AppliedApp, conditions: Condition[], keysProblem: { reason: string; message: string } | undefined, overdue: boolean): ConditionInput {
+  const usable = ['CredentialsReady', FCM_CONDITION].some((type) => getCondition(conditions, type)?.status === 'True');
+  if (keysProblem) return { type: 'Ready', status: 'False', ...keysProblem };
+  if (!usable) return { type: 'Ready', status: 'False', reason: 'CredentialsNotReady', message: `Push credentials are not usable; see CredentialsReady${applied.fcmConfigured ? ` and ${FCM_CONDITION}` : ''}.` };
+  if (overdue) return { type: 'Ready', status: 'False', reason: 'DeliveryPaused', message: 'Delivery is paused for an overdue invoice; see DeliveryPaused.' };
+  return { type: 'Ready', status: 'True', reason: 'Ready', message: `App ${applied.app.id} is ready to send.` };
 }
 
 /** The App is being deleted: disable it (keys revoked, sends and counts kept), then let it go. */

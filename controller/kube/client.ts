@@ -1,6 +1,6 @@
 // Kubernetes access for the controller: one KubeConfig, the typed API clients built from it, and
 // the one place client failures are read (status codes of @kubernetes/client-node's ApiException).
-import { CoordinationV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, type V1ObjectMeta } from '@kubernetes/client-node';
+import { CoordinationV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, type KubernetesListObject, type KubernetesObject, type V1ObjectMeta } from '@kubernetes/client-node';
 
 export const GROUP = 'herald.dev';
 export const VERSION = 'v1alpha1';
@@ -27,6 +27,17 @@ export function kubeClients(kc: KubeConfig): KubeClients {
     custom: kc.makeApiClient(CustomObjectsApi),
     core: kc.makeApiClient(CoreV1Api),
     coordination: kc.makeApiClient(CoordinationV1Api),
+  };
+}
+
+/** The watch path and the list call of a Herald resource (`plural`) in `namespace`, or in every namespace when it is undefined. */
+export function customObjects<T extends KubernetesObject>(clients: KubeClients, plural: string, namespace: string | undefined): { path: string; list: () => Promise<KubernetesListObject<T>> } {
+  return {
+    path: namespace ? `/apis/${GROUP}/${VERSION}/namespaces/${namespace}/${plural}` : `/apis/${GROUP}/${VERSION}/${plural}`,
+    list: async () =>
+      (namespace
+        ? await clients.custom.listNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural })
+        : await clients.custom.listClusterCustomObject({ group: GROUP, version: VERSION, plural })) as KubernetesListObject<T>,
   };
 }
 

@@ -57,25 +57,7 @@ export function startLeaderElection(opts: LeaderElectorOptions): LeaderElector {
       lease = await read();
     } catch (error) {
       if (!isNotFound(error)) throw error;
-      try {
-        await opts.coordination.createNamespacedLease({
-          namespace: opts.namespace,
-          body: {
-            metadata: { name: opts.name, namespace: opts.namespace },
-            spec: {
-              holderIdentity: opts.identity,
-              leaseDurationSeconds: Math.ceil(opts.leaseDurationMs / 1000),
-              acquireTime: new V1MicroTime(now.getTime()),
-              renewTime: new V1MicroTime(now.getTime()),
-              leaseTransitions: 0,
-            },
-          },
-        });
-        return true;
-      } catch (createError) {
-        if (isConflict(createError)) return false; // another candidate created it first
-        throw createError;
-      }
+      return createLease(opts, now);
     }
     const spec = lease.spec ?? {};
     const holder = spec.holderIdentity ?? '';
@@ -84,26 +66,7 @@ export function startLeaderElection(opts: LeaderElectorOptions): LeaderElector {
     const duration = (spec.leaseDurationSeconds ?? Math.ceil(opts.leaseDurationMs / 1000)) * 1000;
     const heldByOther = holder !== '' && holder !== opts.identity;
     if (heldByOther && observed.at + duration > Date.now()) return false;
-
-    const next: V1Lease = {
-      ...lease,
-      spec: {
-        ...spec,
-        holderIdentity: opts.identity,
-        leaseDurationSeconds: Math.ceil(opts.leaseDurationMs / 1000),
-        renewTime: new V1MicroTime(now.getTime()),
-        acquireTime: holder === opts.identity && spec.acquireTime ? new V1MicroTime(new Date(spec.acquireTime).getTime()) : new V1MicroTime(now.getTime()),
-        leaseTransitions: (spec.leaseTransitions ?? 0) + (holder === opts.identity ? 0 : 1),
-      },
-    };
-    try {
-      // metadata.resourceVersion from our read makes this a compare-and-swap.
-      await opts.coordination.replaceNamespacedLease({ name: opts.name, namespace: opts.namespace, body: next });
-      return true;
-    } catch (error) {
-      if (isConflict(error)) return false;
-      throw error;
-    }
+    return replaceLease(opts, heldBy(opts, lease, now));
   }
 
   async function round(): Promise<void> {
@@ -152,18 +115,75 @@ export function startLeaderElection(opts: LeaderElectorOptions): LeaderElector {
       await inFlight.catch(() => undefined);
       if (!leader) return;
       leader = false;
-      try {
-        const lease = await read();
-        if (lease.spec?.holderIdentity !== opts.identity) return;
-        await opts.coordination.replaceNamespacedLease({
-          name: opts.name,
-          namespace: opts.namespace,
-          body: { ...lease, spec: { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: new V1MicroTime(Date.now()) } },
-        });
-        log.info('lease released');
-      } catch (error) {
-        log.warn({ err: describeKubeError(error) }, 'lease not released');
-      }
+      await releaseLease(opts, log);
     },
   };
+}
+
+/** The Lease made, held by us; false when another candidate created it first. */
+async function createLease(opts: LeaderElectorOptions, now: Date): Promise<boolean> {
+  try {
+    await opts.coordination.createNamespacedLease({
+      namespace: opts.namespace,
+      body: {
+        metadata: { name: opts.name, namespace: opts.namespace },
+        spec: {
+          holderIdentity: opts.identity,
+          leaseDurationSeconds: Math.ceil(opts.leaseDurationMs / 1000),
+          acquireTime: new V1MicroTime(now.getTime()),
+          renewTime: new V1MicroTime(now.getTime()),
+          leaseTransitions: 0,
+        },
+      },
+    });
+    return true;
+  } catch (createError) {
+    if (isConflict(createError)) return false; // another candidate created it first
+    throw createError;
+  }
+}
+
+/** `lease` as we write it to hold it from `now`: renewed if ours, taken over (one more transition) if not. */
+function heldBy(opts: LeaderElectorOptions, lease: V1Lease, now: Date): V1Lease {
+  const spec = lease.spec ?? {};
+  const holder = spec.holderIdentity ?? '';
+  return {
+    ...lease,
+    spec: {
+      ...spec,
+      holderIdentity: opts.identity,
+      leaseDurationSeconds: Math.ceil(opts.leaseDurationMs / 1000),
+      renewTime: new V1MicroTime(now.getTime()),
+      acquireTime: holder === opts.identity && spec.acquireTime ? new V1MicroTime(new Date(spec.acquireTime).getTime()) : new V1MicroTime(now.getTime()),
+      leaseTransitions: (spec.leaseTransitions ?? 0) + (holder === opts.identity ? 0 : 1),
+    },
+  };
+}
+
+/** Writes `next`; false when the Lease changed since we read it (409). */
+async function replaceLease(opts: LeaderElectorOptions, next: V1Lease): Promise<boolean> {
+  try {
+    // metadata.resourceVersion from our read makes this a compare-and-swap.
+    await opts.coordination.replaceNamespacedLease({ name: opts.name, namespace: opts.namespace, body: next });
+    return true;
+  } catch (error) {
+    if (isConflict(error)) return false;
+    throw error;
+  }
+}
+
+/** On a clean stop: the holder cleared, so the other replica takes over at its next try. */
+async function releaseLease(opts: LeaderElectorOptions, log: Logger): Promise<void> {
+  try {
+    const lease = await opts.coordination.readNamespacedLease({ name: opts.name, namespace: opts.namespace });
+    if (lease.spec?.holderIdentity !== opts.identity) return;
+    await opts.coordination.replaceNamespacedLease({
+      name: opts.name,
+      namespace: opts.namespace,
+      body: { ...lease, spec: { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: new V1MicroTime(Date.now()) } },
+    });
+    log.info('lease released');
+  } catch (error) {
+    log.warn({ err: describeKubeError(error) }, 'lease not released');
+  }
 }

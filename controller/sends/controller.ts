@@ -1,21 +1,20 @@
 // Wiring of the Send controller: the Send informer and work queue (syncSend), the batched status
 // poller, the retention sweep and the REST mirror. Logic lives in sync.ts, status-sync.ts,
 // retention.ts and mirror.ts.
-import type { KubernetesListObject } from '@kubernetes/client-node';
 import type { Bus } from '../../core/bus/jetstream.js';
 import type { MirrorMode } from '../../core/config.js';
 import type { Logger } from '../../core/log.js';
 import type { Pool } from '../../core/store/db.js';
 import { PgIdempotencyGuard } from '../../core/idempotency/pg-guard.js';
-import { GROUP, VERSION, keyOf, type KubeClients } from '../kube/client.js';
+import { customObjects, keyOf, type KubeClients } from '../kube/client.js';
 import type { EventRecorder } from '../kube/events.js';
-import { resilientInformer, type ResilientInformer } from '../kube/informer.js';
+import { resilientInformer, type InformerEvent, type ResilientInformer } from '../kube/informer.js';
 import { TokenBucket } from '../kube/token-bucket.js';
 import { WorkQueue } from '../kube/work-queue.js';
 import { startMirror } from './mirror.js';
 import { sweepSends } from './retention.js';
 import { startStatusPoller, type SendRowWithMessage } from './status-sync.js';
-import { syncSend } from './sync.js';
+import { syncSend, type SendSyncDeps } from './sync.js';
 import { SEND_PLURAL, type SendObject, type SendObjectStatus } from './types.js';
 
 export interface SendControllerOptions {
@@ -44,7 +43,6 @@ export interface SendController {
 
 export function sendController(opts: SendControllerOptions): SendController {
   const { clients, logger } = opts;
-  const ns = opts.namespace || undefined;
   const log = logger.child({ controller: 'sends' });
   const rows = new Map<string, SendRowWithMessage>();
   const submitted = new Map<string, SendObjectStatus>();
@@ -53,40 +51,29 @@ export function sendController(opts: SendControllerOptions): SendController {
   let workers = false;
   const stops: (() => Promise<void>)[] = [];
 
-  const queue = new WorkQueue({
-    name: 'sends',
+  const takeRow = (key: string) => {
+    const row = rows.get(key);
+    rows.delete(key);
+    return row;
+  };
+  const deps: SendSyncDeps = {
+    pool: opts.pool,
+    bus: opts.bus,
     logger: log,
-    concurrency: 4,
-    reconcile: (key) =>
-      syncSend(
-        {
-          pool: opts.pool,
-          bus: opts.bus,
-          logger: log,
-          idempotency,
-          custom: clients.custom,
-          events: opts.events,
-          getSend: (n, name) => informer.get(name, n),
-          appUid: opts.appUid,
-          takeRow: (key) => {
-            const row = rows.get(key);
-            rows.delete(key);
-            return row;
-          },
-          beforeWrite: () => limiter.take(),
-          submitted,
-        },
-        key,
-      ),
-  });
+    idempotency,
+    custom: clients.custom,
+    events: opts.events,
+    getSend: (n, name) => informer.get(name, n),
+    appUid: opts.appUid,
+    takeRow,
+    beforeWrite: () => limiter.take(),
+    submitted,
+  };
+  const queue = new WorkQueue({ name: 'sends', logger: log, concurrency: 4, reconcile: (key) => syncSend(deps, key) });
 
   const informer: ResilientInformer<SendObject> = resilientInformer<SendObject>({
     kc: clients.kc,
-    path: ns ? `/apis/${GROUP}/${VERSION}/namespaces/${ns}/${SEND_PLURAL}` : `/apis/${GROUP}/${VERSION}/${SEND_PLURAL}`,
-    list: async () =>
-      (ns
-        ? await clients.custom.listNamespacedCustomObject({ group: GROUP, version: VERSION, namespace: ns, plural: SEND_PLURAL })
-        : await clients.custom.listClusterCustomObject({ group: GROUP, version: VERSION, plural: SEND_PLURAL })) as KubernetesListObject<SendObject>,
+    ...customObjects<SendObject>(clients, SEND_PLURAL, opts.namespace || undefined),
     logger: log,
     resyncMs: opts.resyncMs,
     onEvent: (event, send) => {
@@ -95,11 +82,7 @@ export function sendController(opts: SendControllerOptions): SendController {
         rows.delete(keyOf(send.metadata));
         return;
       }
-      // Updates of a Send that has its id are our own status writes (the poller follows those),
-      // except a spec.cancel not yet carried out.
-      const cancelPending = send.spec?.cancel === true && send.status?.canceled !== true;
-      if (event === 'update' && send.status?.id !== undefined && !cancelPending) return;
-      if (workers) queue.add(keyOf(send.metadata));
+      if (workers && wantsReconcile(event, send)) queue.add(keyOf(send.metadata));
     },
   });
 
@@ -124,13 +107,7 @@ export function sendController(opts: SendControllerOptions): SendController {
           queue.add(key);
         },
       }));
-      if (opts.retentionMs > 0) {
-        const sweep = () => sweepSends({ custom: clients.custom, logger: log, list: () => informer.list() }, opts.retentionMs).catch(() => undefined);
-        const timer = setInterval(sweep, Math.min(60_000, Math.max(1000, opts.retentionMs / 4)));
-        timer.unref();
-        void sweep();
-        stops.push(async () => clearInterval(timer));
-      }
+      if (opts.retentionMs > 0) stops.push(startRetentionSweep(clients, log, () => informer.list(), opts.retentionMs));
       stops.push(await startMirror({ bus: opts.bus, pool: opts.pool, custom: clients.custom, logger: log, mode: opts.mirror, namespace: opts.namespace, appUid: opts.appUid }));
     },
     async stop() {
@@ -140,4 +117,22 @@ export function sendController(opts: SendControllerOptions): SendController {
       await queue.stop();
     },
   };
+}
+
+/**
+ * Whether an informer event asks for a reconcile: updates of a Send that has its id are our own
+ * status writes (the poller follows those), except a spec.cancel not yet carried out.
+ */
+function wantsReconcile(event: InformerEvent, send: SendObject): boolean {
+  const cancelPending = send.spec?.cancel === true && send.status?.canceled !== true;
+  return !(event === 'update' && send.status?.id !== undefined && !cancelPending);
+}
+
+/** Finished Sends past their retention deleted, a sweep every quarter of it (1 s to 1 min); gives its stop. */
+function startRetentionSweep(clients: KubeClients, log: Logger, list: () => ReadonlyArray<SendObject>, retentionMs: number): () => Promise<void> {
+  const sweep = () => sweepSends({ custom: clients.custom, logger: log, list }, retentionMs).catch(() => undefined);
+  const timer = setInterval(sweep, Math.min(60_000, Math.max(1000, retentionMs / 4)));
+  timer.unref();
+  void sweep();
+  return async () => clearInterval(timer);
 }

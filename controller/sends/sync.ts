@@ -97,6 +97,14 @@ export async function syncSend(deps: SendSyncDeps, key: string): Promise<Reconci
     }
   }
 
+  await showRow(deps, key, send, status, before.status, setAccepted);
+  if (generation !== undefined) status.observedGeneration = generation;
+  await write();
+  return result;
+}
+
+/** The send's row shown on the Send (its counts, a Finished event once), a spec.cancel carried out; SendNotFound when the row is gone or another app's. */
+async function showRow(deps: SendSyncDeps, key: string, send: SendObject, status: SendObjectStatus, previous: SendObjectStatus['status'], setAccepted: (c: ConditionInput) => void): Promise<void> {
   const found = deps.takeRow(key) ?? (await readSendRows(deps.pool, [status.id!])).get(status.id!);
   // A status.id of another app's send (written by someone with access to sends/status) shows nothing.
   let row = found && (await appIdOf(deps, send)) === found.app_id ? found : undefined;
@@ -108,7 +116,7 @@ export async function syncSend(deps: SendSyncDeps, key: string): Promise<Reconci
   }
   if (row) {
     Object.assign(status, countsFromRow(row));
-    if (isFinalStatus(row.status) && (!before.status || !isFinalStatus(before.status))) {
+    if (isFinalStatus(row.status) && (!previous || !isFinalStatus(previous))) {
       deps.events.record(send, 'Normal', 'Finished',
         `Send ${row.id} is ${row.status}: ${status.sent} sent, ${status.failed} failed, ${status.skipped} skipped of ${status.total}.`);
     }
@@ -116,9 +124,6 @@ export async function syncSend(deps: SendSyncDeps, key: string): Promise<Reconci
     // Deleted from PostgreSQL (or another database): say so rather than show stale numbers.
     setAccepted({ type: 'Accepted', status: 'False', reason: 'SendNotFound', message: `Send ${status.id} is not in Herald's database.` });
   }
-  if (generation !== undefined) status.observedGeneration = generation;
-  await write();
-  return result;
 }
 
 /** The id of the Send's own App (spec.appRef in the Send's namespace), if it exists. */

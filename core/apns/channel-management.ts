@@ -55,6 +55,48 @@ function parseObject(text: string | undefined): Record<string, unknown> | undefi
   }
 }
 
+/** An answer with what the calls read from it: the headers, the body, and the token generation it was sent with. */
+type RawAnswer = ChannelAnswer & { headers?: Record<string, string>; body?: string; generation: number };
+
+/** One request on the session `open` gives (a failure to open is a ConnectionError); status 0 with the reason when no usable answer came. */
+function requestOnce(open: () => ClientHttp2Session, headers: OutgoingHttpHeaders, body: string | undefined, generation: number, timeoutMs: number): Promise<RawAnswer> {
+  return new Promise((resolve) => {
+    let answer: Record<string, string> = {};
+    const chunks: Buffer[] = [];
+    let stream;
+    try {
+      stream = open().request(headers, { endStream: body === undefined });
+    } catch {
+      return resolve({ status: 0, reason: 'ConnectionError', generation });
+    }
+    stream.setTimeout(timeoutMs, () => {
+      stream.close();
+      resolve({ status: 0, reason: 'Timeout', generation });
+    });
+    stream.on('response', (h) => (answer = Object.fromEntries(Object.entries(h).map(([k, v]) => [k, String(v)]))));
+    let size = 0;
+    stream.on('data', (d: Buffer) => {
+      size += d.length;
+      if (size <= MAX_BODY) return void chunks.push(d);
+      stream.close();
+      resolve({ status: 0, reason: 'BodyTooLarge', generation });
+    });
+    stream.on('error', () => resolve({ status: 0, reason: 'ConnectionError', generation }));
+    stream.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      let reason: string | undefined;
+      const status = Number(answer[':status'] ?? 0);
+      if (status >= 300) {
+        const r = parseObject(text)?.reason;
+        reason = typeof r === 'string' ? r : undefined;
+      }
+      resolve({ status, reason, headers: answer, body: text, generation });
+    });
+    if (body !== undefined) stream.end(body);
+  });
+}
+
+
 /**
  * `target.topic` is the bundle id; `target.url` the management host override (HERALD_APNS_BROADCAST_URL).
  * `opts.signer`: the app's provider token, kept by the caller across managers (Apple refuses
@@ -77,45 +119,6 @@ export function createChannelManager(target: ApnsTarget, opts: { timeoutMs?: num
     return session;
   }
 
-  type RawAnswer = ChannelAnswer & { headers?: Record<string, string>; body?: string; generation: number };
-
-  function once(headers: OutgoingHttpHeaders, body: string | undefined, generation: number): Promise<RawAnswer> {
-    return new Promise((resolve) => {
-      let answer: Record<string, string> = {};
-      const chunks: Buffer[] = [];
-      let stream;
-      try {
-        stream = open().request(headers, { endStream: body === undefined });
-      } catch {
-        return resolve({ status: 0, reason: 'ConnectionError', generation });
-      }
-      stream.setTimeout(opts.timeoutMs ?? TIMEOUT_MS, () => {
-        stream.close();
-        resolve({ status: 0, reason: 'Timeout', generation });
-      });
-      stream.on('response', (h) => (answer = Object.fromEntries(Object.entries(h).map(([k, v]) => [k, String(v)]))));
-      let size = 0;
-      stream.on('data', (d: Buffer) => {
-        size += d.length;
-        if (size <= MAX_BODY) return void chunks.push(d);
-        stream.close();
-        resolve({ status: 0, reason: 'BodyTooLarge', generation });
-      });
-      stream.on('error', () => resolve({ status: 0, reason: 'ConnectionError', generation }));
-      stream.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let reason: string | undefined;
-        const status = Number(answer[':status'] ?? 0);
-        if (status >= 300) {
-          const r = parseObject(text)?.reason;
-          reason = typeof r === 'string' ? r : undefined;
-        }
-        resolve({ status, reason, headers: answer, body: text, generation });
-      });
-      if (body !== undefined) stream.end(body);
-    });
-  }
-
   async function call(method: string, path: string, channelId?: string, body?: string): Promise<RawAnswer> {
     // A value HTTP/2 cannot carry never goes out (the transport's rule): a local failure.
     if (channelId !== undefined && !isHeaderValue(channelId)) return { status: 0, reason: 'Unframeable', generation: 0 };
@@ -127,7 +130,7 @@ export function createChannelManager(target: ApnsTarget, opts: { timeoutMs?: num
       if (token) headers.authorization = token.authorization;
       if (channelId !== undefined) headers['apns-channel-id'] = channelId;
       if (body !== undefined) headers['content-type'] = 'application/json';
-      return once(headers, body, token?.generation ?? 0);
+      return requestOnce(open, headers, body, token?.generation ?? 0, opts.timeoutMs ?? TIMEOUT_MS);
     };
     const first = await send();
     // As the gateway's transport: a token Apple calls expired is renewed and the call made once more.

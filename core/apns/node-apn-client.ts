@@ -45,42 +45,10 @@ export function createNodeApnClient(target: ApnsTarget, opts: ApnsClientOptions 
   const connections = Math.max(1, opts.connections ?? DEFAULTS.connections);
   const capacity = connections * Math.max(1, opts.maxConcurrentStreams ?? DEFAULTS.maxConcurrentStreams);
   const c = target.credentials;
-  const options: apn.MultiProviderOptions = {
-    clientCount: connections,
-    address: origin.hostname,
-    port: Number(origin.port || 443),
-    production: target.environment === 'production',
-    connectionRetryLimit: 0,
-    requestTimeout: opts.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
-    ...(target.ca ? { ca: [...rootCertificates, target.ca] } : {}),
-  };
-  // node-apn hands its options to node:http2's connect(): the session's socket comes through the
-  // dialer (HTTPS_PROXY, NO_PROXY), never node-apn's own proxy support.
-  if (opts.dialer) Object.assign(options, { createConnection: opts.dialer.http2Connection() });
-  if (c.kind === 'token') options.token = { key: c.keyP8, keyId: c.keyId, teamId: c.teamId };
-  else if (c.pfx) Object.assign(options, { pfx: c.pfx, passphrase: c.passphrase });
-  else if (c.cert && c.key) Object.assign(options, { cert: c.cert, key: c.key, passphrase: c.passphrase });
-  else throw new TypeError('APNs certificate credentials need pfx, or cert and key');
-  const provider = new apn.MultiProvider(options);
+  const provider = new apn.MultiProvider(providerOptions(target, origin, connections, opts));
   let inflight = 0;
   let closed = false;
   const waiting: Array<() => void> = [];
-
-  function notificationFor(m: ApnsMessage): apn.Notification {
-    const n = new apn.Notification();
-    // A broadcast names its channel, and its app in the path (provider.broadcast): no topic.
-    if (m.channelId !== undefined) n.channelId = m.channelId;
-    else n.topic = topicOf(target.topic, m.pushType);
-    // The library's type lists the push types of its release (8.1: no controls); it writes the header as given.
-    n.pushType = (m.pushType ?? 'alert') as apn.Notification['pushType'];
-    if (m.priority !== undefined) n.priority = m.priority;
-    if (m.expiration !== undefined) n.expiry = m.expiration;
-    if (m.collapseId !== undefined) n.collapseId = m.collapseId;
-    if (m.apnsId !== undefined) n.id = m.apnsId;
-    // The payload is built and size-checked by the sender: send its exact bytes.
-    (n as unknown as { compiled: string }).compiled = m.payload;
-    return n;
-  }
 
   async function attempt(m: ApnsMessage): Promise<ApnsResult> {
     if (closed) return { token: m.token, status: 0, reason: 'ClientClosed' };
@@ -91,7 +59,7 @@ export function createNodeApnClient(target: ApnsTarget, opts: ApnsClientOptions 
     if (closed) return { token: m.token, status: 0, reason: 'ClientClosed' };
     inflight++;
     try {
-      const { sent, failed } = m.channelId !== undefined ? await provider.broadcast(notificationFor(m), target.topic) : await provider.send(notificationFor(m), m.token);
+      const { sent, failed } = m.channelId !== undefined ? await provider.broadcast(notificationFor(m, target.topic), target.topic) : await provider.send(notificationFor(m, target.topic), m.token);
       if (sent.length > 0) {
         const apnsId = (sent[0] as unknown as { 'apns-id'?: string })['apns-id'];
         return apnsId ? { token: m.token, status: 200, apnsId } : { token: m.token, status: 200 };
@@ -124,4 +92,43 @@ export function createNodeApnClient(target: ApnsTarget, opts: ApnsClientOptions 
       await provider.shutdown();
     },
   };
+}
+
+/** node-apn's options: `connections` clients to the target's origin, authenticated as its credentials say. */
+function providerOptions(target: ApnsTarget, origin: URL, connections: number, opts: ApnsClientOptions): apn.MultiProviderOptions {
+  const c = target.credentials;
+  const options: apn.MultiProviderOptions = {
+    clientCount: connections,
+    address: origin.hostname,
+    port: Number(origin.port || 443),
+    production: target.environment === 'production',
+    connectionRetryLimit: 0,
+    requestTimeout: opts.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
+    ...(target.ca ? { ca: [...rootCertificates, target.ca] } : {}),
+  };
+  // node-apn hands its options to node:http2's connect(): the session's socket comes through the
+  // dialer (HTTPS_PROXY, NO_PROXY), never node-apn's own proxy support.
+  if (opts.dialer) Object.assign(options, { createConnection: opts.dialer.http2Connection() });
+  if (c.kind === 'token') options.token = { key: c.keyP8, keyId: c.keyId, teamId: c.teamId };
+  else if (c.pfx) Object.assign(options, { pfx: c.pfx, passphrase: c.passphrase });
+  else if (c.cert && c.key) Object.assign(options, { cert: c.cert, key: c.key, passphrase: c.passphrase });
+  else throw new TypeError('APNs certificate credentials need pfx, or cert and key');
+  return options;
+}
+
+/** node-apn's notification for `m`, carrying the sender's payload bytes as they are. */
+function notificationFor(m: ApnsMessage, bundleId: string): apn.Notification {
+  const n = new apn.Notification();
+  // A broadcast names its channel, and its app in the path (provider.broadcast): no topic.
+  if (m.channelId !== undefined) n.channelId = m.channelId;
+  else n.topic = topicOf(bundleId, m.pushType);
+  // The library's type lists the push types of its release (8.1: no controls); it writes the header as given.
+  n.pushType = (m.pushType ?? 'alert') as apn.Notification['pushType'];
+  if (m.priority !== undefined) n.priority = m.priority;
+  if (m.expiration !== undefined) n.expiry = m.expiration;
+  if (m.collapseId !== undefined) n.collapseId = m.collapseId;
+  if (m.apnsId !== undefined) n.id = m.apnsId;
+  // The payload is built and size-checked by the sender: send its exact bytes.
+  (n as unknown as { compiled: string }).compiled = m.payload;
+  return n;
 }

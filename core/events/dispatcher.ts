@@ -8,10 +8,10 @@
 import type { Logger } from '../log.js';
 import type { Pool } from '../store/db.js';
 import { backoffMs, type Backoff } from '../faults/backoff.js';
-import { nextBatch, type Place } from './batch.js';
+import { nextBatch, type Batch, type Place } from './batch.js';
+import { claimDestination, claimReplay, moveTo, release, type Claimed } from './destination-lease.js';
 import { openSigningSecret } from './destinations.js';
 import { destinationUrlProblem } from './destination-url.js';
-import type { EventKind } from './kinds.js';
 import { postBatch } from './post.js';
 import type { Dialer } from '../net/dialer.js';
 import { signatureHeaders } from './sign.js';
@@ -55,8 +55,6 @@ export const DEFAULT_BATCH_SIZE = 500;
 export const DEFAULT_TIMEOUT_MS = 10_000;
 /** Doubling from 1 s to 10 minutes, jittered (a capped wait is 5 to 10 minutes): a receiver down for a day is tried about 200 times, never given up. */
 export const DEFAULT_EVENT_BACKOFF: Backoff = { baseMs: 1000, maxMs: 600_000 };
-/** A lane's hold on a destination: past one request's deadline, so a dead process's lane frees itself. */
-const LEASE_MS = 60_000;
 /** The longest Retry-After honoured (a receiver asking for a week is tried again in an hour). */
 const MAX_RETRY_AFTER_MS = 3_600_000;
 /** A destination served longer than this (a receiver that hangs) lets its lane go on to others. */
@@ -72,23 +70,6 @@ const MAX_SET_ASIDE = 64;
  */
 export const YIELD_MS = 250;
 
-interface Claimed {
-  app_id: string;
-  name: string;
-  url: string;
-  kinds: EventKind[] | null;
-  secret: Buffer;
-  delivered_through: string;
-  delivered_offset: number;
-  attempts: number;
-  failing_since: Date | null;
-  /** The lease's end as PostgreSQL wrote it (text: a Date would lose its microseconds): the lane's token. */
-  lease: string;
-  /** A replay of the destination (core/events/replay.ts): its row, and the range's last record. */
-  replay_id?: string;
-  replay_last?: string;
-}
-
 export interface EventDispatcher {
   /** Runs the lanes until stopped. */
   stop(): Promise<void>;
@@ -96,63 +77,25 @@ export interface EventDispatcher {
   step(): Promise<boolean>;
 }
 
+/** What serving a destination needs: the options with their defaults, and what this process has seen. */
+interface Dispatch {
+  opts: DispatcherOptions;
+  size: number;
+  timeoutMs: number;
+  backoff: Backoff;
+  /** Records passed over as unexpandable by this process (logged with each batch that meets one). */
+  poisoned: number;
+}
+
 export function startEventDispatcher(opts: DispatcherOptions, run = true): EventDispatcher {
   const { pool, logger } = opts;
-  const size = opts.batchSize ?? DEFAULT_BATCH_SIZE;
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const backoff = opts.backoff ?? DEFAULT_EVENT_BACKOFF;
+  const dispatch: Dispatch = { opts, size: opts.batchSize ?? DEFAULT_BATCH_SIZE, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, backoff: opts.backoff ?? DEFAULT_EVENT_BACKOFF, poisoned: 0 };
   let stopped = false;
-  /** Records passed over as unexpandable by this process (logged with each batch that meets one). */
-  let poisoned = 0;
   const idle = new Set<() => void>();
 
-  const claim = async (): Promise<Claimed | undefined> => {
-    const res = await pool.query<Claimed>(
-      `UPDATE event_destinations d SET lease_until = clock_timestamp() + make_interval(secs => $1::double precision / 1000)
-         FROM (SELECT c.app_id, c.name FROM event_destinations c
-                WHERE (c.lease_until IS NULL OR c.lease_until < clock_timestamp()) AND (c.retry_at IS NULL OR c.retry_at <= clock_timestamp())
-                  AND EXISTS (SELECT 1 FROM event_records r WHERE r.app_id = c.app_id AND r.id > c.delivered_through)
-                ORDER BY c.lease_until NULLS FIRST LIMIT 1 FOR UPDATE SKIP LOCKED) pick
-        WHERE d.app_id = pick.app_id AND d.name = pick.name
-      RETURNING d.app_id, d.name, d.url, d.kinds, d.secret, d.delivered_through::text, d.delivered_offset, d.attempts, d.failing_since, d.lease_until::text AS lease`,
-      [LEASE_MS],
-    );
-    return res.rows[0];
-  };
-
-  /** A running replay (`herald events replay`): served like a destination, its own place in its range. */
-  const claimReplay = async (): Promise<Claimed | undefined> => {
-    const res = await pool.query<Claimed>(
-      `UPDATE event_replays p SET lease_until = clock_timestamp() + make_interval(secs => $1::double precision / 1000)
-         FROM (SELECT c.id FROM event_replays c
-                WHERE c.finished_at IS NULL AND (c.lease_until IS NULL OR c.lease_until < clock_timestamp()) AND (c.retry_at IS NULL OR c.retry_at <= clock_timestamp())
-                ORDER BY c.lease_until NULLS FIRST LIMIT 1 FOR UPDATE OF c SKIP LOCKED) pick, event_destinations d
-        WHERE p.id = pick.id AND d.app_id = p.app_id AND d.name = p.destination
-      RETURNING p.app_id, d.name, d.url, d.kinds, d.secret, p.delivered_through::text, p.delivered_offset, p.attempts, p.failing_since, p.lease_until::text AS lease,
-                p.id::text AS replay_id, p.last_id::text AS replay_last`,
-      [LEASE_MS],
-    );
-    return res.rows[0];
-  };
   /** Every other claim looks at replays first: live events and replays share the lanes, neither starves. */
   let turn = 0;
-  const claimNext = async () => ((turn++ & 1) === 0 ? ((await claim()) ?? (await claimReplay())) : ((await claimReplay()) ?? (await claim())));
-
-  // Every write is conditional on the lease this lane took: a lane whose lease ran out (a stall
-  // longer than a minute) finds its destination taken and writes nothing.
-  const release = (d: Claimed, set: string, values: unknown[]) =>
-    d.replay_id
-      ? pool.query(`UPDATE event_replays SET ${set}, lease_until = clock_timestamp() WHERE id = $1 AND destination = $2 AND lease_until = $3::timestamptz`, [d.replay_id, d.name, d.lease, ...values])
-      : pool.query(`UPDATE event_destinations SET ${set}, lease_until = clock_timestamp() WHERE app_id = $1 AND name = $2 AND lease_until = $3::timestamptz`, [d.app_id, d.name, d.lease, ...values]);
-
-  /** A failed attempt at the destination's batch: counted, backed off, its error kept on the row. */
-  const fail = async (d: Claimed, error: string, kind: AttemptFailure, atLeastMs = 0) => {
-    opts.observer?.failed(kind);
-    const attempts = d.attempts + 1;
-    const waitMs = Math.max(backoffMs(attempts, backoff, Math.random), atLeastMs);
-    if (attempts === 1) logger.warn({ app: d.app_id, destination: d.name, replay: d.replay_id, error }, 'event destination failed; retrying with back-off');
-    await release(d, `attempts = $4, retry_at = clock_timestamp() + make_interval(secs => $5::double precision / 1000), last_error = $6, failing_since = coalesce(failing_since, clock_timestamp())`, [attempts, waitMs, error]);
-  };
+  const claimNext = async () => ((turn++ & 1) === 0 ? ((await claimDestination(pool)) ?? (await claimReplay(pool))) : ((await claimReplay(pool)) ?? (await claimDestination(pool))));
 
   /** Served past PATIENCE_MS and still going: each holds its destination's lease, not a lane. */
   const setAside = new Set<Promise<void>>();
@@ -164,90 +107,29 @@ export function startEventDispatcher(opts: DispatcherOptions, run = true): Event
   const take = async (patient: boolean): Promise<boolean> => {
     const d = await claimNext();
     if (!d) return false;
-    const work = serve(d).catch((error) =>
+    const work = serve(dispatch, d).catch((error) =>
       // A failure after the claim (a record that cannot be read, a secret sealed with a key this
       // process was not given) is the destination's, like an HTTP failure: backed off and shown on
       // its row, not retried every minute when the lease runs out.
-      fail(d, error instanceof Error ? error.message : String(error), 'error'),
+      fail(dispatch, d, error instanceof Error ? error.message : String(error), 'error'),
     );
     if (!patient || setAside.size >= MAX_SET_ASIDE) {
       await work;
       return true;
     }
-    let timer: NodeJS.Timeout | undefined;
-    const slow = await Promise.race([work.then(() => false), new Promise<true>((resolve) => (timer = setTimeout(() => resolve(true), PATIENCE_MS)))]).finally(() => clearTimeout(timer));
-    if (slow) {
+    if (await outlives(work, PATIENCE_MS)) {
       const aside: Promise<void> = work.catch((error) => logger.warn({ err: error }, 'event dispatch step failed')).finally(() => setAside.delete(aside));
       setAside.add(aside);
     }
     return true;
   };
-  const step = () => take(false);
-
-  const serve = async (d: Claimed): Promise<void> => {
-    const from: Place = { through: Number(d.delivered_through), offset: d.delivered_offset };
-    // A replay's batches carry webhook-ids of their own (its id in the name): the same events under
-    // a repeated webhook-id would be dropped by a receiver deduplicating on it.
-    const last = d.replay_last === undefined ? undefined : Number(d.replay_last);
-    const batch = await nextBatch(pool, d.app_id, d.replay_id ? `${d.name}#replay-${d.replay_id}` : d.name, from, d.kinds, size, last);
-    const moveTo = (p: Place, delivered = 0) =>
-      d.replay_id
-        ? ['delivered_through = $4, delivered_offset = $5, attempts = 0, retry_at = NULL, last_error = NULL, failing_since = NULL, events_delivered = events_delivered + $6, finished_at = CASE WHEN $4::bigint >= last_id THEN clock_timestamp() END', [p.through, p.offset, delivered]] as const
-        : ['delivered_through = $4, delivered_offset = $5, attempts = 0, retry_at = NULL, last_error = NULL, failing_since = NULL', [p.through, p.offset]] as const;
-    if (!batch) {
-      // A replay whose range has no record left (retention took the rest) is done.
-      await release(d, d.replay_id ? 'finished_at = clock_timestamp()' : 'attempts = attempts', []);
-      return;
-    }
-    if (batch.poisoned.length) {
-      poisoned += batch.poisoned.length;
-      logger.error({ app: d.app_id, destination: d.name, records: batch.poisoned, skippedSoFar: poisoned }, 'event records that cannot be expanded were passed over');
-    }
-    if (!batch.events.length) {
-      // Nothing of its kinds in these records: its place moves on without a request.
-      const [set, values] = moveTo(batch.next);
-      await release(d, set, [...values]);
-      return;
-    }
-    const problem = destinationUrlProblem(d.url, opts.httpHosts);
-    const body = JSON.stringify(batch.events);
-    // The app's stream (spec.events.stream) is a destination like the others, published to NATS.
-    const result = d.name === STREAM_DESTINATION
-      ? { ...(await publishEvents(opts.stream, batch.events)), retryAfterMs: undefined }
-      : problem
-      ? { status: 0, error: problem, retryAfterMs: undefined }
-      : await postBatch(d.url, signatureHeaders(openSigningSecret(d.app_id, d.secret), batch.webhookId, Math.floor(Date.now() / 1000), body), body, { timeoutMs, httpHosts: opts.httpHosts, dialer: opts.dialer });
-    if (result.status >= 200 && result.status < 300) {
-      const [set, values] = moveTo(batch.next, batch.events.length);
-      await release(d, set, [...values]);
-      opts.observer?.delivered(batch.events.length);
-      // It goes on from where it stopped (its place never moved while it failed).
-      if (d.failing_since && !d.replay_id) logger.info({ app: d.app_id, destination: d.name, failingForMs: Date.now() - d.failing_since.getTime(), attempts: d.attempts }, 'event destination recovered');
-      return;
-    }
-    const honoured = (result.status === 429 || result.status === 503) && result.retryAfterMs !== undefined ? Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS) : 0;
-    const error = result.status ? `HTTP ${result.status}${result.status >= 300 && result.status < 400 ? ' (redirects are not followed)' : ''}` : (result.error ?? 'no answer');
-    await fail(d, error, attemptFailure(result.status, problem !== undefined), honoured);
-  };
-
-  /** Waits `ms`, or less if stopped. */
-  const rest = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const wake = () => {
-        clearTimeout(timer);
-        idle.delete(wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, ms);
-      idle.add(wake);
-    });
 
   const lane = async (index: number) => {
     while (!stopped) {
       const yielding = opts.busy?.() ?? false;
       // Deliveries first: while the sender delivers, only lane 0 serves events.
       if (yielding && index > 0) {
-        await rest(opts.idleMs ?? 1000);
+        await rest(idle, opts.idleMs ?? 1000);
         continue;
       }
       let worked = false;
@@ -257,13 +139,13 @@ export function startEventDispatcher(opts: DispatcherOptions, run = true): Event
         logger.warn({ err: error }, 'event dispatch step failed');
       }
       if (stopped) break;
-      if (!worked) await rest(opts.idleMs ?? 1000);
-      else if (yielding) await rest(YIELD_MS);
+      if (!worked) await rest(idle, opts.idleMs ?? 1000);
+      else if (yielding) await rest(idle, YIELD_MS);
     }
   };
   const lanes = run ? Array.from({ length: opts.lanes ?? EVENT_LANES }, (_, index) => lane(index)) : [];
   return {
-    step,
+    step: () => take(false),
     async stop() {
       stopped = true;
       for (const wake of [...idle]) wake();
@@ -271,4 +153,78 @@ export function startEventDispatcher(opts: DispatcherOptions, run = true): Event
       await Promise.all([...setAside]);
     },
   };
+}
+
+/** Whether `work` is still going after `ms`. */
+async function outlives(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([work.then(() => false), new Promise<true>((resolve) => (timer = setTimeout(() => resolve(true), ms)))]).finally(() => clearTimeout(timer));
+}
+
+/** Waits `ms`, or less if one of the `idle` wakers (the dispatcher's stop) is called. */
+function rest(idle: Set<() => void>, ms: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const wake = () => {
+      clearTimeout(timer);
+      idle.delete(wake);
+      resolve();
+    };
+    const timer = setTimeout(wake, ms);
+    idle.add(wake);
+  });
+}
+
+/** A failed attempt at the destination's batch: counted, backed off, its error kept on the row. */
+async function fail(dispatch: Dispatch, d: Claimed, error: string, kind: AttemptFailure, atLeastMs = 0): Promise<void> {
+  dispatch.opts.observer?.failed(kind);
+  const attempts = d.attempts + 1;
+  const waitMs = Math.max(backoffMs(attempts, dispatch.backoff, Math.random), atLeastMs);
+  if (attempts === 1) dispatch.opts.logger.warn({ app: d.app_id, destination: d.name, replay: d.replay_id, error }, 'event destination failed; retrying with back-off');
+  await release(dispatch.opts.pool, d, `attempts = $4, retry_at = clock_timestamp() + make_interval(secs => $5::double precision / 1000), last_error = $6, failing_since = coalesce(failing_since, clock_timestamp())`, [attempts, waitMs, error]);
+}
+
+/** One batch of the claimed destination: read, sent, and its place moved on or its failure recorded. */
+async function serve(dispatch: Dispatch, d: Claimed): Promise<void> {
+  const { opts } = dispatch;
+  const from: Place = { through: Number(d.delivered_through), offset: d.delivered_offset };
+  // A replay's batches carry webhook-ids of their own (its id in the name): the same events under
+  // a repeated webhook-id would be dropped by a receiver deduplicating on it.
+  const last = d.replay_last === undefined ? undefined : Number(d.replay_last);
+  const batch = await nextBatch(opts.pool, d.app_id, d.replay_id ? `${d.name}#replay-${d.replay_id}` : d.name, from, d.kinds, dispatch.size, last);
+  if (!batch) {
+    // A replay whose range has no record left (retention took the rest) is done.
+    await release(opts.pool, d, d.replay_id ? 'finished_at = clock_timestamp()' : 'attempts = attempts', []);
+    return;
+  }
+  if (batch.poisoned.length) {
+    dispatch.poisoned += batch.poisoned.length;
+    opts.logger.error({ app: d.app_id, destination: d.name, records: batch.poisoned, skippedSoFar: dispatch.poisoned }, 'event records that cannot be expanded were passed over');
+  }
+  if (!batch.events.length) {
+    // Nothing of its kinds in these records: its place moves on without a request.
+    await release(opts.pool, d, ...moveTo(d, batch.next));
+    return;
+  }
+  const problem = destinationUrlProblem(d.url, opts.httpHosts);
+  const result = await deliver(dispatch, d, batch, problem);
+  if (result.status >= 200 && result.status < 300) {
+    await release(opts.pool, d, ...moveTo(d, batch.next, batch.events.length));
+    opts.observer?.delivered(batch.events.length);
+    // It goes on from where it stopped (its place never moved while it failed).
+    if (d.failing_since && !d.replay_id) opts.logger.info({ app: d.app_id, destination: d.name, failingForMs: Date.now() - d.failing_since.getTime(), attempts: d.attempts }, 'event destination recovered');
+    return;
+  }
+  const honoured = (result.status === 429 || result.status === 503) && result.retryAfterMs !== undefined ? Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS) : 0;
+  const error = result.status ? `HTTP ${result.status}${result.status >= 300 && result.status < 400 ? ' (redirects are not followed)' : ''}` : (result.error ?? 'no answer');
+  await fail(dispatch, d, error, attemptFailure(result.status, problem !== undefined), honoured);
+}
+
+/** The batch sent to the destination: published to the app's stream, refused for its URL, or posted signed. */
+async function deliver(dispatch: Dispatch, d: Claimed, batch: Batch, problem: string | undefined): Promise<{ status: number; error?: string; retryAfterMs?: number }> {
+  const { opts } = dispatch;
+  // The app's stream (spec.events.stream) is a destination like the others, published to NATS.
+  if (d.name === STREAM_DESTINATION) return { ...(await publishEvents(opts.stream, batch.events)), retryAfterMs: undefined };
+  if (problem) return { status: 0, error: problem, retryAfterMs: undefined };
+  const body = JSON.stringify(batch.events);
+  return postBatch(d.url, signatureHeaders(openSigningSecret(d.app_id, d.secret), batch.webhookId, Math.floor(Date.now() / 1000), body), body, { timeoutMs: dispatch.timeoutMs, httpHosts: opts.httpHosts, dialer: opts.dialer });
 }

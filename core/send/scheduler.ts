@@ -66,44 +66,11 @@ export interface SchedulerDeps {
 
 export function startScheduler(deps: SchedulerDeps, everyMs = 500): Scheduler {
   const log = deps.logger.child({ component: 'scheduler' });
-  // A connection of its own, outside the pool, kept open: it holds the lock while this process
-  // leads, and asks for it each round while it does not.
-  let conn: pg.Client | undefined;
-  let leading = false;
+  const lock = new SchedulerLock(deps.pool, log);
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let current: Promise<void> = Promise.resolve();
-
-  const drop = () => {
-    conn?.end().catch(() => undefined); // the lock goes with the connection
-    conn = undefined;
-    if (leading) log.warn('scheduler lock lost with its connection');
-    leading = false;
-  };
-  const lead = async (): Promise<boolean> => {
-    if (!conn) {
-      const client = ownConnection(deps.pool);
-      client.on('error', () => {
-        if (conn === client) drop();
-      });
-      conn = client;
-      await client.connect().catch((error) => {
-        drop();
-        throw error;
-      });
-    }
-    if (leading) {
-      // A lost connection means a lost lock: check it before each round of work.
-      await conn.query('SELECT 1').catch((error) => {
-        drop();
-        throw error;
-      });
-      return true;
-    }
-    leading = (await conn.query('SELECT pg_try_advisory_lock($1) AS ok', [SCHEDULER_LOCK])).rows[0].ok as boolean;
-    if (leading) log.info('this process now runs the scheduled duties');
-    return leading;
-  };
+  const stop = () => stopped || !lock.leading;
 
   // Retention is started by a round but not awaited by it: working off a backlog takes up to its
   // budget (seconds of statements, core/send/retention.ts), and the rounds go on meanwhile, so a
@@ -112,30 +79,17 @@ export function startScheduler(deps: SchedulerDeps, everyMs = 500): Scheduler {
   // each statement deletes or marks only rows still there.
   let nextPrune = 0;
   let pruning: Promise<void> | undefined;
-  const prune = async () => {
-    const pruned = await pruneFinishedSends(deps.pool, deps.retention, { stop: () => stopped || !leading });
-    if (pruned.chunks || pruned.opens || pruned.sends || pruned.eventRecords) log.info(pruned, 'finished sends past their retention pruned');
-    if (stopped || !leading) return;
-    if (!pruned.done) log.warn(pruned, 'retention has more rows due than one minute\'s budget: it goes on next minute');
-    const tokens = await dropEndedActivityTokens(deps.pool);
-    if (tokens) log.info({ tokens }, 'update tokens of ended Live Activities dropped');
-    const channels = await deps.channels?.sweep({ stop: () => stopped || !leading });
-    if (channels?.retired || channels?.deleted || channels?.failed) log.info(channels, 'broadcast channels of ended Live Activities deleted');
-    // The dashboard's overview: failure reasons of finished sends, and device counts that are due.
-    const overview = await runOverviewDuties(deps.pool, { stop: () => stopped || !leading });
-    if (overview.sends || overview.apps) log.debug(overview, 'overview figures counted');
-  };
   const startPrune = () => {
     if (pruning || Date.now() < nextPrune) return;
     nextPrune = Date.now() + PRUNE_EVERY_MS;
-    pruning = prune()
+    pruning = runMinuteDuties(deps, log, stop)
       // An outage is the round's to log (it meets the same database).
       .catch((error) => (isUnavailable(error) ? undefined : log.warn({ err: error }, 'retention failed')))
       .finally(() => (pruning = undefined));
   };
 
   const round = async () => {
-    if (!(await lead())) return;
+    if (!(await lock.lead())) return;
     await runDuties({ ...deps, logger: log });
     startPrune();
   };
@@ -151,16 +105,80 @@ export function startScheduler(deps: SchedulerDeps, everyMs = 500): Scheduler {
   };
   loop();
   return {
-    leading: () => leading,
+    leading: () => lock.leading,
     async stop() {
       stopped = true;
       clearTimeout(timer);
       await current;
       await pruning;
-      const c = conn;
-      conn = undefined;
-      leading = false;
-      await c?.end().catch(() => undefined);
+      await lock.release();
     },
   };
+}
+
+/** Once a minute: retention, ended Live Activities' tokens and channels, the overview's figures; `stop` between them. */
+async function runMinuteDuties(deps: SchedulerDeps, log: Logger, stop: () => boolean): Promise<void> {
+  const pruned = await pruneFinishedSends(deps.pool, deps.retention, { stop });
+  if (pruned.chunks || pruned.opens || pruned.sends || pruned.eventRecords) log.info(pruned, 'finished sends past their retention pruned');
+  if (stop()) return;
+  if (!pruned.done) log.warn(pruned, 'retention has more rows due than one minute\'s budget: it goes on next minute');
+  const tokens = await dropEndedActivityTokens(deps.pool);
+  if (tokens) log.info({ tokens }, 'update tokens of ended Live Activities dropped');
+  const channels = await deps.channels?.sweep({ stop });
+  if (channels?.retired || channels?.deleted || channels?.failed) log.info(channels, 'broadcast channels of ended Live Activities deleted');
+  // The dashboard's overview: failure reasons of finished sends, and device counts that are due.
+  const overview = await runOverviewDuties(deps.pool, { stop });
+  if (overview.sends || overview.apps) log.debug(overview, 'overview figures counted');
+}
+
+/**
+ * The scheduler's advisory lock, on a connection of its own, outside the pool, kept open: it
+ * holds the lock while this process leads, and asks for it each round while it does not.
+ */
+class SchedulerLock {
+  private conn: pg.Client | undefined;
+  leading = false;
+
+  constructor(private readonly pool: Pool, private readonly log: Logger) {}
+
+  /** Whether this process leads now: the lock taken, or still held on a live connection. */
+  async lead(): Promise<boolean> {
+    if (!this.conn) {
+      const client = ownConnection(this.pool);
+      client.on('error', () => {
+        if (this.conn === client) this.drop();
+      });
+      this.conn = client;
+      await client.connect().catch((error) => {
+        this.drop();
+        throw error;
+      });
+    }
+    if (this.leading) {
+      // A lost connection means a lost lock: check it before each round of work.
+      await this.conn.query('SELECT 1').catch((error) => {
+        this.drop();
+        throw error;
+      });
+      return true;
+    }
+    this.leading = (await this.conn.query('SELECT pg_try_advisory_lock($1) AS ok', [SCHEDULER_LOCK])).rows[0].ok as boolean;
+    if (this.leading) this.log.info('this process now runs the scheduled duties');
+    return this.leading;
+  }
+
+  /** On stop: the connection ended, and the lock with it. */
+  async release(): Promise<void> {
+    const c = this.conn;
+    this.conn = undefined;
+    this.leading = false;
+    await c?.end().catch(() => undefined);
+  }
+
+  private drop(): void {
+    this.conn?.end().catch(() => undefined); // the lock goes with the connection
+    this.conn = undefined;
+    if (this.leading) this.log.warn('scheduler lock lost with its connection');
+    this.leading = false;
+  }
 }

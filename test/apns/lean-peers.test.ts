@@ -14,6 +14,7 @@ import { createLeanApnsClient, type ApnsClient, type ApnsClientOptions, type Apn
 import { freePort } from '../e2e/harness.js';
 import { generateApnsKeyPair } from '../../apns-sim/index.js';
 import { PAYLOAD, TEAM_ID, TOPIC, hexToken } from './helpers.js';
+import { waitFor } from '../support/wait.js';
 
 const KEY = generateApnsKeyPair();
 const TOKEN_AUTH: ApnsCredentials = { kind: 'token', keyP8: KEY.privateKeyP8, keyId: KEY.keyId, teamId: TEAM_ID };
@@ -57,12 +58,8 @@ describe('lean APNs transport against nghttpd (nghttp2)', function () {
     const child = spawn('nghttpd', ['--echo-upload', '-a', '127.0.0.1', ...flags, String(port), certs.keyFile, certs.certFile], { stdio: 'ignore' });
     servers.push(child);
     const url = `https://127.0.0.1:${port}`;
-    for (let i = 0; i < 100; i++) {
-      const [r] = await lean(url, ca, { requestTimeoutMs: 500 }).send(msgs(1));
-      if (r.status === 200) return url;
-      await new Promise((res) => setTimeout(res, 50));
-    }
-    throw new Error(`nghttpd did not start (${flags.join(' ')})`);
+    await waitFor(`nghttpd answering 200 (${flags.join(' ')})`, async () => (await lean(url, ca, { requestTimeoutMs: 500 }).send(msgs(1)))[0].status === 200, 10_000, 50);
+    return url;
   }
 
   it('delivers a batch with default settings', async function () {

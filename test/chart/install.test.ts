@@ -16,6 +16,7 @@ import { startControlPlane, type ControlPlane } from '../kube/control-plane.js';
 import { startHerald, type HeraldProcess } from '../support/processes.js';
 import { startTestApi, type TestApi } from '../support/api-server.js';
 import { makeP8 } from '../support/apps.js';
+import { waitFor } from '../support/wait.js';
 import { chartDir, useHelm } from './helm.js';
 
 const NS = 'herald';
@@ -136,12 +137,10 @@ describe('docs/install.md with default values, to a Ready App whose key works', 
       '',
     ].join('\n'));
     const conditions = async () => JSON.parse((await kubectl(['get', 'app', 'news', '-n', 'elsewhere', '-o', 'jsonpath={.status.conditions}'])) || '[]') as Array<{ type: string; reason: string; message: string }>;
-    const deadline = Date.now() + 60_000;
-    let seen = await conditions();
-    while (!seen.some((c) => c.reason === 'KeyNotIssued') && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 250));
-      seen = await conditions();
-    }
+    const seen = await waitFor("the App's KeyNotIssued condition", async () => {
+      const now = await conditions();
+      return now.some((c) => c.reason === 'KeyNotIssued') && now;
+    }, 60_000, 250);
     const byReason = Object.fromEntries(seen.map((c) => [c.reason, c.message]));
     expect(byReason.SecretsNotReadable).to.contain("controller.appNamespaces");
     expect(byReason.KeyNotIssued).to.match(/^API key backend could not be issued: Kubernetes answered 403 Forbidden: secrets is forbidden: .+; give the controller's ServiceAccount that permission .+\.$/);

@@ -16,6 +16,7 @@ import { startSender, type Sender, type SenderOptions, type WorkerSettings } fro
 import { DEFAULT_RETENTION } from '../../core/send/retention.js';
 import { createKey } from '../../core/apps/keys.js';
 import type { TestEnv } from '../env/index.js';
+import { waitFor } from '../support/wait.js';
 import { startTestApi, type TestApi } from '../support/api-server.js';
 
 export interface TestApp {
@@ -71,16 +72,16 @@ export async function stats(pool: Pool, id: number): Promise<SendStats> {
 /** Polls until the send is approved or draft; returns every distinct status seen on the way. */
 export async function waitFinal(pool: Pool, id: number, timeoutMs = 60_000): Promise<{ final: SendStats; seen: string[] }> {
   const seen: string[] = [];
-  const until = Date.now() + timeoutMs;
-  for (;;) {
+  const done = await waitFor(`send ${id} approved or draft`, async () => {
     const s = await stats(pool, id);
     if (seen[seen.length - 1] !== s.status) seen.push(s.status);
-    // The counting invariant holds at every moment (contract "Stats response body").
-    if (s.processed !== s.sent + s.failed + s.skipped) throw new Error(`processed ${s.processed} is not sent+failed+skipped`);
-    if (s.status === 'approved' || s.status === 'draft') return { final: s, seen };
-    if (Date.now() > until) throw new Error(`send ${id} still ${s.status} after ${timeoutMs} ms: ${JSON.stringify(s)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+    // The counting invariant holds at every moment (contract "Stats response body"): broken, the wait ends.
+    if (s.processed !== s.sent + s.failed + s.skipped) return { broken: `processed ${s.processed} is not sent+failed+skipped` };
+    if (s.status === 'approved' || s.status === 'draft') return { final: s };
+    throw new Error(`still ${s.status}: ${JSON.stringify(s)}`); // "not yet", and what a timeout reports
+  }, timeoutMs, 50);
+  if ('broken' in done) throw new Error(done.broken);
+  return { final: done.final, seen };
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

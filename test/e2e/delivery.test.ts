@@ -6,7 +6,8 @@ import { useTestEnv } from '../env/index.js';
 import { createKey } from '../../core/apps/keys.js';
 import { startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
 import { addDevices, createTestApp, token, type TestApp } from '../delivery/fixtures.js';
-import { apiClient, sleep, startRole, type Proc } from './harness.js';
+import { apiClient, startRole, type Proc } from './harness.js';
+import { waitFor } from '../support/wait.js';
 
 describe('e2e: delivery with 2 api and 2 sender processes', function () {
   this.timeout(240_000);
@@ -78,24 +79,24 @@ describe('e2e: delivery with 2 api and 2 sender processes', function () {
     // before the loop's first read, so the loop only adds the states that follow.
     const seen: string[] = [queued.body.status];
     let lastProcessed = 0;
-    let final: any;
-    for (let i = 0; ; i++) {
-      const { status: code, body } = await apis[i % 2].get(`/api/v1/notifications/${id}`);
-      expect(code, JSON.stringify(body)).to.equal(200);
+    let reads = 0;
+    // Each read is held to the counting rules; one that breaks them ends the wait (an assertion
+    // thrown in the probe would only count as "not yet"). 10 reads a second: under the app's read
+    // bucket (20 a second, bursts of 40), which a send that waits out its always-503 devices (the
+    // gateway hold) would otherwise drain.
+    const read = await waitFor(`send ${id} approved or draft`, async () => {
+      const { status: code, body } = await apis[reads++ % 2].get(`/api/v1/notifications/${id}`);
+      const broken = code !== 200 || body.processed + body.remaining !== body.total_recipients || body.processed !== body.sent + body.failed + body.skipped || body.processed < lastProcessed;
+      if (broken) return { code, body, lastProcessed };
       if (seen[seen.length - 1] !== body.status) seen.push(body.status);
-      expect(body.processed + body.remaining).to.equal(body.total_recipients);
-      expect(body.processed).to.equal(body.sent + body.failed + body.skipped);
-      expect(body.processed).to.be.at.least(lastProcessed);
       lastProcessed = body.processed;
-      if (body.status === 'approved' || body.status === 'draft') {
-        final = body;
-        break;
-      }
-      if (i > 1200) throw new Error(`send not finished: ${JSON.stringify(body)}`);
-      // 10 reads a second: under the app's read bucket (20 a second, bursts of 40), which a send
-      // that waits out its always-503 devices (the gateway hold) would otherwise drain.
-      await sleep(100);
-    }
+      return (body.status === 'approved' || body.status === 'draft') && { code, body, lastProcessed };
+    }, 150_000, 100);
+    expect(read.code, JSON.stringify(read.body)).to.equal(200);
+    expect(read.body.processed + read.body.remaining).to.equal(read.body.total_recipients);
+    expect(read.body.processed).to.equal(read.body.sent + read.body.failed + read.body.skipped);
+    expect(read.body.processed).to.be.at.least(read.lastProcessed);
+    const final = read.body;
     expect(seen).to.deep.equal(['queued', 'sending', 'approved']);
     expect(final).to.deep.include({
       status: 'approved',
@@ -130,12 +131,10 @@ describe('e2e: delivery with 2 api and 2 sender processes', function () {
     await addDevices(env.pool, t.app.id, 40, { prefix: 'bad0ff', tags: { grp: 'broken' } });
     const tagSend = await apis[1].post('/api/v1/notifications', { app_id: t.app.id, tag: { key: 'grp', relation: '=', value: 'broken' }, contents: { en: 'x' } });
     expect(tagSend.status).to.equal(202);
-    let body: any;
-    for (let i = 0; i < 500; i++) {
-      body = (await apis[0].get(`/api/v1/notifications/${tagSend.body.id}`)).body;
-      if (body.status === 'draft' || body.status === 'approved') break;
-      await sleep(20);
-    }
+    let body: any = await waitFor(`send ${tagSend.body.id} draft or approved`, async () => {
+      const now = (await apis[0].get(`/api/v1/notifications/${tagSend.body.id}`)).body;
+      return (now.status === 'draft' || now.status === 'approved') && now;
+    }, 30_000, 20);
     expect(body).to.include({ status: 'draft', total_recipients: 40, processed: 40, remaining: 0, sent: 0, failed: 40 });
 
     const ids = (await env.pool.query(`SELECT id FROM subscriptions WHERE app_id = $1 AND subscribed AND token LIKE 'e0%' ORDER BY seq LIMIT 3`, [t.app.id])).rows.map((r) => r.id);
@@ -143,12 +142,12 @@ describe('e2e: delivery with 2 api and 2 sender processes', function () {
     expect(listSend.status).to.equal(200);
     expect(listSend.body.status).to.equal('sending');
     const seen = new Set<string>();
-    for (let i = 0; i < 500; i++) {
-      body = (await apis[i % 2].get(`/api/v1/notifications/${listSend.body.id}`)).body;
-      seen.add(body.status);
-      if (body.status === 'draft' || body.status === 'approved') break;
-      await sleep(10);
-    }
+    let reads = 0;
+    body = await waitFor(`send ${listSend.body.id} draft or approved`, async () => {
+      const now = (await apis[reads++ % 2].get(`/api/v1/notifications/${listSend.body.id}`)).body;
+      seen.add(now.status);
+      return (now.status === 'draft' || now.status === 'approved') && now;
+    }, 30_000, 10);
     expect(body).to.include({ status: 'approved', total_recipients: 4, processed: 4, remaining: 0, sent: 3, skipped: 1 });
   });
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { useTestEnv } from '../env/index.js';
 import { freePorts } from '../kube/processes.js';
+import { waitFor } from '../support/wait.js';
 
 /** Sockets listening on a TCP port, from /proc/net/tcp{,6}: their local addresses in hex. */
 function listeners(port: number): string[] {
@@ -54,7 +55,7 @@ describe('make dev (scripts/dev.sh)', function () {
 
     // The api comes up after the simulator: wait for its socket, then check where it listens.
     const base = `http://127.0.0.1:${port}`;
-    for (let i = 0; i < 100 && !(await fetch(`${base}/healthz`).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 200));
+    await waitFor('the api answering /healthz', async () => (await fetch(`${base}/healthz`)).ok, 20_000);
     expect(listeners(port)).to.deep.equal(['0100007F']); // 127.0.0.1, not 0.0.0.0 or ::
 
     // The curl the script printed, as fetch.
@@ -66,20 +67,18 @@ describe('make dev (scripts/dev.sh)', function () {
       body: JSON.stringify({ app_id: appId, contents: { en: 'Hello from make dev' }, include_external_ids: ['user-1', 'user-1001'] }),
     });
     expect(sent.status, await sent.clone().text()).to.equal(200);
-    let shown: { deliveries: Array<{ payload: string }> } = { deliveries: [] };
-    for (let i = 0; i < 100 && !shown.deliveries.some((d) => d.payload.includes('Hello from make dev')); i++) {
-      await new Promise((r) => setTimeout(r, 200));
-      shown = (await (await fetch(deliveries)).json()) as typeof shown;
-    }
+    const shown = await waitFor('the send at the APNs simulator', async () => {
+      const now = (await (await fetch(deliveries)).json()) as { deliveries: Array<{ payload: string }> };
+      return now.deliveries.some((d) => d.payload.includes('Hello from make dev')) && now;
+    }, 20_000);
     expect(shown.deliveries.map((d) => JSON.parse(d.payload).aps.alert.body)).to.include('Hello from make dev');
 
     // The Android demo device of user-1001, at fcm-sim, through the demo App's FCM credentials.
     type FcmShown = { deliveries: Array<{ token: string; status: number; message: { notification?: { body?: string } } }> };
-    let google: FcmShown = { deliveries: [] };
-    for (let i = 0; i < 100 && !google.deliveries.some((d) => d.message.notification?.body === 'Hello from make dev'); i++) {
-      await new Promise((r) => setTimeout(r, 200));
-      google = (await (await fetch(fcmDeliveries)).json()) as FcmShown;
-    }
+    const google = await waitFor('the send at the FCM simulator', async () => {
+      const now = (await (await fetch(fcmDeliveries)).json()) as FcmShown;
+      return now.deliveries.some((d) => d.message.notification?.body === 'Hello from make dev') && now;
+    }, 20_000);
     const android = google.deliveries.filter((d) => d.message.notification?.body === 'Hello from make dev');
     expect(android.map((d) => [d.token, d.status])).to.deep.equal([[`demo1:APA91b${'x'.repeat(140)}`, 200]]);
   });

@@ -7,7 +7,7 @@ import { useTestEnv } from '../env/index.js';
 import { createKey } from '../../core/apps/keys.js';
 import { startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
 import { addDevices, createTestApp, type TestApp } from '../delivery/fixtures.js';
-import { apiClient, PrivateNats, sleep, startRole, type Proc } from './harness.js';
+import { apiClient, PrivateNats, startRole, type Proc } from './harness.js';
 import type { Pool } from '../../core/store/db.js';
 import { waitFor } from '../support/wait.js';
 
@@ -18,16 +18,16 @@ const waitChunksDone = (pool: Pool, id: number, atLeast: number) =>
   waitFor(`send ${id}: ${atLeast} chunks done`, async () => ((await pool.query('SELECT chunks_done FROM sends WHERE id = $1', [id])).rows[0]?.chunks_done ?? 0) >= atLeast, 40_000, 20);
 
 async function waitFinal(api: ReturnType<typeof apiClient>, id: number, timeoutMs: number): Promise<any> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const r = await api.get(`/api/v1/notifications/${id}`).catch(() => undefined);
-    if (r && r.status === 200) {
-      expect(r.body.processed + r.body.remaining).to.equal(r.body.total_recipients);
-      if (r.body.status === 'approved' || r.body.status === 'draft') return r.body;
-    }
-    if (Date.now() > until) throw new Error(`send ${id} not finished: ${JSON.stringify(r?.body)}`);
-    await sleep(100);
-  }
+  const done = await waitFor(`send ${id} approved or draft`, async () => {
+    const r = await api.get(`/api/v1/notifications/${id}`); // a read that fails (a process restarting) is "not yet"
+    if (r.status !== 200) throw new Error(`HTTP ${r.status}: ${JSON.stringify(r.body)}`);
+    // processed + remaining is the total at every read: broken, the wait ends.
+    if (r.body.processed + r.body.remaining !== r.body.total_recipients) return { broken: r.body };
+    if (r.body.status === 'approved' || r.body.status === 'draft') return { final: r.body };
+    throw new Error(`not finished: ${JSON.stringify(r.body)}`); // "not yet", and what a timeout reports
+  }, timeoutMs, 100);
+  if ('final' in done) return done.final;
+  expect(done.broken.processed + done.broken.remaining).to.equal(done.broken.total_recipients);
 }
 
 describe('e2e faults: a sender killed, NATS restarted, mid-send', function () {

@@ -12,7 +12,7 @@ import { waitFor } from '../support/wait.js';
 import { EventCluster, SLOW_MS, type Phase } from './event-cluster.js';
 import { expectEveryEvent, type ExpectedSend } from './event-sums.js';
 
-/** A dead process's hold on a destination runs out after a minute (core/events/dispatcher.ts LEASE_MS). */
+/** A dead process's hold on a destination runs out after a minute (core/events/destination-lease.ts LEASE_MS). */
 const AFTER_LEASE_MS = 120_000;
 
 describe('faults: event streams through a receiver answering 500 and a sender killed mid-send', function () {

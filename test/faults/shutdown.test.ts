@@ -7,7 +7,8 @@ import { useTestEnv } from '../env/index.js';
 import { createKey } from '../../core/apps/keys.js';
 import { startApnsSim, type ApnsSim } from '../../apns-sim/index.js';
 import { addDevices, createTestApp, type TestApp } from '../delivery/fixtures.js';
-import { apiClient, sleep, startRole, type Proc } from '../e2e/harness.js';
+import { apiClient, startRole, type Proc } from '../e2e/harness.js';
+import { waitFor } from '../support/wait.js';
 
 const DEVICES = 40;
 
@@ -50,10 +51,7 @@ describe('faults: SIGTERM during a retry back-off', function () {
     const created = await client.post('/api/v1/notifications', { app_id: t.app.id, included_segments: ['All'], contents: { en: 'stop' } });
     expect(created.status).to.equal(202);
     // Every device has had its first (refused) attempt: the chunk now sleeps its back-off.
-    for (let i = 0; tokens.some((tk) => sim.attempts(tk) < 1); i++) {
-      if (i > 600) throw new Error('first attempts not seen');
-      await sleep(50);
-    }
+    await waitFor("every device's first attempt at the simulator", () => tokens.every((tk) => sim.attempts(tk) >= 1), 30_000, 50);
     expect(await first.kill('SIGTERM'), first.output().slice(-2000)).to.equal(0);
     // Nothing was recorded by the stopped sender.
     const mid = await client.get(`/api/v1/notifications/${created.body.id}`);
@@ -61,13 +59,10 @@ describe('faults: SIGTERM during a retry back-off', function () {
 
     const second = await startRole('sender', childEnv());
     procs.push(second);
-    let final: any;
-    for (let i = 0; ; i++) {
-      final = (await client.get(`/api/v1/notifications/${created.body.id}`)).body;
-      if (final.status === 'approved' || final.status === 'draft') break;
-      if (i > 1200) throw new Error(`send not finished: ${JSON.stringify(final)}`);
-      await sleep(100);
-    }
+    const final = await waitFor(`send ${created.body.id} approved or draft`, async () => {
+      const body = (await client.get(`/api/v1/notifications/${created.body.id}`)).body;
+      return (body.status === 'approved' || body.status === 'draft') && body;
+    }, 120_000, 100);
     expect(final).to.include({ status: 'approved', total_recipients: DEVICES, sent: DEVICES, failed: 0, skipped: 0 });
     expect(await second.kill('SIGTERM')).to.equal(0);
     expect(await api.kill('SIGTERM')).to.equal(0);

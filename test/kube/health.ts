@@ -3,6 +3,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { RunningProcess } from './processes.js';
+import { waitFor } from '../support/wait.js';
 
 export interface ClientTls {
   ca: Buffer;
@@ -28,20 +29,14 @@ export async function waitForOk(
   url: string,
   opts: { tls?: ClientTls; timeoutMs?: number } = {},
 ): Promise<void> {
-  const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
-  let last = 'no answer yet';
-  while (Date.now() < deadline) {
-    if (proc.hasExited()) {
-      throw new Error(`${proc.name} exited while starting (log ${proc.logFile}):\n${proc.logTail()}`);
-    }
-    try {
-      const status = await getStatus(url, opts.tls);
-      if (status === 200) return;
-      last = `HTTP ${status}`;
-    } catch (err) {
-      last = (err as Error).message;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${proc.name} not ready at ${url} (${last}); log ${proc.logFile}:\n${proc.logTail()}`);
+  // A process that died ends the wait at once (a throw in the probe would only read as "not yet").
+  const outcome = await waitFor(`${proc.name} answering 200 at ${url}`, async () => {
+    if (proc.hasExited()) return 'exited';
+    const status = await getStatus(url, opts.tls);
+    if (status !== 200) throw new Error(`HTTP ${status}`); // "not yet", and what a timeout reports
+    return 'ready';
+  }, opts.timeoutMs ?? 60_000).catch((error: Error) => {
+    throw new Error(`${proc.name} not ready: ${error.message}; log ${proc.logFile}:\n${proc.logTail()}`);
+  });
+  if (outcome === 'exited') throw new Error(`${proc.name} exited while starting (log ${proc.logFile}):\n${proc.logTail()}`);
 }
