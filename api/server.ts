@@ -10,7 +10,7 @@ import { errorBody } from './middleware/errors.js';
 import { outageLog } from '../core/faults/outage-log.js';
 import { healthz, metricsEndpoint, readyz } from './routes/health.js';
 import { clearWords } from './middleware/clear-words.js';
-import { REST_CALLS } from './calls/index.js';
+import { API_CALLS } from './document.js';
 import { mountCalls } from './calls/mount.js';
 import { mountDashboard } from './dashboard/routes/mount.js';
 
@@ -23,8 +23,8 @@ export function createApi(deps: ApiDeps): Koa {
   router.get('/readyz', readyz(deps));
   router.get('/metrics', metricsEndpoint(deps));
 
-  // Every declared call (api/calls/index.ts): its guards, buckets and checks, one mount.
-  mountCalls(router, REST_CALLS, deps, keys);
+  // Every declared call (api/routes/calls.ts and the document's): its guards, buckets and checks, one mount.
+  mountCalls(router, API_CALLS, deps, keys);
   mountDashboard(router, deps, keys);
 
   app.use(requestContext(deps.logger, deps.metrics));

@@ -2,8 +2,8 @@
 // Fastify declares a route with its schema: the method and path, who may make it, where it names
 // its app, the rate bucket it draws, the schemas of its body and query, its answers and its
 // handler. `mount` (./mount.ts) runs the guards, the draw and the checks of every call in the
-// contract's order; the OpenAPI document (api/openapi/document.ts) is built from the same lists
-// (./index.ts), so no call is served undocumented nor documented unserved.
+// contract's order; the OpenAPI document (api/document.ts) is built from the same lists
+// (api/routes/calls.ts), so no call is served undocumented nor documented unserved.
 import type { Context } from 'koa';
 import type { Static, TSchema } from 'typebox';
 import type { Sentences } from '../../core/validation/checker.js';

@@ -7,17 +7,9 @@ import { SUBSCRIPTION_FIELDS } from '../../core/validation/subscription-schema.j
 import { SEND_STATUSES } from '../../core/send-model/states.js';
 import { SEND_SOURCES } from '../../core/formats/send-source.js';
 import { USER_SCHEMAS } from './user-schemas.js';
-import { EXPORT_SCHEMAS } from '../routes/exports.js';
 import { SEGMENT_SCHEMAS } from './segment-schemas.js';
-import { PUSH_TYPE_TOKEN_BODY } from '../routes/push-type-tokens.js';
-import { START_TOKEN_BODY, UPDATE_TOKEN_BODY } from '../routes/live-activity-tokens.js';
-import { OPEN_BODY } from '../routes/subscriptions.js';
-import { ESTIMATE_SCHEMAS } from '../routes/notification-estimate.js';
 import { TEMPLATE_SCHEMAS } from './template-schemas.js';
 import { PLAYER_SCHEMAS } from './player-schemas.js';
-import { APP_VIEW_SCHEMAS } from '../routes/app-view.js';
-import { HISTORY_SCHEMAS } from '../routes/notification-history.js';
-import { OUTCOME_SCHEMAS } from '../routes/outcomes.js';
 
 const STATUS = { type: 'string', enum: SEND_STATUSES };
 const COUNT = { type: 'integer', minimum: 0 };
@@ -167,9 +159,6 @@ export const schemas = {
   Success: { type: 'object', required: ['success'], properties: { success: { const: true } } },
   SubscriptionCreate: { type: 'object', required: ['token'], properties: subscriptionFields, ...TOKEN_BY_TYPE_SCHEMA },
   SubscriptionPatch: { type: 'object', properties: subscriptionFields },
-  LiveActivityUpdateToken: UPDATE_TOKEN_BODY,
-  PushTypeToken: PUSH_TYPE_TOKEN_BODY,
-  LiveActivityStartToken: START_TOKEN_BODY,
   Subscription: {
     type: 'object',
     required: ['id', 'token', 'subscribed', 'unsubscribed_reason', 'environment', 'platform', 'registered_at'],
@@ -193,14 +182,8 @@ export const schemas = {
     },
   },
   SubscriptionId: { type: 'object', required: ['id'], properties: { id: { type: 'string', format: 'uuid' } } },
-  Open: OPEN_BODY,
   ...USER_SCHEMAS,
-  ...EXPORT_SCHEMAS,
   ...SEGMENT_SCHEMAS,
-  ...ESTIMATE_SCHEMAS,
   ...TEMPLATE_SCHEMAS,
-  ...HISTORY_SCHEMAS,
-  ...OUTCOME_SCHEMAS,
   ...PLAYER_SCHEMAS,
-  ...APP_VIEW_SCHEMAS,
 };

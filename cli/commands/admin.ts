@@ -7,7 +7,7 @@ import { useKeyring } from '../../core/secrets/seal.js';
 import { applyAppsFile } from '../../core/apps/file-source.js';
 import { getAppByName, type AppRecord } from '../../core/apps/app-store.js';
 import { createKey, KEY_SCOPES, listKeys, revokeKey, SCOPE_MEANINGS, type KeyScope } from '../../core/apps/keys.js';
-import { importSubscriptions } from '../../core/subscriptions/import.js';
+import { importSubscriptions } from '../../core/users/import-installs.js';
 import { fail, usageError } from '../runtime.js';
 import { isUuid } from '../../core/formats/uuid.js';
 import { readKeyRequest } from '../../core/apps/key-requests.js';

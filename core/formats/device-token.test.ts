@@ -9,7 +9,7 @@ import { Ajv } from 'ajv';
 import { DEVICE_TOKEN_MAX_HEX, DEVICE_TOKEN_MIN_HEX, DEVICE_TOKEN_PATTERN, DEVICE_TOKEN_SCHEMA, deviceTokenRule, isDeviceToken } from './device-token.js';
 import { SUBSCRIPTION_FIELDS } from '../validation/subscription-schema.js';
 import { TOKEN_BY_TYPE_SCHEMA } from './install-type.js';
-import { toCopyRow } from '../subscriptions/import.js';
+import { toCopyRow } from '../users/import-installs.js';
 
 const ACCEPTED = ['a'.repeat(DEVICE_TOKEN_MIN_HEX), 'ab'.repeat(32), 'AB'.repeat(32), 'f'.repeat(128), '0'.repeat(DEVICE_TOKEN_MAX_HEX)];
 const REFUSED = ['', 'a'.repeat(DEVICE_TOKEN_MIN_HEX - 1), '0'.repeat(DEVICE_TOKEN_MAX_HEX + 1), `${'ab'.repeat(32)}g`, ` ${'ab'.repeat(32)}`, `${'ab'.repeat(32)}\n`, 'ab'.repeat(16) + '-' + 'ab'.repeat(16)];

@@ -15,7 +15,7 @@ import { useTestApi } from '../support/api-server.js';
 import { officialClient, refused } from '../support/onesignal.js';
 import { makeApp, type TestApp } from '../support/apps.js';
 import { parseCsv } from '../support/csv.js';
-import { importSubscriptions } from '../../core/subscriptions/import.js';
+import { importSubscriptions } from '../../core/users/import-installs.js';
 import { FCM_TOKEN_MAX } from '../../core/formats/fcm-token.js';
 
 const RULE = (field: string) => `${field} must be the FCM registration token, 1 to 4096 characters of A-Z, a-z, 0-9, _, :, . and -.`;

@@ -12,7 +12,7 @@ import type { Pool } from '../../core/store/db.js';
 import { recordChunkEvents } from '../../core/events/record.js';
 import { recordChunk } from '../../core/delivery/chunks.js';
 import { eventCount, expandRecord, type RecordRow } from '../../core/events/expand.js';
-import { importSubscriptions } from '../../core/subscriptions/import.js';
+import { importSubscriptions } from '../../core/users/import-installs.js';
 import { Readable } from 'node:stream';
 import { NotFoundError } from '../../core/errors.js';
 import { NO_SUCH_USER, readUser } from '../../core/users/user-store.js';

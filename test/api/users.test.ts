@@ -12,7 +12,7 @@ import { createKey } from '../../core/apps/keys.js';
 import { MemoryBucketStore } from '../../core/buckets/memory-store.js';
 import { BucketRateLimiter } from '../../api/rate-limit/bucket-limiter.js';
 import { USER_LIMITS } from '../../core/users/user-limits.js';
-import { importSubscriptions } from '../../core/subscriptions/import.js';
+import { importSubscriptions } from '../../core/users/import-installs.js';
 import { inUserTransaction } from '../../core/users/transaction.js';
 import { Readable } from 'node:stream';
 

@@ -3,7 +3,7 @@
 // the api suites use refuses an answer the document does not describe (so the check can fail).
 import { expect } from 'chai';
 import { validate, compileErrors } from '@readme/openapi-parser';
-import { openApiDocument } from '../../api/openapi/document.js';
+import { openApiDocument } from '../../api/document.js';
 import { useTestEnv } from '../env/index.js';
 import { useTestApi } from '../support/api-server.js';
 import { checkAgainstOpenApi } from '../support/openapi-check.js';

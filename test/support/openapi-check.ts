@@ -4,7 +4,7 @@
 // on every answer under /api/v1, so every api suite checks the document as a side effect.
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { openApiDocument } from '../../api/openapi/document.js';
+import { openApiDocument } from '../../api/document.js';
 
 type Doc = typeof openApiDocument;
 interface Operation {

@@ -8,7 +8,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { Pool, PoolClient } from '../store/db.js';
-import { syncUsersOfImported } from '../users/imported-installs.js';
+import { syncUsersOfImported } from './imported-installs.js';
 import { installTokenRule, isInstallToken, PLATFORMS, storedToken, type Platform } from '../formats/install-type.js';
 import { isUuid } from '../formats/uuid.js';
 import { checkInstallTimeZone, INSTALL_SCHEMAS, INSTALL_SENTENCES } from '../validation/subscription-schema.js';
@@ -87,62 +87,10 @@ export async function importSubscriptions(
     await client.query('BEGIN');
     await client.query(`CREATE TEMP TABLE import_rows (id uuid, token text, external_id text, language text,
       timezone text, tags jsonb, subscribed boolean, platform text) ON COMMIT DROP`);
-    // Lines are split from raw chunks and each chunk's rows go to COPY as one string: per-line
-    // stream objects (readline's async iterator) cost more than parsing the JSON itself.
-    let partial = '';
-    const platformsSeen = new Set<Platform>();
-    const take = (line: string, out: string[]) => {
-      if (!line.trim()) return;
-      result.lines++;
-      const row = toCopyRow(line);
-      if ('row' in row) {
-        out.push(row.row);
-        platformsSeen.add(row.platform);
-        result.accepted++;
-        if (result.accepted % 100_000 === 0) onProgress?.({ ...result });
-        return;
-      }
-      result.rejected++;
-      if (result.problems.length < 20) result.problems.push(`line ${result.lines}: ${row.problem}`);
-    };
-    const rows = new Transform({
-      decodeStrings: false,
-      transform(chunk: Buffer | string, _enc, done) {
-        const lines = (partial + chunk.toString()).split('\n');
-        partial = lines.pop() ?? '';
-        const out: string[] = [];
-        for (const line of lines) take(line, out);
-        done(null, out.length ? out.join('') : undefined);
-      },
-      flush(done) {
-        const out: string[] = [];
-        take(partial, out);
-        done(null, out.length ? out.join('') : undefined);
-      },
-    });
-    input.setEncoding('utf8');
-    await pipeline(input, rows, client.query(copyFrom('COPY import_rows FROM STDIN')));
+    const platformsSeen = await copyRows(client, input, result, onProgress);
     result.phase = 'merging';
     onProgress?.({ ...result });
-    // A token the app has under the other platform is left as it is, as the register call refuses
-    // it (409), and counted; looked for only when the file or the app has Android installs, so an
-    // iOS-only import costs what it did.
-    const clashes = await countClashes(client, appId, platformsSeen);
-    // The last line for a token wins, as if the SDK had called in file order.
-    await client.query(
-      `INSERT INTO subscriptions (id, app_id, token, external_id, language, timezone, tags, subscribed, last_active, platform)
-       SELECT DISTINCT ON (token) id, $1, token, external_id, language, timezone, tags, subscribed, now(), platform
-         FROM import_rows ORDER BY token, ctid DESC
-       ON CONFLICT (app_id, token) DO UPDATE SET external_id = EXCLUDED.external_id, language = EXCLUDED.language,
-         timezone = EXCLUDED.timezone, tags = EXCLUDED.tags, subscribed = EXCLUDED.subscribed, updated_at = now()
-       WHERE subscriptions.platform = EXCLUDED.platform`,
-      [appId],
-    );
-    if (clashes > 0) {
-      result.accepted -= clashes;
-      result.rejected += clashes;
-      result.problems.push(`${clashes} token${clashes === 1 ? '' : 's'} registered under the other platform left unchanged (delete those installs first to import them as the platform given)`);
-    }
+    await mergeRows(client, appId, platformsSeen, result);
     await syncUsersOfImported(client, appId);
     await client.query('COMMIT');
   } catch (error) {
@@ -157,6 +105,70 @@ export async function importSubscriptions(
   result.phase = 'done';
   onProgress?.({ ...result });
   return result;
+}
+
+/**
+ * Streams the file's lines into import_rows through COPY, counting them in `result`; returns the
+ * platforms its rows name. Lines are split from raw chunks and each chunk's rows go to COPY as one
+ * string: per-line stream objects (readline's async iterator) cost more than parsing the JSON itself.
+ */
+async function copyRows(client: PoolClient, input: Readable, result: ImportResult, onProgress?: (p: ImportProgress) => void): Promise<Set<Platform>> {
+  let partial = '';
+  const platformsSeen = new Set<Platform>();
+  const take = (line: string, out: string[]) => {
+    if (!line.trim()) return;
+    result.lines++;
+    const row = toCopyRow(line);
+    if ('row' in row) {
+      out.push(row.row);
+      platformsSeen.add(row.platform);
+      result.accepted++;
+      if (result.accepted % 100_000 === 0) onProgress?.({ ...result });
+      return;
+    }
+    result.rejected++;
+    if (result.problems.length < 20) result.problems.push(`line ${result.lines}: ${row.problem}`);
+  };
+  const rows = new Transform({
+    decodeStrings: false,
+    transform(chunk: Buffer | string, _enc, done) {
+      const lines = (partial + chunk.toString()).split('\n');
+      partial = lines.pop() ?? '';
+      const out: string[] = [];
+      for (const line of lines) take(line, out);
+      done(null, out.length ? out.join('') : undefined);
+    },
+    flush(done) {
+      const out: string[] = [];
+      take(partial, out);
+      done(null, out.length ? out.join('') : undefined);
+    },
+  });
+  input.setEncoding('utf8');
+  await pipeline(input, rows, client.query(copyFrom('COPY import_rows FROM STDIN')));
+  return platformsSeen;
+}
+
+/** Merges import_rows into the app's installs; the last line for a token wins, as if the SDK had called in file order. */
+async function mergeRows(client: PoolClient, appId: string, platformsSeen: Set<Platform>, result: ImportResult): Promise<void> {
+  // A token the app has under the other platform is left as it is, as the register call refuses
+  // it (409), and counted; looked for only when the file or the app has Android installs, so an
+  // iOS-only import costs what it did.
+  const clashes = await countClashes(client, appId, platformsSeen);
+  await client.query(
+    `INSERT INTO subscriptions (id, app_id, token, external_id, language, timezone, tags, subscribed, last_active, platform)
+     SELECT DISTINCT ON (token) id, $1, token, external_id, language, timezone, tags, subscribed, now(), platform
+       FROM import_rows ORDER BY token, ctid DESC
+     ON CONFLICT (app_id, token) DO UPDATE SET external_id = EXCLUDED.external_id, language = EXCLUDED.language,
+       timezone = EXCLUDED.timezone, tags = EXCLUDED.tags, subscribed = EXCLUDED.subscribed, updated_at = now()
+     WHERE subscriptions.platform = EXCLUDED.platform`,
+    [appId],
+  );
+  if (clashes > 0) {
+    result.accepted -= clashes;
+    result.rejected += clashes;
+    result.problems.push(`${clashes} token${clashes === 1 ? '' : 's'} registered under the other platform left unchanged (delete those installs first to import them as the platform given)`);
+  }
 }
 
 /**

@@ -2,8 +2,8 @@
 // (its path parameters, its query and body schemas, its answers, who may call) is written into
 // its operation here, so the document cannot say otherwise than the mount does.
 import type { TSchema } from 'typebox';
-import type { Call } from '../calls/call.js';
-import { ok, json } from './answers.js';
+import type { Call } from './call.js';
+import { ok, json } from '../openapi/answers.js';
 
 type Operation = Record<string, unknown>;
 

@@ -5,7 +5,7 @@
 // no runtime knows went in, and a 128-character external id of emoji was refused.
 import { expect } from 'chai';
 import { Ajv } from 'ajv';
-import { toCopyRow } from './import.js';
+import { toCopyRow } from './import-installs.js';
 import { checkInstallTimeZone, SUBSCRIPTION_FIELDS } from '../validation/subscription-schema.js';
 import { TOKEN_BY_TYPE_SCHEMA } from '../formats/install-type.js';
 
