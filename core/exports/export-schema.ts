@@ -38,8 +38,6 @@ export const ExportRequestBody = Type.Unsafe<ExportRequest>(EXPORT_REQUEST_SCHEM
 
 /** The call's sentences: a field it does not take, and each rule as it was refused. */
 function exportSentence(path: string, e: ErrorObject): string | undefined {
-  // The contract's sentences name a column by its place as `extra_fields.0`.
-  const at = path.replace(/\[(\d+)\]/g, '.$1');
   const params = e.params as Record<string, unknown>;
   switch (e.keyword) {
     case 'additionalProperties':
@@ -47,18 +45,18 @@ function exportSentence(path: string, e: ErrorObject): string | undefined {
     case 'enum': {
       const given = String(e.data);
       const why = NOT_KEPT.includes(given) ? 'Herald keeps no such data' : 'not a column of the export';
-      return `${at} is ${given.slice(0, 64)}: ${why}; the extra columns are ${Object.keys(EXTRA_COLUMNS).join(', ')}.`;
+      return `${path} is ${given.slice(0, 64)}: ${why}; the extra columns are ${Object.keys(EXTRA_COLUMNS).join(', ')}.`;
     }
     case 'pattern':
-      return `${at} must be a time in Unix seconds (up to ${EXPORT_LIMITS.last_active_since_digits} digits), as text.`;
+      return `${path} must be a time in Unix seconds (up to ${EXPORT_LIMITS.last_active_since_digits} digits), as text.`;
     case 'maxLength':
-      return `${at} is longer than ${String(params.limit)} characters.`;
+      return `${path} is longer than ${String(params.limit)} characters.`;
     case 'minLength':
-      return `${at} is empty.`;
+      return `${path} is empty.`;
     case 'uniqueItems':
-      return `${at} names a column twice.`;
+      return `${path} names a column twice.`;
     default:
-      return `${at || 'body'} ${e.message ?? 'is not valid'}.`;
+      return `${path || 'body'} ${e.message ?? 'is not valid'}.`;
   }
 }
 

@@ -1,11 +1,12 @@
 // The bodies of the user and alias calls as @onesignal/node-onesignal 5.18.0 sends them (its User,
 // UpdateUserRequest and UserIdentityBody models), bounded by USER_LIMITS. One definition: the
 // routes validate with it and the OpenAPI document publishes it (api/openapi/schemas.ts).
-import { Ajv, type ErrorObject } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import Type from 'typebox';
 import type { CreateUserBody, UserSubscriptionBody } from './create-user.js';
 import type { PropertiesBody } from './user-store.js';
-import { ValidationError, type FieldIssue } from '../errors.js';
+import { ValidationError } from '../errors.js';
+import { checked } from '../validation/checker.js';
 import { installTokenRule, platformOf, SUBSCRIPTION_TYPE_SCHEMA, subscriptionTypeRule, TOKEN_BY_TYPE_SCHEMA, type SubscriptionType } from '../formats/install-type.js';
 import { LANGUAGE_CODE_PATTERN } from '../formats/language-code.js';
 import { knownTimeZone } from '../time/zone-clock.js';
@@ -96,20 +97,17 @@ export const IDENTITY_BODY_SCHEMA = {
   properties: { identity: IDENTITY_SCHEMA },
 };
 
-// The first problem only (allErrors off): a body of 100,000 bad tags costs one error object.
-const ajv = new Ajv({ allErrors: false, allowUnionTypes: true });
-const checks = {
-  createUser: ajv.compile(CREATE_USER_SCHEMA),
-  updateUser: ajv.compile(UPDATE_USER_SCHEMA),
-  identity: ajv.compile(IDENTITY_BODY_SCHEMA),
-  createSubscription: ajv.compile(CREATE_SUBSCRIPTION_SCHEMA),
-  transferSubscription: ajv.compile(TRANSFER_SUBSCRIPTION_SCHEMA),
+const SCHEMAS = {
+  createUser: CREATE_USER_SCHEMA,
+  updateUser: UPDATE_USER_SCHEMA,
+  identity: IDENTITY_BODY_SCHEMA,
+  createSubscription: CREATE_SUBSCRIPTION_SCHEMA,
+  transferSubscription: TRANSFER_SUBSCRIPTION_SCHEMA,
 };
 
-/** Throws a 422 naming the field unless `body` fits the call's schema. */
-export function checkBody(which: keyof typeof checks, body: unknown): void {
-  const check = checks[which];
-  if (!check(body)) throw new ValidationError((check.errors ?? []).map((e) => issueOf(e, body)));
+/** Throws a 422 naming each broken field unless `body` fits the call's schema (the one checker). */
+export function checkBody(which: keyof typeof SCHEMAS, body: unknown): void {
+  checked(USER_BODIES[which], body, { '*': (path, e) => userSentence(path, e, body) });
   // The install calls' rule (core/validation/subscription-schema.ts): the zone is copied onto
   // every install of the user, so one no runtime knows is refused here as it is there.
   const zone = (body as { properties?: { timezone_id?: string } }).properties?.timezone_id;
@@ -123,51 +121,50 @@ function valueAt(body: unknown, path: string): unknown {
   return path.split('/').slice(1).reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), body);
 }
 
-function issueOf(e: ErrorObject, body: unknown): FieldIssue {
-  const at = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
+/** The user calls' sentence for the field at `at` broken by `e` (a token's rule is its install type's, read from the body). */
+function userSentence(at: string, e: ErrorObject, body: unknown): string | undefined {
   const params = e.params as Record<string, unknown>;
-  const named = (name: unknown) => (at ? `${at}.${String(name)}` : String(name));
   // A bad key (propertyNames): ajv reports the key's own failure first, with the key on the error.
   const key = (e as { propertyName?: string }).propertyName ?? (e.keyword === 'propertyNames' ? params.propertyName : undefined);
   if (key !== undefined) {
     const what = at === 'identity' ? `an alias label (${ALIAS_LABEL_RULE})` : `a key of 1 to ${USER_LIMITS.tag} characters`;
-    return { field: at, message: `${at} has a key that is not ${what}: ${String(key).slice(0, 80)}.` };
+    return `${at} has a key that is not ${what}: ${String(key).slice(0, 80)}.`;
   }
   switch (e.keyword) {
     case 'required':
-      return { field: named(params.missingProperty), message: `${named(params.missingProperty)} is required.` };
+      return `${at} is required.`;
     case 'additionalProperties':
-      return { field: named(params.additionalProperty), message: `${named(params.additionalProperty)} is not a field Herald keeps (docs/api.md "Users").` };
+      return `${at} is not a field Herald keeps (docs/api.md "Users").`;
     case 'maxProperties':
-      return { field: at, message: `${at} has more than ${String(params.limit)} ${params.limit === 1 ? 'entry' : 'entries'}.` };
+      return `${at} has more than ${String(params.limit)} ${params.limit === 1 ? 'entry' : 'entries'}.`;
     case 'minProperties':
-      return { field: at, message: `${at} names no alias.` };
+      return `${at} names no alias.`;
     case 'maxItems':
-      return { field: at, message: `${at} has more than ${String(params.limit)} entries.` };
+      return `${at} has more than ${String(params.limit)} entries.`;
     case 'maxLength':
-      return { field: at, message: `${at} is longer than ${String(params.limit)} characters.` };
+      return `${at} is longer than ${String(params.limit)} characters.`;
     case 'pattern':
       if (at.endsWith('.token')) {
         const type = (valueAt(body, e.instancePath.replace(/\/token$/, '')) as { type?: SubscriptionType } | undefined)?.type;
-        return { field: at, message: `${installTokenRule(platformOf(type), at)}.` };
+        return `${installTokenRule(platformOf(type), at)}.`;
       }
-      if (at.endsWith('language')) return { field: at, message: `${at} must be a language code such as en or pt-BR.` };
-      return { field: at, message: `${at} must match ${String(params.pattern)}.` };
+      if (at.endsWith('language')) return `${at} must be a language code such as en or pt-BR.`;
+      return undefined;
     case 'enum':
-      if (at.endsWith('.type')) return { field: at, message: `${subscriptionTypeRule(at)}.` };
-      if (at.endsWith('test_type')) return { field: at, message: `${at} must be 1 (development build), 2 (ad hoc build) or null (the App's environment).` };
-      return { field: at, message: `${at} ${e.message ?? 'is not valid'}.` };
+      if (at.endsWith('.type')) return `${subscriptionTypeRule(at)}.`;
+      if (at.endsWith('test_type')) return `${at} must be 1 (development build), 2 (ad hoc build) or null (the App's environment).`;
+      return undefined;
     default:
-      return { field: at, message: `${at || 'body'} ${e.message ?? 'is not valid'}.` };
+      return undefined;
   }
 }
 
 /**
  * The bodies as the calls' declarations type them (api/routes/users.ts and the rest): the same
  * schemas, read by TypeScript as the shapes the handlers take. Checked by checkBody above, in the
- * handler: the one checker (core/validation/checker.ts) has one sentence per field path, and these
- * calls' sentences (pinned by test/api/users.test.ts and user-subscriptions.test.ts) differ by
- * the rule a field breaks.
+ * handler, with the one checker (core/validation/checker.ts): these calls' sentences (pinned by
+ * test/api/users.test.ts and user-subscriptions.test.ts) differ by the rule a field breaks, and a
+ * token's by the install type beside it.
  */
 export const USER_BODIES = {
   createUser: Type.Unsafe<CreateUserBody>(CREATE_USER_SCHEMA),

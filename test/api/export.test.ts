@@ -145,7 +145,7 @@ describe('api: exportSubscriptions through the official client', () => {
     for (const field of ['ip', 'country', 'location']) {
       const no = await refused(client.exportSubscriptions(a.app.id, body({ extra_fields: [field] })));
       expect(no.code).to.equal(422);
-      expect(no.body.errors[0]).to.include(`extra_fields.0 is ${field}: Herald keeps no such data`);
+      expect(no.body.errors[0]).to.include(`extra_fields[0] is ${field}: Herald keeps no such data`);
     }
     expect((await refused(client.exportSubscriptions(a.app.id, body({ extra_fields: ['external_user_id', 'external_user_id'] })))).code).to.equal(422);
   });

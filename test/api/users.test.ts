@@ -204,8 +204,8 @@ describe('api: users and aliases through the official client', () => {
       ['a NUL in the path id of a change', () => client.updateUser(app.app.id, 'crm', '\u0000', { properties: { tags: { a: '1' } } }), /^alias_id contains U\+0000/],
       ['a label to delete that no alias can have', () => client.deleteAlias(app.app.id, 'external_id', 'edge', 'a\u0000'), /^alias_label_to_delete must be a label of letters, digits/],
       ['a subscription too many', () => client.createUser(app.app.id, user({ subscriptions: Array.from({ length: USER_LIMITS.subscriptions + 1 }, () => ios(nextToken())) })), /^subscriptions has more than 20 entries/],
-      ['a bad token', () => client.createUser(app.app.id, user({ subscriptions: [ios('zz')] })), /^subscriptions\.0\.token/],
-      ['an email subscription', () => client.createUser(app.app.id, user({ subscriptions: [{ type: 'Email', token: 'a@b.c' }] })), /^subscriptions\.0\.type must be iOSPush or AndroidPush/],
+      ['a bad token', () => client.createUser(app.app.id, user({ subscriptions: [ios('zz')] })), /^subscriptions\[0\]\.token/],
+      ['an email subscription', () => client.createUser(app.app.id, user({ subscriptions: [{ type: 'Email', token: 'a@b.c' }] })), /^subscriptions\[0\]\.type must be iOSPush or AndroidPush/],
       ['setting the OneSignal id', () => client.createAlias(app.app.id, 'external_id', 'edge', { identity: { onesignal_id: 'x' } }), /^identity\.onesignal_id is the user's own id/],
     ];
     for (const [what, call, message] of cases) {
