@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot } from '../chart/helm.js';
+import { waitFor } from '../support/wait.js';
 
 export const nodeDir = process.env.HERALD_NODE_DIR ?? '/var/lib/herald-node';
 export const kubeconfig = join(nodeDir, 'admin.kubeconfig');
@@ -78,4 +79,28 @@ export async function deploymentLogs(tail: number, opts: { previous?: boolean } 
     }
   }
   return logs;
+}
+
+/**
+ * Waits until the release keeps the pods it has: every Deployment with all its replicas Ready and
+ * updated, and none below its autoscaler's minimum. `helm install --wait` returns with one sender
+ * (the chart leaves the Deployment's replicas to the HPA), and the HPA adds the second at its next
+ * sync, up to 15 s later: a check that stops PostgreSQL then meets a pod starting, which exits 2 by
+ * design (docs/operations.md "Start-up errors") and is restarted.
+ */
+export async function releaseSteady(timeoutMs = 180_000): Promise<void> {
+  let unsteady: string[] = [];
+  await waitFor('every Deployment of the release at its replicas (and its autoscaler\'s minimum), all Ready', async () => {
+    const minimum = new Map<string, number>(JSON.parse(await kubectl('get', 'hpa', '-n', ns, '-o', 'json')).items
+      .map((h: any) => [h.spec.scaleTargetRef.name, h.spec.minReplicas ?? 1]));
+    unsteady = JSON.parse(await kubectl('get', 'deploy', '-n', ns, '-o', 'json')).items
+      .filter((d: any) => {
+        const want = Math.max(d.spec.replicas ?? 1, minimum.get(d.metadata.name) ?? 0);
+        return [d.spec.replicas, d.status.replicas, d.status.updatedReplicas, d.status.readyReplicas].some((n) => (n ?? 0) !== want);
+      })
+      .map((d: any) => `${d.metadata.name}: ${d.status.readyReplicas ?? 0} of ${d.spec.replicas} Ready`);
+    return unsteady.length === 0;
+  }, timeoutMs, 1000).catch((error: Error) => {
+    throw new Error(`${error.message}; ${unsteady.join(', ')}`);
+  });
 }

@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { chartDir, getHelm, repoRoot, type Helm } from '../chart/helm.js';
 import { waitFor } from '../support/wait.js';
-import { deploymentLogs, kubeconfig, kubectl, must, nodeDir, ns, podsOf, release, restarts, run, whyRestarted, type Run } from './cluster.js';
+import { deploymentLogs, kubeconfig, kubectl, must, nodeDir, ns, podsOf, release, releaseSteady, restarts, run, whyRestarted, type Run } from './cluster.js';
 
 const here = join(repoRoot, 'test/node');
 // The minimum the chart declares (Chart.yaml kubeVersion) and docs/install.md states.
@@ -153,6 +153,8 @@ describe('node tier: the chart on a real single-node Kubernetes', function () {
       const secret = (await kubectl('get', 'app.herald.dev/smoke', '-n', ns, '-o', 'jsonpath={.status.keys[?(@.name=="smoke")].secretName}')).trim();
       key = Buffer.from(await kubectl('get', 'secret', secret, '-n', ns, '-o', 'jsonpath={.data.apiKey}'), 'base64').toString();
       assert.ok(appId && key, 'the smoke App and its key');
+      // Each fault starts on the pods the release keeps, none of them still starting.
+      await releaseSteady();
     });
 
     it('PostgreSQL stopped for 20 s: /readyz unready then ready again, no pod restarts, a send afterwards delivered', async () => {
@@ -165,7 +167,6 @@ describe('node tier: the chart on a real single-node Kubernetes', function () {
       const stoppedAt = Date.now();
       try {
         for (const pod of apis) await readyzAnswers(pod, 503, 'with PostgreSQL down', 15_000);
-        // The outage itself lasts 20 s, whatever the checks above took of it.
         await sleep(Math.max(0, 20_000 - (Date.now() - stoppedAt)));
       } finally {
         await must('bash', [join(here, 'postgres.sh'), 'start'], 'starting PostgreSQL');
@@ -174,7 +175,6 @@ describe('node tier: the chart on a real single-node Kubernetes', function () {
       const stats = await finished((await send()).id, 60);
       assert.equal(stats.sent, 3, JSON.stringify(stats));
       const after = await restarts();
-      // A restarted pod's previous container says why it went (cli/runtime.ts logs what killed it).
       assert.deepEqual(after, before, `restart counts${await whyRestarted(before, after)}`);
     });
 
