@@ -52,15 +52,16 @@ export async function podsOf(component: string): Promise<{ name: string; ip: str
 }
 
 /**
- * Why pods restarted between two `restarts()` readings: for each pod whose count changed, how its
- * last container ended (reason, exit code) and the last lines its previous container logged,
- * where a crashed process says what killed it (cli/runtime.ts logs the escaped error before it exits).
+ * Why pods restarted between two `restarts()` readings: for each pod whose count changed, when it
+ * was created (a pod younger than the check started during it), how its last container ended
+ * (reason, exit code) and the last lines that container logged, where a crashed process says what
+ * killed it (cli/runtime.ts logs the escaped error before it exits; a start-up error is one line).
  */
 export async function whyRestarted(before: Record<string, number>, after: Record<string, number>, lines = 80): Promise<string> {
   const changed = Object.keys(after).filter((pod) => (before[pod] ?? 0) !== after[pod]);
   let out = '';
   for (const pod of changed) {
-    const ended = await run('kubectl', ['get', 'pod', pod, '-n', ns, '-o', 'jsonpath={range .status.containerStatuses[*]}{.name}: {.lastState.terminated.reason} exit {.lastState.terminated.exitCode}{"\\n"}{end}'], { quiet: true });
+    const ended = await run('kubectl', ['get', 'pod', pod, '-n', ns, '-o', 'jsonpath=created {.metadata.creationTimestamp}{"\\n"}{range .status.containerStatuses[*]}{.name}: {.lastState.terminated.reason} exit {.lastState.terminated.exitCode}{"\\n"}{end}'], { quiet: true });
     const logs = await run('kubectl', ['logs', '-n', ns, pod, '--all-containers', '--previous', `--tail=${lines}`], { quiet: true });
     out += `\n--- ${pod}: restarts ${before[pod] ?? 0} -> ${after[pod]}\n${ended.stdout}--- kubectl logs --previous --tail=${lines}\n${logs.stdout || logs.stderr}`;
   }
