@@ -90,6 +90,13 @@ class ClassifyingPool extends pg.Pool {
   override connect(...args: any[]): any {
     return classified(args, (...a) => (super.connect as (...x: unknown[]) => unknown)(...a));
   }
+
+  // pool.query answers a connection that ends mid-statement with the client's 'error' event
+  // (pg-pool listens for it beside the statement), which is pg's plain "Connection terminated
+  // unexpectedly", never through the client's query: classified here too.
+  override query(...args: any[]): any {
+    return classified(args, (...a) => (super.query as (...x: unknown[]) => unknown)(...a));
+  }
 }
 
 export function createPool(databaseUrl: string, opts: PoolOptions = {}): pg.Pool {

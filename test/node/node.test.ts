@@ -4,44 +4,17 @@
 // simulator overridden), then the smoke both cluster tiers share (test/node/smoke.sh) and the
 // checks only a real node can make. The node is torn down afterwards, whatever happened.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { chartDir, getHelm, repoRoot, type Helm } from '../chart/helm.js';
+import { waitFor } from '../support/wait.js';
+import { deploymentLogs, kubeconfig, kubectl, must, nodeDir, ns, podsOf, release, releaseSteady, restarts, run, whyRestarted, type Run } from './cluster.js';
 
 const here = join(repoRoot, 'test/node');
-const nodeDir = process.env.HERALD_NODE_DIR ?? '/var/lib/herald-node';
-const kubeconfig = join(nodeDir, 'admin.kubeconfig');
-const ns = 'herald';
-const release = 'herald';
 // The minimum the chart declares (Chart.yaml kubeVersion) and docs/install.md states.
 const MIN_KUBE_MINOR = 31;
-
-interface Run { code: number; stdout: string; stderr: string }
-/** Runs a command; its stderr streams to ours (progress of the scripts), stdout is collected. */
-function run(cmd: string, args: string[], opts: { input?: string; quiet?: boolean } = {}): Promise<Run> {
-  return new Promise((done, fail) => {
-    const env = { ...process.env, KUBECONFIG: kubeconfig, HERALD_NODE_OWNER: String(process.pid) };
-    const child = spawn(cmd, args, { cwd: repoRoot, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => {
-      stderr += c;
-      if (!opts.quiet) process.stderr.write(c);
-    });
-    child.once('error', fail);
-    child.once('close', (code) => done({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(opts.input ?? '');
-  });
-}
-async function must(cmd: string, args: string[], what: string): Promise<string> {
-  const r = await run(cmd, args);
-  if (r.code !== 0) throw new Error(`${what} failed (exit ${r.code}):\n${r.stderr.slice(-4000)}`);
-  return r.stdout;
-}
-const kubectl = (...args: string[]) => must('kubectl', args, `kubectl ${args.join(' ')}`);
 
 // A test process killed mid-run must not leave the node up.
 let nodeUp = false;
@@ -89,13 +62,7 @@ describe('node tier: the chart on a real single-node Kubernetes', function () {
     if (install.code !== 0) {
       const pods = await run('kubectl', ['get', 'pods', '-A', '-o', 'wide'], { quiet: true });
       const events = await run('kubectl', ['get', 'events', '-n', ns, '--sort-by=.lastTimestamp'], { quiet: true });
-      let logs = '';
-      for (const d of ['api', 'sender', 'controller', 'apns-sim']) {
-        for (const previous of [[], ['--previous']]) {
-          const out = await run('kubectl', ['logs', '-n', ns, `deploy/${release}-${d}`, '--tail=15', ...previous], { quiet: true });
-          if (out.stdout) logs += `--- logs deploy/${release}-${d} ${previous.join('')}\n${out.stdout}`;
-        }
-      }
+      const logs = await deploymentLogs(15, { previous: true });
       throw new Error(`helm install failed:\n${install.stderr}\n${pods.stdout}\n${events.stdout.split('\n').slice(-30).join('\n')}\n${logs}`);
     }
     const ip = (svc: string) => kubectl('get', 'svc', svc, '-n', ns, '-o', 'jsonpath={.spec.clusterIP}');
@@ -107,12 +74,8 @@ describe('node tier: the chart on a real single-node Kubernetes', function () {
   afterEach(async function () {
     if (this.currentTest?.state !== 'failed' || !nodeUp) return;
     this.timeout(60_000);
-    const show = async (args: string[]) => process.stderr.write((await run('kubectl', args, { quiet: true })).stdout);
-    await show(['get', 'pods', '-A', '-o', 'wide']);
-    for (const d of ['api', 'sender', 'controller', 'apns-sim']) {
-      process.stderr.write(`--- logs deploy/${release}-${d}\n`);
-      await show(['logs', '-n', ns, `deploy/${release}-${d}`, '--tail=40']);
-    }
+    process.stderr.write((await run('kubectl', ['get', 'pods', '-A', '-o', 'wide'], { quiet: true })).stdout);
+    process.stderr.write(await deploymentLogs(40));
   });
 
   after(async function () {
@@ -155,75 +118,64 @@ describe('node tier: the chart on a real single-node Kubernetes', function () {
     let appId = '';
     let key = '';
     const api = async (method: string, path: string, body?: unknown): Promise<any> => {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          const res = await fetch(apiBase + path, {
-            method,
-            headers: { Authorization: `Key ${key}`, 'Content-Type': 'application/json' },
-            body: body === undefined ? undefined : JSON.stringify(body),
-            signal: AbortSignal.timeout(20_000),
-          });
-          const text = await res.text();
-          if (res.status >= 300) throw Object.assign(new Error(`${method} ${path}: ${res.status} ${text}`), { status: res.status });
-          return JSON.parse(text);
-        } catch (e) {
-          // A Service can refuse for a second while kube-proxy syncs its endpoints.
-          if ((e as { status?: number }).status !== undefined || attempt >= 10) throw e;
-          await sleep(1000);
-        }
-      }
+      // A Service can refuse for a second while kube-proxy syncs its endpoints: a connection that
+      // fails is tried again; an answer, whatever its status, is final.
+      const res = await waitFor(`${method} ${path} answered by the api's Service`, () => fetch(apiBase + path, {
+        method,
+        headers: { Authorization: `Key ${key}`, 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(20_000),
+      }), 10_000, 1000);
+      const text = await res.text();
+      if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+      return JSON.parse(text);
+    };
+    /** Polls the REST stats of send `id` until `done` holds; a timeout says the last stats read, an error answer fails at once. */
+    const statsUntil = async (id: number, what: string, done: (stats: any) => boolean, seconds: number, everyMs = 1000): Promise<any> => {
+      let stats: any;
+      let refused: unknown;
+      const reached = await waitFor(`send ${id} ${what}`, async () => {
+        stats = await api('GET', `/api/v1/notifications/${id}`).catch((error) => (refused = error));
+        return refused !== undefined || done(stats);
+      }, seconds * 1000, everyMs).catch((error: Error) => {
+        throw new Error(`${error.message}; last stats: ${JSON.stringify(stats)}`);
+      });
+      if (refused !== undefined) throw refused;
+      return reached && stats;
     };
     const send = (extra: Record<string, unknown> = {}) =>
       api('POST', '/api/v1/notifications', { app_id: appId, contents: { en: 'node tier' }, included_segments: ['Subscribed Users'], ...extra });
-    /** Polls the REST stats until the send is handled; returns them. */
-    const finished = async (id: number, seconds: number): Promise<any> => {
-      let stats: any;
-      for (const until = Date.now() + seconds * 1000; Date.now() < until; await sleep(1000)) {
-        stats = await api('GET', `/api/v1/notifications/${id}`);
-        if (stats.status === 'approved' || stats.status === 'draft') return stats;
-      }
-      throw new Error(`send ${id} not handled within ${seconds}s: ${JSON.stringify(stats)}`);
-    };
-    const restarts = async (): Promise<Record<string, number>> => {
-      const pods = JSON.parse(await kubectl('get', 'pods', '-n', ns, '-o', 'json')).items;
-      return Object.fromEntries(pods.map((p: any) => [p.metadata.name, (p.status.containerStatuses ?? []).reduce((n: number, c: any) => n + c.restartCount, 0)]));
-    };
-    const podsOf = async (component: string): Promise<{ name: string; ip: string }[]> =>
-      JSON.parse(await kubectl('get', 'pods', '-n', ns, '-l', `app.kubernetes.io/component=${component}`, '-o', 'json')).items
-        .filter((p: any) => !p.metadata.deletionTimestamp)
-        .map((p: any) => ({ name: p.metadata.name, ip: p.status.podIP }));
+    const finished = (id: number, seconds: number): Promise<any> =>
+      statsUntil(id, 'handled (approved or draft)', (stats) => stats.status === 'approved' || stats.status === 'draft', seconds);
 
     before(async () => {
       appId = (await kubectl('get', 'app.herald.dev/smoke', '-n', ns, '-o', 'jsonpath={.spec.appId}')).trim();
       const secret = (await kubectl('get', 'app.herald.dev/smoke', '-n', ns, '-o', 'jsonpath={.status.keys[?(@.name=="smoke")].secretName}')).trim();
       key = Buffer.from(await kubectl('get', 'secret', secret, '-n', ns, '-o', 'jsonpath={.data.apiKey}'), 'base64').toString();
       assert.ok(appId && key, 'the smoke App and its key');
+      // Each fault starts on the pods the release keeps, none of them still starting.
+      await releaseSteady();
     });
 
     it('PostgreSQL stopped for 20 s: /readyz unready then ready again, no pod restarts, a send afterwards delivered', async () => {
       const before = await restarts();
       const apis = await podsOf('api');
       const readyz = async (ip: string) => (await fetch(`http://${ip}:8080/readyz`, { signal: AbortSignal.timeout(5000) }).catch(() => undefined))?.status;
+      const readyzAnswers = (pod: { name: string; ip: string }, status: number, what: string, ms: number) =>
+        waitFor(`${pod.name} /readyz ${status} ${what}`, async () => (await readyz(pod.ip)) === status, ms, 500);
       await must('bash', [join(here, 'postgres.sh'), 'stop'], 'stopping PostgreSQL');
       const stoppedAt = Date.now();
       try {
-        for (const pod of apis) {
-          let status: number | undefined;
-          for (const until = Date.now() + 15_000; Date.now() < until && status !== 503; await sleep(500)) status = await readyz(pod.ip);
-          assert.equal(status, 503, `${pod.name} /readyz with PostgreSQL down`);
-        }
+        for (const pod of apis) await readyzAnswers(pod, 503, 'with PostgreSQL down', 15_000);
         await sleep(Math.max(0, 20_000 - (Date.now() - stoppedAt)));
       } finally {
         await must('bash', [join(here, 'postgres.sh'), 'start'], 'starting PostgreSQL');
       }
-      for (const pod of apis) {
-        let status: number | undefined;
-        for (const until = Date.now() + 60_000; Date.now() < until && status !== 200; await sleep(500)) status = await readyz(pod.ip);
-        assert.equal(status, 200, `${pod.name} /readyz after PostgreSQL came back`);
-      }
+      for (const pod of apis) await readyzAnswers(pod, 200, 'after PostgreSQL came back', 60_000);
       const stats = await finished((await send()).id, 60);
       assert.equal(stats.sent, 3, JSON.stringify(stats));
-      assert.deepEqual(await restarts(), before, 'restart counts');
+      const after = await restarts();
+      assert.deepEqual(after, before, `restart counts${await whyRestarted(before, after)}`);
     });
 
     describe('during a 10,000-device send', () => {
@@ -233,14 +185,8 @@ describe('node tier: the chart on a real single-node Kubernetes', function () {
       const sendObject = async (id: number): Promise<any> =>
         JSON.parse(await kubectl('get', 'sends.herald.dev', '-n', ns, '-l', 'herald.dev/app=smoke', '-o', 'json')).items
           .find((o: any) => String(o.status?.id ?? o.metadata.annotations?.['herald.dev/send-id'] ?? '') === String(id) || o.metadata.name === `send-${id}`);
-      const progress = async (id: number, atLeast: number, seconds: number): Promise<any> => {
-        let stats: any;
-        for (const until = Date.now() + seconds * 1000; Date.now() < until; await sleep(500)) {
-          stats = await api('GET', `/api/v1/notifications/${id}`);
-          if (stats.sent >= atLeast) return stats;
-        }
-        throw new Error(`send ${id} did not reach sent >= ${atLeast} within ${seconds}s: ${JSON.stringify(stats)}`);
-      };
+      const progress = (id: number, atLeast: number, seconds: number): Promise<any> =>
+        statsUntil(id, `sent >= ${atLeast}`, (stats) => stats.sent >= atLeast, seconds, 500);
 
       before(async function () {
         this.timeout(3 * 60 * 1000);
@@ -263,21 +209,21 @@ describe('node tier: the chart on a real single-node Kubernetes', function () {
         const leader = (await podsOf('controller')).find((p) => holder.includes(p.name));
         assert.ok(leader, `the Lease holder ${holder} is one of the controller pods`);
         await kubectl('delete', 'pod', leader.name, '-n', ns, '--wait=false');
-        let next = holder;
-        for (const until = Date.now() + 60_000; Date.now() < until && (next === holder || next === ''); await sleep(1000)) {
-          next = (await kubectl('get', 'lease', lease, '-n', ns, '-o', 'jsonpath={.spec.holderIdentity}')).trim();
-        }
-        assert.notEqual(next, holder, 'a new Lease holder within 60 s');
+        await waitFor(`a new holder of the Lease ${lease} (was ${holder})`, async () => {
+          const next = (await kubectl('get', 'lease', lease, '-n', ns, '-o', 'jsonpath={.spec.holderIdentity}')).trim();
+          return next !== holder && next !== '';
+        }, 60_000, 1000);
         const stats = await finished(id, 120);
         assert.equal(stats.sent, audience, JSON.stringify(stats));
         assert.equal(stats.failed, 0);
         // The new leader writes the Send object's final status.
         let object: any;
-        for (const until = Date.now() + 60_000; Date.now() < until; await sleep(1000)) {
+        await waitFor(`the Send object of send ${id} to show sent = ${audience}`, async () => {
           object = await sendObject(id);
-          if (object?.status?.sent === audience) break;
-        }
-        assert.equal(object?.status?.sent, audience, `Send object status: ${JSON.stringify(object?.status)}`);
+          return object?.status?.sent === audience;
+        }, 60_000, 1000).catch((error: Error) => {
+          throw new Error(`${error.message}; Send object status: ${JSON.stringify(object?.status)}`);
+        });
       });
 
       it('a sender deleted mid-send and senders scaled from 1 to 3: the send ends exact', async () => {
@@ -288,7 +234,7 @@ describe('node tier: the chart on a real single-node Kubernetes', function () {
         await kubectl('patch', 'hpa', `${release}-sender`, '-n', ns, '--type', 'merge', '-p', '{"spec":{"minReplicas":1}}');
         await kubectl('scale', `deploy/${release}-sender`, '-n', ns, '--replicas=1');
         await kubectl('rollout', 'status', `deploy/${release}-sender`, '-n', ns, '--timeout=120s');
-        for (const until = Date.now() + 60_000; Date.now() < until && (await podsOf('sender')).length > 1; ) await sleep(1000);
+        await waitFor('one sender pod left after the scale to 1', async () => (await podsOf('sender')).length === 1, 60_000, 1000);
         const [only] = await podsOf('sender');
         const { id } = await send(throttled);
         await progress(id, 1500, 60);
