@@ -15,7 +15,6 @@ import { PUSH_TYPE_TOKEN_BODY } from './routes/push-type-tokens.js';
 import { START_TOKEN_BODY, UPDATE_TOKEN_BODY } from './routes/live-activity-tokens.js';
 import { OPEN_BODY } from './routes/subscriptions.js';
 import { ESTIMATE_SCHEMAS } from './routes/notification-estimate.js';
-import { APP_VIEW_SCHEMAS } from './routes/app-view.js';
 import { HISTORY_SCHEMAS } from './routes/notification-history.js';
 import { OUTCOME_SCHEMAS } from './routes/outcomes.js';
 
@@ -29,7 +28,6 @@ const ROUTE_SCHEMAS = {
   ...ESTIMATE_SCHEMAS,
   ...HISTORY_SCHEMAS,
   ...OUTCOME_SCHEMAS,
-  ...APP_VIEW_SCHEMAS,
 };
 
 /** GET /openapi.json: this document, without a key. */

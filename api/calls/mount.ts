@@ -16,6 +16,7 @@ import type { KeyCache } from '../shared/key-cache.js';
 import type { ApiDeps } from '../shared/deps.js';
 import type { Access, AppSource, BucketOf, Call } from './call.js';
 import { queryValues } from './query-values.js';
+import { bodyField } from '../shared/body-field.js';
 
 /** The router's path of a documented one: `/apps/{app_id}` → `/api/v1/apps/:app_id`. */
 export function routerPath(path: string): string {
@@ -28,7 +29,7 @@ function namedApp(ctx: Context, source: AppSource): unknown {
   if (source === 'query') return ctx.query.app_id;
   // A body's app_id that is not text names no app: the body's rules say what is wrong with it.
   if (source === 'body') {
-    const named = (ctx.request.body as { app_id?: unknown } | undefined)?.app_id;
+    const named = bodyField(ctx.request.body, 'app_id');
     return typeof named === 'string' ? named : undefined;
   }
   return undefined;

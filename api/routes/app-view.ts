@@ -3,6 +3,7 @@
 // given as that reads its own app. Another app's id is a 403 saying so: Herald has no key that
 // reads several apps. The counts are a live count of the app's installs: the `estimate` bucket,
 // as an estimate's count.
+import Type from 'typebox';
 import { NotFoundError } from '../../core/errors.js';
 import { readAppView } from '../../core/apps/app-view.js';
 import { declare } from '../calls/call.js';
@@ -12,22 +13,16 @@ import { APP_PARAM } from '../openapi/path-helpers.js';
 export const OTHER_APP =
   "getApp reads the key's own app only: Herald has no Organization API key, so call it with that app's REST API key (as the client's organizationApiKey); `herald apps list` shows every app.";
 
-/** The answer's schema, a component of the document (api/openapi/schemas.ts). */
-export const APP_VIEW_SCHEMAS = {
-  AppView: {
-    type: 'object',
-    required: ['id', 'name', 'players', 'messageable_players', 'apns_env', 'created_at', 'updated_at'],
-    properties: {
-      id: { type: 'string', format: 'uuid' },
-      name: { type: 'string' },
-      players: { type: 'integer', minimum: 0, description: "The app's installs." },
-      messageable_players: { type: 'integer', minimum: 0, description: 'Its subscribed installs.' },
-      apns_env: { type: 'string', enum: ['production', 'sandbox'] },
-      created_at: { type: 'string', format: 'date-time' },
-      updated_at: { type: 'string', format: 'date-time' },
-    },
-  },
-};
+/** The answer: the key's own app and its installs' counts. */
+const AppViewAnswer = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  players: Type.Integer({ minimum: 0, description: "The app's installs." }),
+  messageable_players: Type.Integer({ minimum: 0, description: 'Its subscribed installs.' }),
+  apns_env: Type.Unsafe<'production' | 'sandbox'>({ type: 'string', enum: ['production', 'sandbox'] }),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+});
 
 export const getAppCall = declare({
   operationId: 'getApp',
@@ -37,7 +32,7 @@ export const getAppCall = declare({
   app: 'path',
   otherApp: OTHER_APP,
   bucket: 'estimate',
-  answers: { '200': { description: 'The app.', schema: 'AppView' } },
+  answers: { '200': { description: 'The app.', schema: AppViewAnswer } },
   doc: {
     tags: ['apps'],
     summary: "The key's own app (any scope; the estimate bucket): another app's id is a 403.",

@@ -22,6 +22,7 @@ import { mountEvents } from './event-routes.js';
 import { mountOverview } from './overview-routes.js';
 import { mountSends } from './send-routes.js';
 import { mountSettings } from './settings-routes.js';
+import { bodyField } from '../../shared/body-field.js';
 
 /** The longest REST key the sign-in form takes (a key is far shorter; more is not looked up). */
 const MAX_KEY_CHARS = 200;
@@ -44,7 +45,7 @@ const form = bodyParser({ enableTypes: ['form'], formLimit: '1mb', onError() { t
 /** Every change: a form body with the session's CSRF token. */
 function changes(): Middleware[] {
   return [form, async (ctx, next) => {
-    if (!csrfValid(session(ctx), (ctx.request.body as Record<string, unknown> | undefined)?._csrf)) {
+    if (!csrfValid(session(ctx), bodyField(ctx.request.body, '_csrf'))) {
       throw new ForbiddenError('This form has expired. Go back, reload the page and try again.');
     }
     await next();
@@ -102,7 +103,7 @@ export function mountDashboard(router: Router, deps: ApiDeps, keys: KeyCache): v
   router.get('/dashboard/sign-in', (ctx) => signInPage(ctx));
 
   router.post('/dashboard/sign-in', form, async (ctx) => {
-    const key = String((ctx.request.body as Record<string, unknown>)?.key ?? '').trim();
+    const key = String(bodyField(ctx.request.body, 'key') ?? '').trim();
     // Every attempt, right or wrong, draws the address's anonymous bucket: a valid key cannot mint
     // sessions in a loop, and a wrong one costs what a 401 costs.
     try {

@@ -18,6 +18,7 @@ import { audienceSizes } from '../audience-sizes.js';
 import { newSegmentPage, segmentPage, type SegmentForm } from '../pages/segment-edit.js';
 import { layoutOf, page, session } from '../respond.js';
 import { drawChangeBucket } from '../change-bucket.js';
+import { bodyField } from '../../shared/body-field.js';
 
 const NEEDS_SEND_SCOPE = 'Making or changing a segment needs a key of scope send.';
 
@@ -101,7 +102,7 @@ export function mountSegments(router: Router, deps: ApiDeps, signedIn: Middlewar
   router.post('/dashboard/audience/segments/:id/delete', ...signedIn, ...changes, async (ctx) => {
     await mayChange(ctx);
     const id = idOf(ctx);
-    if ((ctx.request.body as Record<string, unknown>).confirm !== 'yes') {
+    if (bodyField(ctx.request.body, 'confirm') !== 'yes') {
       return showSegment(ctx, await appOf(ctx), id, { deleteError: 'Tick the box to delete this segment.' }, 422);
     }
     await writeSegments(deps.pool, session(ctx).appId, (db, app) => deleteSegment(db, app, segmentById(app, id)));

@@ -1,0 +1,15 @@
+import { expect } from 'chai';
+import { bodyField } from './body-field.js';
+
+describe('bodyField', () => {
+  it("reads a body's own field", () => {
+    expect(bodyField({ _csrf: 't', app_id: 'a' }, '_csrf')).to.equal('t');
+    expect(bodyField({ confirm: 'yes' }, 'confirm')).to.equal('yes');
+  });
+
+  it('never one from a prototype, and nothing from a body that is no object', () => {
+    expect(bodyField(Object.create({ key: 'inherited' }), 'key')).to.equal(undefined);
+    expect(bodyField({}, 'constructor')).to.equal(undefined);
+    for (const body of [undefined, null, 'text', 42]) expect(bodyField(body, 'key')).to.equal(undefined);
+  });
+});
