@@ -7,6 +7,8 @@
 // with the same webhook-id, and only then is the destination's place moved past it.
 import type { Logger } from '../log.js';
 import type { Pool } from '../store/db.js';
+import { isUnavailable } from '../faults/unavailable.js';
+import { outageLog } from '../faults/outage-log.js';
 import { backoffMs, type Backoff } from '../faults/backoff.js';
 import { nextBatch, type Batch, type Place } from './batch.js';
 import { claimDestination, claimReplay, moveTo, release, type Claimed } from './destination-lease.js';
@@ -124,6 +126,7 @@ export function startEventDispatcher(opts: DispatcherOptions, run = true): Event
     return true;
   };
 
+  const outage = outageLog(logger, 'PostgreSQL (event dispatch)');
   const lane = async (index: number) => {
     while (!stopped) {
       const yielding = opts.busy?.() ?? false;
@@ -135,8 +138,11 @@ export function startEventDispatcher(opts: DispatcherOptions, run = true): Event
       let worked = false;
       try {
         worked = await take(true);
+        outage.up();
       } catch (error) {
-        logger.warn({ err: error }, 'event dispatch step failed');
+        // A database away fails every lane's every step: said once per outage, not twice a second.
+        if (isUnavailable(error)) outage.down(error);
+        else logger.warn({ err: error }, 'event dispatch step failed');
       }
       if (stopped) break;
       if (!worked) await rest(idle, opts.idleMs ?? 1000);
