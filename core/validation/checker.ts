@@ -152,14 +152,18 @@ export function issuesOf(errors: readonly ErrorObject[] | null | undefined, sent
   return issues;
 }
 
-/** A checked value of schema `S`: its static type when valid, else every field's issue. */
-export type Checked<S extends TSchema> = { ok: true; value: Static<S> } | { ok: false; issues: FieldIssue[] };
+/**
+ * A checked value of schema `S`: its static type when valid, else its fields' issues (the first
+ * MAX_ISSUES) and the path of every broken field, however many (a caller that drops the broken
+ * fields and goes on with the rest must drop them all, not the ten it names).
+ */
+export type Checked<S extends TSchema> = { ok: true; value: Static<S> } | { ok: false; issues: FieldIssue[]; broken: string[] };
 
 /** Checks `value` against `schema` (compiled once) and says every broken rule. */
 export function checkValue<S extends TSchema>(schema: S, value: unknown, sentences?: Sentences): Checked<S> {
   const validate = validatorOf(schema);
   if (validate(value)) return { ok: true, value: value as Static<S> };
-  return { ok: false, issues: issuesOf(validate.errors, sentences) };
+  return { ok: false, issues: issuesOf(validate.errors, sentences), broken: (validate.errors ?? []).map(fieldPath) };
 }
 
 /** The typed value of `value`, or a 422 listing every broken rule in one format. */

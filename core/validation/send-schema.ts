@@ -116,14 +116,15 @@ function checkWith(schema: TSchema, sentences: Record<string, string>, input: un
   const result = checkValue(schema, body, sentences);
   if (result.ok) return { body: body as SendBody, present, issues: [] };
 
-  const bad = new Set<string>();
+  const named = new Set<string>();
   const issues: FieldIssue[] = [];
   for (const issue of result.issues) {
     const field = topField(issue.field);
-    if (field === '' || bad.has(field)) continue;
-    bad.add(field);
+    if (field === '' || named.has(field)) continue;
+    named.add(field);
     issues.push({ field, message: (present.has(field) ? undefined : MISSING[field]) ?? issue.message });
   }
-  for (const field of bad) delete body[field];
+  // Every broken field leaves the body, named or past the answer's cap: the rules read the rest.
+  for (const path of result.broken) delete body[topField(path)];
   return { body: body as SendBody, present, issues };
 }

@@ -138,3 +138,26 @@ describe('validateSendRequest: several problems at once', () => {
     expect(input).to.deep.equal(copy);
   });
 });
+
+describe('validateSendRequest: more broken fields than a 422 names', () => {
+  // The fuzzer's counterexample: 8 broken keys inside contents and ios_attachments filled the
+  // answer's 10 fields, and `tag` as text, past the cap, stayed in the body and reached the
+  // target rules (a TypeError, not a 422).
+  it('drops every broken field before the rules read the body, named or not', () => {
+    const hostile = {
+      contents: { '': 0, ' ': 0, '!': null, '"': null },
+      ios_attachments: { '': null, ' ': null, '!': 0, '"': null },
+      thread_id: {},
+      tag: '2026-03-02T12:00:00Z',
+      app_id: 0,
+    };
+    let thrown: unknown;
+    try {
+      validateSendRequest({ body: { ...body(), ...hostile }, app: APP, now: NOW });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).to.be.instanceOf(ValidationError);
+    expect((thrown as ValidationError).messages.length).to.be.within(1, 10);
+  });
+});
