@@ -16,7 +16,7 @@ import type { KeyCache } from '../shared/key-cache.js';
 import type { ApiDeps } from '../shared/deps.js';
 import type { Access, AppSource, BucketOf, Call } from './call.js';
 import { queryValues } from './query-values.js';
-import { bodyField } from '../shared/body-field.js';
+import { bodyField, bodyObject } from '../shared/body-field.js';
 
 /** The router's path of a documented one: `/apps/{app_id}` → `/api/v1/apps/:app_id`. */
 export function routerPath(path: string): string {
@@ -45,7 +45,7 @@ function checkNamedApp(ctx: Context, call: Call): void {
 
 async function drawKeyed(deps: ApiDeps, ctx: Context, bucket: BucketOf): Promise<void> {
   if (!deps.rateLimiter) return;
-  const draw = typeof bucket === 'function' ? bucket(ctx, (ctx.request.body ?? {}) as Record<string, unknown>) : { bucket };
+  const draw = typeof bucket === 'function' ? bucket(ctx, bodyObject(ctx.request.body)) : { bucket };
   const headers = await deps.rateLimiter.drawAuthenticated({ ...draw, keyId: ctx.state.auth.keyId, appId: ctx.state.auth.appId, ip: ctx.state.ip });
   for (const [name, value] of Object.entries(headers)) ctx.set(name, value);
 }

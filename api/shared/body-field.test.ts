@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { bodyField } from './body-field.js';
+import { bodyField, bodyObject } from './body-field.js';
 
 describe('bodyField', () => {
   it("reads a body's own field", () => {
@@ -11,5 +11,13 @@ describe('bodyField', () => {
     expect(bodyField(Object.create({ key: 'inherited' }), 'key')).to.equal(undefined);
     expect(bodyField({}, 'constructor')).to.equal(undefined);
     for (const body of [undefined, null, 'text', 42]) expect(bodyField(body, 'key')).to.equal(undefined);
+  });
+});
+
+describe('bodyObject', () => {
+  it('is the body when it is an object, else an empty one', () => {
+    const body = { included_segments: ['All'] };
+    expect(bodyObject(body)).to.equal(body);
+    for (const none of [undefined, null, 'text', 42, [1, 2]]) expect(bodyObject(none)).to.deep.equal({});
   });
 });

@@ -6,3 +6,12 @@
 export function bodyField(body: unknown, name: string): unknown {
   return typeof body === 'object' && body !== null ? Object.getOwnPropertyDescriptor(body, name)?.value : undefined;
 }
+
+function isObject(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The body as an object of unknown fields, or `{}` when there is none or it is no object. */
+export function bodyObject(body: unknown): Readonly<Record<string, unknown>> {
+  return isObject(body) ? body : {};
+}
