@@ -157,7 +157,7 @@ async function copyRows(client: PoolClient, input: Readable, result: ImportResul
 /**
  * Merges import_rows into the app's installs; the last line for a token wins, as if the SDK had
  * called in file order. Returns how many of the file's tokens were left alone as the other
- * platform's (run again when mergeInUserOrder runs the merge again: it only counts).
+ * platform's, for the caller to count once: mergeInUserOrder may undo the merge and run it again.
  */
 async function mergeRows(client: PoolClient, appId: string, platformsSeen: Set<Platform>): Promise<number> {
   // A token the app has under the other platform is left as it is, as the register call refuses
