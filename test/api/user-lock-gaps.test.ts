@@ -8,6 +8,8 @@
 // user's holder waited for the install: a deadlock (40P01), PostgreSQL ending one of them.
 //   1. `herald import` merged the file's installs, then updated their users (installs, users).
 //   2. createUser moved a token's install to the new user without locking its old user.
+// Both plan the users from reads taken before they hold them; an install that changes user in
+// between is found once held, and its new user is taken before the operation goes on.
 import { expect } from 'chai';
 import { Readable } from 'node:stream';
 import { useTestEnv } from '../env/index.js';
@@ -19,6 +21,15 @@ import { transferSubscription } from '../../core/users/subscription-operations.j
 import { importSubscriptions } from '../../core/users/import-installs.js';
 import { userReruns } from '../../core/users/transaction.js';
 
+/** A transaction playing a user call; `done` once it committed and gave its connection back. */
+interface Holder {
+  db: PoolClient;
+  pid: number;
+  done: boolean;
+}
+
+const codeOf = <T>(work: Promise<T>) => work.then(() => undefined, (error: { code?: string }) => error.code ?? String(error));
+
 describe('core/users: the import and createUser take users before installs', () => {
   const env = useTestEnv({ bus: false, redis: false });
   let app: TestApp;
@@ -29,6 +40,17 @@ describe('core/users: the import and createUser take users before installs', () 
     app = await makeApp(env.pool);
   });
 
+  // A test that fails part way leaves no transaction holding a user (the operation waiting on it
+  // would keep its connection, and the file's database, to the end).
+  const held: Holder[] = [];
+  afterEach(async () => {
+    for (const holder of held.splice(0)) {
+      if (holder.done) continue;
+      await holder.db.query('ROLLBACK').catch(() => undefined);
+      holder.db.release();
+    }
+  });
+
   /** A user of the external id holding installs of these tokens; its id and its installs' ids in token order. */
   async function userWith(externalId: string, tokens: string[]): Promise<{ userId: string; installs: string[] }> {
     const made = await createUser(env.pool, app.app.id, { identity: { external_id: externalId }, subscriptions: tokens.map((token) => ({ type: 'iOSPush' as const, token })) });
@@ -37,33 +59,37 @@ describe('core/users: the import and createUser take users before installs', () 
   }
 
   /** A transaction playing a user call: it holds the user (FOR UPDATE, as lockUsers and findUser take it). */
-  async function holdUser(userId: string): Promise<{ db: PoolClient; pid: number }> {
+  async function holdUser(userId: string): Promise<Holder> {
     const db = await env.pool.connect();
     await db.query('BEGIN');
     await db.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
-    return { db, pid: (await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid };
+    const holder = { db, done: false, pid: (await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid };
+    held.push(holder);
+    return holder;
   }
 
-  /** Resolves once some backend of this database waits for a lock `holder` holds. */
-  const waitingFor = (holder: { pid: number }, what: string) => waitFor(what, async () => (await env.pool.query(
-    'SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND $1 = ANY(pg_blocking_pids(pid))', [holder.pid],
-  )).rowCount! > 0);
-
-  /** The holder writes an install of its user, as the user call goes on to; the SQLSTATE it met (undefined: written). Then it commits. */
-  async function writeInstallAndCommit(holder: { db: PoolClient }, installId: string): Promise<string | undefined> {
+  async function commit(holder: Holder): Promise<void> {
+    holder.done = true;
     try {
-      await holder.db.query(`UPDATE subscriptions SET tags = tags || '{"holder":"1"}' WHERE id = $1`, [installId]);
       await holder.db.query('COMMIT');
-      return undefined;
-    } catch (error) {
-      await holder.db.query('ROLLBACK');
-      return (error as { code?: string }).code ?? String(error);
     } finally {
       holder.db.release();
     }
   }
 
-  const codeOf = <T>(work: Promise<T>) => work.then(() => undefined, (error: { code?: string }) => error.code ?? String(error));
+  /** Whether some backend of this database waits for a lock `holder` holds. */
+  const isWaitedOn = async (holder: { pid: number }) => (await env.pool.query(
+    'SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND $1 = ANY(pg_blocking_pids(pid))', [holder.pid],
+  )).rowCount! > 0;
+  const waitingFor = (holder: { pid: number }, what: string) => waitFor(what, () => isWaitedOn(holder));
+
+  /** The holder writes an install of its user, as the user call goes on to; the SQLSTATE it met (undefined: written). Then it commits. */
+  async function writeInstallAndCommit(holder: Holder, installId: string): Promise<string | undefined> {
+    const met = await codeOf(holder.db.query(`UPDATE subscriptions SET tags = tags || '{"holder":"1"}' WHERE id = $1`, [installId]));
+    if (met === undefined) await commit(holder);
+    return met;
+  }
+
   const importLines = (lines: object[]) => importSubscriptions(env.pool, app.app.id, Readable.from([lines.map((l) => JSON.stringify(l)).join('\n') + '\n']));
   const tagsOf = async (userId: string) => (await env.pool.query<{ tags: Record<string, string> }>('SELECT tags FROM users WHERE id = $1', [userId])).rows[0].tags;
 
@@ -90,8 +116,7 @@ describe('core/users: the import and createUser take users before installs', () 
     await waitingFor(first, 'the import waiting for the first user');
     await transferSubscription(env.pool, app.app.id, looseId, ['external_id', 'gap-import-w']);
     const second = await holdUser(other);
-    await first.db.query('COMMIT');
-    first.db.release();
+    await commit(first);
     await waitingFor(second, 'the import waiting for the user the install joined');
     expect(await writeInstallAndCommit(second, looseId), 'the user call writing the install that joined it').to.equal(undefined);
     expect(await importing, 'the import').to.equal(undefined);
@@ -113,5 +138,34 @@ describe('core/users: the import and createUser take users before installs', () 
     expect(userReruns().deadlock - before.deadlock, 'createUsers PostgreSQL ended as a deadlock').to.equal(0);
     const now = await getUser(env.pool, app.app.id, { alias: { label: 'external_id', id: 'gap-new' } });
     expect(now.subscriptions.map((s) => s.id).sort()).to.deep.equal([...installs].sort());
+  });
+
+  it('createUser whose token\'s install moved to a third user while it waited runs again and waits for that user too', async () => {
+    const token = nextToken();
+    const made = [await userWith('gap-stale-1', [token]), await userWith('gap-stale-2', [])];
+    // The install's user is locked first (its id sorts first), so createUser then waits for the other.
+    const [from, named] = made[0].userId < made[1].userId ? made : [made[1], made[0]];
+    const namedAlias = from === made[0] ? 'gap-stale-2' : 'gap-stale-1';
+    if (from === made[1]) await transferSubscription(env.pool, app.app.id, made[0].installs[0], ['external_id', 'gap-stale-2']);
+    const installId = (await env.pool.query<{ id: string }>('SELECT id FROM subscriptions WHERE app_id = $1 AND token = $2', [app.app.id, token])).rows[0].id;
+    const third = (await userWith('gap-stale-x', [])).userId;
+    const holdingNamed = await holdUser(named.userId);
+    const holdingFrom = await holdUser(from.userId);
+    let settled = false;
+    const creating = createUser(env.pool, app.app.id, { identity: { external_id: namedAlias }, subscriptions: [{ type: 'iOSPush', token }] });
+    const outcome = codeOf(creating).finally(() => (settled = true));
+    await waitingFor(holdingFrom, 'createUser waiting for the install\'s user');
+    // A transfer of the install to the third user (it holds the install's user) commits meanwhile.
+    await holdingFrom.db.query('UPDATE subscriptions SET user_id = $2 WHERE id = $1', [installId, third]);
+    await commit(holdingFrom);
+    await waitingFor(holdingNamed, 'createUser waiting for the user its alias names');
+    const holdingThird = await holdUser(third);
+    await commit(holdingNamed);
+    const waited = await waitFor('createUser waiting for the third user, or done', async () => (settled ? 'done' : (await isWaitedOn(holdingThird)) && 'waiting'));
+    expect(waited, 'createUser moved the third user\'s install without that user').to.equal('waiting');
+    await commit(holdingThird);
+    expect(await outcome, 'createUser').to.equal(undefined);
+    const now = await getUser(env.pool, app.app.id, { alias: { label: 'external_id', id: namedAlias } });
+    expect(now.subscriptions.map((s) => s.id)).to.deep.equal([installId]);
   });
 });
