@@ -8,7 +8,8 @@ import { ValidationError } from '../errors.js';
 import { platformClash, TEST_TYPE_ENVIRONMENT } from '../subscriptions/subscription-store.js';
 import { platformOf, storedToken, type SubscriptionType } from '../formats/install-type.js';
 import { lockSubscribed, recordAppUnsubscribe, UNSUBSCRIBED_BY_APP } from '../subscriptions/app-unsubscribe.js';
-import { findUser, lockNames } from './resolve.js';
+import { aliasUserUnlocked, findUser, lockNames, lockUsers } from './resolve.js';
+import { StalePlan } from './transaction.js';
 import { addAliases, propertiesChange, writeProperties, type PropertiesBody } from './user-store.js';
 import { USER_LIMITS } from './user-limits.js';
 
@@ -36,8 +37,11 @@ export async function writeNewUser(db: PoolClient, appId: string, body: CreateUs
   const owners = new Map<string, string>();
   // Every alias name before any user, sorted (core/users/transaction.ts: one lock order).
   await lockNames(db, appId, Object.entries(identity));
+  const plan = await lockPlannedUsers(db, appId, identity, body.subscriptions ?? []);
   for (const [label, id] of Object.entries(identity).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const owner = await findUser(db, appId, label, id);
+    // A user findUser made here (from installs carrying the external id) is this transaction's own row.
+    if (owner !== undefined && plan.owners.has(label) && plan.owners.get(label) !== owner) throw new StalePlan();
     if (owner !== undefined) owners.set(label, owner);
   }
   const distinct = new Set(owners.values());
@@ -49,6 +53,7 @@ export async function writeNewUser(db: PoolClient, appId: string, body: CreateUs
     await db.query('INSERT INTO users (id, app_id) VALUES ($1, $2)', [userId, appId]);
   }
   if (Object.keys(identity).length) await addAliases(db, appId, userId, identity);
+  await lockPlannedInstalls(db, appId, plan.installs, userId);
   for (const sub of body.subscriptions ?? []) await attachInstall(db, appId, userId, sub);
   if (body.subscriptions?.length) {
     const count = await db.query<{ n: string }>('SELECT count(*) AS n FROM subscriptions WHERE user_id = $1', [userId]);
@@ -59,6 +64,50 @@ export async function writeNewUser(db: PoolClient, appId: string, body: CreateUs
   // Always written: it also copies the user's properties and external id onto the installs given.
   await writeProperties(db, userId, propertiesChange(body.properties));
   return { kind, userId };
+}
+
+interface UserPlan {
+  /** The user each alias named (label → user id), as read before the users were locked. */
+  owners: Map<string, string>;
+  /** The user of each body token's install (token → user id; null: no install, or none), as read then. */
+  installs: Map<string, string | null>;
+}
+
+/**
+ * Locks every user the call may change before it holds any install (transaction.ts): the users
+ * the aliases name and the users whose installs the body's tokens move here, sorted. Moving an
+ * install without its old user locked let a call holding that user (changeUser writing its
+ * installs) and this one each hold an install the other wanted. Planned from unlocked reads; a
+ * plan gone stale once held runs the call again (StalePlan).
+ */
+async function lockPlannedUsers(db: PoolClient, appId: string, identity: Record<string, string>, subs: UserSubscriptionBody[]): Promise<UserPlan> {
+  const owners = new Map<string, string>();
+  for (const [label, id] of Object.entries(identity)) {
+    const owner = await aliasUserUnlocked(db, appId, label, id);
+    if (owner !== undefined) owners.set(label, owner);
+  }
+  const installs = new Map(subs.map((sub) => [storedToken(platformOf(sub.type), sub.token), null as string | null]));
+  if (installs.size) {
+    for (const row of await usersOfTokens(db, appId, [...installs.keys()], '')) installs.set(row.token, row.user_id);
+  }
+  await lockUsers(db, [...owners.values(), ...installs.values()]);
+  return { owners, installs };
+}
+
+/**
+ * Locks the installs the body's tokens name (after their users: transaction.ts), and checks each
+ * still has the user planned, or is already this user's (findUser may have joined it).
+ */
+async function lockPlannedInstalls(db: PoolClient, appId: string, planned: Map<string, string | null>, userId: string): Promise<void> {
+  if (!planned.size) return;
+  for (const row of await usersOfTokens(db, appId, [...planned.keys()], ' ORDER BY id FOR UPDATE')) {
+    if (row.user_id !== (planned.get(row.token) ?? null) && row.user_id !== userId) throw new StalePlan();
+  }
+}
+
+/** The app's installs of these tokens with their users; `lock`: '' (a plan) or the clause that locks them. */
+async function usersOfTokens(db: PoolClient, appId: string, tokens: string[], lock: '' | ' ORDER BY id FOR UPDATE'): Promise<Array<{ token: string; user_id: string | null }>> {
+  return (await db.query<{ token: string; user_id: string | null }>(`SELECT token, user_id FROM subscriptions WHERE app_id = $1 AND token = ANY($2::text[])${lock}`, [appId, tokens])).rows;
 }
 
 /** An install given in the body: registered, or the one with its token moved to this user (`enabled: false` of a subscribed one reported: app-unsubscribe.ts). */

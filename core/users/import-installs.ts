@@ -8,7 +8,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { Pool, PoolClient } from '../store/db.js';
-import { syncUsersOfImported } from './imported-installs.js';
+import { mergeInUserOrder, syncUsersOfImported } from './imported-installs.js';
 import { installTokenRule, isInstallToken, PLATFORMS, storedToken, type Platform } from '../formats/install-type.js';
 import { isUuid } from '../formats/uuid.js';
 import { checkInstallTimeZone, INSTALL_SCHEMAS, INSTALL_SENTENCES } from '../validation/subscription-schema.js';
@@ -90,7 +90,12 @@ export async function importSubscriptions(
     const platformsSeen = await copyRows(client, input, result, onProgress);
     result.phase = 'merging';
     onProgress?.({ ...result });
-    await mergeRows(client, appId, platformsSeen, result);
+    const clashes = await mergeInUserOrder(client, appId, () => mergeRows(client, appId, platformsSeen));
+    if (clashes > 0) {
+      result.accepted -= clashes;
+      result.rejected += clashes;
+      result.problems.push(`${clashes} token${clashes === 1 ? '' : 's'} registered under the other platform left unchanged (delete those installs first to import them as the platform given)`);
+    }
     await syncUsersOfImported(client, appId);
     await client.query('COMMIT');
   } catch (error) {
@@ -149,8 +154,12 @@ async function copyRows(client: PoolClient, input: Readable, result: ImportResul
   return platformsSeen;
 }
 
-/** Merges import_rows into the app's installs; the last line for a token wins, as if the SDK had called in file order. */
-async function mergeRows(client: PoolClient, appId: string, platformsSeen: Set<Platform>, result: ImportResult): Promise<void> {
+/**
+ * Merges import_rows into the app's installs; the last line for a token wins, as if the SDK had
+ * called in file order. Returns how many of the file's tokens were left alone as the other
+ * platform's, for the caller to count once: mergeInUserOrder may undo the merge and run it again.
+ */
+async function mergeRows(client: PoolClient, appId: string, platformsSeen: Set<Platform>): Promise<number> {
   // A token the app has under the other platform is left as it is, as the register call refuses
   // it (409), and counted; looked for only when the file or the app has Android installs, so an
   // iOS-only import costs what it did.
@@ -164,11 +173,7 @@ async function mergeRows(client: PoolClient, appId: string, platformsSeen: Set<P
      WHERE subscriptions.platform = EXCLUDED.platform`,
     [appId],
   );
-  if (clashes > 0) {
-    result.accepted -= clashes;
-    result.rejected += clashes;
-    result.problems.push(`${clashes} token${clashes === 1 ? '' : 's'} registered under the other platform left unchanged (delete those installs first to import them as the platform given)`);
-  }
+  return clashes;
 }
 
 /**
